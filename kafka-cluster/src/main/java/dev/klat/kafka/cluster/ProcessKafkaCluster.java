@@ -1,0 +1,296 @@
+package dev.klat.kafka.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Uuid;
+
+/** A cluster whose brokers are child JVM processes of this one. */
+final class ProcessKafkaCluster implements KafkaCluster {
+
+  private static final DateTimeFormatter DIRECTORY_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
+  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+  private final KafkaClusterSpec spec;
+  private final Path workDirectory;
+  private final String clusterId;
+  private final List<ProcessBroker> brokers;
+  private final Thread reaper;
+  private final ClusterReadiness readiness;
+  private Admin admin;
+
+  private ProcessKafkaCluster(KafkaClusterSpec spec, Path workDirectory, String clusterId) {
+    this.spec = spec;
+    this.workDirectory = workDirectory;
+    this.clusterId = clusterId;
+    this.brokers = new ArrayList<>();
+    this.readiness = new ClusterReadiness(this::sharedAdmin);
+    // A test JVM that dies without closing the cluster must not leave brokers behind.
+    this.reaper = new Thread(this::killAll, "klat-kafka-cluster-reaper");
+    Runtime.getRuntime().addShutdownHook(reaper);
+  }
+
+  static KafkaCluster start(KafkaClusterSpec spec) {
+    KafkaDistribution distribution = KafkaDistribution.load();
+    Path workDirectory = createWorkDirectory(spec);
+    ProcessKafkaCluster cluster =
+        new ProcessKafkaCluster(spec, workDirectory, Uuid.randomUuid().toString());
+    try {
+      cluster.configureBrokers(distribution);
+      cluster.format();
+      for (ProcessBroker broker : cluster.brokers) {
+        broker.launch();
+      }
+      cluster.awaitReady(cluster.brokers, spec.startTimeout());
+      return cluster;
+    } catch (RuntimeException e) {
+      String tails = describeTails(cluster.logTails(60));
+      cluster.close();
+      throw new IllegalStateException(
+          "Kafka cluster did not start: " + e.getMessage() + "\n" + tails, e);
+    }
+  }
+
+  private static Path createWorkDirectory(KafkaClusterSpec spec) {
+    String unique =
+        spec.name()
+            + "-"
+            + LocalDateTime.now().format(DIRECTORY_TIME)
+            + "-"
+            + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+    try {
+      return Files.createDirectories(spec.workRoot().resolve(unique)).toAbsolutePath();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the cluster work directory", e);
+    }
+  }
+
+  private void configureBrokers(KafkaDistribution distribution) {
+    Path exporterRules = KafkaDistribution.writeExporterRules(workDirectory);
+    int count = spec.brokerCount();
+    List<BrokerPorts> ports = new ArrayList<>();
+    StringBuilder voters = new StringBuilder();
+    for (int nodeId = 1; nodeId <= count; nodeId++) {
+      BrokerPorts p = BrokerPorts.allocate();
+      ports.add(p);
+      if (voters.length() > 0) {
+        voters.append(',');
+      }
+      voters.append(nodeId).append('@').append(Ports.LOOPBACK).append(':').append(p.controller);
+    }
+    for (int nodeId = 1; nodeId <= count; nodeId++) {
+      BrokerPorts p = ports.get(nodeId - 1);
+      Path directory = workDirectory.resolve("broker-" + nodeId);
+      InetSocketAddress client = advertised(nodeId, Listener.CLIENT, p.client);
+      InetSocketAddress replication = advertised(nodeId, Listener.REPLICATION, p.replication);
+      Properties properties = BrokerConfig.defaults(count);
+      properties.put("node.id", Integer.toString(nodeId));
+      properties.put("controller.quorum.voters", voters.toString());
+      properties.put(
+          "listeners",
+          "CLIENT://127.0.0.1:"
+              + p.client
+              + ",REPLICATION://127.0.0.1:"
+              + p.replication
+              + ",CONTROLLER://127.0.0.1:"
+              + p.controller);
+      properties.put(
+          "advertised.listeners",
+          "CLIENT://"
+              + hostPort(client)
+              + ",REPLICATION://"
+              + hostPort(replication)
+              + ",CONTROLLER://127.0.0.1:"
+              + p.controller);
+      properties.put("log.dirs", directory.resolve("data").toString());
+      properties.putAll(spec.brokerProperties());
+      brokers.add(
+          new ProcessBroker(
+              this, nodeId, directory, properties, client, p, distribution, exporterRules));
+    }
+  }
+
+  private InetSocketAddress advertised(int nodeId, Listener listener, int port) {
+    InetSocketAddress bound = InetSocketAddress.createUnresolved(Ports.LOOPBACK, port);
+    InetSocketAddress address = spec.addressInterceptor().advertise(nodeId, listener, bound);
+    if (address == null) {
+      throw new IllegalStateException("address interceptor returned null for " + listener);
+    }
+    return address;
+  }
+
+  private static String hostPort(InetSocketAddress address) {
+    return address.getHostString() + ":" + address.getPort();
+  }
+
+  private void format() {
+    List<Process> formatters = new ArrayList<>();
+    for (ProcessBroker broker : brokers) {
+      formatters.add(broker.startFormat(clusterId));
+    }
+    for (int i = 0; i < formatters.size(); i++) {
+      ProcessBroker broker = brokers.get(i);
+      try {
+        Process formatter = formatters.get(i);
+        if (!formatter.waitFor(60, TimeUnit.SECONDS)) {
+          formatter.destroyForcibly();
+          throw new IllegalStateException("formatting broker " + broker.nodeId() + " timed out");
+        }
+        if (formatter.exitValue() != 0) {
+          throw new IllegalStateException(
+              "formatting broker "
+                  + broker.nodeId()
+                  + " failed with exit code "
+                  + formatter.exitValue()
+                  + "; see "
+                  + broker.logFile());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while formatting", e);
+      }
+    }
+  }
+
+  void awaitReady(Collection<ProcessBroker> waitingFor, Duration timeout) {
+    readiness.await(waitingFor, timeout);
+  }
+
+  private synchronized Admin sharedAdmin() {
+    if (admin == null) {
+      admin = KafkaCluster.super.admin();
+    }
+    return admin;
+  }
+
+  KafkaClusterSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public String bootstrapServers() {
+    return brokers.stream()
+        .map(broker -> hostPort(broker.clientAddress()))
+        .collect(Collectors.joining(","));
+  }
+
+  @Override
+  public String clusterId() {
+    return clusterId;
+  }
+
+  @Override
+  public List<Broker> brokers() {
+    return Collections.unmodifiableList(brokers);
+  }
+
+  @Override
+  public Path workDirectory() {
+    return workDirectory;
+  }
+
+  @Override
+  public Map<Integer, String> logTails(int lines) {
+    Map<Integer, String> tails = new TreeMap<>();
+    for (ProcessBroker broker : brokers) {
+      tails.put(broker.nodeId(), tail(broker.logFile(), lines));
+    }
+    return tails;
+  }
+
+  static String describeTails(Map<Integer, String> tails) {
+    StringBuilder out = new StringBuilder();
+    tails.forEach(
+        (nodeId, tail) ->
+            out.append("----- broker ")
+                .append(nodeId)
+                .append(" (last lines) -----\n")
+                .append(tail)
+                .append('\n'));
+    return out.toString();
+  }
+
+  private static String tail(Path file, int lines) {
+    if (!Files.exists(file)) {
+      return "(no log yet: " + file + ")";
+    }
+    try {
+      List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(cannot read " + file + ": " + e + ")";
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (admin != null) {
+        admin.close(Duration.ofSeconds(5));
+        admin = null;
+      }
+    }
+    // Signal all brokers first, then wait: stopping them one by one would make each later broker
+    // wait for a controller quorum that the earlier ones already took down.
+    Map<ProcessBroker, Boolean> signalled = new LinkedHashMap<>();
+    for (ProcessBroker broker : brokers) {
+      signalled.put(broker, broker.signalStop());
+    }
+    long deadlineNanos = System.nanoTime() + STOP_GRACE.toNanos();
+    signalled.forEach((broker, wasRunning) -> broker.awaitExit(deadlineNanos));
+    for (ProcessBroker broker : brokers) {
+      broker.deleteData();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // The JVM is exiting; the reaper runs anyway and finds nothing alive.
+    }
+  }
+
+  private void killAll() {
+    for (ProcessBroker broker : brokers) {
+      broker.killQuietly();
+    }
+  }
+
+  /** The loopback ports of one broker. */
+  static final class BrokerPorts {
+    final int client;
+    final int replication;
+    final int controller;
+    final int metrics;
+    final int jmx;
+
+    private BrokerPorts(int client, int replication, int controller, int metrics, int jmx) {
+      this.client = client;
+      this.replication = replication;
+      this.controller = controller;
+      this.metrics = metrics;
+      this.jmx = jmx;
+    }
+
+    static BrokerPorts allocate() {
+      return new BrokerPorts(Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free());
+    }
+  }
+}

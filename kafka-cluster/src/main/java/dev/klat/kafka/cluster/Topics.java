@@ -1,0 +1,71 @@
+package dev.klat.kafka.cluster;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+/** Topic creation that returns only when producers and consumers can use the topic. */
+final class Topics {
+
+  private Topics() {}
+
+  static void create(Admin admin, TopicSpec spec, int brokerCount, Duration timeout) {
+    if (spec.replicationFactor() > brokerCount) {
+      throw new IllegalArgumentException(
+          spec + ": replication factor exceeds the " + brokerCount + " brokers of the cluster");
+    }
+    NewTopic topic =
+        new NewTopic(spec.name(), spec.partitions(), spec.replicationFactor())
+            .configs(spec.configs());
+    long deadlineNanos = System.nanoTime() + timeout.toNanos();
+    try {
+      admin.createTopics(Collections.singleton(topic)).all().get(timeout.toMillis(), MILLIS);
+      // Creation returns once the controller has the topic; clients need leaders with full ISRs,
+      // otherwise the first acks=all records of a test would see NOT_ENOUGH_REPLICAS.
+      while (!isReady(admin, spec)) {
+        if (System.nanoTime() > deadlineNanos) {
+          throw new IllegalStateException(
+              "topic " + spec + " has no leader or incomplete ISR after " + timeout);
+        }
+        Thread.sleep(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topic " + spec, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not create topic " + spec, e);
+    }
+  }
+
+  private static boolean isReady(Admin admin, TopicSpec spec)
+      throws InterruptedException, TimeoutException {
+    TopicDescription description;
+    try {
+      description =
+          admin
+              .describeTopics(Collections.singleton(spec.name()))
+              .allTopicNames()
+              .get(10, TimeUnit.SECONDS)
+              .get(spec.name());
+    } catch (ExecutionException notYetVisible) {
+      return false;
+    }
+    if (description == null || description.partitions().size() != spec.partitions()) {
+      return false;
+    }
+    for (TopicPartitionInfo partition : description.partitions()) {
+      if (partition.leader() == null || partition.isr().size() < spec.replicationFactor()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static final TimeUnit MILLIS = TimeUnit.MILLISECONDS;
+}

@@ -180,12 +180,20 @@ class ThreeBrokerClusterIT {
       assertThat(totalMean)
           .as("%s Produce total >= remote", broker)
           .isGreaterThanOrEqualTo(remoteMean);
-      // Followers fetch from every leader, and consumers fetched: both request types are there.
-      assertThat(
-              metrics.value(
-                  "kafka_network_requestmetrics_totaltimems_count",
-                  Map.of("request", "FetchFollower")))
-          .isPositive();
+      // Every broker leads two of the six partitions: followers and the consumer fetched from it.
+      for (String fetch : new String[] {"FetchFollower", "FetchConsumer"}) {
+        assertThat(
+                metrics.value(
+                    "kafka_network_requestmetrics_totaltimems_count", Map.of("request", fetch)))
+            .as("%s %s count", broker, fetch)
+            .isPositive();
+        assertThat(
+                metrics.value(
+                    "kafka_network_requestmetrics_remotetimems",
+                    Map.of("request", fetch, "quantile", "0.99")))
+            .isFinite()
+            .isNotNegative();
+      }
       assertThat(metrics.names()).contains("kafka_network_requestmetrics_requests_total");
 
       long jmxCount = jmxProduceCount(broker);

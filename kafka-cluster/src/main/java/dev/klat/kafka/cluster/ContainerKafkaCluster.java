@@ -191,14 +191,17 @@ final class ContainerKafkaCluster implements KafkaCluster {
     return "kafka-" + nodeId;
   }
 
-  /** The apache/kafka image maps {@code KAFKA_X_Y} to {@code x.y}; underscores double. */
-  private static Map<String, String> environment(Properties config) {
+  /**
+   * The apache/kafka image turns {@code KAFKA_*} variables into properties the way Confluent's
+   * images do: {@code .} is {@code _}, {@code -} is {@code __}, {@code _} is {@code ___}.
+   */
+  static Map<String, String> environment(Properties config) {
     Map<String, String> env = new TreeMap<>();
     for (String key : config.stringPropertyNames()) {
       String name =
           "KAFKA_"
-              + key.replace("_", "__")
-                  .replace("-", "___")
+              + key.replace("_", "___")
+                  .replace("-", "__")
                   .replace('.', '_')
                   .toUpperCase(Locale.ROOT);
       env.put(name, config.getProperty(key));

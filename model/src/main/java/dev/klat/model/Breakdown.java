@@ -1,0 +1,399 @@
+package dev.klat.model;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The five-segment breakdown of one record's end-to-end latency for one consumer group, computed
+ * from its {@link Instants} by {@link #compute(Instants)}. Immutable and thread-safe.
+ *
+ * <h2>Clamping</h2>
+ *
+ * <p>Estimates and clock alignment can put instants out of order. A negative duration is never
+ * reported (sections 4 and 5 of the latency model): before any segment is computed, the instants
+ * are moved onto the nearest bound of the ordering {@code S <= D <= L <= H <= R <= P}, {@code D <=
+ * A}, {@code L <= A} and {@code F <= R}, and every move is recorded as a {@link Clamp}. Segments
+ * are then computed from the clamped instants, so the identity below holds by construction. The
+ * bounds are applied in this order, each to values already clamped:
+ *
+ * <ol>
+ *   <li>{@code S} is the origin and never moves.
+ *   <li>{@code P >= S}.
+ *   <li>{@code S <= D <= P}.
+ *   <li>{@code D <= R <= P}.
+ *   <li>{@code F <= R}; {@code F} has no lower bound, since the consumer may ask for a record long
+ *       before it is produced (long-poll).
+ *   <li>{@code A >= D}, when {@code A} is known; {@code A} has no upper bound ({@code P} may come
+ *       first).
+ *   <li>{@code D <= L <= min(A, R)}, when {@code L} is known. The bound is named {@code A} when
+ *       {@code A <= R}.
+ *   <li>{@code L <= H <= R}, or {@code D <= H <= R} when {@code L} is unknown.
+ * </ol>
+ *
+ * <p>The client instants ({@code S, D, A, F, R, P}) form the frame and the broker instants ({@code
+ * L, H}) are fitted into it: the broker instants are estimated or read on a third clock, while the
+ * differences {@code D - S} and {@code P - R} are exact readings of one monotonic clock that an
+ * estimate should not distort. A client instant moves only when client instants contradict each
+ * other. Each lower bound is never above its upper bound, so an instant is clamped at most once,
+ * and an input that is already ordered comes back unchanged with no clamp.
+ *
+ * <h2>Segments</h2>
+ *
+ * <p>From the clamped instants: produce {@code D - S}, publish {@code L - D}, commit {@code H - L},
+ * catch-up {@code max(0, F - H) + (P - R)}, fetch {@code R - max(F, H)}. Every known segment is
+ * {@code >= 0}, and
+ *
+ * <pre>
+ * produce + publish + commit + catch-up + fetch == P - S                 (L known)
+ * produce + publishAndCommit + catch-up + fetch == P - S                 (L unknown)
+ * </pre>
+ *
+ * <p>exactly, in {@code long} arithmetic, where {@code P} is the clamped poll instant. When {@code
+ * L} is unknown, publish and commit cannot be separated: {@link #isKnown(Segment)} is false for
+ * them and {@link #publishAndCommitNanos()} carries their sum {@code H - D}.
+ *
+ * <h2>Quality</h2>
+ *
+ * <p>An instant's quality is that of its {@link EstimationMethod}, kept through clamping. A
+ * segment's quality is the worst quality of the instants it is computed from (produce: {@code S,
+ * D}; publish: {@code D, L}; commit: {@code L, H}; catch-up: {@code H, F, R, P}; fetch: {@code H,
+ * F, R}), and its method is the method of the instant that gave that quality, the latest in {@link
+ * TimePoint} order on a tie.
+ */
+public final class Breakdown {
+
+  private static final Segment[] SEGMENTS = Segment.values();
+
+  private final Instants original;
+  private final Instants clamped;
+  private final List<Clamp> clamps;
+  // Indexed by Segment.ordinal(); -1, NONE and UNKNOWN for a segment that is not known.
+  private final long[] segmentNanos;
+  private final Quality[] qualities;
+  private final EstimationMethod[] methods;
+  private final long publishAndCommitNanos;
+  private final long e2eNanos;
+  private final Quality quality;
+
+  private Breakdown(
+      Instants original,
+      Instants clamped,
+      List<Clamp> clamps,
+      long[] segmentNanos,
+      Quality[] qualities,
+      EstimationMethod[] methods,
+      long publishAndCommitNanos,
+      long e2eNanos,
+      Quality quality) {
+    this.original = original;
+    this.clamped = clamped;
+    this.clamps = clamps;
+    this.segmentNanos = segmentNanos;
+    this.qualities = qualities;
+    this.methods = methods;
+    this.publishAndCommitNanos = publishAndCommitNanos;
+    this.e2eNanos = e2eNanos;
+    this.quality = quality;
+  }
+
+  /**
+   * Clamps the instants into order and computes the segments, their quality and method, as
+   * described in the class documentation. Never throws for non-null instants: every {@link
+   * Instants} that can be built lies in the supported range, in which no computation overflows.
+   *
+   * @param instants the instants of one record and one consumer group, not null
+   * @return the breakdown
+   * @throws NullPointerException if {@code instants} is null
+   */
+  public static Breakdown compute(Instants instants) {
+    long[] t = instants.copyOfNanos();
+    boolean[] known = instants.copyOfPresent();
+    boolean ackKnown = known[TimePoint.ACK.ordinal()];
+    boolean appendKnown = known[TimePoint.APPEND.ordinal()];
+    // Two clamps at most in the usual case; the list is read-only once published.
+    List<Clamp> clamps = new ArrayList<Clamp>(2);
+
+    fit(t, TimePoint.POLL, TimePoint.SEND, null, clamps);
+    fit(t, TimePoint.DRAIN, TimePoint.SEND, TimePoint.POLL, clamps);
+    fit(t, TimePoint.FETCH_RESPONSE, TimePoint.DRAIN, TimePoint.POLL, clamps);
+    fit(t, TimePoint.FETCH_REQUEST, null, TimePoint.FETCH_RESPONSE, clamps);
+    if (ackKnown) {
+      fit(t, TimePoint.ACK, TimePoint.DRAIN, null, clamps);
+    }
+    if (appendKnown) {
+      TimePoint upper =
+          ackKnown && at(t, TimePoint.ACK) <= at(t, TimePoint.FETCH_RESPONSE)
+              ? TimePoint.ACK
+              : TimePoint.FETCH_RESPONSE;
+      fit(t, TimePoint.APPEND, TimePoint.DRAIN, upper, clamps);
+    }
+    fit(
+        t,
+        TimePoint.COMMIT,
+        appendKnown ? TimePoint.APPEND : TimePoint.DRAIN,
+        TimePoint.FETCH_RESPONSE,
+        clamps);
+
+    Instants clampedInstants = new Instants(t, known, instants.copyOfMethods());
+
+    long s = at(t, TimePoint.SEND);
+    long d = at(t, TimePoint.DRAIN);
+    long l = at(t, TimePoint.APPEND);
+    long h = at(t, TimePoint.COMMIT);
+    long f = at(t, TimePoint.FETCH_REQUEST);
+    long r = at(t, TimePoint.FETCH_RESPONSE);
+    long p = at(t, TimePoint.POLL);
+
+    long[] segmentNanos = new long[SEGMENTS.length];
+    segmentNanos[Segment.PRODUCE.ordinal()] = d - s;
+    segmentNanos[Segment.PUBLISH.ordinal()] = appendKnown ? l - d : -1;
+    segmentNanos[Segment.COMMIT.ordinal()] = appendKnown ? h - l : -1;
+    // F - H may be negative (consumer waiting in long-poll) but fits: all instants lie within the
+    // supported span, and F was only ever lowered to R.
+    segmentNanos[Segment.CATCH_UP.ordinal()] = Math.max(0, f - h) + (p - r);
+    segmentNanos[Segment.FETCH.ordinal()] = r - Math.max(f, h);
+
+    Quality[] qualities = new Quality[SEGMENTS.length];
+    EstimationMethod[] methods = new EstimationMethod[SEGMENTS.length];
+    Quality overall = Quality.EXACT;
+    for (Segment segment : SEGMENTS) {
+      int i = segment.ordinal();
+      if (!appendKnown && (segment == Segment.PUBLISH || segment == Segment.COMMIT)) {
+        qualities[i] = Quality.NONE;
+        methods[i] = EstimationMethod.UNKNOWN;
+        continue;
+      }
+      EstimationMethod worstMethod = null;
+      for (TimePoint input : segment.inputs()) {
+        EstimationMethod method = clampedInstants.method(input);
+        // >= so that a tie goes to the later instant: inputs are in TimePoint order.
+        if (worstMethod == null || method.quality().ordinal() >= worstMethod.quality().ordinal()) {
+          worstMethod = method;
+        }
+      }
+      methods[i] = worstMethod;
+      qualities[i] = worstMethod.quality();
+      overall = Quality.worst(overall, qualities[i]);
+    }
+
+    return new Breakdown(
+        instants,
+        clampedInstants,
+        Collections.unmodifiableList(clamps),
+        segmentNanos,
+        qualities,
+        methods,
+        h - d,
+        p - s,
+        overall);
+  }
+
+  // Moves t[point] into [t[lower], t[upper]]; a null bound is open. Callers guarantee lower <=
+  // upper, so at most one side applies.
+  private static void fit(
+      long[] t, TimePoint point, TimePoint lower, TimePoint upper, List<Clamp> clamps) {
+    long value = at(t, point);
+    TimePoint bound = null;
+    if (lower != null && value < at(t, lower)) {
+      bound = lower;
+    } else if (upper != null && value > at(t, upper)) {
+      bound = upper;
+    }
+    if (bound != null) {
+      long target = at(t, bound);
+      t[point.ordinal()] = target;
+      clamps.add(new Clamp(point, bound, target - value));
+    }
+  }
+
+  private static long at(long[] t, TimePoint point) {
+    return t[point.ordinal()];
+  }
+
+  /**
+   * Returns the duration of a segment, computed from the clamped instants.
+   *
+   * @param segment which segment, not null
+   * @return the duration in nanoseconds, {@code >= 0}; or {@code -1} when the segment is not known,
+   *     which happens only for {@link Segment#PUBLISH} and {@link Segment#COMMIT} when {@code L} is
+   *     unknown
+   */
+  public long nanos(Segment segment) {
+    return segmentNanos[segment.ordinal()];
+  }
+
+  /**
+   * Returns the duration of a segment in seconds, the base unit of klat's metrics.
+   *
+   * @param segment which segment, not null
+   * @return the duration in seconds, {@code >= 0}; or {@link Double#NaN} when the segment is not
+   *     known
+   */
+  public double seconds(Segment segment) {
+    long nanos = segmentNanos[segment.ordinal()];
+    return nanos < 0 ? Double.NaN : nanos / 1e9;
+  }
+
+  /**
+   * Returns whether a segment could be computed.
+   *
+   * @param segment which segment, not null
+   * @return false only for {@link Segment#PUBLISH} and {@link Segment#COMMIT} when {@code L} is
+   *     unknown
+   */
+  public boolean isKnown(Segment segment) {
+    return segmentNanos[segment.ordinal()] >= 0;
+  }
+
+  /**
+   * Returns publish and commit together, {@code H - D}, which is known even when {@code L} is not.
+   *
+   * @return the duration in nanoseconds, {@code >= 0}
+   */
+  public long publishAndCommitNanos() {
+    return publishAndCommitNanos;
+  }
+
+  /**
+   * Returns the end-to-end latency {@code P - S}, with {@code P} clamped to {@code P >= S}.
+   *
+   * @return the duration in nanoseconds, {@code >= 0}
+   */
+  public long e2eNanos() {
+    return e2eNanos;
+  }
+
+  /**
+   * Returns the sum of the segments: {@code produce + publish + commit + catch-up + fetch}, or
+   * {@code produce + publishAndCommit + catch-up + fetch} when {@code L} is unknown. Always equal
+   * to {@link #e2eNanos()}; provided so that callers and tests can check the identity.
+   *
+   * @return the sum in nanoseconds
+   */
+  public long sumOfSegmentsNanos() {
+    long middle =
+        isKnown(Segment.PUBLISH)
+            ? nanos(Segment.PUBLISH) + nanos(Segment.COMMIT)
+            : publishAndCommitNanos;
+    return nanos(Segment.PRODUCE) + middle + nanos(Segment.CATCH_UP) + nanos(Segment.FETCH);
+  }
+
+  /**
+   * Returns the quality of a segment: the worst quality of the instants it is computed from.
+   *
+   * @param segment which segment, not null
+   * @return the quality; {@link Quality#NONE} when the segment is not known
+   */
+  public Quality quality(Segment segment) {
+    return qualities[segment.ordinal()];
+  }
+
+  /**
+   * Returns how a segment was obtained: the method of the instant that determines its {@linkplain
+   * #quality(Segment) quality}, the latest in {@link TimePoint} order on a tie.
+   *
+   * @param segment which segment, not null
+   * @return the method; {@link EstimationMethod#UNKNOWN} when the segment is not known
+   */
+  public EstimationMethod method(Segment segment) {
+    return methods[segment.ordinal()];
+  }
+
+  /**
+   * Returns the quality of the whole breakdown: the worst quality over the known segments.
+   *
+   * @return the quality, never null
+   */
+  public Quality quality() {
+    return quality;
+  }
+
+  /**
+   * Returns the clamped instants the segments were computed from.
+   *
+   * @return the clamped instants, with the methods of the input
+   */
+  public Instants instants() {
+    return clamped;
+  }
+
+  /**
+   * Returns the instants as given to {@link #compute(Instants)}, before clamping.
+   *
+   * @return the original instants
+   */
+  public Instants original() {
+    return original;
+  }
+
+  /**
+   * Returns every adjustment made to the instants, in the order they were made (the order of the
+   * class documentation's list of bounds).
+   *
+   * @return an unmodifiable list, empty when the input was already ordered
+   */
+  public List<Clamp> clamps() {
+    return clamps;
+  }
+
+  /**
+   * Returns the number of adjustments made to the instants, the value the agent and the collector
+   * count.
+   *
+   * @return the size of {@link #clamps()}, at most 7 since {@code S} never moves
+   */
+  public int clampCount() {
+    return clamps.size();
+  }
+
+  /**
+   * Returns whether an instant was moved.
+   *
+   * @param point which instant, not null
+   * @return whether {@link #clamps()} holds a clamp of {@code point}
+   */
+  public boolean wasClamped(TimePoint point) {
+    for (int i = 0; i < clamps.size(); i++) {
+      if (clamps.get(i).point() == point) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Returns the segments in nanoseconds with their quality, the clamps and the input, for example
+   * {@code Breakdown{e2e=4700ns produce=1200 publish=? commit=? publish+commit=2900
+   * catch-up=200(fetch-response-bound) fetch=400(fetch-response-bound) quality=estimated
+   * clamps=[H<=R(-300ns)] input=Instants{...}}}; a segment that is not exact shows its method.
+   *
+   * @return a compact description for logs and test failures
+   */
+  @Override
+  public String toString() {
+    StringBuilder out = new StringBuilder("Breakdown{e2e=").append(e2eNanos).append("ns");
+    for (Segment segment : SEGMENTS) {
+      out.append(' ').append(segment.id()).append('=');
+      if (isKnown(segment)) {
+        out.append(nanos(segment));
+        if (quality(segment) != Quality.EXACT) {
+          out.append('(').append(method(segment).id()).append(')');
+        }
+      } else {
+        out.append('?');
+      }
+      if (segment == Segment.COMMIT) {
+        out.append(" publish+commit=").append(publishAndCommitNanos);
+      }
+    }
+    return out.append(" quality=")
+        .append(quality.id())
+        .append(" clamps=")
+        .append(clamps)
+        .append(" input=")
+        .append(original)
+        .append('}')
+        .toString();
+  }
+}

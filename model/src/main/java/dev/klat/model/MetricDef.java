@@ -1,0 +1,360 @@
+package dev.klat.model;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The definition of one metric klat emits, and the single list of them. Immutable.
+ *
+ * <p>Names are lowercase dotted words with the base unit kept out of the name (Micrometer and
+ * OpenTelemetry style); {@link #prometheusName()} gives the name a Prometheus exporter produces
+ * from it. Durations are in seconds. Tags are low-cardinality; their keys are {@link TagKeys}
+ * constants.
+ */
+public final class MetricDef {
+
+  /** The kind of instrument. */
+  public enum Instrument {
+    /** A distribution of values, exported to Prometheus as a histogram. */
+    HISTOGRAM,
+    /** A monotonic count, exported to Prometheus with the {@code _total} suffix. */
+    COUNTER,
+    /** A value sampled at collection time. */
+    GAUGE
+  }
+
+  /** The unit of a metric's values. */
+  public enum Unit {
+    /** Seconds: OpenTelemetry unit {@code s}, Prometheus suffix {@code seconds}. */
+    SECONDS("s", "seconds"),
+    /** Bytes: OpenTelemetry unit {@code By}, Prometheus suffix {@code bytes}. */
+    BYTES("By", "bytes"),
+    /** Dimensionless (counts): OpenTelemetry unit {@code 1}, no Prometheus suffix. */
+    NONE("1", "");
+
+    private final String otelUnit;
+    private final String prometheusSuffix;
+
+    Unit(String otelUnit, String prometheusSuffix) {
+      this.otelUnit = otelUnit;
+      this.prometheusSuffix = prometheusSuffix;
+    }
+
+    /**
+     * Returns the unit in the UCUM notation OpenTelemetry uses.
+     *
+     * @return {@code "s"}, {@code "By"} or {@code "1"}
+     */
+    public String otelUnit() {
+      return otelUnit;
+    }
+
+    /**
+     * Returns the suffix a Prometheus exporter appends to the metric name for this unit.
+     *
+     * @return {@code "seconds"}, {@code "bytes"}, or {@code ""} for no suffix
+     */
+    public String prometheusSuffix() {
+      return prometheusSuffix;
+    }
+  }
+
+  /**
+   * {@code klat.e2e.latency}: end-to-end latency {@code P - S}, per topic and consumer group. Every
+   * record contributes from its record timestamp, sampled records from {@code S}.
+   */
+  public static final MetricDef E2E_LATENCY =
+      latency(
+          "klat.e2e.latency",
+          "End-to-end latency P - S per record and consumer group (from the record timestamp for"
+              + " every record, from S for sampled ones).",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
+  /**
+   * {@code klat.segment.latency}: one segment of the latency model, from the breakdowns of sampled
+   * records, tagged with the segment's id and quality.
+   */
+  public static final MetricDef SEGMENT_LATENCY =
+      latency(
+          "klat.segment.latency",
+          "Latency of one segment of the latency model (produce, publish, commit, catch-up, fetch)"
+              + " for sampled records.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP,
+          TagKeys.SEGMENT,
+          TagKeys.QUALITY);
+
+  /** {@code klat.producer.produce.latency}: the produce segment {@code D - S}, every record. */
+  public static final MetricDef PRODUCER_PRODUCE_LATENCY =
+      latency(
+          "klat.producer.produce.latency",
+          "Produce segment D - S: from send() until the batch was drained, for every record.",
+          TagKeys.TOPIC,
+          TagKeys.CLIENT_ID);
+
+  /**
+   * {@code klat.producer.latency}: producer latency {@code A - S}, every record; what {@code
+   * kafka-producer-perf-test} reports.
+   */
+  public static final MetricDef PRODUCER_LATENCY =
+      latency(
+          "klat.producer.latency",
+          "Producer latency A - S: from send() until the acknowledgement, for every record.",
+          TagKeys.TOPIC,
+          TagKeys.CLIENT_ID);
+
+  /** {@code klat.consumer.fetch.latency}: fetch round trip {@code R - F}, every record. */
+  public static final MetricDef CONSUMER_FETCH_LATENCY =
+      latency(
+          "klat.consumer.fetch.latency",
+          "Fetch round trip R - F of the fetch that returned the record, for every record.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
+  /** {@code klat.consumer.buffer.latency}: wait in the fetch buffer {@code P - R}, every record. */
+  public static final MetricDef CONSUMER_BUFFER_LATENCY =
+      latency(
+          "klat.consumer.buffer.latency",
+          "Time P - R the record waited in the consumer's fetch buffer until poll() returned it.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
+  /**
+   * {@code klat.consumer.lag.time}: consumer lag in time, per partition: the age of the oldest
+   * committed record not yet returned by {@code poll()}.
+   */
+  public static final MetricDef CONSUMER_LAG_TIME =
+      new MetricDef(
+          "klat.consumer.lag.time",
+          Instrument.GAUGE,
+          Unit.SECONDS,
+          "Age of the oldest committed record of the partition not yet returned by poll().",
+          TagKeys.TOPIC,
+          TagKeys.GROUP,
+          TagKeys.PARTITION);
+
+  /**
+   * {@code klat.agent.headers.invalid}: timing headers the consumer agent could not use, by {@link
+   * TimingHeader.DecodeError#id()}.
+   */
+  public static final MetricDef AGENT_HEADERS_INVALID =
+      counter(
+          "klat.agent.headers.invalid",
+          "Timing headers the consumer agent could not use, by reason.",
+          TagKeys.REASON);
+
+  /**
+   * {@code klat.agent.durations.clamped}: durations the agent measured negative and clamped to 0,
+   * by the {@link TimePoint#symbol()} of the instant that ended the duration.
+   */
+  public static final MetricDef AGENT_DURATIONS_CLAMPED =
+      counter(
+          "klat.agent.durations.clamped",
+          "Durations the agent measured negative and clamped to 0, by the instant ending them.",
+          TagKeys.INSTANT);
+
+  /** {@code klat.collector.spans.received}: spans the collector accepted. */
+  public static final MetricDef COLLECTOR_SPANS_RECEIVED =
+      counter("klat.collector.spans.received", "Spans the collector received.");
+
+  /** {@code klat.collector.breakdowns.joined}: breakdowns computed from joined spans. */
+  public static final MetricDef COLLECTOR_BREAKDOWNS_JOINED =
+      counter(
+          "klat.collector.breakdowns.joined",
+          "Breakdowns computed from a joined producer and consumer span.");
+
+  /** {@code klat.collector.spans.unjoined}: spans whose partner did not arrive in time. */
+  public static final MetricDef COLLECTOR_SPANS_UNJOINED =
+      counter(
+          "klat.collector.spans.unjoined",
+          "Spans whose partner did not arrive within the join window.");
+
+  /** {@code klat.collector.spans.dropped}: spans dropped before a join was attempted. */
+  public static final MetricDef COLLECTOR_SPANS_DROPPED =
+      counter(
+          "klat.collector.spans.dropped",
+          "Spans dropped before a join was attempted, for example because a buffer was full.");
+
+  /** {@code klat.collector.instants.clamped}: instants moved by {@link Breakdown#compute}. */
+  public static final MetricDef COLLECTOR_INSTANTS_CLAMPED =
+      counter(
+          "klat.collector.instants.clamped",
+          "Instants clamped into the order of the latency model while computing breakdowns.");
+
+  /** {@code klat.collector.requests.rejected}: export requests the collector rejected. */
+  public static final MetricDef COLLECTOR_REQUESTS_REJECTED =
+      counter(
+          "klat.collector.requests.rejected",
+          "Requests the collector rejected, by reason.",
+          TagKeys.REASON);
+
+  /**
+   * {@code klat.clock.offset}: the collector's estimate of the offset between two hosts' clocks:
+   * the {@code to_host} clock minus the {@code from_host} clock, in seconds.
+   */
+  public static final MetricDef CLOCK_OFFSET =
+      new MetricDef(
+          "klat.clock.offset",
+          Instrument.GAUGE,
+          Unit.SECONDS,
+          "Estimated offset of the to_host clock relative to the from_host clock.",
+          TagKeys.FROM_HOST,
+          TagKeys.TO_HOST);
+
+  private static final List<MetricDef> ALL =
+      Collections.unmodifiableList(
+          Arrays.asList(
+              E2E_LATENCY,
+              SEGMENT_LATENCY,
+              PRODUCER_PRODUCE_LATENCY,
+              PRODUCER_LATENCY,
+              CONSUMER_FETCH_LATENCY,
+              CONSUMER_BUFFER_LATENCY,
+              CONSUMER_LAG_TIME,
+              AGENT_HEADERS_INVALID,
+              AGENT_DURATIONS_CLAMPED,
+              COLLECTOR_SPANS_RECEIVED,
+              COLLECTOR_BREAKDOWNS_JOINED,
+              COLLECTOR_SPANS_UNJOINED,
+              COLLECTOR_SPANS_DROPPED,
+              COLLECTOR_INSTANTS_CLAMPED,
+              COLLECTOR_REQUESTS_REJECTED,
+              CLOCK_OFFSET));
+
+  private final String name;
+  private final Instrument instrument;
+  private final Unit unit;
+  private final String description;
+  private final List<String> tagKeys;
+  private final String prometheusName;
+
+  private MetricDef(
+      String name, Instrument instrument, Unit unit, String description, String... tagKeys) {
+    this.name = name;
+    this.instrument = instrument;
+    this.unit = unit;
+    this.description = description;
+    this.tagKeys = Collections.unmodifiableList(Arrays.asList(tagKeys));
+    this.prometheusName = toPrometheusName(name, instrument, unit);
+  }
+
+  private static MetricDef latency(String name, String description, String... tagKeys) {
+    return new MetricDef(name, Instrument.HISTOGRAM, Unit.SECONDS, description, tagKeys);
+  }
+
+  private static MetricDef counter(String name, String description, String... tagKeys) {
+    return new MetricDef(name, Instrument.COUNTER, Unit.NONE, description, tagKeys);
+  }
+
+  // The OpenTelemetry-to-Prometheus conversion (also what Micrometer's Prometheus registry does):
+  // dots become underscores, then the unit suffix, then _total for counters; a suffix the name
+  // already ends with is not repeated.
+  static String toPrometheusName(String name, Instrument instrument, Unit unit) {
+    String base = name.replace('.', '_');
+    String suffix = unit.prometheusSuffix();
+    if (!suffix.isEmpty() && !base.endsWith("_" + suffix)) {
+      base = base + "_" + suffix;
+    }
+    if (instrument == Instrument.COUNTER && !base.endsWith("_total")) {
+      base = base + "_total";
+    }
+    return base;
+  }
+
+  /**
+   * Returns every metric klat defines, in declaration order.
+   *
+   * @return an unmodifiable list; names are unique
+   */
+  public static List<MetricDef> all() {
+    return ALL;
+  }
+
+  /**
+   * Returns the metric's name, as registered with Micrometer or OpenTelemetry.
+   *
+   * @return a lowercase dotted name such as {@code "klat.e2e.latency"}
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns the kind of instrument.
+   *
+   * @return the instrument, never null
+   */
+  public Instrument instrument() {
+    return instrument;
+  }
+
+  /**
+   * Returns the base unit of the values.
+   *
+   * @return the unit, never null
+   */
+  public Unit unit() {
+    return unit;
+  }
+
+  /**
+   * Returns what the metric measures.
+   *
+   * @return a one-sentence description
+   */
+  public String description() {
+    return description;
+  }
+
+  /**
+   * Returns the tag keys, each a {@link TagKeys} constant.
+   *
+   * @return an unmodifiable list, empty for a metric without tags
+   */
+  public List<String> tagKeys() {
+    return tagKeys;
+  }
+
+  /**
+   * Returns the name a Prometheus exporter gives the metric: dots replaced by underscores, then
+   * {@code _} and the {@linkplain Unit#prometheusSuffix() unit suffix} if the unit has one, then
+   * {@code _total} for counters.
+   *
+   * @return for example {@code "klat_e2e_latency_seconds"} or {@code
+   *     "klat_agent_headers_invalid_total"}
+   */
+  public String prometheusName() {
+    return prometheusName;
+  }
+
+  /**
+   * Returns every series name that can appear in a Prometheus scrape for this metric, so that
+   * dashboards and rules can be checked against it.
+   *
+   * @return for a histogram {@code [name, name_bucket, name_count, name_sum]}, where {@code name}
+   *     is {@link #prometheusName()}; for a counter or gauge {@code [name]}. Unmodifiable.
+   */
+  public List<String> prometheusSeriesNames() {
+    if (instrument != Instrument.HISTOGRAM) {
+      return Collections.singletonList(prometheusName);
+    }
+    return Collections.unmodifiableList(
+        Arrays.asList(
+            prometheusName,
+            prometheusName + "_bucket",
+            prometheusName + "_count",
+            prometheusName + "_sum"));
+  }
+
+  /**
+   * Returns the metric's name, so that a definition can be printed where a name is expected.
+   *
+   * @return {@link #name()}
+   */
+  @Override
+  public String toString() {
+    return name;
+  }
+}

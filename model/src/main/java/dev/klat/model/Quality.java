@@ -1,0 +1,67 @@
+package dev.klat.model;
+
+/**
+ * How trustworthy an instant, a segment or a whole breakdown is, as defined in section 4 of the
+ * latency model. Constants are declared from best to worst, so a larger {@link #ordinal()} is
+ * worse.
+ */
+public enum Quality {
+  /** Measured by an agent, or reported exactly by a broker-side probe. */
+  EXACT("exact"),
+
+  /**
+   * Taken from the record timestamp of a topic with {@code message.timestamp.type=LogAppendTime}:
+   * the broker's own clock, at millisecond resolution.
+   */
+  LOG_APPEND_TIME("log-append-time"),
+
+  /** Estimated from broker metrics, or only bounded by other instants. */
+  ESTIMATED("estimated"),
+
+  /** Not known: the value is missing, or how it was obtained is not known. */
+  NONE("none");
+
+  private final String id;
+
+  Quality(String id) {
+    this.id = id;
+  }
+
+  /**
+   * Returns the stable identifier of this quality: the value of the {@value TagKeys#QUALITY} metric
+   * tag and of the {@code klat.quality} span attribute.
+   *
+   * @return {@code "exact"}, {@code "log-append-time"}, {@code "estimated"} or {@code "none"}
+   */
+  public String id() {
+    return id;
+  }
+
+  /**
+   * Returns the quality with the given {@link #id()}.
+   *
+   * @param id a quality id such as {@code "log-append-time"}; may be null
+   * @return the quality, or null when {@code id} is null or not the id of a quality
+   */
+  public static Quality fromId(String id) {
+    for (Quality quality : values()) {
+      if (quality.id.equals(id)) {
+        return quality;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Returns the worse of two qualities: a value computed from both is only as good as its worst
+   * input.
+   *
+   * @param a a quality, not null
+   * @param b a quality, not null
+   * @return {@code a} or {@code b}, whichever comes later in declaration order
+   * @throws NullPointerException if {@code a} or {@code b} is null
+   */
+  public static Quality worst(Quality a, Quality b) {
+    return a.ordinal() >= b.ordinal() ? a : b;
+  }
+}

@@ -1,0 +1,286 @@
+package dev.klat.model;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The attributes of the spans the agents emit and the collector reads: the single list of keys,
+ * with types and units.
+ *
+ * <h2>Instants</h2>
+ *
+ * <p>Each instant travels as a {@code *.time_unix_nano} attribute: wall-clock nanoseconds since the
+ * Unix epoch on the host that observed it, the convention of OTLP's {@code time_unix_nano} fields.
+ * The agent reads the wall clock once per span, as an anchor, and derives every instant of that
+ * span from the anchor plus the {@code System.nanoTime()} delta to the instant. Differences between
+ * instants of one span are therefore exact monotonic durations, immune to wall-clock steps, while
+ * the absolute values are only as good as the host's clock; the collector aligns hosts (section 5
+ * of the latency model).
+ *
+ * <h2>Other attributes</h2>
+ *
+ * <p>The {@code messaging.*} keys are those of the OpenTelemetry messaging semantic conventions;
+ * the {@code klat.*} keys are klat's own.
+ */
+public final class SpanAttributes {
+
+  private static final String NS = "ns";
+
+  /** {@code klat.send.time_unix_nano}: {@code S}, {@code send()} entered. */
+  public static final AttributeDef SEND_TIME =
+      time("klat.send.time_unix_nano", "S: the application called KafkaProducer.send().");
+
+  /**
+   * {@code klat.drain.time_unix_nano}: {@code D}, the drain of the attempt that succeeded (the last
+   * attempt).
+   */
+  public static final AttributeDef DRAIN_TIME =
+      time(
+          "klat.drain.time_unix_nano",
+          "D: the record's batch was drained into a produce request, for the last attempt.");
+
+  /**
+   * {@code klat.drain.first.time_unix_nano}: the drain of the first attempt; differs from {@link
+   * #DRAIN_TIME} only when the producer retried.
+   */
+  public static final AttributeDef DRAIN_FIRST_TIME =
+      time(
+          "klat.drain.first.time_unix_nano",
+          "The record's batch was first drained into a produce request, before any retry.");
+
+  /** {@code klat.ack.time_unix_nano}: {@code A}, the produce response was received. */
+  public static final AttributeDef ACK_TIME =
+      time("klat.ack.time_unix_nano", "A: the produce response for the batch was received.");
+
+  /**
+   * {@code klat.append.time_unix_nano}: {@code L}, the batch was appended to the leader's log; on
+   * the broker's clock.
+   */
+  public static final AttributeDef APPEND_TIME =
+      time("klat.append.time_unix_nano", "L: the batch was appended to the leader's log.");
+
+  /**
+   * {@code klat.commit.time_unix_nano}: {@code H}, the high watermark passed the record's offset;
+   * on the broker's clock.
+   */
+  public static final AttributeDef COMMIT_TIME =
+      time(
+          "klat.commit.time_unix_nano",
+          "H: the leader's high watermark moved past the record's offset.");
+
+  /** {@code klat.fetch_request.time_unix_nano}: {@code F}, the fetch request was sent. */
+  public static final AttributeDef FETCH_REQUEST_TIME =
+      time(
+          "klat.fetch_request.time_unix_nano",
+          "F: the fetch request that returned the record was sent.");
+
+  /** {@code klat.fetch_response.time_unix_nano}: {@code R}, the fetch response was received. */
+  public static final AttributeDef FETCH_RESPONSE_TIME =
+      time(
+          "klat.fetch_response.time_unix_nano",
+          "R: the fetch response carrying the record was received.");
+
+  /** {@code klat.poll.time_unix_nano}: {@code P}, {@code poll()} returned the record. */
+  public static final AttributeDef POLL_TIME =
+      time("klat.poll.time_unix_nano", "P: poll() returned the record to the application.");
+
+  /** {@code messaging.system}: always {@value #MESSAGING_SYSTEM_KAFKA}. */
+  public static final AttributeDef MESSAGING_SYSTEM =
+      string("messaging.system", "The messaging system, always \"kafka\".");
+
+  /** {@value}: the value of {@link #MESSAGING_SYSTEM}. */
+  public static final String MESSAGING_SYSTEM_KAFKA = "kafka";
+
+  /** {@code messaging.destination.name}: the topic. */
+  public static final AttributeDef MESSAGING_DESTINATION_NAME =
+      string("messaging.destination.name", "The topic of the record.");
+
+  /**
+   * {@code messaging.destination.partition.id}: the partition number, as a string as the
+   * OpenTelemetry semantic conventions define it.
+   */
+  public static final AttributeDef MESSAGING_DESTINATION_PARTITION_ID =
+      string("messaging.destination.partition.id", "The partition of the record, as a string.");
+
+  /** {@code messaging.kafka.offset}: the record's offset in its partition. */
+  public static final AttributeDef MESSAGING_KAFKA_OFFSET =
+      longValue("messaging.kafka.offset", "", "The offset of the record in its partition.");
+
+  /** {@code messaging.consumer.group.name}: the consumer group; on consumer spans only. */
+  public static final AttributeDef MESSAGING_CONSUMER_GROUP_NAME =
+      string("messaging.consumer.group.name", "The consumer group that read the record.");
+
+  /** {@code messaging.client.id}: the Kafka {@code client.id} of the producer or consumer. */
+  public static final AttributeDef MESSAGING_CLIENT_ID =
+      string("messaging.client.id", "The client.id of the producer or consumer.");
+
+  /**
+   * {@code klat.producer.attempts}: how many times the record's batch was sent, 1 without retry.
+   */
+  public static final AttributeDef PRODUCER_ATTEMPTS =
+      longValue(
+          "klat.producer.attempts",
+          "",
+          "How many produce requests carried the batch, 1 without retry.");
+
+  /** {@code klat.producer.acks}: the producer's {@code acks} setting: "0", "1" or "all". */
+  public static final AttributeDef PRODUCER_ACKS =
+      string("klat.producer.acks", "The producer's acks setting: \"0\", \"1\" or \"all\".");
+
+  /** {@code klat.batch.record_count}: the number of records in the record's batch. */
+  public static final AttributeDef BATCH_RECORD_COUNT =
+      longValue("klat.batch.record_count", "", "The number of records in the record's batch.");
+
+  /** {@code klat.batch.size_bytes}: the size of the record's batch, in bytes. */
+  public static final AttributeDef BATCH_SIZE_BYTES =
+      longValue("klat.batch.size_bytes", "By", "The size of the record's batch, in bytes.");
+
+  /** {@code klat.batch.compression}: the batch's compression type, for example "none" or "lz4". */
+  public static final AttributeDef BATCH_COMPRESSION =
+      string("klat.batch.compression", "The compression type of the record's batch.");
+
+  /** {@code klat.leader.node_id}: the broker id of the partition leader the batch was sent to. */
+  public static final AttributeDef LEADER_NODE_ID =
+      longValue("klat.leader.node_id", "", "The node id of the partition leader.");
+
+  /** {@code klat.record.timestamp_ms}: the record's timestamp, in milliseconds since the epoch. */
+  public static final AttributeDef RECORD_TIMESTAMP_MS =
+      longValue(
+          "klat.record.timestamp_ms",
+          "ms",
+          "The record timestamp, in milliseconds since the epoch.");
+
+  /**
+   * {@code klat.record.timestamp_type}: "CreateTime" or "LogAppendTime"; with "LogAppendTime" the
+   * record timestamp is {@code L} on the broker's clock.
+   */
+  public static final AttributeDef RECORD_TIMESTAMP_TYPE =
+      string(
+          "klat.record.timestamp_type",
+          "The record timestamp type: \"CreateTime\" or \"LogAppendTime\".");
+
+  /** {@code klat.partition.high_watermark}: the partition's high watermark the fetch reported. */
+  public static final AttributeDef PARTITION_HIGH_WATERMARK =
+      longValue(
+          "klat.partition.high_watermark",
+          "",
+          "The high watermark of the partition in the fetch response.");
+
+  /** {@code klat.error.type}: the exception class name when the send or fetch failed. */
+  public static final AttributeDef ERROR_TYPE =
+      string("klat.error.type", "The class name of the error, when the operation failed.");
+
+  /**
+   * {@code klat.instance.id}: the agent instance id; for producers the same value as the timing
+   * header's {@code producerInstanceId}.
+   */
+  public static final AttributeDef INSTANCE_ID =
+      longValue(
+          "klat.instance.id", "", "The random id of the agent instance, naming its clock domain.");
+
+  /** {@code klat.segment}: a {@link Segment#id()}. */
+  public static final AttributeDef SEGMENT =
+      string("klat.segment", "The segment of the latency model, as Segment.id().");
+
+  /** {@code klat.quality}: a {@link Quality#id()}. */
+  public static final AttributeDef QUALITY =
+      string("klat.quality", "The quality of the value, as Quality.id().");
+
+  /** {@code klat.method}: an {@link EstimationMethod#id()}. */
+  public static final AttributeDef METHOD =
+      string("klat.method", "How the value was obtained, as EstimationMethod.id().");
+
+  /** {@code klat.clock.offset_ns}: the clock offset the collector applied, in nanoseconds. */
+  public static final AttributeDef CLOCK_OFFSET_NANOS =
+      longValue("klat.clock.offset_ns", NS, "The clock offset applied to align this span's host.");
+
+  /** {@code klat.clock.uncertainty_ns}: the uncertainty of {@link #CLOCK_OFFSET_NANOS}. */
+  public static final AttributeDef CLOCK_UNCERTAINTY_NANOS =
+      longValue("klat.clock.uncertainty_ns", NS, "The uncertainty of the applied clock offset.");
+
+  private static final List<AttributeDef> ALL =
+      Collections.unmodifiableList(
+          Arrays.asList(
+              SEND_TIME,
+              DRAIN_TIME,
+              DRAIN_FIRST_TIME,
+              ACK_TIME,
+              APPEND_TIME,
+              COMMIT_TIME,
+              FETCH_REQUEST_TIME,
+              FETCH_RESPONSE_TIME,
+              POLL_TIME,
+              MESSAGING_SYSTEM,
+              MESSAGING_DESTINATION_NAME,
+              MESSAGING_DESTINATION_PARTITION_ID,
+              MESSAGING_KAFKA_OFFSET,
+              MESSAGING_CONSUMER_GROUP_NAME,
+              MESSAGING_CLIENT_ID,
+              PRODUCER_ATTEMPTS,
+              PRODUCER_ACKS,
+              BATCH_RECORD_COUNT,
+              BATCH_SIZE_BYTES,
+              BATCH_COMPRESSION,
+              LEADER_NODE_ID,
+              RECORD_TIMESTAMP_MS,
+              RECORD_TIMESTAMP_TYPE,
+              PARTITION_HIGH_WATERMARK,
+              ERROR_TYPE,
+              INSTANCE_ID,
+              SEGMENT,
+              QUALITY,
+              METHOD,
+              CLOCK_OFFSET_NANOS,
+              CLOCK_UNCERTAINTY_NANOS));
+
+  // Indexed by TimePoint.ordinal().
+  private static final AttributeDef[] TIMES = {
+    SEND_TIME,
+    DRAIN_TIME,
+    ACK_TIME,
+    APPEND_TIME,
+    COMMIT_TIME,
+    FETCH_REQUEST_TIME,
+    FETCH_RESPONSE_TIME,
+    POLL_TIME
+  };
+
+  private SpanAttributes() {}
+
+  /**
+   * Returns every attribute klat defines, in declaration order.
+   *
+   * @return an unmodifiable list; names are unique
+   */
+  public static List<AttributeDef> all() {
+    return ALL;
+  }
+
+  /**
+   * Returns the attribute that carries an instant. {@link TimePoint#DRAIN} maps to the last
+   * attempt, {@link #DRAIN_TIME}.
+   *
+   * @param point which instant, not null
+   * @return the {@code *.time_unix_nano} attribute of {@code point}
+   */
+  public static AttributeDef timeOf(TimePoint point) {
+    return TIMES[point.ordinal()];
+  }
+
+  private static AttributeDef time(String name, String description) {
+    return new AttributeDef(
+        name,
+        AttributeDef.Type.LONG,
+        NS,
+        description + " Wall-clock nanoseconds since the Unix epoch on the observing host.");
+  }
+
+  private static AttributeDef string(String name, String description) {
+    return new AttributeDef(name, AttributeDef.Type.STRING, "", description);
+  }
+
+  private static AttributeDef longValue(String name, String unit, String description) {
+    return new AttributeDef(name, AttributeDef.Type.LONG, unit, description);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.klat.model;
+
+/**
+ * The tag (Prometheus label) keys of klat's metrics. Every key of every {@link MetricDef} is one of
+ * these constants. Tags are low-cardinality: the partition appears only on the consumer lag gauge.
+ */
+public final class TagKeys {
+
+  /** {@value}: the topic name. */
+  public static final String TOPIC = "topic";
+
+  /** {@value}: the consumer group. */
+  public static final String GROUP = "group";
+
+  /** {@value}: the Kafka {@code client.id} of a producer or consumer. */
+  public static final String CLIENT_ID = "client_id";
+
+  /** {@value}: a {@link Segment#id()}. */
+  public static final String SEGMENT = "segment";
+
+  /** {@value}: a {@link Quality#id()}. */
+  public static final String QUALITY = "quality";
+
+  /** {@value}: an {@link EstimationMethod#id()}. */
+  public static final String METHOD = "method";
+
+  /** {@value}: a partition number. */
+  public static final String PARTITION = "partition";
+
+  /** {@value}: why something was rejected, for example a {@link TimingHeader.DecodeError#id()}. */
+  public static final String REASON = "reason";
+
+  /** {@value}: a broker's node id. */
+  public static final String BROKER = "broker";
+
+  /** {@value}: a {@link TimePoint#symbol()}. */
+  public static final String INSTANT = "instant";
+
+  /** {@value}: the host whose clock an offset is measured from. */
+  public static final String FROM_HOST = "from_host";
+
+  /** {@value}: the host whose clock an offset is measured to. */
+  public static final String TO_HOST = "to_host";
+
+  private TagKeys() {}
+}

@@ -23,10 +23,15 @@ final class BrokerMetrics {
   }
 
   static BrokerMetrics scrape(URI endpoint) throws IOException, InterruptedException {
+    return scrape(endpoint, Duration.ofSeconds(10));
+  }
+
+  static BrokerMetrics scrape(URI endpoint, Duration timeout)
+      throws IOException, InterruptedException {
     HttpResponse<String> response =
         HttpClient.newHttpClient()
             .send(
-                HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(10)).build(),
+                HttpRequest.newBuilder(endpoint).timeout(timeout).build(),
                 HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw new IOException(endpoint + " answered HTTP " + response.statusCode());

@@ -1,6 +1,7 @@
 package dev.klat.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klat.kafka.cluster.Broker;
 import dev.klat.kafka.cluster.KafkaCluster;
@@ -126,6 +127,10 @@ class ThreeBrokerClusterIT {
     try {
       assertThat(processState(pid)).isEqualTo('T');
       assertThat(broker.isRunning()).isTrue();
+      // Frozen, not gone: the port is open but nothing answers.
+      assertThatThrownBy(
+              () -> BrokerMetrics.scrape(broker.metricsEndpoint(), Duration.ofSeconds(1)))
+          .isInstanceOf(java.net.http.HttpTimeoutException.class);
     } finally {
       broker.resume();
     }
@@ -138,15 +143,14 @@ class ThreeBrokerClusterIT {
   @Test
   void produceRequestTimingsAreRealNumbersOnEveryBroker() throws Exception {
     KafkaCluster cluster = kafka.cluster();
-    // One partition led by each broker, so that every broker serves Produce requests.
+    // Six partitions over three brokers: every broker leads some, so every broker serves Produce
+    // requests, follower fetches and consumer fetches.
     cluster.createTopic(replicatedTopic("timed", 6));
-    Clients.produce(cluster, "timed", "t-", 0, 3000);
-    Clients.consumeUntil(cluster, "timed", "timed-group", Set.of("t-2999"), Duration.ofSeconds(60));
+    assertThat(leadersOf(cluster, "timed")).containsExactlyInAnyOrder(1, 2, 3);
+    Set<String> produced = Clients.produce(cluster, "timed", "t-", 0, 3000);
+    Clients.consumeUntil(cluster, "timed", "timed-group", produced, Duration.ofSeconds(60));
 
     for (Broker broker : cluster.brokers()) {
-      if (!broker.isRunning()) {
-        continue;
-      }
       BrokerMetrics metrics = BrokerMetrics.scrape(broker.metricsEndpoint());
       for (String metric :
           new String[] {
@@ -209,6 +213,20 @@ class ThreeBrokerClusterIT {
           connection.getAttribute(
               new ObjectName("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce"),
               "Count");
+    }
+  }
+
+  private static Set<Integer> leadersOf(KafkaCluster cluster, String topic) throws Exception {
+    try (Admin admin = cluster.admin()) {
+      Set<Integer> leaders = new HashSet<>();
+      admin
+          .describeTopics(Set.of(topic))
+          .allTopicNames()
+          .get()
+          .get(topic)
+          .partitions()
+          .forEach(partition -> leaders.add(partition.leader().id()));
+      return leaders;
     }
   }
 

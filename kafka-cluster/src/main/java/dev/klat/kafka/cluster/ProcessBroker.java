@@ -242,12 +242,40 @@ final class ProcessBroker implements Broker {
   public void pause() {
     requireRunning("pause");
     signal("STOP");
+    // kill(1) returns before the kernel has stopped every thread; callers need it frozen.
+    awaitStopped(true);
   }
 
   @Override
   public void resume() {
     requireRunning("resume");
     signal("CONT");
+    awaitStopped(false);
+  }
+
+  private void awaitStopped(boolean stopped) {
+    Path stat = Paths.get("/proc", Long.toString(pid()), "stat");
+    if (!Files.isReadable(stat)) {
+      return; // No procfs: the signal was delivered, and that is all we can know.
+    }
+    long deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (isStopped(stat) != stopped) {
+      if (System.nanoTime() > deadlineNanos) {
+        throw new IllegalStateException(
+            "broker " + nodeId + (stopped ? " did not stop" : " did not resume") + " within 10 s");
+      }
+      ClusterReadiness.sleep(5);
+    }
+  }
+
+  /** The state field of /proc/PID/stat is {@code T} while the process is stopped by a signal. */
+  static boolean isStopped(Path stat) {
+    try {
+      String line = Files.readString(stat);
+      return line.charAt(line.lastIndexOf(')') + 2) == 'T';
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   @Override

@@ -155,6 +155,38 @@ public final class MetricDef {
           "Durations the agent measured negative and clamped to 0, by the instant ending them.",
           TagKeys.INSTANT);
 
+  /**
+   * {@code klat.producer.records.failed}: records whose send failed (the callback got an exception:
+   * expired in the accumulator, retries exhausted, rejected by the broker), by the exception's
+   * simple class name. Failed records never count as latencies.
+   */
+  public static final MetricDef PRODUCER_RECORDS_FAILED =
+      counter(
+          "klat.producer.records.failed",
+          "Records whose send failed, by exception type; they are not counted as latencies.",
+          TagKeys.TOPIC,
+          TagKeys.CLIENT_ID,
+          TagKeys.REASON);
+
+  /**
+   * {@code klat.agent.spans.dropped}: sampled spans the agent dropped because its export queue was
+   * full (the collector down or slow).
+   */
+  public static final MetricDef AGENT_SPANS_DROPPED =
+      counter(
+          "klat.agent.spans.dropped",
+          "Sampled spans dropped because the agent's export queue was full.");
+
+  /**
+   * {@code klat.agent.exports.failed}: OTLP export requests the agent gave up on, by reason ({@code
+   * unreachable}, {@code rejected}, {@code retryable}).
+   */
+  public static final MetricDef AGENT_EXPORTS_FAILED =
+      counter(
+          "klat.agent.exports.failed",
+          "OTLP export requests that failed, by reason.",
+          TagKeys.REASON);
+
   /** {@code klat.collector.spans.received}: spans the collector accepted. */
   public static final MetricDef COLLECTOR_SPANS_RECEIVED =
       counter("klat.collector.spans.received", "Spans the collector received.");
@@ -215,6 +247,9 @@ public final class MetricDef {
               CONSUMER_LAG_TIME,
               AGENT_HEADERS_INVALID,
               AGENT_DURATIONS_CLAMPED,
+              PRODUCER_RECORDS_FAILED,
+              AGENT_SPANS_DROPPED,
+              AGENT_EXPORTS_FAILED,
               COLLECTOR_SPANS_RECEIVED,
               COLLECTOR_BREAKDOWNS_JOINED,
               COLLECTOR_SPANS_UNJOINED,

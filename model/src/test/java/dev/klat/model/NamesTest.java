@@ -150,6 +150,10 @@ class NamesTest {
                 + " [topic, group, partition]",
             "klat.agent.headers.invalid COUNTER 1 klat_agent_headers_invalid_total [reason]",
             "klat.agent.durations.clamped COUNTER 1 klat_agent_durations_clamped_total [instant]",
+            "klat.producer.records.failed COUNTER 1 klat_producer_records_failed_total"
+                + " [topic, client_id, reason]",
+            "klat.agent.spans.dropped COUNTER 1 klat_agent_spans_dropped_total []",
+            "klat.agent.exports.failed COUNTER 1 klat_agent_exports_failed_total [reason]",
             "klat.collector.spans.received COUNTER 1 klat_collector_spans_received_total []",
             "klat.collector.breakdowns.joined COUNTER 1 klat_collector_breakdowns_joined_total []",
             "klat.collector.spans.unjoined COUNTER 1 klat_collector_spans_unjoined_total []",

@@ -1,0 +1,62 @@
+package dev.klat.agent;
+
+import dev.klat.agent.config.AgentLog;
+import dev.klat.agent.config.TopicFilter;
+import dev.klat.agent.export.MetricsRegistry;
+import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.export.Telemetry;
+
+/**
+ * What the hooks need at run time, set once by {@link KlatAgent} before any class is transformed.
+ * Hooks read it through {@link #get()}; while it is null (agent disabled or not started) every hook
+ * returns at once.
+ */
+public final class AgentRuntime {
+
+  private static volatile AgentRuntime current;
+
+  /** Identifies this agent instance (its clock domain) in headers and spans; never 0. */
+  public final long instanceId;
+
+  public final double samplingProbability;
+  public final double maxSampledPerSecond;
+  public final boolean headersEnabled;
+  public final TopicFilter topicFilter;
+  public final AgentLog log;
+  private final Telemetry telemetry;
+
+  AgentRuntime(
+      long instanceId,
+      double samplingProbability,
+      double maxSampledPerSecond,
+      boolean headersEnabled,
+      TopicFilter topicFilter,
+      AgentLog log,
+      Telemetry telemetry) {
+    this.instanceId = instanceId;
+    this.samplingProbability = samplingProbability;
+    this.maxSampledPerSecond = maxSampledPerSecond;
+    this.headersEnabled = headersEnabled;
+    this.topicFilter = topicFilter;
+    this.log = log;
+    this.telemetry = telemetry;
+  }
+
+  /** The running agent, or null when hooks must do nothing. */
+  public static AgentRuntime get() {
+    return current;
+  }
+
+  static void set(AgentRuntime runtime) {
+    current = runtime;
+  }
+
+  public MetricsRegistry metrics() {
+    return telemetry.metrics();
+  }
+
+  /** Hands a finished span to the exporter; never blocks, drops when the queue is full. */
+  public void export(SpanRecord span) {
+    telemetry.offer(span);
+  }
+}

@@ -1,0 +1,154 @@
+package dev.klat.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+
+import dev.klat.agent.config.AgentConfig;
+import dev.klat.agent.config.AgentLog;
+import dev.klat.agent.export.ExportSettings;
+import dev.klat.agent.export.Telemetry;
+import dev.klat.agent.export.TraceIds;
+import dev.klat.agent.producer.ProducerInstrumentation;
+import java.lang.instrument.Instrumentation;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * The {@code -javaagent} entry point ({@code Premain-Class} and {@code Agent-Class}).
+ *
+ * <p>Starting never stops the application: every failure is one line on stderr and the application
+ * runs without klat. With {@code klat.enabled=false} or an invalid configuration no class is
+ * transformed at all.
+ */
+public final class KlatAgent {
+
+  private static final AtomicBoolean STARTED = new AtomicBoolean();
+  private static final long SHUTDOWN_FLUSH_MILLIS = 1000;
+
+  private KlatAgent() {}
+
+  /** Called by the JVM before {@code main} for {@code -javaagent:klat-agent.jar}. */
+  public static void premain(String arguments, Instrumentation instrumentation) {
+    start(instrumentation, false);
+  }
+
+  /** Called when the agent is attached to a running JVM. */
+  public static void agentmain(String arguments, Instrumentation instrumentation) {
+    start(instrumentation, true);
+  }
+
+  private static void start(Instrumentation instrumentation, boolean attachedLate) {
+    AgentLog log = AgentLog.global();
+    try {
+      if (!STARTED.compareAndSet(false, true)) {
+        log.warn("klat agent is already running in this JVM; the second attach is ignored");
+        return;
+      }
+      // Loading sets the log level and reports every unknown key and bad value itself.
+      AgentConfig config = AgentConfig.loadFromSystem(log);
+      if (config.status() == AgentConfig.Status.INVALID) {
+        return;
+      }
+      if (config.status() == AgentConfig.Status.DISABLED) {
+        log.info("klat agent disabled by klat.enabled=false: no class is transformed");
+        return;
+      }
+      long instanceId = TraceIds.randomNonZeroLong();
+      final AgentLog exportLog = log;
+      Telemetry telemetry =
+          Telemetry.start(
+              exportSettings(config, instanceId),
+              message -> exportLog.warnThrottled("export", message));
+      AgentRuntime.set(
+          new AgentRuntime(
+              instanceId,
+              config.samplingProbability(),
+              config.samplingMaxPerSecond(),
+              config.headersEnabled(),
+              config.topicFilter(),
+              log,
+              telemetry));
+      installShutdownFlush(telemetry);
+
+      AgentBuilder builder =
+          new AgentBuilder.Default()
+              .ignore(nameStartsWith("dev.klat.agent.").or(nameStartsWith("net.bytebuddy.")))
+              .with(new FailureListener(log));
+      ProducerInstrumentation.install(builder, log).installOn(instrumentation);
+      if (attachedLate) {
+        warnAboutLoadedClients(instrumentation, log);
+      }
+      log.info("klat agent started: " + config.describe());
+    } catch (Throwable t) {
+      AgentRuntime.set(null);
+      log.error("klat agent failed to start; the application runs without it: " + t);
+    }
+  }
+
+  private static ExportSettings exportSettings(AgentConfig config, long instanceId) {
+    return ExportSettings.builder()
+        .endpoint(config.endpoint().toString())
+        .serviceName(config.serviceName())
+        .instanceId(instanceId)
+        .metricsIntervalMillis(config.metricsIntervalMillis())
+        .spanQueueCapacity(config.exportQueueSize())
+        .readTimeoutMillis((int) Math.min(Integer.MAX_VALUE, config.exportTimeoutMillis()))
+        .gzip(config.exportGzip())
+        .build();
+  }
+
+  private static void installShutdownFlush(final Telemetry telemetry) {
+    Thread flush =
+        new Thread(() -> telemetry.shutdown(SHUTDOWN_FLUSH_MILLIS), "klat-shutdown-flush");
+    flush.setDaemon(true);
+    Runtime.getRuntime().addShutdownHook(flush);
+  }
+
+  /**
+   * The agent adds a field to kafka-clients classes, which the JVM allows only while a class is
+   * being loaded: clients already loaded when the agent attaches stay uninstrumented.
+   */
+  private static void warnAboutLoadedClients(Instrumentation instrumentation, AgentLog log) {
+    for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
+      if (loaded.getName().startsWith("org.apache.kafka.clients.producer.")) {
+        log.warn(
+            "kafka-clients was loaded before klat attached: producers of that class loader are not"
+                + " instrumented; start the JVM with -javaagent to cover them");
+        return;
+      }
+    }
+  }
+
+  /** Turns ByteBuddy's transformation errors into one log line each instead of silence. */
+  private static final class FailureListener extends AgentBuilder.Listener.Adapter {
+    private final AgentLog log;
+
+    FailureListener(AgentLog log) {
+      this.log = log;
+    }
+
+    @Override
+    public void onError(
+        String typeName,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
+        Throwable throwable) {
+      log.warnOnce(
+          "transform-" + typeName,
+          "could not instrument " + typeName + " (its hooks are skipped): " + throwable);
+    }
+
+    @Override
+    public void onTransformation(
+        TypeDescription typeDescription,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
+        DynamicType dynamicType) {
+      log.debug("instrumented " + typeDescription.getName());
+    }
+  }
+}

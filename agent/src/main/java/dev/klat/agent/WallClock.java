@@ -1,0 +1,46 @@
+package dev.klat.agent;
+
+/**
+ * Converts {@link System#nanoTime()} readings into epoch nanoseconds of this host's wall clock.
+ *
+ * <p>Durations inside one JVM are exact differences of the monotonic clock; the wall clock is read
+ * once per anchor, so that every instant an agent reports can be placed on a shared timeline while
+ * differences between instants stay exact (the latency model, section 2). The anchor is refreshed
+ * off the hot path so that NTP adjustments of the wall clock reach us within one refresh.
+ */
+public final class WallClock {
+
+  private static volatile Anchor anchor = Anchor.now();
+
+  private WallClock() {}
+
+  /** The wall-clock time, in nanoseconds since the epoch, at which nanoTime read {@code nanos}. */
+  public static long epochNanos(long nanoTime) {
+    Anchor a = anchor;
+    return a.epochNanos + (nanoTime - a.nanoTime);
+  }
+
+  /** Re-reads the wall clock; called periodically by the exporter thread, never per record. */
+  public static void reanchor() {
+    anchor = Anchor.now();
+  }
+
+  private static final class Anchor {
+    final long epochNanos;
+    final long nanoTime;
+
+    private Anchor(long epochNanos, long nanoTime) {
+      this.epochNanos = epochNanos;
+      this.nanoTime = nanoTime;
+    }
+
+    static Anchor now() {
+      // java.time.Instant has microsecond resolution on Java 9+ and millisecond on Java 8.
+      long before = System.nanoTime();
+      java.time.Instant wall = java.time.Instant.now();
+      long after = System.nanoTime();
+      long epochNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
+      return new Anchor(epochNanos, before + (after - before) / 2);
+    }
+  }
+}

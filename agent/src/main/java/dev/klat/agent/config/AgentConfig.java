@@ -1,0 +1,651 @@
+package dev.klat.agent.config;
+
+import dev.klat.agent.config.ConfigValues.BadValueException;
+import java.io.Reader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The agent's configuration: one typed, immutable value per key, read once at startup.
+ *
+ * <p><b>Sources</b>, highest precedence first (the OpenTelemetry Java agent's order):
+ *
+ * <ol>
+ *   <li>system properties {@code klat.x.y} ({@code -Dklat.x.y=...} before {@code -jar});
+ *   <li>environment variables {@code KLAT_X_Y}: the key in upper case with '.' and '-' replaced by
+ *       '_', so {@code klat.sampling.max-per-second} is {@code KLAT_SAMPLING_MAX_PER_SECOND};
+ *   <li>the properties file named by {@code klat.config.file} / {@code KLAT_CONFIG_FILE}, read as
+ *       UTF-8 {@link Properties}.
+ * </ol>
+ *
+ * Values are trimmed, and an empty value counts as not set, so a lower source or the default
+ * applies (a template that renders {@code KLAT_ENDPOINT=} does not break the agent).
+ *
+ * <p><b>Problems.</b> An unknown {@code klat.*} key (or {@code KLAT_*} variable, or any unknown key
+ * in the file) is one WARN line naming it and, when a known key is within edit distance 2,
+ * suggesting it; it is otherwise ignored. A value that does not parse, or a config file that cannot
+ * be read, is one ERROR line naming the key, the value, where it came from and what is expected,
+ * and makes the configuration {@link Status#INVALID}: the agent then instruments nothing, and the
+ * application starts as if there were no agent. Every key is still checked, so that a user sees all
+ * mistakes at once. Loading never throws.
+ *
+ * <p>The table of keys, the same as the javadoc of the accessors here, is in {@code
+ * docs/configuration.md}.
+ */
+public final class AgentConfig {
+
+  /** What the agent does with this configuration. */
+  public enum Status {
+    /** Valid and {@code klat.enabled=true}: instrument. */
+    ACTIVE,
+    /** Valid and {@code klat.enabled=false}: transform no class, log nothing more. */
+    DISABLED,
+    /**
+     * At least one bad value or an unreadable config file (each already logged as an ERROR):
+     * transform no class. Takes precedence over {@link #DISABLED}.
+     */
+    INVALID
+  }
+
+  /** {@value}: the service name when neither klat nor {@code OTEL_SERVICE_NAME} names one. */
+  public static final String FALLBACK_SERVICE_NAME = "kafka-app";
+
+  /** {@value}: the standard OpenTelemetry environment variable that names the service. */
+  public static final String OTEL_SERVICE_NAME_ENV = "OTEL_SERVICE_NAME";
+
+  /** {@value}: appended to {@link #endpoint()} for OTLP/HTTP traces. */
+  public static final String TRACES_PATH = "/v1/traces";
+
+  /** {@value}: appended to {@link #endpoint()} for OTLP/HTTP metrics. */
+  public static final String METRICS_PATH = "/v1/metrics";
+
+  /** {@value} ms: the shortest accepted {@code klat.metrics.interval}. */
+  public static final long MIN_METRICS_INTERVAL_MILLIS = 100L;
+
+  private static final String CONSEQUENCE = "; klat will not instrument anything";
+  private static final int MAX_LOGGED_VALUE_CHARS = 200;
+
+  private final boolean enabled;
+  private final URI endpoint;
+  private final URI tracesEndpoint;
+  private final URI metricsEndpoint;
+  private final String serviceName;
+  private final double samplingProbability;
+  private final double samplingMaxPerSecond;
+  private final TopicFilter topicFilter;
+  private final boolean headersEnabled;
+  private final long metricsIntervalMillis;
+  private final int exportQueueSize;
+  private final long exportTimeoutMillis;
+  private final boolean exportGzip;
+  private final AgentLog.Level logLevel;
+  private final String configFile;
+  private final List<String> errors;
+
+  private AgentConfig(Loader l, List<String> errors) {
+    this.enabled = l.enabled;
+    this.endpoint = l.endpoint;
+    String base = l.endpoint.toString();
+    while (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    this.tracesEndpoint = URI.create(base + TRACES_PATH);
+    this.metricsEndpoint = URI.create(base + METRICS_PATH);
+    this.serviceName = l.serviceName;
+    this.samplingProbability = l.samplingProbability;
+    this.samplingMaxPerSecond = l.samplingMaxPerSecond;
+    this.topicFilter = new TopicFilter(l.topicsInclude, l.topicsExclude);
+    this.headersEnabled = l.headersEnabled;
+    this.metricsIntervalMillis = l.metricsIntervalMillis;
+    this.exportQueueSize = l.exportQueueSize;
+    this.exportTimeoutMillis = l.exportTimeoutMillis;
+    this.exportGzip = l.exportGzip;
+    this.logLevel = l.logLevel;
+    this.configFile = l.configFile;
+    this.errors = Collections.unmodifiableList(new ArrayList<>(errors));
+  }
+
+  /**
+   * Loads the configuration from this JVM's system properties and environment; what {@code premain}
+   * calls. See {@link #load(Map, Map, AgentLog)}.
+   */
+  public static AgentConfig loadFromSystem(AgentLog log) {
+    Map<String, String> systemProperties = new HashMap<>();
+    Map<String, String> environment = Collections.emptyMap();
+    try {
+      Properties props = System.getProperties();
+      for (String name : props.stringPropertyNames()) {
+        if (name.startsWith(ConfigKey.PREFIX)) {
+          systemProperties.put(name, props.getProperty(name));
+        }
+      }
+      environment = System.getenv();
+    } catch (Throwable t) {
+      // A SecurityManager may forbid either read; what was read so far still counts.
+    }
+    return load(systemProperties, environment, log);
+  }
+
+  /**
+   * Reads, checks and types every key. Never throws and never returns null.
+   *
+   * <p>Side effects, in this order: sets {@code log}'s level to {@link #logLevel()} (so that {@code
+   * klat.log.level} also governs the lines loading prints), then logs one WARN per unknown key and
+   * one ERROR per bad value or unreadable file. It does not log the summary line: the caller does,
+   * with {@link #describe()}.
+   *
+   * @param systemProperties the JVM's system properties (only {@code klat.*} keys are read); null
+   *     means none
+   * @param environment the process environment ({@code KLAT_*} and {@code OTEL_SERVICE_NAME} are
+   *     read); null means none
+   * @param log where problems are reported; null means {@link AgentLog#global()}
+   */
+  public static AgentConfig load(
+      Map<String, String> systemProperties, Map<String, String> environment, AgentLog log) {
+    AgentLog out = log != null ? log : AgentLog.global();
+    try {
+      Loader loader =
+          new Loader(
+              systemProperties != null ? systemProperties : Collections.<String, String>emptyMap(),
+              environment != null ? environment : Collections.<String, String>emptyMap());
+      loader.load();
+      AgentConfig config = new AgentConfig(loader, loader.errors);
+      out.setLevel(config.logLevel);
+      for (Diagnostic d : loader.diagnostics) {
+        out.log(d.level, d.message);
+      }
+      return config;
+    } catch (Throwable t) {
+      // A bug in this class must not stop the application; it only stops the agent.
+      String message = "failed to load the configuration: " + t + CONSEQUENCE;
+      out.error(message);
+      return fallback(message);
+    }
+  }
+
+  private static AgentConfig fallback(String error) {
+    Loader l =
+        new Loader(Collections.<String, String>emptyMap(), Collections.<String, String>emptyMap());
+    l.enabled = true;
+    l.endpoint = URI.create("http://127.0.0.1:4318");
+    l.serviceName = FALLBACK_SERVICE_NAME;
+    l.samplingProbability = 0.01;
+    l.samplingMaxPerSecond = 100;
+    l.topicsInclude = Pattern.compile(".*");
+    l.topicsExclude = Pattern.compile("__.*|_confluent.*|_schemas");
+    l.headersEnabled = true;
+    l.metricsIntervalMillis = 10_000L;
+    l.exportQueueSize = 2048;
+    l.exportTimeoutMillis = 10_000L;
+    l.exportGzip = true;
+    l.logLevel = AgentLog.Level.INFO;
+    return new AgentConfig(l, Collections.singletonList(error));
+  }
+
+  /**
+   * {@link Status#ACTIVE}, {@link Status#DISABLED} or {@link Status#INVALID}. Only ACTIVE may
+   * install instrumentation.
+   */
+  public Status status() {
+    if (!errors.isEmpty()) {
+      return Status.INVALID;
+    }
+    return enabled ? Status.ACTIVE : Status.DISABLED;
+  }
+
+  /** Whether the agent may instrument: {@code status() == Status.ACTIVE}. */
+  public boolean active() {
+    return status() == Status.ACTIVE;
+  }
+
+  /** The ERROR lines loading logged, without prefix; empty unless {@link Status#INVALID}. */
+  public List<String> errors() {
+    return errors;
+  }
+
+  /**
+   * {@code klat.enabled} (boolean, default {@code true}): {@code false} turns the agent off, so
+   * that no class is transformed at all. A valid configuration with {@code false} is {@link
+   * Status#DISABLED}, not an error.
+   */
+  public boolean enabled() {
+    return enabled;
+  }
+
+  /**
+   * {@code klat.endpoint} (URL, default {@code http://127.0.0.1:4318}): the OTLP/HTTP base URL of
+   * the klat collector; traces are posted to {@link #tracesEndpoint()} and metrics to {@link
+   * #metricsEndpoint()}. Must be http or https with a host, and have no query or fragment; a path
+   * is kept as a prefix.
+   */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  /** {@link #endpoint()} followed by {@value #TRACES_PATH}. */
+  public URI tracesEndpoint() {
+    return tracesEndpoint;
+  }
+
+  /** {@link #endpoint()} followed by {@value #METRICS_PATH}. */
+  public URI metricsEndpoint() {
+    return metricsEndpoint;
+  }
+
+  /**
+   * {@code klat.service.name} (string): the {@code service.name} resource attribute of everything
+   * this agent exports. Default: the {@code OTEL_SERVICE_NAME} environment variable if it is set
+   * and not empty, else {@value #FALLBACK_SERVICE_NAME}.
+   */
+  public String serviceName() {
+    return serviceName;
+  }
+
+  /**
+   * {@code klat.sampling.probability} (number in [0, 1], default {@code 0.01}): the probability
+   * that a produced record without an upstream sampled trace is sampled (stamped and traced).
+   * Records whose upstream trace is sampled follow that decision.
+   */
+  public double samplingProbability() {
+    return samplingProbability;
+  }
+
+  /**
+   * {@code klat.sampling.max-per-second} (number &gt;= 0, default {@code 100}): cap on sampled
+   * records per second per producer, enforced by a token bucket; {@code 0} means no record is
+   * sampled (metrics are still kept for every record).
+   */
+  public double samplingMaxPerSecond() {
+    return samplingMaxPerSecond;
+  }
+
+  /**
+   * {@code klat.topics.include} (regex, default {@code .*}) and {@code klat.topics.exclude} (regex,
+   * default {@code __.*|_confluent.*|_schemas}, Kafka's and Confluent's internal topics): a topic
+   * is instrumented when its whole name matches include and does not match exclude. The filter
+   * caches its decisions; share this one instance.
+   */
+  public TopicFilter topicFilter() {
+    return topicFilter;
+  }
+
+  /** {@code klat.topics.include}; see {@link #topicFilter()}. */
+  public Pattern topicsInclude() {
+    return topicFilter.include();
+  }
+
+  /** {@code klat.topics.exclude}; see {@link #topicFilter()}. */
+  public Pattern topicsExclude() {
+    return topicFilter.exclude();
+  }
+
+  /**
+   * {@code klat.headers.enabled} (boolean, default {@code true}): {@code false} means the agent
+   * never adds or changes a record header. Sampled records still produce spans, which the collector
+   * joins by topic, partition and offset instead.
+   */
+  public boolean headersEnabled() {
+    return headersEnabled;
+  }
+
+  /**
+   * {@code klat.metrics.interval} (duration, default {@code 10s}): how often metrics are exported.
+   * At least {@value #MIN_METRICS_INTERVAL_MILLIS} ms.
+   */
+  public long metricsIntervalMillis() {
+    return metricsIntervalMillis;
+  }
+
+  /**
+   * {@code klat.export.queue.size} (int &gt; 0, default {@code 2048}): how many sampled spans may
+   * wait for export; beyond it new spans are dropped and counted.
+   */
+  public int exportQueueSize() {
+    return exportQueueSize;
+  }
+
+  /**
+   * {@code klat.export.timeout} (duration, default {@code 10s}): the timeout of one export request.
+   * At least 1 ms.
+   */
+  public long exportTimeoutMillis() {
+    return exportTimeoutMillis;
+  }
+
+  /** {@code klat.export.gzip} (boolean, default {@code true}): gzip export request bodies. */
+  public boolean exportGzip() {
+    return exportGzip;
+  }
+
+  /**
+   * {@code klat.log.level} (one of {@code off}, {@code error}, {@code warn}, {@code info}, {@code
+   * debug}; default {@code info}): the level of the agent's stderr log. {@code off} silences
+   * everything, configuration errors included.
+   */
+  public AgentLog.Level logLevel() {
+    return logLevel;
+  }
+
+  /**
+   * {@code klat.config.file} (path, no default): the properties file that was read, as given
+   * (relative paths are resolved against the working directory), or null if none was named. Only a
+   * system property or environment variable can name it.
+   */
+  public String configFile() {
+    return configFile;
+  }
+
+  /**
+   * One line for the startup log, for example {@code status=ACTIVE enabled=true
+   * endpoint=http://127.0.0.1:4318 service=kafka-app sampling.probability=0.01
+   * sampling.max-per-second=100 headers.enabled=true topics.include=.* topics.exclude=__.*}. User
+   * info in the endpoint is masked.
+   */
+  public String describe() {
+    return "status="
+        + status()
+        + " enabled="
+        + enabled
+        + " endpoint="
+        + redact(endpoint)
+        + " service="
+        + serviceName
+        + " sampling.probability="
+        + formatNumber(samplingProbability)
+        + " sampling.max-per-second="
+        + formatNumber(samplingMaxPerSecond)
+        + " headers.enabled="
+        + headersEnabled
+        + " topics.include="
+        + topicFilter.include().pattern()
+        + " topics.exclude="
+        + topicFilter.exclude().pattern();
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+
+  private static String redact(URI uri) {
+    String s = uri.toString();
+    String userInfo = uri.getRawUserInfo();
+    return userInfo == null ? s : s.replace(userInfo + "@", "***@");
+  }
+
+  static String formatNumber(double d) {
+    if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+      return Long.toString((long) d);
+    }
+    return Double.toString(d);
+  }
+
+  private static String printable(String value) {
+    String v = AgentLog.oneLine(value);
+    return v.length() <= MAX_LOGGED_VALUE_CHARS
+        ? v
+        : v.substring(0, MAX_LOGGED_VALUE_CHARS) + "...(" + v.length() + " chars)";
+  }
+
+  private static final class Diagnostic {
+    final AgentLog.Level level;
+    final String message;
+
+    Diagnostic(AgentLog.Level level, String message) {
+      this.level = level;
+      this.message = message;
+    }
+  }
+
+  /** A value and where it came from, for messages. */
+  private static final class Raw {
+    final String value;
+    final String source;
+
+    Raw(String value, String source) {
+      this.value = value;
+      this.source = source;
+    }
+  }
+
+  private interface Parser<T> {
+    T parse(String value) throws BadValueException;
+  }
+
+  /** One load: the sources, the messages to log, and the typed values as they are parsed. */
+  private static final class Loader {
+    final Map<String, String> sys;
+    final Map<String, String> env;
+    Properties file;
+    String fileSource;
+    final List<Diagnostic> diagnostics = new ArrayList<>();
+    final List<String> errors = new ArrayList<>();
+
+    boolean enabled;
+    URI endpoint;
+    String serviceName;
+    double samplingProbability;
+    double samplingMaxPerSecond;
+    Pattern topicsInclude;
+    Pattern topicsExclude;
+    boolean headersEnabled;
+    long metricsIntervalMillis;
+    int exportQueueSize;
+    long exportTimeoutMillis;
+    boolean exportGzip;
+    AgentLog.Level logLevel;
+    String configFile;
+
+    Loader(Map<String, String> sys, Map<String, String> env) {
+      this.sys = sys;
+      this.env = env;
+    }
+
+    void load() throws BadValueException {
+      warnUnknownSystemProperties();
+      warnUnknownEnvironment();
+      readFile();
+
+      enabled = value(ConfigKey.ENABLED, ConfigValues::parseBoolean);
+      endpoint = value(ConfigKey.ENDPOINT, ConfigValues::parseEndpoint);
+      warnSignalPath();
+      serviceName = serviceName();
+      samplingProbability = value(ConfigKey.SAMPLING_PROBABILITY, ConfigValues::parseProbability);
+      samplingMaxPerSecond = value(ConfigKey.SAMPLING_MAX_PER_SECOND, ConfigValues::parseRate);
+      topicsInclude = value(ConfigKey.TOPICS_INCLUDE, ConfigValues::parseRegex);
+      topicsExclude = value(ConfigKey.TOPICS_EXCLUDE, ConfigValues::parseRegex);
+      headersEnabled = value(ConfigKey.HEADERS_ENABLED, ConfigValues::parseBoolean);
+      metricsIntervalMillis =
+          value(
+              ConfigKey.METRICS_INTERVAL,
+              v -> ConfigValues.parseDurationMillis(v, MIN_METRICS_INTERVAL_MILLIS));
+      exportQueueSize = value(ConfigKey.EXPORT_QUEUE_SIZE, ConfigValues::parsePositiveInt);
+      exportTimeoutMillis =
+          value(ConfigKey.EXPORT_TIMEOUT, v -> ConfigValues.parseDurationMillis(v, 1L));
+      exportGzip = value(ConfigKey.EXPORT_GZIP, ConfigValues::parseBoolean);
+      logLevel = value(ConfigKey.LOG_LEVEL, ConfigValues::parseLogLevel);
+    }
+
+    private void warnUnknownSystemProperties() {
+      for (String name : sortedNonNull(sys.keySet())) {
+        if (name.startsWith(ConfigKey.PREFIX) && ConfigKey.byKey(name) == null) {
+          warn(
+              "unknown configuration key "
+                  + name
+                  + " (system property), ignored"
+                  + didYouMean(ConfigKey.suggest(name, false)));
+        }
+      }
+    }
+
+    private void warnUnknownEnvironment() {
+      for (String name : sortedNonNull(env.keySet())) {
+        if (name.startsWith(ConfigKey.ENV_PREFIX) && ConfigKey.byEnvName(name) == null) {
+          warn(
+              "unknown environment variable "
+                  + name
+                  + " (no klat key maps to it), ignored"
+                  + didYouMean(ConfigKey.suggest(name, true)));
+        }
+      }
+    }
+
+    private void readFile() {
+      Raw raw = fromSystemOrEnvironment(ConfigKey.CONFIG_FILE);
+      if (raw == null) {
+        return;
+      }
+      configFile = raw.value;
+      Properties props = new Properties();
+      try (Reader reader = Files.newBufferedReader(Paths.get(raw.value), StandardCharsets.UTF_8)) {
+        props.load(reader);
+      } catch (Exception e) {
+        error(
+            "cannot read config file "
+                + printable(raw.value)
+                + " (from "
+                + raw.source
+                + "): "
+                + e
+                + CONSEQUENCE);
+        return;
+      }
+      file = props;
+      fileSource = "config file " + raw.value;
+      for (String name : new TreeSet<>(props.stringPropertyNames())) {
+        if (ConfigKey.CONFIG_FILE.key.equals(name)) {
+          warn(
+              ConfigKey.CONFIG_FILE.key
+                  + " in "
+                  + fileSource
+                  + " is ignored: only a system property or environment variable can name the"
+                  + " file");
+        } else if (ConfigKey.byKey(name) == null) {
+          warn(
+              "unknown configuration key "
+                  + name
+                  + " ("
+                  + fileSource
+                  + "), ignored"
+                  + didYouMean(ConfigKey.suggest(name, false)));
+        }
+      }
+    }
+
+    private String serviceName() throws BadValueException {
+      String name = value(ConfigKey.SERVICE_NAME, v -> v);
+      if (name != null) {
+        return name;
+      }
+      String otel = nonEmpty(env.get(OTEL_SERVICE_NAME_ENV));
+      return otel != null ? otel : FALLBACK_SERVICE_NAME;
+    }
+
+    private void warnSignalPath() {
+      String path = endpoint.getPath();
+      if (path == null) {
+        return;
+      }
+      String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+      if (trimmed.endsWith(TRACES_PATH) || trimmed.endsWith(METRICS_PATH)) {
+        warn(
+            ConfigKey.ENDPOINT.key
+                + "="
+                + redact(endpoint)
+                + " ends with a signal path, but it is the base URL: klat appends "
+                + TRACES_PATH
+                + " and "
+                + METRICS_PATH
+                + " itself");
+      }
+    }
+
+    /** The typed value of {@code key}: the highest-precedence value, else the default. */
+    private <T> T value(ConfigKey key, Parser<T> parser) throws BadValueException {
+      // The default goes through the same parser as user values: one syntax, checked at startup.
+      T fallback = key.defaultValue == null ? null : parser.parse(key.defaultValue);
+      Raw raw = resolve(key);
+      if (raw == null) {
+        return fallback;
+      }
+      try {
+        return parser.parse(raw.value);
+      } catch (BadValueException e) {
+        error(
+            "invalid value \""
+                + printable(raw.value)
+                + "\" for "
+                + key.key
+                + " (from "
+                + raw.source
+                + "): "
+                + e.getMessage()
+                + CONSEQUENCE);
+        return fallback;
+      }
+    }
+
+    private Raw resolve(ConfigKey key) {
+      Raw raw = fromSystemOrEnvironment(key);
+      if (raw != null || file == null) {
+        return raw;
+      }
+      String fromFile = nonEmpty(file.getProperty(key.key));
+      return fromFile == null ? null : new Raw(fromFile, fileSource);
+    }
+
+    private Raw fromSystemOrEnvironment(ConfigKey key) {
+      String fromSys = nonEmpty(sys.get(key.key));
+      if (fromSys != null) {
+        return new Raw(fromSys, "system property " + key.key);
+      }
+      String fromEnv = nonEmpty(env.get(key.envName));
+      if (fromEnv != null) {
+        return new Raw(fromEnv, "environment variable " + key.envName);
+      }
+      return null;
+    }
+
+    private void warn(String message) {
+      diagnostics.add(new Diagnostic(AgentLog.Level.WARN, message));
+    }
+
+    private void error(String message) {
+      diagnostics.add(new Diagnostic(AgentLog.Level.ERROR, message));
+      errors.add(message);
+    }
+
+    private static Set<String> sortedNonNull(Set<String> names) {
+      Set<String> sorted = new TreeSet<>();
+      for (String name : names) {
+        if (name != null) {
+          sorted.add(name);
+        }
+      }
+      return sorted;
+    }
+
+    private static String didYouMean(String suggestion) {
+      return suggestion == null ? "" : "; did you mean " + suggestion + "?";
+    }
+
+    private static String nonEmpty(String value) {
+      if (value == null) {
+        return null;
+      }
+      String trimmed = value.trim();
+      return trimmed.isEmpty() ? null : trimmed;
+    }
+  }
+}

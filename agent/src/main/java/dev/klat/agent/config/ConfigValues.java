@@ -1,0 +1,174 @@
+package dev.klat.agent.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Parsers for the value types of the configuration. Each takes a trimmed, non-empty string and
+ * either returns the typed value or throws {@link BadValueException} saying what was expected.
+ */
+final class ConfigValues {
+
+  /** Thrown for a value that does not parse; the message says what is expected. */
+  static final class BadValueException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    BadValueException(String expected) {
+      // No stack trace: these are user errors reported in one line, not bugs.
+      super(expected, null, false, false);
+    }
+  }
+
+  /** A plain decimal number; excludes Java's extras such as "NaN", "Infinity", "0x1p3" or "1d". */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+  private static final Pattern DURATION =
+      Pattern.compile("(\\d{1,18})\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
+
+  private ConfigValues() {}
+
+  static boolean parseBoolean(String value) throws BadValueException {
+    if ("true".equalsIgnoreCase(value)) {
+      return true;
+    }
+    if ("false".equalsIgnoreCase(value)) {
+      return false;
+    }
+    throw new BadValueException("expected true or false");
+  }
+
+  static URI parseEndpoint(String value) throws BadValueException {
+    String expected = "expected an http or https URL with a host, such as http://collector:4318";
+    URI uri;
+    try {
+      uri = new URI(value);
+    } catch (URISyntaxException e) {
+      throw new BadValueException(
+          expected + " (" + e.getReason() + " at index " + e.getIndex() + ")");
+    }
+    String scheme = uri.getScheme();
+    if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
+      throw new BadValueException(expected + " (the scheme must be http or https)");
+    }
+    if (uri.getHost() == null || uri.getHost().isEmpty()) {
+      throw new BadValueException(expected + " (no valid host name)");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new BadValueException(
+          expected + " (no query or fragment: signal paths such as /v1/traces are appended)");
+    }
+    return uri;
+  }
+
+  static double parseProbability(String value) throws BadValueException {
+    String expected = "expected a number from 0 to 1";
+    double d = parseDecimal(value, expected);
+    if (d < 0 || d > 1) {
+      throw new BadValueException(expected);
+    }
+    return d;
+  }
+
+  static double parseRate(String value) throws BadValueException {
+    String expected = "expected a number >= 0 (records per second; 0 samples nothing)";
+    double d = parseDecimal(value, expected);
+    if (d < 0 || Double.isInfinite(d)) {
+      throw new BadValueException(expected);
+    }
+    return d;
+  }
+
+  private static double parseDecimal(String value, String expected) throws BadValueException {
+    if (!DECIMAL.matcher(value).matches()) {
+      throw new BadValueException(expected);
+    }
+    try {
+      return Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new BadValueException(expected);
+    }
+  }
+
+  static Pattern parseRegex(String value) throws BadValueException {
+    try {
+      return Pattern.compile(value);
+    } catch (PatternSyntaxException e) {
+      // getMessage() spans several lines; the description and index fit in one.
+      throw new BadValueException(
+          "expected a Java regular expression ("
+              + e.getDescription()
+              + (e.getIndex() >= 0 ? " near index " + e.getIndex() : "")
+              + ")");
+    } catch (RuntimeException e) {
+      throw new BadValueException("expected a Java regular expression (" + e + ")");
+    }
+  }
+
+  /**
+   * Parses {@code 500ms}, {@code 10s}, {@code 1m}, {@code 1h} or a whole number of milliseconds
+   * into milliseconds, and checks it is at least {@code minMillis}.
+   */
+  static long parseDurationMillis(String value, long minMillis) throws BadValueException {
+    String expected =
+        "expected a duration such as 500ms, 10s, 1m or a whole number of milliseconds, at least "
+            + minMillis
+            + "ms";
+    Matcher m = DURATION.matcher(value);
+    if (!m.matches()) {
+      throw new BadValueException(expected);
+    }
+    long amount = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
+    long factor;
+    switch (unit) {
+      case "h":
+        factor = 3_600_000L;
+        break;
+      case "m":
+        factor = 60_000L;
+        break;
+      case "s":
+        factor = 1_000L;
+        break;
+      default:
+        factor = 1L;
+    }
+    long millis;
+    try {
+      millis = Math.multiplyExact(amount, factor);
+    } catch (ArithmeticException e) {
+      throw new BadValueException(expected);
+    }
+    if (millis < minMillis) {
+      throw new BadValueException(expected);
+    }
+    return millis;
+  }
+
+  static int parsePositiveInt(String value) throws BadValueException {
+    String expected = "expected a whole number > 0";
+    int i;
+    try {
+      i = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new BadValueException(expected + " and <= " + Integer.MAX_VALUE);
+    }
+    if (i <= 0) {
+      throw new BadValueException(expected);
+    }
+    return i;
+  }
+
+  static AgentLog.Level parseLogLevel(String value) throws BadValueException {
+    AgentLog.Level level = AgentLog.Level.parse(value);
+    if (level == null) {
+      throw new BadValueException("expected one of off, error, warn, info, debug");
+    }
+    return level;
+  }
+}

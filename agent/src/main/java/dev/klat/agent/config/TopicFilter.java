@@ -1,0 +1,93 @@
+package dev.klat.agent.config;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Pattern;
+
+/**
+ * Decides which topics klat instruments: a topic is instrumented when it fully matches {@code
+ * klat.topics.include} and does not fully match {@code klat.topics.exclude}.
+ *
+ * <p>Called per record, so decisions are cached per topic and each regex runs once per topic. The
+ * cache holds at most {@value #MAX_CACHED_TOPICS} topics (applications with more topics than that
+ * are rare, and a bound keeps a topic-per-tenant application from growing the heap); past it,
+ * further topics are evaluated on every call. Thread-safe; never throws.
+ */
+public final class TopicFilter {
+
+  /** {@value}: the most topics whose decision is cached. */
+  public static final int MAX_CACHED_TOPICS = 10_000;
+
+  private final Pattern include;
+  private final Pattern exclude;
+  private final int maxCachedTopics;
+  private final ConcurrentHashMap<String, Boolean> decisions = new ConcurrentHashMap<>();
+  private final LongAdder evaluations = new LongAdder();
+
+  /**
+   * @param include topics to instrument, matched against the whole topic name
+   * @param exclude topics not to instrument even if included, matched against the whole name
+   */
+  public TopicFilter(Pattern include, Pattern exclude) {
+    this(include, exclude, MAX_CACHED_TOPICS);
+  }
+
+  TopicFilter(Pattern include, Pattern exclude, int maxCachedTopics) {
+    if (include == null || exclude == null) {
+      throw new NullPointerException("include and exclude patterns are required");
+    }
+    this.include = include;
+    this.exclude = exclude;
+    this.maxCachedTopics = maxCachedTopics;
+  }
+
+  /** Whether records of {@code topic} are instrumented; false for null. */
+  public boolean accepts(String topic) {
+    if (topic == null) {
+      return false;
+    }
+    Boolean cached = decisions.get(topic);
+    if (cached != null) {
+      return cached;
+    }
+    boolean decision = evaluate(topic);
+    // size() is only read on a miss, which happens once per topic while the cache has room.
+    if (decisions.size() < maxCachedTopics) {
+      decisions.putIfAbsent(topic, decision);
+    }
+    return decision;
+  }
+
+  private boolean evaluate(String topic) {
+    evaluations.increment();
+    try {
+      return include.matcher(topic).matches() && !exclude.matcher(topic).matches();
+    } catch (Throwable t) {
+      // A pathological regex (stack overflow on backtracking): not instrumenting is the safe side.
+      return false;
+    }
+  }
+
+  /** The include pattern ({@code klat.topics.include}). */
+  public Pattern include() {
+    return include;
+  }
+
+  /** The exclude pattern ({@code klat.topics.exclude}). */
+  public Pattern exclude() {
+    return exclude;
+  }
+
+  int cachedTopicCount() {
+    return decisions.size();
+  }
+
+  long evaluations() {
+    return evaluations.sum();
+  }
+
+  @Override
+  public String toString() {
+    return "include=" + include.pattern() + " exclude=" + exclude.pattern();
+  }
+}

@@ -1,0 +1,48 @@
+package dev.klat.agent.export;
+
+import java.util.function.DoubleSupplier;
+
+/**
+ * The exporter's wait after a retryable failure: exponential from {@value #INITIAL_MILLIS} ms to
+ * {@value #MAX_MILLIS} ms, with jitter so that the agents of a fleet do not all return at the same
+ * instant after a collector restart. A server's {@code Retry-After} wins over the schedule, but
+ * never below {@value #INITIAL_MILLIS} ms, so that a server answering {@code Retry-After: 0} cannot
+ * make every agent retry in a tight loop. Confined to the exporter thread.
+ */
+final class Backoff {
+
+  static final long INITIAL_MILLIS = 1_000;
+  static final long MAX_MILLIS = 30_000;
+
+  // The delay is drawn from [1 - JITTER, 1] times the step.
+  private static final double JITTER = 0.2;
+
+  private final DoubleSupplier random;
+  private long stepMillis = INITIAL_MILLIS;
+
+  /**
+   * @param random uniform in [0, 1)
+   */
+  Backoff(DoubleSupplier random) {
+    this.random = random;
+  }
+
+  /**
+   * Returns how long to wait before the next attempt, and doubles the step for the one after.
+   *
+   * @param retryAfterMillis the server's {@code Retry-After} in milliseconds, or -1
+   */
+  long nextDelayMillis(long retryAfterMillis) {
+    long step = stepMillis;
+    stepMillis = Math.min(stepMillis * 2, MAX_MILLIS);
+    if (retryAfterMillis >= 0) {
+      return Math.max(retryAfterMillis, INITIAL_MILLIS);
+    }
+    return (long) (step * (1 - JITTER * random.getAsDouble()));
+  }
+
+  /** Starts the schedule over, after a success. */
+  void reset() {
+    stepMillis = INITIAL_MILLIS;
+  }
+}

@@ -1,0 +1,444 @@
+package dev.klat.agent.export;
+
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How {@link Telemetry} exports: where, how often and how much it buffers. Immutable; build one
+ * with {@link #builder()}, whose setters reject invalid values at once so that a bad configuration
+ * fails at start-up, not while running.
+ */
+public final class ExportSettings {
+
+  /** The default OTLP/HTTP endpoint, {@value}: a collector on the same host. */
+  public static final String DEFAULT_ENDPOINT = "http://127.0.0.1:4318";
+
+  /** The service name when none is configured, {@value}, as the OpenTelemetry SDK names it. */
+  public static final String DEFAULT_SERVICE_NAME = "unknown_service:java";
+
+  private final String endpoint;
+  private final String serviceName;
+  private final long instanceId;
+  private final String hostName;
+  private final long metricsIntervalMillis;
+  private final long spanFlushIntervalMillis;
+  private final int spanQueueCapacity;
+  private final int maxSpansPerRequest;
+  private final int maxMetricSeries;
+  private final boolean gzip;
+  private final int connectTimeoutMillis;
+  private final int readTimeoutMillis;
+  private final Map<String, String> resourceAttributes;
+  private final Map<String, String> headers;
+
+  private ExportSettings(Builder b) {
+    this.endpoint = b.endpoint;
+    this.serviceName = b.serviceName;
+    this.instanceId = b.instanceId != 0 ? b.instanceId : TraceIds.randomNonZeroLong();
+    this.hostName = b.hostName;
+    this.metricsIntervalMillis = b.metricsIntervalMillis;
+    this.spanFlushIntervalMillis = b.spanFlushIntervalMillis;
+    this.spanQueueCapacity = b.spanQueueCapacity;
+    this.maxSpansPerRequest = b.maxSpansPerRequest;
+    this.maxMetricSeries = b.maxMetricSeries;
+    this.gzip = b.gzip;
+    this.connectTimeoutMillis = b.connectTimeoutMillis;
+    this.readTimeoutMillis = b.readTimeoutMillis;
+    this.resourceAttributes =
+        Collections.unmodifiableMap(new LinkedHashMap<>(b.resourceAttributes));
+    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
+  }
+
+  /**
+   * Returns a builder with every default.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns the base URL; requests go to {@code <endpoint>/v1/traces} and {@code /v1/metrics}.
+   *
+   * @return an http or https URL without a trailing slash
+   */
+  public String endpoint() {
+    return endpoint;
+  }
+
+  /**
+   * Returns the {@code service.name} resource attribute.
+   *
+   * @return the service name, never null
+   */
+  public String serviceName() {
+    return serviceName;
+  }
+
+  /**
+   * Returns the agent instance id, exported as the {@code klat.instance.id} resource attribute.
+   *
+   * @return a non-zero id; random if none was set
+   */
+  public long instanceId() {
+    return instanceId;
+  }
+
+  /**
+   * Returns the {@code host.name} resource attribute, if configured.
+   *
+   * @return the host name, or null to look it up on the exporter thread
+   */
+  public String hostName() {
+    return hostName;
+  }
+
+  /**
+   * Returns how often metrics are exported.
+   *
+   * @return the interval in milliseconds
+   */
+  public long metricsIntervalMillis() {
+    return metricsIntervalMillis;
+  }
+
+  /**
+   * Returns how long spans may wait in the queue before a batch smaller than {@link
+   * #maxSpansPerRequest()} is sent.
+   *
+   * @return the interval in milliseconds
+   */
+  public long spanFlushIntervalMillis() {
+    return spanFlushIntervalMillis;
+  }
+
+  /**
+   * Returns the most spans waiting for export; more are dropped and counted.
+   *
+   * @return the capacity
+   */
+  public int spanQueueCapacity() {
+    return spanQueueCapacity;
+  }
+
+  /**
+   * Returns the most spans in one request.
+   *
+   * @return the batch size
+   */
+  public int maxSpansPerRequest() {
+    return maxSpansPerRequest;
+  }
+
+  /**
+   * Returns the most metric series the registry creates.
+   *
+   * @return the series bound
+   */
+  public int maxMetricSeries() {
+    return maxMetricSeries;
+  }
+
+  /**
+   * Returns whether request bodies are gzip-compressed.
+   *
+   * @return true to send {@code Content-Encoding: gzip}
+   */
+  public boolean gzip() {
+    return gzip;
+  }
+
+  /**
+   * Returns the TCP connect timeout of each request.
+   *
+   * @return the timeout in milliseconds
+   */
+  public int connectTimeoutMillis() {
+    return connectTimeoutMillis;
+  }
+
+  /**
+   * Returns the read timeout of each request.
+   *
+   * @return the timeout in milliseconds
+   */
+  public int readTimeoutMillis() {
+    return readTimeoutMillis;
+  }
+
+  /**
+   * Returns extra resource attributes.
+   *
+   * @return an unmodifiable map, in insertion order
+   */
+  public Map<String, String> resourceAttributes() {
+    return resourceAttributes;
+  }
+
+  /**
+   * Returns extra HTTP headers sent with every request, for example for authentication.
+   *
+   * @return an unmodifiable map, in insertion order
+   */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /** Builds {@link ExportSettings}. Not thread-safe. */
+  public static final class Builder {
+    private String endpoint = DEFAULT_ENDPOINT;
+    private String serviceName = DEFAULT_SERVICE_NAME;
+    private long instanceId;
+    private String hostName;
+    private long metricsIntervalMillis = 10_000;
+    private long spanFlushIntervalMillis = 1_000;
+    private int spanQueueCapacity = 2048;
+    private int maxSpansPerRequest = 512;
+    private int maxMetricSeries = MetricsRegistry.DEFAULT_MAX_SERIES;
+    private boolean gzip = true;
+    private int connectTimeoutMillis = 5_000;
+    private int readTimeoutMillis = 10_000;
+    private final Map<String, String> resourceAttributes = new LinkedHashMap<>();
+    private final Map<String, String> headers = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /**
+     * Sets the OTLP/HTTP base URL. Default {@value ExportSettings#DEFAULT_ENDPOINT}.
+     *
+     * @param endpoint an http or https URL; a trailing slash is removed
+     * @return this builder
+     * @throws IllegalArgumentException if it is null or not an http(s) URL
+     */
+    public Builder endpoint(String endpoint) {
+      if (endpoint == null) {
+        throw new IllegalArgumentException("endpoint is null");
+      }
+      String trimmed = endpoint.trim();
+      while (trimmed.endsWith("/")) {
+        trimmed = trimmed.substring(0, trimmed.length() - 1);
+      }
+      URL url;
+      try {
+        url = new URL(trimmed);
+      } catch (MalformedURLException e) {
+        throw new IllegalArgumentException("endpoint is not a URL: " + endpoint, e);
+      }
+      if (!"http".equals(url.getProtocol()) && !"https".equals(url.getProtocol())) {
+        throw new IllegalArgumentException("endpoint must be http or https: " + endpoint);
+      }
+      if (url.getHost().isEmpty() || url.getQuery() != null || url.getRef() != null) {
+        throw new IllegalArgumentException(
+            "endpoint must have a host and no query or fragment: " + endpoint);
+      }
+      this.endpoint = trimmed;
+      return this;
+    }
+
+    /**
+     * Sets the {@code service.name} resource attribute. Default {@value
+     * ExportSettings#DEFAULT_SERVICE_NAME}.
+     *
+     * @param serviceName not null or empty
+     * @return this builder
+     * @throws IllegalArgumentException if it is null or empty
+     */
+    public Builder serviceName(String serviceName) {
+      this.serviceName = requireText("serviceName", serviceName);
+      return this;
+    }
+
+    /**
+     * Sets the agent instance id. Default: a random non-zero id.
+     *
+     * @param instanceId the id; 0 means "pick a random one"
+     * @return this builder
+     */
+    public Builder instanceId(long instanceId) {
+      this.instanceId = instanceId;
+      return this;
+    }
+
+    /**
+     * Sets the {@code host.name} resource attribute. Default: looked up on the exporter thread
+     * (never on the caller's, since a reverse DNS lookup can take seconds).
+     *
+     * @param hostName not null or empty
+     * @return this builder
+     * @throws IllegalArgumentException if it is null or empty
+     */
+    public Builder hostName(String hostName) {
+      this.hostName = requireText("hostName", hostName);
+      return this;
+    }
+
+    /**
+     * Sets how often metrics are exported. Default 10,000 ms.
+     *
+     * @param metricsIntervalMillis at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    public Builder metricsIntervalMillis(long metricsIntervalMillis) {
+      this.metricsIntervalMillis = requirePositive("metricsIntervalMillis", metricsIntervalMillis);
+      return this;
+    }
+
+    /**
+     * Sets how long spans may wait before a partial batch is sent. Default 1,000 ms.
+     *
+     * @param spanFlushIntervalMillis at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    public Builder spanFlushIntervalMillis(long spanFlushIntervalMillis) {
+      this.spanFlushIntervalMillis =
+          requirePositive("spanFlushIntervalMillis", spanFlushIntervalMillis);
+      return this;
+    }
+
+    /**
+     * Sets the most spans waiting for export. Default 2048.
+     *
+     * @param spanQueueCapacity at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    public Builder spanQueueCapacity(int spanQueueCapacity) {
+      this.spanQueueCapacity = (int) requirePositive("spanQueueCapacity", spanQueueCapacity);
+      return this;
+    }
+
+    /**
+     * Sets the most spans per request. Default 512.
+     *
+     * @param maxSpansPerRequest at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    public Builder maxSpansPerRequest(int maxSpansPerRequest) {
+      this.maxSpansPerRequest = (int) requirePositive("maxSpansPerRequest", maxSpansPerRequest);
+      return this;
+    }
+
+    /**
+     * Sets the most metric series. Default {@value MetricsRegistry#DEFAULT_MAX_SERIES}.
+     *
+     * @param maxMetricSeries at least 0
+     * @return this builder
+     * @throws IllegalArgumentException if it is negative
+     */
+    public Builder maxMetricSeries(int maxMetricSeries) {
+      if (maxMetricSeries < 0) {
+        throw new IllegalArgumentException("maxMetricSeries must be >= 0, got " + maxMetricSeries);
+      }
+      this.maxMetricSeries = maxMetricSeries;
+      return this;
+    }
+
+    /**
+     * Sets whether request bodies are gzip-compressed. Default true.
+     *
+     * @param gzip true to compress
+     * @return this builder
+     */
+    public Builder gzip(boolean gzip) {
+      this.gzip = gzip;
+      return this;
+    }
+
+    /**
+     * Sets the connect timeout of each request. Default 5,000 ms.
+     *
+     * @param connectTimeoutMillis at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    public Builder connectTimeoutMillis(int connectTimeoutMillis) {
+      this.connectTimeoutMillis =
+          (int) requirePositive("connectTimeoutMillis", connectTimeoutMillis);
+      return this;
+    }
+
+    /**
+     * Sets the read timeout of each request. Default 10,000 ms.
+     *
+     * @param readTimeoutMillis at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    public Builder readTimeoutMillis(int readTimeoutMillis) {
+      this.readTimeoutMillis = (int) requirePositive("readTimeoutMillis", readTimeoutMillis);
+      return this;
+    }
+
+    /**
+     * Adds a resource attribute. {@code service.name} and {@code klat.instance.id} cannot be set
+     * this way: they come from {@link #serviceName} and {@link #instanceId}. Default: none.
+     *
+     * @param key not null or empty
+     * @param value not null
+     * @return this builder
+     * @throws IllegalArgumentException if the key is null, empty or reserved, or the value null
+     */
+    public Builder resourceAttribute(String key, String value) {
+      requireText("resource attribute key", key);
+      if (value == null) {
+        throw new IllegalArgumentException("resource attribute " + key + " has a null value");
+      }
+      if (Telemetry.RESERVED_RESOURCE_KEYS.contains(key)) {
+        throw new IllegalArgumentException("resource attribute " + key + " is set by klat");
+      }
+      resourceAttributes.put(key, value);
+      return this;
+    }
+
+    /**
+     * Adds an HTTP header sent with every request. Default: none.
+     *
+     * @param name a header name, not null or empty
+     * @param value a header value without line breaks
+     * @return this builder
+     * @throws IllegalArgumentException if either is invalid
+     */
+    public Builder header(String name, String value) {
+      requireText("header name", name);
+      if (value == null || hasLineBreak(name) || hasLineBreak(value)) {
+        throw new IllegalArgumentException("invalid value for header " + name);
+      }
+      headers.put(name, value);
+      return this;
+    }
+
+    /**
+     * Builds the settings.
+     *
+     * @return the settings
+     */
+    public ExportSettings build() {
+      return new ExportSettings(this);
+    }
+
+    private static boolean hasLineBreak(String s) {
+      return s.indexOf('\r') >= 0 || s.indexOf('\n') >= 0;
+    }
+
+    private static String requireText(String what, String value) {
+      if (value == null || value.isEmpty()) {
+        throw new IllegalArgumentException(what + " must not be null or empty");
+      }
+      return value;
+    }
+
+    private static long requirePositive(String what, long value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(what + " must be >= 1, got " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,310 @@
+package dev.klat.agent.export;
+
+import dev.klat.model.MetricDef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Encodes spans and metrics as OTLP protobuf {@code ExportTraceServiceRequest} and {@code
+ * ExportMetricsServiceRequest} messages, by hand, with the field numbers of opentelemetry-proto 1.x
+ * (the tests parse the output with the generated classes). Confined to the exporter thread: it
+ * reuses one buffer.
+ */
+final class OtlpEncoder {
+
+  /** The instrumentation scope name of everything the agent emits, {@value}. */
+  static final String SCOPE_NAME = "dev.klat.agent";
+
+  /**
+   * Longer strings are cut, so that one exception message or client id cannot blow up a request;
+   * topics (at most 249 characters) and the ids klat emits stay far below it.
+   */
+  static final int MAX_STRING_CHARS = 4096;
+
+  static final int AGGREGATION_TEMPORALITY_CUMULATIVE = 2;
+  static final int STATUS_CODE_ERROR = 2;
+
+  // A buffer that grew past this for one large request is dropped afterwards, not kept forever.
+  private static final int KEEP_BUFFER_BYTES = 1 << 20;
+  private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
+
+  // ExportXServiceRequest.resource_x = 1; ResourceX.resource = 1, .scope_x = 2;
+  // ScopeX.scope = 1, .spans/.metrics = 2.
+  private static final int REQUEST_RESOURCE_DATA = 1;
+  private static final int RESOURCE_DATA_RESOURCE = 1;
+  private static final int RESOURCE_DATA_SCOPE_DATA = 2;
+  private static final int SCOPE_DATA_SCOPE = 1;
+  private static final int SCOPE_DATA_ITEMS = 2;
+
+  private static final byte[] EXPLICIT_BOUNDS_FIELD;
+
+  static {
+    ProtoWriter w = new ProtoWriter(8 * LatencyHistogram.BUCKET_COUNT + 8);
+    w.packedDoubleField(7, LatencyHistogram.boundsSecondsShared());
+    EXPLICIT_BOUNDS_FIELD = w.toByteArray();
+  }
+
+  private final byte[] resourceMessage;
+  private final byte[] scopeMessage;
+  private ProtoWriter out = new ProtoWriter(INITIAL_BUFFER_BYTES);
+
+  /**
+   * @param resourceAttributes resource attributes in order; values are String, Long, Boolean or
+   *     Double (anything else is written as its string form)
+   * @param scopeVersion the agent version, for the instrumentation scope
+   */
+  OtlpEncoder(Map<String, Object> resourceAttributes, String scopeVersion) {
+    ProtoWriter w = new ProtoWriter(1024);
+    for (Map.Entry<String, Object> attribute : resourceAttributes.entrySet()) {
+      // Resource.attributes = 1
+      int kv = w.beginMessage(1);
+      w.stringField(1, attribute.getKey());
+      writeAnyValue(w, attribute.getValue());
+      w.endMessage(kv);
+    }
+    resourceMessage = w.toByteArray();
+    w.reset();
+    // InstrumentationScope.name = 1, .version = 2
+    w.stringField(1, SCOPE_NAME);
+    w.stringField(2, scopeVersion);
+    scopeMessage = w.toByteArray();
+  }
+
+  /**
+   * Encodes an {@code ExportTraceServiceRequest}. Spans with a zero trace id or span id are left
+   * out; callers filter and count them first.
+   */
+  byte[] encodeSpans(List<SpanRecord> spans) {
+    ProtoWriter w = start();
+    int resourceSpans = w.beginMessage(REQUEST_RESOURCE_DATA);
+    w.bytesField(RESOURCE_DATA_RESOURCE, resourceMessage);
+    int scopeSpans = w.beginMessage(RESOURCE_DATA_SCOPE_DATA);
+    w.bytesField(SCOPE_DATA_SCOPE, scopeMessage);
+    for (SpanRecord span : spans) {
+      if (span.hasValidIds()) {
+        writeSpan(w, span);
+      }
+    }
+    w.endMessage(scopeSpans);
+    w.endMessage(resourceSpans);
+    return finish(w);
+  }
+
+  private static void writeSpan(ProtoWriter w, SpanRecord span) {
+    int mark = w.beginMessage(SCOPE_DATA_ITEMS);
+    w.traceIdField(1, span.traceIdHigh(), span.traceIdLow());
+    w.spanIdField(2, span.spanId());
+    if (span.parentSpanId() != 0) {
+      w.spanIdField(4, span.parentSpanId());
+    }
+    w.stringField(5, truncate(span.name()));
+    if (span.kind() != 0) {
+      w.varintField(6, span.kind());
+    }
+    w.fixed64Field(7, span.startEpochNanos());
+    w.fixed64Field(8, span.endEpochNanos());
+    for (int i = 0; i < span.attributeCount(); i++) {
+      int kv = w.beginMessage(9);
+      w.stringField(1, span.attributeKey(i).name());
+      int any = w.beginMessage(2);
+      long bits = span.attributeBits(i);
+      switch (span.attributeType(i)) {
+        case SpanRecord.TYPE_STRING:
+          w.stringField(1, truncate(span.attributeString(i)));
+          break;
+        case SpanRecord.TYPE_BOOLEAN:
+          w.boolField(2, bits != 0);
+          break;
+        case SpanRecord.TYPE_LONG:
+          w.varintField(3, bits);
+          break;
+        default:
+          w.fixed64Field(4, bits);
+          break;
+      }
+      w.endMessage(any);
+      w.endMessage(kv);
+    }
+    if (span.droppedAttributeCount() > 0) {
+      w.varintField(10, span.droppedAttributeCount());
+    }
+    if (span.statusError()) {
+      int status = w.beginMessage(15);
+      if (!span.statusMessage().isEmpty()) {
+        w.stringField(2, truncate(span.statusMessage()));
+      }
+      w.varintField(3, STATUS_CODE_ERROR);
+      w.endMessage(status);
+    }
+    w.endMessage(mark);
+  }
+
+  /**
+   * Encodes an {@code ExportMetricsServiceRequest} of every family that has points.
+   *
+   * @return the request, or null if no family has a point
+   */
+  byte[] encodeMetrics(List<MetricFamily> families, long timeEpochNanos) {
+    boolean any = false;
+    for (MetricFamily family : families) {
+      any |= !family.points.isEmpty();
+    }
+    if (!any) {
+      return null;
+    }
+    ProtoWriter w = start();
+    int resourceMetrics = w.beginMessage(REQUEST_RESOURCE_DATA);
+    w.bytesField(RESOURCE_DATA_RESOURCE, resourceMessage);
+    int scopeMetrics = w.beginMessage(RESOURCE_DATA_SCOPE_DATA);
+    w.bytesField(SCOPE_DATA_SCOPE, scopeMessage);
+    for (MetricFamily family : families) {
+      if (!family.points.isEmpty()) {
+        writeMetric(w, family, timeEpochNanos);
+      }
+    }
+    w.endMessage(scopeMetrics);
+    w.endMessage(resourceMetrics);
+    return finish(w);
+  }
+
+  private static void writeMetric(ProtoWriter w, MetricFamily family, long timeEpochNanos) {
+    int metric = w.beginMessage(SCOPE_DATA_ITEMS);
+    w.stringField(1, family.name);
+    w.stringField(2, family.description);
+    w.stringField(3, family.unit);
+    if (family.instrument == MetricDef.Instrument.HISTOGRAM) {
+      int histogram = w.beginMessage(9);
+      for (MetricFamily.Point point : family.points) {
+        writeHistogramPoint(w, point, timeEpochNanos);
+      }
+      w.varintField(2, AGGREGATION_TEMPORALITY_CUMULATIVE);
+      w.endMessage(histogram);
+    } else if (family.instrument == MetricDef.Instrument.COUNTER) {
+      int sum = w.beginMessage(7);
+      for (MetricFamily.Point point : family.points) {
+        writeNumberPoint(w, point, timeEpochNanos, true);
+      }
+      w.varintField(2, AGGREGATION_TEMPORALITY_CUMULATIVE);
+      w.boolField(3, true);
+      w.endMessage(sum);
+    } else {
+      int gauge = w.beginMessage(5);
+      for (MetricFamily.Point point : family.points) {
+        writeNumberPoint(w, point, timeEpochNanos, false);
+      }
+      w.endMessage(gauge);
+    }
+    w.endMessage(metric);
+  }
+
+  private static void writeHistogramPoint(
+      ProtoWriter w, MetricFamily.Point point, long timeEpochNanos) {
+    LatencyHistogram.Snapshot snapshot = point.histogram;
+    int mark = w.beginMessage(1);
+    writeTags(w, 9, point);
+    w.fixed64Field(2, point.startEpochNanos);
+    w.fixed64Field(3, timeEpochNanos);
+    w.fixed64Field(4, snapshot.count());
+    w.doubleField(5, snapshot.sumSeconds());
+    long[] counts = snapshot.bucketCountsShared();
+    w.packedFixed64Field(6, counts, counts.length);
+    w.raw(EXPLICIT_BOUNDS_FIELD, 0, EXPLICIT_BOUNDS_FIELD.length);
+    w.endMessage(mark);
+  }
+
+  private static void writeNumberPoint(
+      ProtoWriter w, MetricFamily.Point point, long timeEpochNanos, boolean cumulative) {
+    int mark = w.beginMessage(1);
+    writeTags(w, 7, point);
+    // A gauge has no start: its value is not accumulated over an interval.
+    if (cumulative) {
+      w.fixed64Field(2, point.startEpochNanos);
+    }
+    w.fixed64Field(3, timeEpochNanos);
+    // as_int and as_double are a oneof: written even when 0, so that the receiver sees which.
+    if (cumulative) {
+      w.fixed64Field(6, point.longValue);
+    } else {
+      w.doubleField(4, point.doubleValue);
+    }
+    w.endMessage(mark);
+  }
+
+  private static void writeTags(ProtoWriter w, int fieldNumber, MetricFamily.Point point) {
+    for (int i = 0; i < point.tagKeys.length; i++) {
+      int kv = w.beginMessage(fieldNumber);
+      w.stringField(1, point.tagKeys[i]);
+      int any = w.beginMessage(2);
+      w.stringField(1, truncate(point.tagValues[i]));
+      w.endMessage(any);
+      w.endMessage(kv);
+    }
+  }
+
+  private static void writeAnyValue(ProtoWriter w, Object value) {
+    // KeyValue.value = 2; AnyValue string = 1, bool = 2, int = 3, double = 4.
+    int any = w.beginMessage(2);
+    if (value instanceof Long || value instanceof Integer) {
+      w.varintField(3, ((Number) value).longValue());
+    } else if (value instanceof Boolean) {
+      w.boolField(2, (Boolean) value);
+    } else if (value instanceof Double) {
+      w.doubleField(4, (Double) value);
+    } else {
+      w.stringField(1, truncate(String.valueOf(value)));
+    }
+    w.endMessage(any);
+  }
+
+  /** Splits families so that no request carries more than {@code maxPoints} data points. */
+  static List<List<MetricFamily>> chunk(List<MetricFamily> families, int maxPoints) {
+    List<List<MetricFamily>> chunks = new ArrayList<>();
+    List<MetricFamily> current = new ArrayList<>();
+    int points = 0;
+    for (MetricFamily family : families) {
+      int from = 0;
+      int size = family.points.size();
+      while (from < size) {
+        int take = Math.min(size - from, maxPoints - points);
+        current.add(from == 0 && take == size ? family : family.slice(from, from + take));
+        from += take;
+        points += take;
+        if (points == maxPoints) {
+          chunks.add(current);
+          current = new ArrayList<>();
+          points = 0;
+        }
+      }
+    }
+    if (points > 0) {
+      chunks.add(current);
+    }
+    return chunks;
+  }
+
+  static String truncate(String value) {
+    if (value.length() <= MAX_STRING_CHARS) {
+      return value;
+    }
+    int end = MAX_STRING_CHARS;
+    // Never split a surrogate pair: half of one would be encoded as '?'.
+    if (Character.isHighSurrogate(value.charAt(end - 1))) {
+      end--;
+    }
+    return value.substring(0, end);
+  }
+
+  private ProtoWriter start() {
+    out.reset();
+    return out;
+  }
+
+  private byte[] finish(ProtoWriter w) {
+    byte[] bytes = w.toByteArray();
+    if (w.capacity() > KEEP_BUFFER_BYTES) {
+      out = new ProtoWriter(INITIAL_BUFFER_BYTES);
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,259 @@
+package dev.klat.agent.export;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Sends OTLP/HTTP protobuf requests with {@link HttpURLConnection} (Java 8, nothing to ship) and
+ * classifies the outcome per the OTLP/HTTP specification. Never throws; used by the exporter thread
+ * only, except {@link #abort()}.
+ */
+final class OtlpHttpSender {
+
+  /** What the caller should do with the data it sent. */
+  enum Outcome {
+    /** 2xx: the data was accepted (a partial success is still a success here). */
+    SUCCESS,
+    /** 429, 502, 503, 504, or an I/O error (refused, reset, timeout): try again later. */
+    RETRYABLE,
+    /** Any other status: sending the same data again would fail again; drop it. */
+    REJECTED
+  }
+
+  /** The outcome of one request. Immutable. */
+  static final class Result {
+    final Outcome outcome;
+
+    /** The HTTP status, or -1 if no response was received. */
+    final int httpStatus;
+
+    /** The delay the server asked for with {@code Retry-After}, capped; -1 if it did not. */
+    final long retryAfterMillis;
+
+    /** A short description for the log. */
+    final String detail;
+
+    Result(Outcome outcome, int httpStatus, long retryAfterMillis, String detail) {
+      this.outcome = outcome;
+      this.httpStatus = httpStatus;
+      this.retryAfterMillis = retryAfterMillis;
+      this.detail = detail;
+    }
+
+    @Override
+    public String toString() {
+      return outcome + " (" + detail + ")";
+    }
+  }
+
+  /** A collector's response body is read up to this many bytes, {@value}, then abandoned. */
+  static final int MAX_RESPONSE_BYTES = 64 * 1024;
+
+  /** The longest {@code Retry-After} honoured, {@value} ms; a longer one is cut to it. */
+  static final long MAX_RETRY_AFTER_MILLIS = 60_000;
+
+  static final String TRACES_PATH = "/v1/traces";
+  static final String METRICS_PATH = "/v1/metrics";
+
+  private final URL tracesUrl;
+  private final URL metricsUrl;
+  private final Map<String, String> headers;
+  private final boolean gzip;
+  private final TimeSource time;
+  private final String userAgent;
+
+  // The connection in flight, so that shutdown can close it from another thread.
+  private volatile HttpURLConnection inFlight;
+  private volatile boolean aborted;
+
+  OtlpHttpSender(
+      String endpointBase,
+      Map<String, String> headers,
+      boolean gzip,
+      String agentVersion,
+      TimeSource time)
+      throws IOException {
+    this.tracesUrl = new URL(endpointBase + TRACES_PATH);
+    this.metricsUrl = new URL(endpointBase + METRICS_PATH);
+    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    this.gzip = gzip;
+    this.userAgent = "klat-agent/" + agentVersion;
+    this.time = time;
+  }
+
+  Result sendTraces(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(tracesUrl, body, connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  Result sendMetrics(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(metricsUrl, body, connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /**
+   * Closes the connection in flight, if any, and makes every later request fail at once; called by
+   * shutdown when the final flush runs out of time, since interrupting a thread does not unblock a
+   * socket read.
+   */
+  void abort() {
+    aborted = true;
+    HttpURLConnection connection = inFlight;
+    if (connection != null) {
+      connection.disconnect();
+    }
+  }
+
+  private Result send(URL url, byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
+    if (aborted) {
+      return new Result(Outcome.RETRYABLE, -1, -1, "sender aborted");
+    }
+    HttpURLConnection connection = null;
+    try {
+      byte[] payload = gzip ? gzip(body) : body;
+      connection = (HttpURLConnection) url.openConnection();
+      inFlight = connection;
+      connection.setRequestMethod("POST");
+      connection.setDoOutput(true);
+      connection.setUseCaches(false);
+      connection.setInstanceFollowRedirects(false);
+      // 0 would mean "wait forever" to HttpURLConnection.
+      connection.setConnectTimeout(Math.max(1, connectTimeoutMillis));
+      connection.setReadTimeout(Math.max(1, readTimeoutMillis));
+      connection.setRequestProperty("Content-Type", "application/x-protobuf");
+      connection.setRequestProperty("User-Agent", userAgent);
+      if (gzip) {
+        connection.setRequestProperty("Content-Encoding", "gzip");
+      }
+      for (Map.Entry<String, String> header : headers.entrySet()) {
+        connection.setRequestProperty(header.getKey(), header.getValue());
+      }
+      connection.setFixedLengthStreamingMode(payload.length);
+      try (OutputStream out = connection.getOutputStream()) {
+        out.write(payload);
+      }
+      int status = connection.getResponseCode();
+      long retryAfterMillis = parseRetryAfterMillis(connection.getHeaderField("Retry-After"));
+      boolean fullyRead;
+      try {
+        fullyRead = discardResponse(connection, status);
+      } catch (IOException e) {
+        // The status decides: a 200 whose body then stalls was still accepted, and resending it
+        // would duplicate the spans.
+        fullyRead = false;
+      }
+      if (!fullyRead) {
+        // Closing the stream instead would let the JDK drain the rest (up to 512 KiB by default,
+        // on its keep-alive cleaner thread); disconnect drops the socket.
+        connection.disconnect();
+      }
+      return classify(status, retryAfterMillis);
+    } catch (IOException | RuntimeException e) {
+      // IOException: refused, reset, timed out, unknown host: the collector may come back.
+      // RuntimeException: HttpURLConnection rejected something locally, which will not change.
+      if (connection != null) {
+        connection.disconnect();
+      }
+      Outcome outcome = e instanceof IOException ? Outcome.RETRYABLE : Outcome.REJECTED;
+      return new Result(outcome, -1, -1, e.getClass().getSimpleName() + ": " + e.getMessage());
+    } finally {
+      inFlight = null;
+    }
+  }
+
+  /** Returns true if the body was read to its end, false if it was abandoned at the limit. */
+  private static boolean discardResponse(HttpURLConnection connection, int status)
+      throws IOException {
+    if (connection.getContentLengthLong() > MAX_RESPONSE_BYTES) {
+      return false;
+    }
+    InputStream in;
+    try {
+      in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+    } catch (IOException e) {
+      return false;
+    }
+    if (in == null) {
+      return true;
+    }
+    // Reading to the end lets HttpURLConnection reuse the connection for the next request.
+    byte[] scratch = new byte[8192];
+    int total = 0;
+    while (total < MAX_RESPONSE_BYTES) {
+      int n = in.read(scratch, 0, Math.min(scratch.length, MAX_RESPONSE_BYTES - total));
+      if (n < 0) {
+        in.close();
+        return true;
+      }
+      total += n;
+    }
+    return false;
+  }
+
+  static Result classify(int status, long retryAfterMillis) {
+    String detail = "HTTP " + status;
+    if (status >= 200 && status < 300) {
+      return new Result(Outcome.SUCCESS, status, -1, detail);
+    }
+    // The OTLP/HTTP specification names exactly these as retryable; every other status must not
+    // be retried.
+    if (status == 429 || status == 502 || status == 503 || status == 504) {
+      return new Result(Outcome.RETRYABLE, status, retryAfterMillis, detail);
+    }
+    return new Result(Outcome.REJECTED, status, -1, detail);
+  }
+
+  /**
+   * Reads a {@code Retry-After} value: delay seconds, or an HTTP date.
+   *
+   * @return the delay in milliseconds, at most {@link #MAX_RETRY_AFTER_MILLIS}; -1 if absent or
+   *     unreadable
+   */
+  long parseRetryAfterMillis(String value) {
+    if (value == null) {
+      return -1;
+    }
+    String trimmed = value.trim();
+    if (trimmed.isEmpty()) {
+      return -1;
+    }
+    boolean digits = true;
+    for (int i = 0; i < trimmed.length(); i++) {
+      char c = trimmed.charAt(i);
+      digits &= c >= '0' && c <= '9';
+    }
+    if (digits) {
+      // More than 9 digits is more than 31 years: the cap applies, and parsing could overflow.
+      if (trimmed.length() > 9) {
+        return MAX_RETRY_AFTER_MILLIS;
+      }
+      return Math.min(Long.parseLong(trimmed) * 1000, MAX_RETRY_AFTER_MILLIS);
+    }
+    try {
+      long atEpochMillis =
+          ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME)
+              .toInstant()
+              .toEpochMilli();
+      long delayMillis = atEpochMillis - time.epochNanos() / 1_000_000;
+      return Math.max(0, Math.min(delayMillis, MAX_RETRY_AFTER_MILLIS));
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  private static byte[] gzip(byte[] body) throws IOException {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream(Math.max(64, body.length / 4));
+    try (GZIPOutputStream out = new GZIPOutputStream(buffer, 8192)) {
+      out.write(body);
+    }
+    return buffer.toByteArray();
+  }
+}

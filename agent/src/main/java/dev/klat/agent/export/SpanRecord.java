@@ -1,0 +1,355 @@
+package dev.klat.agent.export;
+
+import dev.klat.model.AttributeDef;
+
+/**
+ * The span of one sampled record, filled in by the instrumentation and then handed to {@link
+ * Telemetry#offer}; after that the exporter owns it and the caller must not touch it again.
+ *
+ * <p>Not thread-safe: one thread fills it in (or several, with a happens-before between them, as
+ * the producer's send and callback threads have). Attributes live in parallel arrays, so putting a
+ * {@code long}, {@code boolean} or {@code double} never boxes. At most {@value #MAX_ATTRIBUTES}
+ * attributes are kept; further ones, and values whose type differs from {@link
+ * AttributeDef#type()}, are dropped and counted, and the count is exported as the span's {@code
+ * dropped_attributes_count}. No method throws.
+ */
+public final class SpanRecord {
+
+  /** OTLP {@code SPAN_KIND_PRODUCER}. */
+  public static final int KIND_PRODUCER = 4;
+
+  /** OTLP {@code SPAN_KIND_CONSUMER}. */
+  public static final int KIND_CONSUMER = 5;
+
+  /** The maximum number of attributes a span keeps, {@value}. */
+  public static final int MAX_ATTRIBUTES = 40;
+
+  static final byte TYPE_STRING = 1;
+  static final byte TYPE_LONG = 2;
+  static final byte TYPE_BOOLEAN = 3;
+  static final byte TYPE_DOUBLE = 4;
+
+  private long traceIdHigh;
+  private long traceIdLow;
+  private long spanId;
+  private long parentSpanId;
+  private String name = "";
+  private int kind;
+  private long startEpochNanos;
+  private long endEpochNanos;
+  private boolean statusError;
+  private String statusMessage = "";
+
+  // Parallel arrays: longs hold longs, booleans as 0/1 and doubles as their raw bits.
+  private final AttributeDef[] attributeKeys = new AttributeDef[MAX_ATTRIBUTES];
+  private final byte[] attributeTypes = new byte[MAX_ATTRIBUTES];
+  private final long[] attributeLongs = new long[MAX_ATTRIBUTES];
+  private final String[] attributeStrings = new String[MAX_ATTRIBUTES];
+  private int attributeCount;
+  private int droppedAttributeCount;
+
+  /** Creates an empty span: ids 0 (invalid until set), no name, kind unspecified. */
+  public SpanRecord() {}
+
+  /**
+   * Sets the trace id, 128 bits as two longs.
+   *
+   * @param traceIdHigh the first 8 bytes, big-endian
+   * @param traceIdLow the last 8 bytes, big-endian
+   * @return this span
+   */
+  public SpanRecord setTraceId(long traceIdHigh, long traceIdLow) {
+    this.traceIdHigh = traceIdHigh;
+    this.traceIdLow = traceIdLow;
+    return this;
+  }
+
+  /**
+   * Sets the span id; a span whose trace id or span id is 0 is invalid and not exported.
+   *
+   * @param spanId the span id, non-zero
+   * @return this span
+   */
+  public SpanRecord setSpanId(long spanId) {
+    this.spanId = spanId;
+    return this;
+  }
+
+  /**
+   * Sets the parent span id.
+   *
+   * @param parentSpanId the parent's span id, 0 for a root span
+   * @return this span
+   */
+  public SpanRecord setParentSpanId(long parentSpanId) {
+    this.parentSpanId = parentSpanId;
+    return this;
+  }
+
+  /**
+   * Sets the span name.
+   *
+   * @param name the name; null is taken as the empty string
+   * @return this span
+   */
+  public SpanRecord setName(String name) {
+    this.name = name == null ? "" : name;
+    return this;
+  }
+
+  /**
+   * Sets the span kind.
+   *
+   * @param kind an OTLP span kind number, such as {@link #KIND_PRODUCER} or {@link #KIND_CONSUMER}
+   * @return this span
+   */
+  public SpanRecord setKind(int kind) {
+    this.kind = kind;
+    return this;
+  }
+
+  /**
+   * Sets the start time.
+   *
+   * @param startEpochNanos wall-clock nanoseconds since the Unix epoch
+   * @return this span
+   */
+  public SpanRecord setStartEpochNanos(long startEpochNanos) {
+    this.startEpochNanos = startEpochNanos;
+    return this;
+  }
+
+  /**
+   * Sets the end time.
+   *
+   * @param endEpochNanos wall-clock nanoseconds since the Unix epoch
+   * @return this span
+   */
+  public SpanRecord setEndEpochNanos(long endEpochNanos) {
+    this.endEpochNanos = endEpochNanos;
+    return this;
+  }
+
+  /**
+   * Marks the span as failed: OTLP status code {@code ERROR}.
+   *
+   * @param message a description of the error; null is taken as the empty string
+   * @return this span
+   */
+  public SpanRecord setError(String message) {
+    this.statusError = true;
+    this.statusMessage = message == null ? "" : message;
+    return this;
+  }
+
+  /**
+   * Puts a {@link AttributeDef.Type#LONG} attribute, replacing an earlier value of the same key.
+   *
+   * @param key the attribute; a null key or one of another type is dropped and counted
+   * @param value the value
+   * @return this span
+   */
+  public SpanRecord put(AttributeDef key, long value) {
+    return putRaw(key, AttributeDef.Type.LONG, TYPE_LONG, value, null);
+  }
+
+  /**
+   * Puts a {@link AttributeDef.Type#STRING} attribute, replacing an earlier value of the same key.
+   *
+   * @param key the attribute; a null key or one of another type is dropped and counted
+   * @param value the value; null is dropped and counted
+   * @return this span
+   */
+  public SpanRecord put(AttributeDef key, String value) {
+    if (value == null) {
+      droppedAttributeCount++;
+      return this;
+    }
+    return putRaw(key, AttributeDef.Type.STRING, TYPE_STRING, 0, value);
+  }
+
+  /**
+   * Puts a {@link AttributeDef.Type#BOOLEAN} attribute, replacing an earlier value of the same key.
+   *
+   * @param key the attribute; a null key or one of another type is dropped and counted
+   * @param value the value
+   * @return this span
+   */
+  public SpanRecord put(AttributeDef key, boolean value) {
+    return putRaw(key, AttributeDef.Type.BOOLEAN, TYPE_BOOLEAN, value ? 1 : 0, null);
+  }
+
+  /**
+   * Puts a {@link AttributeDef.Type#DOUBLE} attribute, replacing an earlier value of the same key.
+   *
+   * @param key the attribute; a null key or one of another type is dropped and counted
+   * @param value the value
+   * @return this span
+   */
+  public SpanRecord put(AttributeDef key, double value) {
+    return putRaw(
+        key, AttributeDef.Type.DOUBLE, TYPE_DOUBLE, Double.doubleToRawLongBits(value), null);
+  }
+
+  private SpanRecord putRaw(
+      AttributeDef key, AttributeDef.Type expected, byte type, long bits, String string) {
+    // The collector reads each key with the type model/ declares; a mismatched value is a bug in
+    // the instrumentation that must not reach the wire.
+    if (key == null || key.type() != expected) {
+      droppedAttributeCount++;
+      return this;
+    }
+    int index = indexOf(key);
+    if (index < 0) {
+      if (attributeCount == MAX_ATTRIBUTES) {
+        droppedAttributeCount++;
+        return this;
+      }
+      index = attributeCount++;
+      attributeKeys[index] = key;
+    }
+    attributeTypes[index] = type;
+    attributeLongs[index] = bits;
+    attributeStrings[index] = string;
+    return this;
+  }
+
+  private int indexOf(AttributeDef key) {
+    for (int i = 0; i < attributeCount; i++) {
+      if (attributeKeys[i] == key) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Returns the first 8 bytes of the trace id.
+   *
+   * @return the high half, big-endian
+   */
+  public long traceIdHigh() {
+    return traceIdHigh;
+  }
+
+  /**
+   * Returns the last 8 bytes of the trace id.
+   *
+   * @return the low half, big-endian
+   */
+  public long traceIdLow() {
+    return traceIdLow;
+  }
+
+  /**
+   * Returns the span id.
+   *
+   * @return the span id, 0 if not set
+   */
+  public long spanId() {
+    return spanId;
+  }
+
+  /**
+   * Returns the parent span id.
+   *
+   * @return the parent's span id, 0 for a root span
+   */
+  public long parentSpanId() {
+    return parentSpanId;
+  }
+
+  /**
+   * Returns the span name.
+   *
+   * @return the name, never null
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns the span kind.
+   *
+   * @return an OTLP span kind number, 0 if not set
+   */
+  public int kind() {
+    return kind;
+  }
+
+  /**
+   * Returns the start time.
+   *
+   * @return wall-clock nanoseconds since the Unix epoch
+   */
+  public long startEpochNanos() {
+    return startEpochNanos;
+  }
+
+  /**
+   * Returns the end time.
+   *
+   * @return wall-clock nanoseconds since the Unix epoch
+   */
+  public long endEpochNanos() {
+    return endEpochNanos;
+  }
+
+  /**
+   * Returns whether the span failed.
+   *
+   * @return true after {@link #setError}
+   */
+  public boolean statusError() {
+    return statusError;
+  }
+
+  /**
+   * Returns the error description.
+   *
+   * @return the message given to {@link #setError}, {@code ""} if none
+   */
+  public String statusMessage() {
+    return statusMessage;
+  }
+
+  /**
+   * Returns how many attributes the span holds.
+   *
+   * @return at most {@value #MAX_ATTRIBUTES}
+   */
+  public int attributeCount() {
+    return attributeCount;
+  }
+
+  /**
+   * Returns how many attributes were dropped: beyond {@value #MAX_ATTRIBUTES}, null, or of the
+   * wrong type.
+   *
+   * @return the number of dropped attributes
+   */
+  public int droppedAttributeCount() {
+    return droppedAttributeCount;
+  }
+
+  /** Returns true if the ids make a valid OTLP span: trace id and span id not zero. */
+  boolean hasValidIds() {
+    return (traceIdHigh != 0 || traceIdLow != 0) && spanId != 0;
+  }
+
+  AttributeDef attributeKey(int index) {
+    return attributeKeys[index];
+  }
+
+  byte attributeType(int index) {
+    return attributeTypes[index];
+  }
+
+  long attributeBits(int index) {
+    return attributeLongs[index];
+  }
+
+  String attributeString(int index) {
+    return attributeStrings[index];
+  }
+}

@@ -1,0 +1,98 @@
+package dev.klat.agent.producer;
+
+import dev.klat.agent.AgentRuntime;
+import java.lang.reflect.Method;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/** Per-KafkaProducer state, created at its first send and kept in the producer itself. */
+final class ProducerState {
+
+  /** Marks excluded topics in the cache, so that they cost one lookup and nothing else. */
+  private static final TopicInstruments EXCLUDED = null;
+
+  private static final byte MAGIC_VALUE_V2 = 2;
+
+  final String clientId;
+  final String acks;
+  final String compression;
+  final SampleRateLimiter sampleRateLimiter;
+  private final AgentRuntime runtime;
+  private final Object apiVersions;
+  private final Method maxUsableProduceMagic;
+  private final ConcurrentMap<String, Object> instrumentsByTopic =
+      new ConcurrentHashMap<String, Object>();
+  // The last topic sent to: most producers write to one topic, and then a reference comparison
+  // replaces the map lookup.
+  private volatile TopicInstruments lastTopic;
+
+  ProducerState(AgentRuntime runtime, String clientId, Object producerConfig, Object apiVersions) {
+    this.runtime = runtime;
+    this.clientId = clientId == null ? "" : clientId;
+    this.acks = configString(producerConfig, ProducerConfig.ACKS_CONFIG);
+    this.compression = configString(producerConfig, ProducerConfig.COMPRESSION_TYPE_CONFIG);
+    this.sampleRateLimiter = new SampleRateLimiter(runtime.maxSampledPerSecond, System.nanoTime());
+    this.apiVersions = apiVersions;
+    this.maxUsableProduceMagic = findMaxUsableProduceMagic(apiVersions);
+  }
+
+  /** The instruments for records of this topic, or null when the topic is not instrumented. */
+  TopicInstruments instruments(String topic) {
+    TopicInstruments last = lastTopic;
+    if (last != null && last.topic == topic) {
+      return last;
+    }
+    Object cached = instrumentsByTopic.get(topic);
+    if (cached == null) {
+      Object created =
+          runtime.topicFilter.accepts(topic)
+              ? new TopicInstruments(topic, clientId, runtime.metrics())
+              : Boolean.FALSE;
+      Object raced = instrumentsByTopic.putIfAbsent(topic, created);
+      cached = raced != null ? raced : created;
+    }
+    if (cached instanceof TopicInstruments) {
+      TopicInstruments instruments = (TopicInstruments) cached;
+      lastTopic = instruments;
+      return instruments;
+    }
+    return EXCLUDED;
+  }
+
+  /**
+   * Whether the records this producer writes can carry headers. Clients before 4.0 may still
+   * downgrade to message format v0/v1 for very old brokers, which have no headers; 4.0 removed both
+   * the downgrade and the method.
+   */
+  boolean recordFormatCarriesHeaders() {
+    if (maxUsableProduceMagic == null) {
+      return true;
+    }
+    try {
+      return ((Byte) maxUsableProduceMagic.invoke(apiVersions)) >= MAGIC_VALUE_V2;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static Method findMaxUsableProduceMagic(Object apiVersions) {
+    if (apiVersions == null) {
+      return null;
+    }
+    try {
+      return apiVersions.getClass().getMethod("maxUsableProduceMagic");
+    } catch (NoSuchMethodException e) {
+      return null;
+    }
+  }
+
+  private static String configString(Object producerConfig, String key) {
+    try {
+      Object value = ((ProducerConfig) producerConfig).getString(key);
+      return value == null ? "" : value.toString();
+    } catch (RuntimeException e) {
+      return "";
+    }
+  }
+}

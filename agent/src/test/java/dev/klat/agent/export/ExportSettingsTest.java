@@ -1,0 +1,63 @@
+package dev.klat.agent.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ExportSettingsTest {
+
+  @Test
+  void hasTheDocumentedDefaults() {
+    ExportSettings settings = ExportSettings.builder().build();
+    assertThat(settings.endpoint()).isEqualTo("http://127.0.0.1:4318");
+    assertThat(settings.serviceName()).isEqualTo("unknown_service:java");
+    assertThat(settings.instanceId()).isNotZero();
+    assertThat(settings.hostName()).isNull();
+    assertThat(settings.metricsIntervalMillis()).isEqualTo(10_000);
+    assertThat(settings.spanFlushIntervalMillis()).isEqualTo(1_000);
+    assertThat(settings.spanQueueCapacity()).isEqualTo(2048);
+    assertThat(settings.maxSpansPerRequest()).isEqualTo(512);
+    assertThat(settings.maxMetricSeries()).isEqualTo(2000);
+    assertThat(settings.gzip()).isTrue();
+    assertThat(settings.connectTimeoutMillis()).isEqualTo(5_000);
+    assertThat(settings.readTimeoutMillis()).isEqualTo(10_000);
+    assertThat(settings.resourceAttributes()).isEmpty();
+    assertThat(settings.headers()).isEmpty();
+  }
+
+  @Test
+  void removesTrailingSlashesFromTheEndpoint() {
+    assertThat(ExportSettings.builder().endpoint("https://collector:4318/otlp/").build().endpoint())
+        .isEqualTo("https://collector:4318/otlp");
+  }
+
+  @Test
+  void rejectsInvalidValuesAtOnce() {
+    ExportSettings.Builder b = ExportSettings.builder();
+    assertThatThrownBy(() -> b.endpoint(null)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.endpoint("collector:4318"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.endpoint("ftp://collector"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.endpoint("http://collector:4318/?x=1"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.serviceName("")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.metricsIntervalMillis(0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.spanQueueCapacity(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.maxSpansPerRequest(-1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.connectTimeoutMillis(0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.readTimeoutMillis(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.maxMetricSeries(-1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.header("X-A", "a\r\nX-B: b"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.resourceAttribute("service.name", "x"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.resourceAttribute("klat.instance.id", "x"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.resourceAttribute("deployment.environment", null))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.klat.agent.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.model.AttributeDef;
+import dev.klat.model.SpanAttributes;
+import org.junit.jupiter.api.Test;
+
+class SpanRecordTest {
+
+  @Test
+  void storesAttributesOfEachTypeWithoutBoxing() {
+    SpanRecord span = new SpanRecord();
+    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, 42L);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, "orders");
+
+    assertThat(span.attributeCount()).isEqualTo(2);
+    assertThat(span.attributeKey(0)).isSameAs(SpanAttributes.MESSAGING_KAFKA_OFFSET);
+    assertThat(span.attributeType(0)).isEqualTo(SpanRecord.TYPE_LONG);
+    assertThat(span.attributeBits(0)).isEqualTo(42L);
+    assertThat(span.attributeType(1)).isEqualTo(SpanRecord.TYPE_STRING);
+    assertThat(span.attributeString(1)).isEqualTo("orders");
+    assertThat(span.droppedAttributeCount()).isZero();
+  }
+
+  @Test
+  void aSecondValueForAKeyReplacesTheFirst() {
+    SpanRecord span = new SpanRecord();
+    span.put(SpanAttributes.PRODUCER_ATTEMPTS, 1L);
+    span.put(SpanAttributes.PRODUCER_ATTEMPTS, 3L);
+
+    assertThat(span.attributeCount()).isEqualTo(1);
+    assertThat(span.attributeBits(0)).isEqualTo(3L);
+  }
+
+  @Test
+  void valuesOfAnotherTypeThanTheModelDeclaresAreDroppedAndCounted() {
+    SpanRecord span = new SpanRecord();
+    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, "42");
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, 1L);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, true);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, 1.5);
+    span.put(null, 1L);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, (String) null);
+
+    assertThat(span.attributeCount()).isZero();
+    assertThat(span.droppedAttributeCount()).isEqualTo(6);
+  }
+
+  @Test
+  void keepsAtMostFortyAttributesAndCountsTheRest() {
+    SpanRecord span = new SpanRecord();
+    AttributeDef[] many = TestAttributes.longAttributes(SpanRecord.MAX_ATTRIBUTES + 5);
+    for (AttributeDef def : many) {
+      span.put(def, 1L);
+    }
+    assertThat(span.attributeCount()).isEqualTo(SpanRecord.MAX_ATTRIBUTES);
+    assertThat(span.droppedAttributeCount()).isEqualTo(5);
+  }
+
+  @Test
+  void aSpanIsValidOnlyWithNonZeroTraceAndSpanIds() {
+    assertThat(new SpanRecord().hasValidIds()).isFalse();
+    assertThat(new SpanRecord().setTraceId(0, 1).setSpanId(0).hasValidIds()).isFalse();
+    assertThat(new SpanRecord().setTraceId(0, 0).setSpanId(1).hasValidIds()).isFalse();
+    assertThat(new SpanRecord().setTraceId(1, 0).setSpanId(1).hasValidIds()).isTrue();
+  }
+
+  @Test
+  void nullNameAndErrorMessageBecomeEmpty() {
+    SpanRecord span = new SpanRecord().setName(null).setError(null);
+    assertThat(span.name()).isEmpty();
+    assertThat(span.statusError()).isTrue();
+    assertThat(span.statusMessage()).isEmpty();
+  }
+}

@@ -1,0 +1,70 @@
+package dev.klat.it.agent;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Runs a test application in its own JVM on a chosen kafka-clients version, optionally with klat.
+ */
+final class AppJvm {
+
+  static final Path AGENT_JAR = Paths.get(System.getProperty("klat.agent.jar"));
+  private static final Path CLIENTS_DIR = Paths.get(System.getProperty("klat.kafka-clients.dir"));
+
+  private AppJvm() {}
+
+  /** The result of one run: exit code and everything the JVM printed. */
+  record Result(int exitCode, String output) {
+    String value(String key) {
+      return output
+          .lines()
+          .filter(line -> line.startsWith(key + "="))
+          .map(line -> line.substring(key.length() + 1))
+          .reduce((first, second) -> second)
+          .orElseThrow(() -> new AssertionError("no " + key + "= in output:\n" + output));
+    }
+  }
+
+  static Result run(
+      String clientsVersion, List<String> jvmOptions, Class<?> mainClass, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(classpath(clientsVersion));
+    command.add(mainClass.getName());
+    command.addAll(List.of(args));
+    Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
+    Path log = Files.createTempFile(logs, mainClass.getSimpleName() + "-" + clientsVersion + "-", ".log");
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(
+          "application did not finish in 120 s:\n" + Files.readString(log, StandardCharsets.UTF_8));
+    }
+    return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+  }
+
+  private static String classpath(String clientsVersion) throws IOException {
+    List<String> entries = new ArrayList<>();
+    entries.add(Paths.get("target", "test-classes").toAbsolutePath().toString());
+    for (Path dir : List.of(CLIENTS_DIR.resolve(clientsVersion), CLIENTS_DIR.resolve("common"))) {
+      try (Stream<Path> jars = Files.list(dir)) {
+        entries.addAll(jars.map(Path::toString).sorted().collect(Collectors.toList()));
+      }
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+}

@@ -1,0 +1,151 @@
+package dev.klat.it.agent;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * A minimal OTLP/HTTP receiver for tests: parses what arrives with the real OTLP protobuf schema
+ * and keeps it for assertions. Anything it cannot parse fails the test that reads {@link
+ * #errors()}.
+ */
+final class OtlpReceiver implements AutoCloseable {
+
+  private final HttpServer server;
+  private final List<ExportTraceServiceRequest> traces = new CopyOnWriteArrayList<>();
+  private final List<ExportMetricsServiceRequest> metrics = new CopyOnWriteArrayList<>();
+  private final List<String> errors = new CopyOnWriteArrayList<>();
+  private final AtomicInteger requests = new AtomicInteger();
+
+  OtlpReceiver() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+    server.createContext("/v1/traces", exchange -> handle(exchange, true));
+    server.createContext("/v1/metrics", exchange -> handle(exchange, false));
+    server.start();
+  }
+
+  String endpoint() {
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  private void handle(HttpExchange exchange, boolean isTraces) throws IOException {
+    requests.incrementAndGet();
+    try (exchange) {
+      InputStream body = exchange.getRequestBody();
+      if ("gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
+        body = new GZIPInputStream(body);
+      }
+      byte[] bytes = body.readAllBytes();
+      String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+      if (!"application/x-protobuf".equals(contentType)) {
+        errors.add("unexpected Content-Type " + contentType);
+      }
+      byte[] response;
+      if (isTraces) {
+        traces.add(ExportTraceServiceRequest.parseFrom(bytes));
+        response = ExportTraceServiceResponse.getDefaultInstance().toByteArray();
+      } else {
+        metrics.add(ExportMetricsServiceRequest.parseFrom(bytes));
+        response = ExportMetricsServiceResponse.getDefaultInstance().toByteArray();
+      }
+      exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
+      exchange.sendResponseHeaders(200, response.length);
+      exchange.getResponseBody().write(response);
+    } catch (IOException | RuntimeException e) {
+      errors.add(e.toString());
+      exchange.sendResponseHeaders(400, -1);
+    }
+  }
+
+  int requestCount() {
+    return requests.get();
+  }
+
+  List<String> errors() {
+    return errors;
+  }
+
+  List<Span> spans() {
+    List<Span> spans = new ArrayList<>();
+    for (ExportTraceServiceRequest request : traces) {
+      request
+          .getResourceSpansList()
+          .forEach(r -> r.getScopeSpansList().forEach(s -> spans.addAll(s.getSpansList())));
+    }
+    return spans;
+  }
+
+  /** The newest data point of a cumulative histogram with these attribute values, or null. */
+  HistogramDataPoint latestHistogram(String name, String... attributeKeyValues) {
+    HistogramDataPoint latest = null;
+    for (ExportMetricsServiceRequest request : metrics) {
+      for (var resource : request.getResourceMetricsList()) {
+        for (var scope : resource.getScopeMetricsList()) {
+          for (Metric metric : scope.getMetricsList()) {
+            if (!metric.getName().equals(name) || !metric.hasHistogram()) {
+              continue;
+            }
+            for (HistogramDataPoint point : metric.getHistogram().getDataPointsList()) {
+              if (matches(point.getAttributesList(), attributeKeyValues)
+                  && (latest == null || point.getTimeUnixNano() >= latest.getTimeUnixNano())) {
+                latest = point;
+              }
+            }
+          }
+        }
+      }
+    }
+    return latest;
+  }
+
+  static boolean matches(List<KeyValue> attributes, String... keyValues) {
+    for (int i = 0; i < keyValues.length; i += 2) {
+      String key = keyValues[i];
+      String value = keyValues[i + 1];
+      boolean found =
+          attributes.stream()
+              .anyMatch(
+                  kv -> kv.getKey().equals(key) && kv.getValue().getStringValue().equals(value));
+      if (!found) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static String stringAttribute(Span span, String key) {
+    return span.getAttributesList().stream()
+        .filter(kv -> kv.getKey().equals(key))
+        .map(kv -> kv.getValue().getStringValue())
+        .findFirst()
+        .orElse(null);
+  }
+
+  static Long longAttribute(Span span, String key) {
+    return span.getAttributesList().stream()
+        .filter(kv -> kv.getKey().equals(key))
+        .map(kv -> kv.getValue().getIntValue())
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

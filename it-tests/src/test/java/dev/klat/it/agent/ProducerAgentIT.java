@@ -1,0 +1,275 @@
+package dev.klat.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.kafka.cluster.KafkaCluster;
+import dev.klat.kafka.cluster.KafkaClusterExtension;
+import dev.klat.kafka.cluster.TopicSpec;
+import dev.klat.model.HeaderNames;
+import dev.klat.model.MetricDef;
+import dev.klat.model.SpanAttributes;
+import dev.klat.model.TimingHeader;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The agent on real producers: a forked JVM per kafka-clients version runs {@link ProducerApp} with
+ * {@code -javaagent:klat-agent.jar} against a real broker, and a real OTLP receiver in this test
+ * checks the spans and metrics that arrive against the records a plain consumer reads back.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class ProducerAgentIT {
+
+  private static final int RECORDS = 200;
+
+  /** The records ProducerApp sends besides the numbered ones: the reused one twice, the traced. */
+  private static final int EXTRA_RECORDS = 3;
+
+  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+
+  @ParameterizedTest(name = "kafka-clients {0}")
+  @ValueSource(strings = {"2.8.2", "3.6.2", "3.9.2", "4.4.0"})
+  void stampsSampledRecordsAndReportsEveryRecord(String clientsVersion) throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    String topic = "agent-" + clientsVersion.replace('.', '-');
+    cluster.createTopic(TopicSpec.named(topic).partitions(2).build());
+    long startedEpochMicros = System.currentTimeMillis() * 1000;
+
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result app =
+          AppJvm.run(
+              clientsVersion,
+              agentOptions(receiver.endpoint(), "0.5"),
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              topic,
+              Integer.toString(RECORDS),
+              "1500");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      assertThat(app.value("SENT")).isEqualTo(Integer.toString(RECORDS + EXTRA_RECORDS));
+      assertThat(app.value("APP_CALLBACKS")).isEqualTo(Integer.toString(RECORDS / 2));
+      assertThat(app.value("FAILURES")).isEqualTo("0");
+      assertThat(app.output()).doesNotContain("Exception").contains("klat agent started");
+      assertThat(receiver.errors()).isEmpty();
+
+      List<ConsumerRecord<String, String>> records =
+          readAll(cluster, topic, RECORDS + EXTRA_RECORDS);
+      Map<String, ConsumerRecord<String, String>> byPosition = new HashMap<>();
+      List<ConsumerRecord<String, String>> stamped = new ArrayList<>();
+      for (ConsumerRecord<String, String> record : records) {
+        byPosition.put(record.partition() + "/" + record.offset(), record);
+        int traceparents = count(record, HeaderNames.TRACEPARENT);
+        int timings = count(record, HeaderNames.TIMING);
+        // Sampled records carry both headers exactly once; the rest carry no added byte, except
+        // the traced record, whose upstream traceparent stays when it is not sampled.
+        if (timings == 1) {
+          assertThat(traceparents).as(record.key()).isEqualTo(1);
+          stamped.add(record);
+        } else {
+          assertThat(timings).as(record.key()).isZero();
+          assertThat(traceparents)
+              .as(record.key())
+              .isEqualTo(record.key().equals("traced") ? 1 : 0);
+        }
+      }
+      assertThat(stamped).hasSizeBetween(1, records.size() - 1);
+
+      long instanceId = 0;
+      for (ConsumerRecord<String, String> record : stamped) {
+        TimingHeader.Decoded timing = new TimingHeader.Decoded();
+        assertThat(
+                TimingHeader.decode(
+                    record.headers().lastHeader(HeaderNames.TIMING).value(), timing))
+            .isEqualTo(TimingHeader.DecodeError.NONE);
+        assertThat(timing.sampled()).isTrue();
+        assertThat(timing.sendEpochMicros())
+            .isBetween(startedEpochMicros - 1_000_000, System.currentTimeMillis() * 1000);
+        if (instanceId == 0) {
+          instanceId = timing.producerInstanceId();
+        }
+        assertThat(timing.producerInstanceId()).isEqualTo(instanceId);
+      }
+
+      List<Span> spans = awaitSpans(receiver, stamped.size());
+      assertThat(spans).hasSize(stamped.size());
+      for (Span span : spans) {
+        String position =
+            OtlpReceiver.stringAttribute(
+                    span, SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name())
+                + "/"
+                + OtlpReceiver.longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
+        ConsumerRecord<String, String> record = byPosition.get(position);
+        assertThat(record).as("record at %s", position).isNotNull();
+        String traceparent =
+            new String(
+                record.headers().lastHeader(HeaderNames.TRACEPARENT).value(),
+                StandardCharsets.US_ASCII);
+        assertThat(traceparent)
+            .isEqualTo(
+                "00-"
+                    + HexFormat.of().formatHex(span.getTraceId().toByteArray())
+                    + "-"
+                    + HexFormat.of().formatHex(span.getSpanId().toByteArray())
+                    + "-01");
+        assertThat(
+                OtlpReceiver.stringAttribute(
+                    span, SpanAttributes.MESSAGING_DESTINATION_NAME.name()))
+            .isEqualTo(topic);
+        assertThat(OtlpReceiver.stringAttribute(span, SpanAttributes.MESSAGING_CLIENT_ID.name()))
+            .isEqualTo("it-producer");
+        long send = OtlpReceiver.longAttribute(span, SpanAttributes.SEND_TIME.name());
+        long firstDrain = OtlpReceiver.longAttribute(span, SpanAttributes.DRAIN_FIRST_TIME.name());
+        long drain = OtlpReceiver.longAttribute(span, SpanAttributes.DRAIN_TIME.name());
+        long ack = OtlpReceiver.longAttribute(span, SpanAttributes.ACK_TIME.name());
+        assertThat(send).isLessThanOrEqualTo(firstDrain);
+        assertThat(firstDrain).isLessThanOrEqualTo(drain);
+        assertThat(drain).isLessThanOrEqualTo(ack);
+        assertThat(span.getStartTimeUnixNano()).isEqualTo(send);
+        assertThat(span.getEndTimeUnixNano()).isEqualTo(ack);
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_ATTEMPTS.name()))
+            .isEqualTo(1L);
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.LEADER_NODE_ID.name()))
+            .isEqualTo(1L);
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.INSTANCE_ID.name()))
+            .isEqualTo(instanceId);
+        if ("traced".equals(record.key())) {
+          // Continues the upstream trace: same trace id, the upstream span as parent.
+          assertThat(HexFormat.of().formatHex(span.getTraceId().toByteArray()))
+              .isEqualTo("0af7651916cd43dd8448eb211c80319c");
+          assertThat(HexFormat.of().formatHex(span.getParentSpanId().toByteArray()))
+              .isEqualTo("b7ad6b7169203331");
+        }
+      }
+
+      for (MetricDef metric :
+          List.of(MetricDef.PRODUCER_LATENCY, MetricDef.PRODUCER_PRODUCE_LATENCY)) {
+        HistogramDataPoint point =
+            receiver.latestHistogram(metric.name(), "topic", topic, "client_id", "it-producer");
+        assertThat(point).as(metric.name()).isNotNull();
+        assertThat(point.getCount()).as(metric.name()).isEqualTo(RECORDS + EXTRA_RECORDS);
+        assertThat(point.getSum()).as(metric.name()).isPositive();
+      }
+    }
+  }
+
+  @Test
+  void disabledAgentTransformsNothingAndSendsNothing() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("agent-disabled").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      List<String> options = new ArrayList<>(agentOptions(receiver.endpoint(), "1.0"));
+      options.add("-Dklat.enabled=false");
+      AppJvm.Result app =
+          AppJvm.run(
+              "4.4.0",
+              options,
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              "agent-disabled",
+              "20",
+              "800");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      assertThat(app.output()).contains("klat.enabled=false");
+      assertThat(receiver.requestCount()).isZero();
+      for (ConsumerRecord<String, String> record :
+          readAll(cluster, "agent-disabled", 20 + EXTRA_RECORDS)) {
+        assertThat(count(record, HeaderNames.TIMING)).isZero();
+        assertThat(count(record, HeaderNames.TRACEPARENT))
+            .isEqualTo(record.key().equals("traced") ? 1 : 0);
+      }
+    }
+  }
+
+  @Test
+  void unreachableCollectorChangesNothingForTheApplication() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("agent-no-collector").build());
+    // A port nothing listens on: every export fails, the application must not notice.
+    String closedEndpoint = "http://127.0.0.1:" + closedPort();
+    AppJvm.Result app =
+        AppJvm.run(
+            "4.4.0",
+            agentOptions(closedEndpoint, "1.0"),
+            ProducerApp.class,
+            cluster.bootstrapServers(),
+            "agent-no-collector",
+            "100",
+            "800");
+
+    assertThat(app.exitCode()).as(app.output()).isZero();
+    assertThat(app.value("APP_CALLBACKS")).isEqualTo("50");
+    assertThat(readAll(cluster, "agent-no-collector", 100 + EXTRA_RECORDS))
+        .hasSize(100 + EXTRA_RECORDS);
+  }
+
+  private static List<String> agentOptions(String endpoint, String probability) {
+    return List.of(
+        "-javaagent:" + AppJvm.AGENT_JAR,
+        "-Dklat.endpoint=" + endpoint,
+        "-Dklat.sampling.probability=" + probability,
+        "-Dklat.sampling.max-per-second=100000",
+        "-Dklat.metrics.interval=500ms");
+  }
+
+  private static int closedPort() throws Exception {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static int count(ConsumerRecord<?, ?> record, String header) {
+    int n = 0;
+    for (Header h : record.headers().headers(header)) {
+      n++;
+    }
+    return n;
+  }
+
+  private static List<Span> awaitSpans(OtlpReceiver receiver, int expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (receiver.spans().size() < expected && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    return receiver.spans();
+  }
+
+  private static List<ConsumerRecord<String, String>> readAll(
+      KafkaCluster cluster, String topic, int expected) {
+    Properties p = cluster.clientProperties();
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-reader");
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    List<ConsumerRecord<String, String>> records = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+      consumer.subscribe(List.of(topic));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (records.size() < expected && System.nanoTime() < deadline) {
+        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+      }
+    }
+    assertThat(records).hasSize(expected);
+    return records;
+  }
+}

@@ -46,7 +46,8 @@ final class AppJvm {
     command.add(mainClass.getName());
     command.addAll(List.of(args));
     Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
-    Path log = Files.createTempFile(logs, mainClass.getSimpleName() + "-" + clientsVersion + "-", ".log");
+    Path log =
+        Files.createTempFile(logs, mainClass.getSimpleName() + "-" + clientsVersion + "-", ".log");
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {

@@ -24,7 +24,7 @@ import java.util.zip.GZIPInputStream;
  * and keeps it for assertions. Anything it cannot parse fails the test that reads {@link
  * #errors()}.
  */
-final class OtlpReceiver implements AutoCloseable {
+public final class OtlpReceiver implements AutoCloseable {
 
   private final HttpServer server;
   private final List<ExportTraceServiceRequest> traces = new CopyOnWriteArrayList<>();
@@ -32,14 +32,14 @@ final class OtlpReceiver implements AutoCloseable {
   private final List<String> errors = new CopyOnWriteArrayList<>();
   private final AtomicInteger requests = new AtomicInteger();
 
-  OtlpReceiver() throws IOException {
+  public OtlpReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
     server.createContext("/v1/traces", exchange -> handle(exchange, true));
     server.createContext("/v1/metrics", exchange -> handle(exchange, false));
     server.start();
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 

@@ -1,6 +1,7 @@
 package dev.klat.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.AgentLog;
@@ -9,10 +10,13 @@ import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
 import java.lang.instrument.Instrumentation;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -40,6 +44,7 @@ public final class KlatAgent {
   }
 
   private static void start(Instrumentation instrumentation, boolean attachedLate) {
+    long startNanos = System.nanoTime();
     AgentLog log = AgentLog.global();
     try {
       if (!STARTED.compareAndSet(false, true)) {
@@ -55,6 +60,7 @@ public final class KlatAgent {
         log.info("klat agent disabled by klat.enabled=false: no class is transformed");
         return;
       }
+      log.debug("configuration loaded after " + millisSince(startNanos) + " ms");
       long instanceId = TraceIds.randomNonZeroLong();
       final AgentLog exportLog = log;
       Telemetry telemetry =
@@ -71,20 +77,30 @@ public final class KlatAgent {
               log,
               telemetry));
       installShutdownFlush(telemetry);
+      log.debug("exporter started after " + millisSince(startNanos) + " ms");
 
+      // Start-up cost matters (it is paid by every application start): no type validation, no
+      // self-initialization support (our advice needs none), and every class outside
+      // kafka-clients dismissed by its name alone.
       AgentBuilder builder =
-          new AgentBuilder.Default()
-              .ignore(nameStartsWith("dev.klat.agent.").or(nameStartsWith("net.bytebuddy.")))
+          new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+              .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+              .with(AgentBuilder.PoolStrategy.Default.FAST)
+              .ignore(not(nameStartsWith("org.apache.kafka.clients.")))
               .with(new FailureListener(log));
       ProducerInstrumentation.install(builder, log).installOn(instrumentation);
       if (attachedLate) {
         warnAboutLoadedClients(instrumentation, log);
       }
-      log.info("klat agent started: " + config.describe());
+      log.info("klat agent started in " + millisSince(startNanos) + " ms: " + config.describe());
     } catch (Throwable t) {
       AgentRuntime.set(null);
       log.error("klat agent failed to start; the application runs without it: " + t);
     }
+  }
+
+  private static long millisSince(long startNanos) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
   }
 
   private static ExportSettings exportSettings(AgentConfig config, long instanceId) {

@@ -37,6 +37,46 @@ final class AppJvm {
   static Result run(
       String clientsVersion, List<String> jvmOptions, Class<?> mainClass, String... args)
       throws IOException, InterruptedException {
+    return start(clientsVersion, jvmOptions, mainClass, args).await();
+  }
+
+  /** A running application: its output so far, and its end. */
+  static final class Running {
+    private final Process process;
+    private final Path log;
+
+    Running(Process process, Path log) {
+      this.process = process;
+      this.log = log;
+    }
+
+    String outputSoFar() throws IOException {
+      return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /** Waits until the application printed {@code line}, failing after 60 s or if it exited. */
+    void awaitLine(String line) throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!outputSoFar().lines().anyMatch(line::equals)) {
+        if (!process.isAlive() || System.nanoTime() > deadline) {
+          throw new AssertionError("application never printed " + line + ":\n" + outputSoFar());
+        }
+        Thread.sleep(20);
+      }
+    }
+
+    Result await() throws IOException, InterruptedException {
+      if (!process.waitFor(120, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new AssertionError("application did not finish in 120 s:\n" + outputSoFar());
+      }
+      return new Result(process.exitValue(), outputSoFar());
+    }
+  }
+
+  static Running start(
+      String clientsVersion, List<String> jvmOptions, Class<?> mainClass, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
@@ -50,12 +90,7 @@ final class AppJvm {
         Files.createTempFile(logs, mainClass.getSimpleName() + "-" + clientsVersion + "-", ".log");
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError(
-          "application did not finish in 120 s:\n" + Files.readString(log, StandardCharsets.UTF_8));
-    }
-    return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    return new Running(process, log);
   }
 
   private static String classpath(String clientsVersion) throws IOException {

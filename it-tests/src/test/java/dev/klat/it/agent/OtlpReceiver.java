@@ -113,6 +113,29 @@ public final class OtlpReceiver implements AutoCloseable {
     return latest;
   }
 
+  /** The newest value of a cumulative counter (an OTLP monotonic sum) with these attributes. */
+  Long latestCounter(String name, String... attributeKeyValues) {
+    io.opentelemetry.proto.metrics.v1.NumberDataPoint latest = null;
+    for (ExportMetricsServiceRequest request : metrics) {
+      for (var resource : request.getResourceMetricsList()) {
+        for (var scope : resource.getScopeMetricsList()) {
+          for (Metric metric : scope.getMetricsList()) {
+            if (!metric.getName().equals(name) || !metric.hasSum()) {
+              continue;
+            }
+            for (var point : metric.getSum().getDataPointsList()) {
+              if (matches(point.getAttributesList(), attributeKeyValues)
+                  && (latest == null || point.getTimeUnixNano() >= latest.getTimeUnixNano())) {
+                latest = point;
+              }
+            }
+          }
+        }
+      }
+    }
+    return latest == null ? null : latest.getAsInt();
+  }
+
   static boolean matches(List<KeyValue> attributes, String... keyValues) {
     for (int i = 0; i < keyValues.length; i += 2) {
       String key = keyValues[i];

@@ -44,6 +44,8 @@ public final class ProducerOverheadBenchmark {
           "(\\d+) records sent, ([\\d.]+) records/sec .*?([\\d.]+) ms avg latency.*?(\\d+) ms 50th,"
               + " (\\d+) ms 95th, (\\d+) ms 99th");
 
+  private static Path TARGET;
+
   private ProducerOverheadBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -53,12 +55,17 @@ public final class ProducerOverheadBenchmark {
     Path agentJar = Paths.get(System.getProperty("klat.agent.jar"));
     Path clientsDir = Paths.get(System.getProperty("klat.kafka-clients.dir"));
     Path toolsDir = Paths.get(System.getProperty("klat.kafka-tools.dir"));
+    // exec:java runs in Maven's JVM, whose working directory is wherever mvn was started.
+    Path testClasses =
+        Paths.get(
+            ProducerOverheadBenchmark.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+    TARGET = testClasses.getParent();
     String classpath =
-        classpath(
-            Paths.get("target", "test-classes"),
-            toolsDir,
-            clientsDir.resolve("4.4.0"),
-            clientsDir.resolve("common"));
+        classpath(testClasses, toolsDir, clientsDir.resolve("4.4.0"), clientsDir.resolve("common"));
 
     Map<String, List<Run>> runs = new LinkedHashMap<>();
     runs.put("no agent", new ArrayList<>());
@@ -69,11 +76,25 @@ public final class ProducerOverheadBenchmark {
 
     try (KafkaCluster cluster =
             KafkaCluster.start(
-                KafkaClusterSpec.brokers(1).name("bench").brokerHeapMb(1024).build());
+                KafkaClusterSpec.brokers(1)
+                    .name("bench")
+                    .brokerHeapMb(1024)
+                    .workRoot(TARGET.resolve("kafka-cluster"))
+                    .build());
         dev.klat.it.agent.OtlpReceiver receiver = new dev.klat.it.agent.OtlpReceiver()) {
       cluster.createTopic(TopicSpec.named("bench").partitions(6).build());
-      List<String> agentOptions =
-          List.of("-javaagent:" + agentJar, "-Dklat.endpoint=" + receiver.endpoint());
+      List<String> agentOptions = new ArrayList<>();
+      agentOptions.add("-javaagent:" + agentJar);
+      agentOptions.add("-Dklat.endpoint=" + receiver.endpoint());
+      // For profiling, e.g. -Dbench.agent.jvm=-XX:StartFlightRecording=filename=agent.jfr
+      String extra = System.getProperty("bench.agent.jvm", "").trim();
+      if (!extra.isEmpty()) {
+        agentOptions.addAll(List.of(extra.split("\\s+")));
+      }
+      // One discarded run of each variant: the broker's JIT and page cache warm up before
+      // anything is measured.
+      perf(classpath, List.of(), cluster.bootstrapServers(), records / 3);
+      perf(classpath, agentOptions, cluster.bootstrapServers(), records / 3);
       for (int round = 0; round < rounds; round++) {
         List<String> order = new ArrayList<>(runs.keySet());
         if (round % 2 == 1) {
@@ -200,7 +221,7 @@ public final class ProducerOverheadBenchmark {
   private static String classpath(Path... entries) throws IOException {
     List<String> parts = new ArrayList<>();
     for (Path entry : entries) {
-      if (Files.isDirectory(entry) && !entry.endsWith("test-classes")) {
+      if (Files.isDirectory(entry) && !entry.getFileName().toString().endsWith("classes")) {
         try (Stream<Path> jars = Files.list(entry)) {
           parts.addAll(jars.map(Path::toString).sorted().collect(Collectors.toList()));
         }

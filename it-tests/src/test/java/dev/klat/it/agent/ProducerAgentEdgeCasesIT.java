@@ -1,0 +1,167 @@
+package dev.klat.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.kafka.cluster.Broker;
+import dev.klat.kafka.cluster.KafkaCluster;
+import dev.klat.kafka.cluster.KafkaClusterExtension;
+import dev.klat.kafka.cluster.TopicSpec;
+import dev.klat.model.MetricDef;
+import dev.klat.model.SpanAttributes;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The producer paths where a record does not simply succeed, on real brokers with the agent: a
+ * failed record counts as a failure and never as a latency, and the instants of records that do
+ * succeed stay right through acks=0 and transactions.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class ProducerAgentEdgeCasesIT {
+
+  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+
+  @Test
+  void expiredBatchesCountAsFailuresNotAsLatencies() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("expiring").build());
+    Broker broker = cluster.broker(1);
+    Path proceed = Files.createTempFile("klat-proceed", ".marker");
+    Files.delete(proceed);
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Running app =
+          AppJvm.start(
+              "4.4.0",
+              options(receiver, "0"),
+              EdgeCaseApp.class,
+              "expire",
+              cluster.bootstrapServers(),
+              "expiring",
+              "40",
+              "1500",
+              proceed.toString());
+      app.awaitLine("PHASE=sent-first-half");
+      broker.pause();
+      AppJvm.Result result;
+      try {
+        Files.createFile(proceed);
+        result = app.await();
+      } finally {
+        broker.resume();
+      }
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.value("ACKED")).isEqualTo("20");
+      assertThat(result.value("FAILED")).isEqualTo("20");
+      HistogramDataPoint latency =
+          receiver.latestHistogram(
+              MetricDef.PRODUCER_LATENCY.name(), "topic", "expiring", "client_id", "edge-expire");
+      assertThat(latency.getCount()).as("only acknowledged records are latencies").isEqualTo(20);
+      assertThat(
+              receiver.latestCounter(
+                  MetricDef.PRODUCER_RECORDS_FAILED.name(),
+                  "topic",
+                  "expiring",
+                  "reason",
+                  "TimeoutException"))
+          .isEqualTo(20L);
+    }
+  }
+
+  @Test
+  void acksZeroRecordsAreTimedWithoutOffsets() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("fire-and-forget").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result result =
+          AppJvm.run(
+              "4.4.0",
+              options(receiver, "1.0"),
+              EdgeCaseApp.class,
+              "acks0",
+              cluster.bootstrapServers(),
+              "fire-and-forget",
+              "50",
+              "1500");
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.value("ACKED")).isEqualTo("50");
+      assertThat(
+              receiver
+                  .latestHistogram(
+                      MetricDef.PRODUCER_PRODUCE_LATENCY.name(), "topic", "fire-and-forget")
+                  .getCount())
+          .isEqualTo(50);
+      List<Span> spans = awaitSpans(receiver, 50);
+      assertThat(spans).hasSize(50);
+      for (Span span : spans) {
+        // acks=0: no response, so no offset; the span still has its instants.
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name()))
+            .isNull();
+        assertThat(OtlpReceiver.stringAttribute(span, SpanAttributes.PRODUCER_ACKS.name()))
+            .isEqualTo("0");
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.DRAIN_TIME.name()))
+            .isBetween(span.getStartTimeUnixNano(), span.getEndTimeUnixNano());
+      }
+    }
+  }
+
+  @Test
+  void transactionalRecordsAreTracedAndCommitted() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("transactional").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result result =
+          AppJvm.run(
+              "4.4.0",
+              options(receiver, "1.0"),
+              EdgeCaseApp.class,
+              "transactional",
+              cluster.bootstrapServers(),
+              "transactional",
+              "30",
+              "1500");
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.value("ACKED")).isEqualTo("30");
+      List<Span> spans = awaitSpans(receiver, 30);
+      assertThat(spans).hasSize(30);
+      assertThat(spans)
+          .allSatisfy(
+              span ->
+                  assertThat(
+                          OtlpReceiver.longAttribute(
+                              span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name()))
+                      .isNotNull());
+      assertThat(
+              receiver
+                  .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", "transactional")
+                  .getCount())
+          .isEqualTo(30);
+    }
+  }
+
+  private static List<Span> awaitSpans(OtlpReceiver receiver, int expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (receiver.spans().size() < expected && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    return receiver.spans();
+  }
+
+  private static List<String> options(OtlpReceiver receiver, String probability) {
+    return List.of(
+        "-javaagent:" + AppJvm.AGENT_JAR,
+        "-Dklat.endpoint=" + receiver.endpoint(),
+        "-Dklat.sampling.probability=" + probability,
+        "-Dklat.sampling.max-per-second=100000",
+        "-Dklat.metrics.interval=500ms");
+  }
+}

@@ -169,23 +169,30 @@ public final class MetricDef {
           TagKeys.REASON);
 
   /**
-   * {@code klat.agent.spans.dropped}: sampled spans the agent dropped because its export queue was
-   * full (the collector down or slow).
+   * {@code klat.agent.export.spans.dropped}: sampled spans the agent dropped, because its export
+   * queue was full (the collector down or slow) or their export failed for good.
    */
-  public static final MetricDef AGENT_SPANS_DROPPED =
+  public static final MetricDef AGENT_EXPORT_SPANS_DROPPED =
       counter(
-          "klat.agent.spans.dropped",
-          "Sampled spans dropped because the agent's export queue was full.");
+          "klat.agent.export.spans.dropped",
+          "Sampled spans the agent dropped: export queue full, or export failed for good.");
+
+  /** {@code klat.agent.export.spans.exported}: spans the agent's OTLP endpoint accepted. */
+  public static final MetricDef AGENT_EXPORT_SPANS_EXPORTED =
+      counter("klat.agent.export.spans.exported", "Spans the OTLP endpoint accepted.");
+
+  /** {@code klat.agent.export.requests.failed}: OTLP export requests that failed. */
+  public static final MetricDef AGENT_EXPORT_REQUESTS_FAILED =
+      counter("klat.agent.export.requests.failed", "OTLP export requests that failed.");
 
   /**
-   * {@code klat.agent.exports.failed}: OTLP export requests the agent gave up on, by reason ({@code
-   * unreachable}, {@code rejected}, {@code retryable}).
+   * {@code klat.agent.export.series.overflow}: instruments the agent folded into the {@code _other}
+   * series because it already kept as many series as it may.
    */
-  public static final MetricDef AGENT_EXPORTS_FAILED =
+  public static final MetricDef AGENT_EXPORT_SERIES_OVERFLOW =
       counter(
-          "klat.agent.exports.failed",
-          "OTLP export requests that failed, by reason.",
-          TagKeys.REASON);
+          "klat.agent.export.series.overflow",
+          "Instruments folded into the _other series because the series limit was reached.");
 
   /** {@code klat.collector.spans.received}: spans the collector accepted. */
   public static final MetricDef COLLECTOR_SPANS_RECEIVED =
@@ -248,8 +255,10 @@ public final class MetricDef {
               AGENT_HEADERS_INVALID,
               AGENT_DURATIONS_CLAMPED,
               PRODUCER_RECORDS_FAILED,
-              AGENT_SPANS_DROPPED,
-              AGENT_EXPORTS_FAILED,
+              AGENT_EXPORT_SPANS_DROPPED,
+              AGENT_EXPORT_SPANS_EXPORTED,
+              AGENT_EXPORT_REQUESTS_FAILED,
+              AGENT_EXPORT_SERIES_OVERFLOW,
               COLLECTOR_SPANS_RECEIVED,
               COLLECTOR_BREAKDOWNS_JOINED,
               COLLECTOR_SPANS_UNJOINED,

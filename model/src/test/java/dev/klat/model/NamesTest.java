@@ -152,8 +152,12 @@ class NamesTest {
             "klat.agent.durations.clamped COUNTER 1 klat_agent_durations_clamped_total [instant]",
             "klat.producer.records.failed COUNTER 1 klat_producer_records_failed_total"
                 + " [topic, client_id, reason]",
-            "klat.agent.spans.dropped COUNTER 1 klat_agent_spans_dropped_total []",
-            "klat.agent.exports.failed COUNTER 1 klat_agent_exports_failed_total [reason]",
+            "klat.agent.export.spans.dropped COUNTER 1 klat_agent_export_spans_dropped_total []",
+            "klat.agent.export.spans.exported COUNTER 1 klat_agent_export_spans_exported_total []",
+            "klat.agent.export.requests.failed COUNTER 1"
+                + " klat_agent_export_requests_failed_total []",
+            "klat.agent.export.series.overflow COUNTER 1"
+                + " klat_agent_export_series_overflow_total []",
             "klat.collector.spans.received COUNTER 1 klat_collector_spans_received_total []",
             "klat.collector.breakdowns.joined COUNTER 1 klat_collector_breakdowns_joined_total []",
             "klat.collector.spans.unjoined COUNTER 1 klat_collector_spans_unjoined_total []",

@@ -52,18 +52,18 @@ import java.util.function.DoubleSupplier;
  */
 public final class Telemetry {
 
-  // Not yet in model/: the exporter's own health. To move into MetricDef.
-  /** {@value}: spans dropped, because the queue was full or their export failed for good. */
-  public static final String DROPPED_SPANS_METRIC = "klat.agent.export.spans.dropped";
+  // The exporter's own health, named in model/ like every other metric.
+  /** Spans dropped, because the queue was full or their export failed for good. */
+  public static final String DROPPED_SPANS_METRIC = MetricDef.AGENT_EXPORT_SPANS_DROPPED.name();
 
-  /** {@value}: spans the endpoint accepted. */
-  public static final String EXPORTED_SPANS_METRIC = "klat.agent.export.spans.exported";
+  /** Spans the endpoint accepted. */
+  public static final String EXPORTED_SPANS_METRIC = MetricDef.AGENT_EXPORT_SPANS_EXPORTED.name();
 
-  /** {@value}: export requests (spans or metrics) that did not succeed, each attempt counted. */
-  public static final String FAILED_EXPORTS_METRIC = "klat.agent.export.requests.failed";
+  /** Export requests (spans or metrics) that did not succeed, each attempt counted. */
+  public static final String FAILED_EXPORTS_METRIC = MetricDef.AGENT_EXPORT_REQUESTS_FAILED.name();
 
-  /** {@value}: metric series requests refused because the registry was full. */
-  public static final String SERIES_OVERFLOW_METRIC = "klat.agent.export.series.overflow";
+  /** Metric series requests refused because the registry was full. */
+  public static final String SERIES_OVERFLOW_METRIC = MetricDef.AGENT_EXPORT_SERIES_OVERFLOW.name();
 
   /** How many times a batch of spans is sent before it is dropped, {@value}. */
   static final int MAX_ATTEMPTS_PER_BATCH = 5;

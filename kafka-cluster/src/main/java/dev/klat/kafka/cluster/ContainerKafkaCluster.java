@@ -80,7 +80,7 @@ final class ContainerKafkaCluster implements KafkaCluster {
       cluster.readiness.await(cluster.brokers, spec.startTimeout());
       return cluster;
     } catch (RuntimeException e) {
-      String tails = ProcessKafkaCluster.describeTails(cluster.logTails(60));
+      String tails = BrokerLogs.describe(cluster.logTails(60));
       cluster.close();
       throw new IllegalStateException(
           "Kafka containers did not start: " + e.getMessage() + "\n" + tails, e);
@@ -234,13 +234,6 @@ final class ContainerKafkaCluster implements KafkaCluster {
   }
 
   @Override
-  public String bootstrapServers() {
-    return brokers.stream()
-        .map(b -> b.clientAddress().getHostString() + ":" + b.clientAddress().getPort())
-        .collect(Collectors.joining(","));
-  }
-
-  @Override
   public String clusterId() {
     return clusterId;
   }
@@ -253,23 +246,6 @@ final class ContainerKafkaCluster implements KafkaCluster {
   @Override
   public Path workDirectory() {
     return workDirectory;
-  }
-
-  @Override
-  public Map<Integer, String> logTails(int lines) {
-    Map<Integer, String> tails = new TreeMap<>();
-    for (ContainerBroker broker : brokers) {
-      try {
-        List<String> all =
-            Files.exists(broker.logFile()) ? Files.readAllLines(broker.logFile()) : List.of();
-        tails.put(
-            broker.nodeId(),
-            String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())));
-      } catch (IOException e) {
-        tails.put(broker.nodeId(), "(cannot read " + broker.logFile() + ": " + e + ")");
-      }
-    }
-    return tails;
   }
 
   @Override

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -44,7 +46,11 @@ public interface KafkaCluster extends AutoCloseable {
   }
 
   /** The {@code bootstrap.servers} value that reaches every broker's client listener. */
-  String bootstrapServers();
+  default String bootstrapServers() {
+    return brokers().stream()
+        .map(b -> b.clientAddress().getHostString() + ":" + b.clientAddress().getPort())
+        .collect(Collectors.joining(","));
+  }
 
   /** The KRaft cluster id. */
   String clusterId();
@@ -102,7 +108,13 @@ public interface KafkaCluster extends AutoCloseable {
   }
 
   /** The last lines of every broker's log, keyed by node id, for a failure report. */
-  Map<Integer, String> logTails(int lines);
+  default Map<Integer, String> logTails(int lines) {
+    Map<Integer, String> tails = new TreeMap<>();
+    for (Broker broker : brokers()) {
+      tails.put(broker.nodeId(), BrokerLogs.tail(broker.logFile(), lines));
+    }
+    return tails;
+  }
 
   /** Stops every broker: gracefully first, forcibly after a grace period. Never throws. */
   @Override

@@ -89,7 +89,7 @@ public final class KafkaClusterExtension
   private void printLogs(String testName) {
     System.err.println(
         "===== klat: " + testName + " failed; broker files are under " + cluster.workDirectory());
-    System.err.println(ProcessKafkaCluster.describeTails(cluster.logTails(LOG_LINES_ON_FAILURE)));
+    System.err.println(BrokerLogs.describe(cluster.logTails(LOG_LINES_ON_FAILURE)));
   }
 
   private void closeCluster() {

@@ -3,7 +3,6 @@ package dev.klat.kafka.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,14 +11,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Uuid;
 
@@ -63,7 +58,7 @@ final class ProcessKafkaCluster implements KafkaCluster {
       cluster.awaitReady(cluster.brokers, spec.startTimeout());
       return cluster;
     } catch (RuntimeException e) {
-      String tails = describeTails(cluster.logTails(60));
+      String tails = BrokerLogs.describe(cluster.logTails(60));
       cluster.close();
       throw new IllegalStateException(
           "Kafka cluster did not start: " + e.getMessage() + "\n" + tails, e);
@@ -187,13 +182,6 @@ final class ProcessKafkaCluster implements KafkaCluster {
   }
 
   @Override
-  public String bootstrapServers() {
-    return brokers.stream()
-        .map(broker -> hostPort(broker.clientAddress()))
-        .collect(Collectors.joining(","));
-  }
-
-  @Override
   public String clusterId() {
     return clusterId;
   }
@@ -209,39 +197,6 @@ final class ProcessKafkaCluster implements KafkaCluster {
   }
 
   @Override
-  public Map<Integer, String> logTails(int lines) {
-    Map<Integer, String> tails = new TreeMap<>();
-    for (ProcessBroker broker : brokers) {
-      tails.put(broker.nodeId(), tail(broker.logFile(), lines));
-    }
-    return tails;
-  }
-
-  static String describeTails(Map<Integer, String> tails) {
-    StringBuilder out = new StringBuilder();
-    tails.forEach(
-        (nodeId, tail) ->
-            out.append("----- broker ")
-                .append(nodeId)
-                .append(" (last lines) -----\n")
-                .append(tail)
-                .append('\n'));
-    return out.toString();
-  }
-
-  private static String tail(Path file, int lines) {
-    if (!Files.exists(file)) {
-      return "(no log yet: " + file + ")";
-    }
-    try {
-      List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      return "(cannot read " + file + ": " + e + ")";
-    }
-  }
-
-  @Override
   public void close() {
     synchronized (this) {
       if (admin != null) {
@@ -251,13 +206,12 @@ final class ProcessKafkaCluster implements KafkaCluster {
     }
     // Signal all brokers first, then wait: stopping them one by one would make each later broker
     // wait for a controller quorum that the earlier ones already took down.
-    Map<ProcessBroker, Boolean> signalled = new LinkedHashMap<>();
     for (ProcessBroker broker : brokers) {
-      signalled.put(broker, broker.signalStop());
+      broker.signalStop();
     }
     long deadlineNanos = System.nanoTime() + STOP_GRACE.toNanos();
-    signalled.forEach((broker, wasRunning) -> broker.awaitExit(deadlineNanos));
     for (ProcessBroker broker : brokers) {
+      broker.awaitExit(deadlineNanos);
       broker.deleteData();
     }
     try {

@@ -10,8 +10,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Producer applications for the paths where records do not simply succeed: batches that expire,
- * {@code acks=0} and transactions. Usage: {@code EdgeCaseApp <mode> <bootstrap> <topic> <count>
- * <lingerAfterMillis> [markerFile]}.
+ * {@code acks=0}, transactions, and batches the broker rejects as too large, which the producer
+ * splits. Usage: {@code EdgeCaseApp <mode> <bootstrap> <topic> <count> <lingerAfterMillis>
+ * [markerFile]}.
  */
 public final class EdgeCaseApp {
 
@@ -29,7 +30,7 @@ public final class EdgeCaseApp {
     p.put("client.id", "edge-" + mode);
     p.put("key.serializer", StringSerializer.class.getName());
     p.put("value.serializer", StringSerializer.class.getName());
-    final String value = "v";
+    final String value = mode.equals("split") ? "x".repeat(300) : "v";
     switch (mode) {
       case "expire":
         p.put("acks", "all");
@@ -47,6 +48,16 @@ public final class EdgeCaseApp {
         p.put("enable.idempotence", "true");
         p.put("transactional.id", "edge-tx");
         break;
+      case "split":
+        // One batch per record in the first half (flushed one by one) teaches the producer's
+        // compression estimate that records shrink about 3:1 (it improves by 0.5% per
+        // batch). The random second half, lingering into one batch, then holds far more than the
+        // topic's max.message.bytes: the broker rejects it and the producer splits it.
+        p.put("acks", "all");
+        p.put("batch.size", "4000");
+        p.put("linger.ms", "500");
+        p.put("compression.type", "gzip");
+        break;
       default:
         throw new IllegalArgumentException(mode);
     }
@@ -58,9 +69,12 @@ public final class EdgeCaseApp {
         producer.initTransactions();
         producer.beginTransaction();
       }
-      int firstPhase = mode.equals("expire") ? count / 2 : count;
+      int firstPhase = mode.equals("expire") || mode.equals("split") ? count / 2 : count;
       for (int i = 0; i < firstPhase; i++) {
         send(producer, topic, "k-" + i, value, acked, failed);
+        if (mode.equals("split")) {
+          producer.flush();
+        }
       }
       producer.flush();
       if (mode.equals("transactional")) {
@@ -77,12 +91,42 @@ public final class EdgeCaseApp {
         }
         producer.flush();
       }
+      if (mode.equals("split")) {
+        java.util.Random random = new java.util.Random(42);
+        for (int i = firstPhase; i < count; i++) {
+          send(producer, topic, "k-" + i, randomText(random, 300), acked, failed);
+        }
+        producer.flush();
+        System.out.println("BATCH_SPLITS=" + producerMetric(producer, "batch-split-total"));
+        System.out.println("BATCH_SIZE_MAX=" + producerMetric(producer, "batch-size-max"));
+        System.out.println(
+            "COMPRESSION_RATE_AVG=" + producerMetric(producer, "compression-rate-avg"));
+        System.out.println(
+            "RECORDS_PER_REQUEST_AVG=" + producerMetric(producer, "records-per-request-avg"));
+      }
       producer.close(java.time.Duration.ofSeconds(10));
     }
     System.out.println("ACKED=" + acked.get());
     System.out.println("FAILED=" + failed.get());
     Thread.sleep(lingerAfterMillis);
     System.out.println("DONE");
+  }
+
+  private static String randomText(java.util.Random random, int length) {
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      text.append((char) ('!' + random.nextInt(90)));
+    }
+    return text.toString();
+  }
+
+  private static double producerMetric(KafkaProducer<?, ?> producer, String name) {
+    for (var entry : producer.metrics().entrySet()) {
+      if (entry.getKey().name().equals(name) && entry.getKey().group().equals("producer-metrics")) {
+        return ((Number) entry.getValue().metricValue()).doubleValue();
+      }
+    }
+    return -1;
   }
 
   private static void send(

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The producer paths where a record does not simply succeed, on real brokers with the agent: a
  * failed record counts as a failure and never as a latency, and the instants of records that do
- * succeed stay right through acks=0 and transactions.
+ * succeed stay right through acks=0, transactions and split batches.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class ProducerAgentEdgeCasesIT {
@@ -145,6 +145,43 @@ class ProducerAgentEdgeCasesIT {
                   .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", "transactional")
                   .getCount())
           .isEqualTo(30);
+    }
+  }
+
+  @Test
+  void splitBatchesAreTimedByTheBatchThatSucceeded() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("too-large").config("max.message.bytes", "5000").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result result =
+          AppJvm.run(
+              "4.4.0",
+              options(receiver, "1.0"),
+              EdgeCaseApp.class,
+              "split",
+              cluster.bootstrapServers(),
+              "too-large",
+              "400",
+              "1500");
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(Double.parseDouble(result.value("BATCH_SPLITS"))).isPositive();
+      assertThat(result.value("ACKED")).isEqualTo("400");
+      assertThat(result.value("FAILED")).isEqualTo("0");
+      List<Span> spans = awaitSpans(receiver, 400);
+      assertThat(spans).hasSize(400);
+      for (Span span : spans) {
+        long drain = OtlpReceiver.longAttribute(span, SpanAttributes.DRAIN_TIME.name());
+        assertThat(drain).isBetween(span.getStartTimeUnixNano(), span.getEndTimeUnixNano());
+        // Every record is reported with a batch the broker accepted: within the topic's limit.
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.BATCH_SIZE_BYTES.name()))
+            .isLessThanOrEqualTo(5000);
+      }
+      assertThat(
+              receiver
+                  .latestHistogram(MetricDef.PRODUCER_PRODUCE_LATENCY.name(), "topic", "too-large")
+                  .getCount())
+          .isEqualTo(400);
     }
   }
 

@@ -231,11 +231,11 @@ public final class ProducerHooks {
             .setSpanId(sampled.spanId)
             .setParentSpanId(sampled.parentSpanId)
             .setKind(SpanRecord.KIND_PRODUCER)
-            .setName("send " + tracker.instruments.topic)
+            .setName("send " + tracker.topic)
             .setStartEpochNanos(WallClock.epochNanos(tracker.sendNanos))
             .setEndEpochNanos(WallClock.epochNanos(ackNanos));
     span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
-    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, tracker.instruments.topic);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, tracker.topic);
     span.put(SpanAttributes.MESSAGING_CLIENT_ID, producer.clientId);
     span.put(SpanAttributes.PRODUCER_ACKS, producer.acks);
     span.put(SpanAttributes.BATCH_COMPRESSION, producer.compression);

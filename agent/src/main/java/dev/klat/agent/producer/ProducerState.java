@@ -9,10 +9,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 /** Per-KafkaProducer state, created at its first send and kept in the producer itself. */
 final class ProducerState {
 
-  /** Marks excluded topics in the cache, so that they cost one lookup and nothing else. */
-  private static final TopicInstruments EXCLUDED = null;
-
   private static final byte MAGIC_VALUE_V2 = 2;
+  static final int MAX_TOPICS = 10_000;
+  static final String OVERFLOW_TOPIC = "_other";
 
   final String clientId;
   final String acks;
@@ -26,6 +25,7 @@ final class ProducerState {
   // The last topic sent to: most producers write to one topic, and then a reference comparison
   // replaces the map lookup.
   private volatile TopicInstruments lastTopic;
+  private volatile TopicInstruments overflow;
 
   ProducerState(AgentRuntime runtime, String clientId, Object producerConfig, Object apiVersions) {
     this.runtime = runtime;
@@ -44,7 +44,12 @@ final class ProducerState {
       return last;
     }
     Object cached = instrumentsByTopic.get(topic);
+    if (cached == null && instrumentsByTopic.size() >= MAX_TOPICS) {
+      // Bounded memory for producers that write to very many topics: the rest share one series.
+      return overflowInstruments();
+    }
     if (cached == null) {
+      // Excluded topics are cached as FALSE, so that they cost one lookup and nothing else.
       Object created =
           runtime.topicFilter.accepts(topic)
               ? new TopicInstruments(topic, clientId, runtime.metrics())
@@ -57,7 +62,16 @@ final class ProducerState {
       lastTopic = instruments;
       return instruments;
     }
-    return EXCLUDED;
+    return null;
+  }
+
+  private TopicInstruments overflowInstruments() {
+    TopicInstruments shared = overflow;
+    if (shared == null) {
+      shared = new TopicInstruments(OVERFLOW_TOPIC, clientId, runtime.metrics());
+      overflow = shared;
+    }
+    return shared;
   }
 
   /**

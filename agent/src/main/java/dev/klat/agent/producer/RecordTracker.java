@@ -14,6 +14,10 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 final class RecordTracker implements Callback {
 
   final ProducerState producer;
+
+  /** The record's topic; {@code instruments} may be a shared overflow series. */
+  final String topic;
+
   final TopicInstruments instruments;
   final Callback delegate;
   final long sendNanos;
@@ -31,6 +35,7 @@ final class RecordTracker implements Callback {
       long sendNanos,
       ProducerRecord<?, ?> record) {
     this.producer = producer;
+    this.topic = record.topic();
     this.instruments = instruments;
     this.delegate = delegate;
     this.sendNanos = sendNanos;

@@ -202,6 +202,68 @@ class ProducerAgentIT {
   }
 
   @Test
+  void headersOffStillTracesButAddsNoHeaderByte() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("agent-headers-off").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      List<String> options = new ArrayList<>(agentOptions(receiver.endpoint(), "1.0"));
+      options.add("-Dklat.headers.enabled=false");
+      AppJvm.Result app =
+          AppJvm.run(
+              "4.4.0",
+              options,
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              "agent-headers-off",
+              "20",
+              "1500");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      for (ConsumerRecord<String, String> record :
+          readAll(cluster, "agent-headers-off", 20 + EXTRA_RECORDS)) {
+        assertThat(count(record, HeaderNames.TIMING)).isZero();
+        // Only the application's own upstream traceparent, untouched.
+        assertThat(count(record, HeaderNames.TRACEPARENT))
+            .isEqualTo(record.key().equals("traced") ? 1 : 0);
+      }
+      // Still traced: the collector joins these spans by topic, partition and offset.
+      assertThat(awaitSpans(receiver, 20 + EXTRA_RECORDS)).hasSize(20 + EXTRA_RECORDS);
+    }
+  }
+
+  @Test
+  void excludedTopicIsLeftAlone() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("agent-excluded").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      List<String> options = new ArrayList<>(agentOptions(receiver.endpoint(), "1.0"));
+      options.add("-Dklat.topics.exclude=agent-excl.*");
+      AppJvm.Result app =
+          AppJvm.run(
+              "4.4.0",
+              options,
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              "agent-excluded",
+              "20",
+              "1500");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      for (ConsumerRecord<String, String> record :
+          readAll(cluster, "agent-excluded", 20 + EXTRA_RECORDS)) {
+        assertThat(count(record, HeaderNames.TIMING)).isZero();
+      }
+      // The agent ran and exported (its own health), but nothing about the excluded topic.
+      assertThat(receiver.requestCount()).isPositive();
+      assertThat(receiver.spans()).isEmpty();
+      assertThat(
+              receiver.latestHistogram(
+                  MetricDef.PRODUCER_LATENCY.name(), "topic", "agent-excluded"))
+          .isNull();
+    }
+  }
+
+  @Test
   void unreachableCollectorChangesNothingForTheApplication() throws Exception {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("agent-no-collector").build());

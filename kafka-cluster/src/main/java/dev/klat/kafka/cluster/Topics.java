@@ -2,12 +2,16 @@ package dev.klat.kafka.cluster;
 
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 
 /** Topic creation that returns only when producers and consumers can use the topic. */
@@ -59,12 +63,23 @@ final class Topics {
     if (description == null || description.partitions().size() != spec.partitions()) {
       return false;
     }
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (TopicPartitionInfo partition : description.partitions()) {
       if (partition.leader() == null || partition.isr().size() < spec.replicationFactor()) {
         return false;
       }
+      latest.put(new TopicPartition(spec.name(), partition.partition()), OffsetSpec.latest());
     }
-    return true;
+    // The metadata can name a leader before that broker has created the partition's log; a
+    // producer racing it gets NOT_LEADER_OR_FOLLOWER, and an idempotent producer's retry of its
+    // first batch can then fail with OutOfOrderSequenceException (seen on Kafka 4.4). The leader
+    // answers ListOffsets only once the log exists.
+    try {
+      admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
+      return true;
+    } catch (ExecutionException notYetWritable) {
+      return false;
+    }
   }
 
   private static final TimeUnit MILLIS = TimeUnit.MILLISECONDS;

@@ -88,7 +88,11 @@ public final class KlatAgent {
               .with(AgentBuilder.PoolStrategy.Default.FAST)
               .ignore(not(nameStartsWith("org.apache.kafka.clients.")))
               .with(new FailureListener(log));
-      ProducerInstrumentation.install(builder, log).installOn(instrumentation);
+      log.debug("agent builder created after " + millisSince(startNanos) + " ms");
+      AgentBuilder withProducer = ProducerInstrumentation.install(builder, log);
+      log.debug("producer transformations declared after " + millisSince(startNanos) + " ms");
+      withProducer.installOn(instrumentation);
+      log.debug("transformer installed after " + millisSince(startNanos) + " ms");
       if (attachedLate) {
         warnAboutLoadedClients(instrumentation, log);
       }

@@ -1,23 +1,65 @@
 package dev.klat.it.bench;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Runs Kafka's own {@code ProducerPerformance} in this JVM, then prints the JVM's CPU time, so that
- * the benchmark can report CPU per record alongside the tool's throughput and latency.
+ * Runs Kafka's own {@code ProducerPerformance} in this JVM, then prints CPU time: the whole
+ * process, the part spent before {@code main} (JVM and agent start-up), and per Java thread, so
+ * that the benchmark can tell per-record cost from one-off cost and the application thread from the
+ * producer's network thread.
  */
 public final class PerfMain {
 
   private PerfMain() {}
 
   public static void main(String[] args) throws Exception {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long cpuAtMainNanos = os.getProcessCpuTime();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    // Threads end before the tool returns (the producer closes its network thread), so their CPU
+    // time is sampled while they live and the last sample kept.
+    Map<String, Long> lastCpuByThread = new ConcurrentHashMap<>();
+    Thread sampler =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                for (long id : threads.getAllThreadIds()) {
+                  ThreadInfo info = threads.getThreadInfo(id);
+                  long cpu = threads.getThreadCpuTime(id);
+                  if (info != null && cpu > 0) {
+                    lastCpuByThread.put(info.getThreadName() + "#" + id, cpu);
+                  }
+                }
+                try {
+                  Thread.sleep(50);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "cpu-sampler");
+    sampler.setDaemon(true);
+    sampler.start();
+
     // By name: kafka-tools is on the forked JVM's class path only, not on the tests'.
     Class.forName("org.apache.kafka.tools.ProducerPerformance")
         .getMethod("main", String[].class)
         .invoke(null, (Object) args);
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    sampler.interrupt();
+    sampler.join();
     System.out.println("CPU_NANOS=" + os.getProcessCpuTime());
+    System.out.println("CPU_BEFORE_MAIN_NANOS=" + cpuAtMainNanos);
+    Map<String, Long> byKind = new TreeMap<>();
+    lastCpuByThread.forEach(
+        (name, cpu) -> byKind.merge(name.replaceAll("[#\\d| -]+.*$", ""), cpu, Long::sum));
+    byKind.forEach((kind, cpu) -> System.out.println("THREAD_CPU_NANOS " + kind + "=" + cpu));
     System.out.println("UPTIME_MILLIS=" + ManagementFactory.getRuntimeMXBean().getUptime());
   }
 }

@@ -56,14 +56,8 @@ public final class ProducerOverheadBenchmark {
     Path clientsDir = Paths.get(System.getProperty("klat.kafka-clients.dir"));
     Path toolsDir = Paths.get(System.getProperty("klat.kafka-tools.dir"));
     // exec:java runs in Maven's JVM, whose working directory is wherever mvn was started.
-    Path testClasses =
-        Paths.get(
-            ProducerOverheadBenchmark.class
-                .getProtectionDomain()
-                .getCodeSource()
-                .getLocation()
-                .toURI());
-    TARGET = testClasses.getParent();
+    TARGET = Paths.get(System.getProperty("klat.it.target"));
+    Path testClasses = TARGET.resolve("test-classes");
     String classpath =
         classpath(testClasses, toolsDir, clientsDir.resolve("4.4.0"), clientsDir.resolve("common"));
 
@@ -116,21 +110,28 @@ public final class ProducerOverheadBenchmark {
     }
     String report = report(runs, startupMillis, rounds, records);
     System.out.println(report);
-    Path out =
-        Files.createDirectories(Paths.get("target", "bench")).resolve("producer-overhead.md");
+    Path out = Files.createDirectories(TARGET.resolve("bench")).resolve("producer-overhead.md");
     Files.writeString(out, report, StandardCharsets.UTF_8);
   }
 
   record Run(
-      double recordsPerSecond, double p50Millis, double p99Millis, double cpuNanosPerRecord) {
+      double recordsPerSecond,
+      double p50Millis,
+      double p99Millis,
+      double cpuNanosPerRecord,
+      double cpuBeforeMainMillis,
+      double networkThreadNanosPerRecord) {
     String describe() {
       return String.format(
           Locale.ROOT,
-          "%,.0f rec/s  p50 %.0f ms  p99 %.0f ms  cpu %.0f ns/rec",
+          "%,.0f rec/s  p50 %.0f ms  p99 %.0f ms  cpu %.0f ns/rec  before main %.0f ms"
+              + "  network thread %.0f ns/rec",
           recordsPerSecond,
           p50Millis,
           p99Millis,
-          cpuNanosPerRecord);
+          cpuNanosPerRecord,
+          cpuBeforeMainMillis,
+          networkThreadNanosPerRecord);
     }
   }
 
@@ -165,11 +166,15 @@ public final class ProducerOverheadBenchmark {
     }
     long sent = Long.parseLong(summary.group(1));
     long cpuNanos = Long.parseLong(value(output, "CPU_NANOS"));
+    long beforeMainNanos = Long.parseLong(value(output, "CPU_BEFORE_MAIN_NANOS"));
+    long networkThreadNanos = Long.parseLong(value(output, "THREAD_CPU_NANOS kafka"));
     return new Run(
         Double.parseDouble(summary.group(2)),
         Double.parseDouble(summary.group(4)),
         Double.parseDouble(summary.group(6)),
-        (double) cpuNanos / sent);
+        (double) cpuNanos / sent,
+        beforeMainNanos / 1e6,
+        (double) networkThreadNanos / sent);
   }
 
   private static long startup(String classpath, List<String> jvmOptions)
@@ -195,7 +200,7 @@ public final class ProducerOverheadBenchmark {
   private static String run(List<String> command, int timeoutSeconds)
       throws IOException, InterruptedException {
     Path log =
-        Files.createTempFile(Files.createDirectories(Paths.get("target", "bench")), "run-", ".log");
+        Files.createTempFile(Files.createDirectories(TARGET.resolve("bench")), "run-", ".log");
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
@@ -251,8 +256,8 @@ public final class ProducerOverheadBenchmark {
             rounds,
             records));
     out.append(
-        "| variant | throughput median (rec/s) | range | vs no agent | p50 ms | p99 ms | CPU ns/record | vs no agent | start-up ms (median) |\n");
-    out.append("|---|---|---|---|---|---|---|---|---|\n");
+        "| variant | throughput median (rec/s) | range | vs no agent | p50 ms | p99 ms | CPU ns/record | vs no agent | CPU before main ms | network thread ns/record | start-up ms (median) |\n");
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
     double baseThroughput = 0;
     double baseCpu = 0;
     double baseStartup = 0;
@@ -265,6 +270,10 @@ public final class ProducerOverheadBenchmark {
       double p50 = median(list.stream().map(Run::p50Millis).collect(Collectors.toList()));
       double p99 = median(list.stream().map(Run::p99Millis).collect(Collectors.toList()));
       double cpu = median(list.stream().map(Run::cpuNanosPerRecord).collect(Collectors.toList()));
+      double beforeMain =
+          median(list.stream().map(Run::cpuBeforeMainMillis).collect(Collectors.toList()));
+      double network =
+          median(list.stream().map(Run::networkThreadNanosPerRecord).collect(Collectors.toList()));
       double startup =
           median(
               startupMillis.get(entry.getKey()).stream()
@@ -278,7 +287,7 @@ public final class ProducerOverheadBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %,.0f | %,.0f – %,.0f | %.1f%% | %.0f | %.0f | %.0f | %+.1f%% | %.0f (%+.0f) |%n",
+              "| %s | %,.0f | %,.0f – %,.0f | %.1f%% | %.0f | %.0f | %.0f | %+.1f%% | %.0f | %.0f | %.0f (%+.0f) |%n",
               entry.getKey(),
               throughput,
               min,
@@ -288,6 +297,8 @@ public final class ProducerOverheadBenchmark {
               p99,
               cpu,
               100 * (cpu - baseCpu) / baseCpu,
+              beforeMain,
+              network,
               startup,
               startup - baseStartup));
     }

@@ -77,12 +77,18 @@ public final class ProducerInstrumentation {
         .type(named(PRODUCER))
         .transform(
             (b, type, classLoader, module, protectionDomain) -> {
+              if (!helpersCanLink(classLoader, log)) {
+                return b;
+              }
               DynamicType.Builder<?> withState = withStateField(b);
               return hook(withState, type, SEND, SendAdvice.class, "KafkaProducer.send", log);
             })
         .type(named(BATCH))
         .transform(
             (b, type, classLoader, module, protectionDomain) -> {
+              if (!helpersCanLink(classLoader, log)) {
+                return b;
+              }
               DynamicType.Builder<?> withState = withStateField(b);
               withState =
                   hook(withState, type, DRAINED, DrainedAdvice.class, "ProducerBatch.drained", log);
@@ -97,13 +103,42 @@ public final class ProducerInstrumentation {
         .type(named(SENDER))
         .transform(
             (b, type, classLoader, module, protectionDomain) ->
-                hook(
-                    b,
-                    type,
-                    SEND_PRODUCE_REQUEST,
-                    ProduceRequestAdvice.class,
-                    "Sender.sendProduceRequest",
-                    log));
+                helpersCanLink(classLoader, log)
+                    ? hook(
+                        b,
+                        type,
+                        SEND_PRODUCE_REQUEST,
+                        ProduceRequestAdvice.class,
+                        "Sender.sendProduceRequest",
+                        log)
+                    : b);
+  }
+
+  /**
+   * The hooks' helpers live in the agent's class loader and link against kafka-clients from there.
+   * When the application's kafka-clients is not the one that loader sees (a Spring Boot executable
+   * jar, an application server), woven code would throw a linkage error on every call: such class
+   * loaders are left untouched, with one line saying so.
+   */
+  static boolean helpersCanLink(ClassLoader applicationLoader, AgentLog log) {
+    String probe = "org.apache.kafka.clients.producer.Callback";
+    try {
+      Class<?> seenByHelpers =
+          Class.forName(probe, false, ProducerInstrumentation.class.getClassLoader());
+      Class<?> seenByApplication = Class.forName(probe, false, applicationLoader);
+      if (seenByHelpers == seenByApplication) {
+        return true;
+      }
+    } catch (ClassNotFoundException | LinkageError e) {
+      // Falls through to the warning.
+    }
+    log.warnOnce(
+        "helpers-cannot-link-" + System.identityHashCode(applicationLoader),
+        "kafka-clients in class loader "
+            + applicationLoader
+            + " is not visible to the klat agent (for example a Spring Boot executable jar):"
+            + " its producers are not instrumented");
+    return false;
   }
 
   private static DynamicType.Builder<?> withStateField(DynamicType.Builder<?> builder) {

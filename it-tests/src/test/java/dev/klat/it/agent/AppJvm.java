@@ -74,6 +74,34 @@ final class AppJvm {
     }
   }
 
+  /**
+   * Runs the application with kafka-clients and the application in a child class loader, and only
+   * {@link ChildLoaderLauncher} on the system class path.
+   */
+  static Result runInChildLoader(
+      String clientsVersion, List<String> jvmOptions, Class<?> mainClass, String... args)
+      throws IOException, InterruptedException {
+    Path launcherClasses = Paths.get("target", "launcher-classes").toAbsolutePath();
+    Path launcher =
+        launcherClasses.resolve(ChildLoaderLauncher.class.getName().replace('.', '/') + ".class");
+    Files.createDirectories(launcher.getParent());
+    Files.copy(
+        Paths.get("target", "test-classes").resolve(launcherClasses.relativize(launcher)),
+        launcher,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(launcherClasses.toString());
+    command.add(ChildLoaderLauncher.class.getName());
+    command.add(classpath(clientsVersion));
+    command.add(mainClass.getName());
+    command.addAll(List.of(args));
+    return launch(command, mainClass.getSimpleName() + "-child-" + clientsVersion).await();
+  }
+
   static Running start(
       String clientsVersion, List<String> jvmOptions, Class<?> mainClass, String... args)
       throws IOException {
@@ -85,9 +113,12 @@ final class AppJvm {
     command.add(classpath(clientsVersion));
     command.add(mainClass.getName());
     command.addAll(List.of(args));
+    return launch(command, mainClass.getSimpleName() + "-" + clientsVersion);
+  }
+
+  private static Running launch(List<String> command, String logName) throws IOException {
     Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
-    Path log =
-        Files.createTempFile(logs, mainClass.getSimpleName() + "-" + clientsVersion + "-", ".log");
+    Path log = Files.createTempFile(logs, logName + "-", ".log");
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new Running(process, log);

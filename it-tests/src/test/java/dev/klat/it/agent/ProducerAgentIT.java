@@ -264,6 +264,35 @@ class ProducerAgentIT {
   }
 
   @Test
+  void kafkaClientsTheAgentCannotSeeAreLeftAloneWithOneLine() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("agent-child-loader").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result app =
+          AppJvm.runInChildLoader(
+              "4.4.0",
+              agentOptions(receiver.endpoint(), "1.0"),
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              "agent-child-loader",
+              "50",
+              "800");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      assertThat(app.value("APP_CALLBACKS")).isEqualTo("25");
+      assertThat(app.output())
+          .containsOnlyOnce("is not visible to the klat agent")
+          .doesNotContain("hook failed")
+          .doesNotContain("NoClassDefFoundError");
+      for (ConsumerRecord<String, String> record :
+          readAll(cluster, "agent-child-loader", 50 + EXTRA_RECORDS)) {
+        assertThat(count(record, HeaderNames.TIMING)).isZero();
+      }
+      assertThat(receiver.spans()).isEmpty();
+    }
+  }
+
+  @Test
   void unreachableCollectorChangesNothingForTheApplication() throws Exception {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("agent-no-collector").build());

@@ -22,6 +22,20 @@ final class AppJvm {
 
   private AppJvm() {}
 
+  /**
+   * JVM options that attach the agent, exporting to {@code endpoint}, sampling with {@code
+   * probability} and no practical rate cap, and exporting metrics every 500 ms so that a short
+   * application run still reports them.
+   */
+  static List<String> agentOptions(String endpoint, String probability) {
+    return List.of(
+        "-javaagent:" + AGENT_JAR,
+        "-Dklat.endpoint=" + endpoint,
+        "-Dklat.sampling.probability=" + probability,
+        "-Dklat.sampling.max-per-second=100000",
+        "-Dklat.metrics.interval=500ms");
+  }
+
   /** The result of one run: exit code and everything the JVM printed. */
   record Result(int exitCode, String output) {
     String value(String key) {

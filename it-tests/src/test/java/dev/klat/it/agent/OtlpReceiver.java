@@ -90,6 +90,15 @@ public final class OtlpReceiver implements AutoCloseable {
     return spans;
   }
 
+  /** The spans received once there are {@code expected} of them, or after 10 s, whichever first. */
+  List<Span> awaitSpans(int expected) throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (spans().size() < expected && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    return spans();
+  }
+
   /** The newest data point of a cumulative histogram with these attribute values, or null. */
   HistogramDataPoint latestHistogram(String name, String... attributeKeyValues) {
     HistogramDataPoint latest = null;

@@ -39,7 +39,7 @@ class ProducerAgentEdgeCasesIT {
       AppJvm.Running app =
           AppJvm.start(
               "4.4.0",
-              options(receiver, "0"),
+              AppJvm.agentOptions(receiver.endpoint(), "0"),
               EdgeCaseApp.class,
               "expire",
               cluster.bootstrapServers(),
@@ -83,7 +83,7 @@ class ProducerAgentEdgeCasesIT {
       AppJvm.Result result =
           AppJvm.run(
               "4.4.0",
-              options(receiver, "1.0"),
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
               EdgeCaseApp.class,
               "acks0",
               cluster.bootstrapServers(),
@@ -99,7 +99,7 @@ class ProducerAgentEdgeCasesIT {
                       MetricDef.PRODUCER_PRODUCE_LATENCY.name(), "topic", "fire-and-forget")
                   .getCount())
           .isEqualTo(50);
-      List<Span> spans = awaitSpans(receiver, 50);
+      List<Span> spans = receiver.awaitSpans(50);
       assertThat(spans).hasSize(50);
       for (Span span : spans) {
         // acks=0: no response, so no offset; the span still has its instants.
@@ -121,7 +121,7 @@ class ProducerAgentEdgeCasesIT {
       AppJvm.Result result =
           AppJvm.run(
               "4.4.0",
-              options(receiver, "1.0"),
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
               EdgeCaseApp.class,
               "transactional",
               cluster.bootstrapServers(),
@@ -131,7 +131,7 @@ class ProducerAgentEdgeCasesIT {
 
       assertThat(result.exitCode()).as(result.output()).isZero();
       assertThat(result.value("ACKED")).isEqualTo("30");
-      List<Span> spans = awaitSpans(receiver, 30);
+      List<Span> spans = receiver.awaitSpans(30);
       assertThat(spans).hasSize(30);
       assertThat(spans)
           .allSatisfy(
@@ -156,7 +156,7 @@ class ProducerAgentEdgeCasesIT {
       AppJvm.Result result =
           AppJvm.run(
               "4.4.0",
-              options(receiver, "1.0"),
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
               EdgeCaseApp.class,
               "split",
               cluster.bootstrapServers(),
@@ -168,7 +168,7 @@ class ProducerAgentEdgeCasesIT {
       assertThat(Double.parseDouble(result.value("BATCH_SPLITS"))).isPositive();
       assertThat(result.value("ACKED")).isEqualTo("400");
       assertThat(result.value("FAILED")).isEqualTo("0");
-      List<Span> spans = awaitSpans(receiver, 400);
+      List<Span> spans = receiver.awaitSpans(400);
       assertThat(spans).hasSize(400);
       for (Span span : spans) {
         long drain = OtlpReceiver.longAttribute(span, SpanAttributes.DRAIN_TIME.name());
@@ -183,22 +183,5 @@ class ProducerAgentEdgeCasesIT {
                   .getCount())
           .isEqualTo(400);
     }
-  }
-
-  private static List<Span> awaitSpans(OtlpReceiver receiver, int expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (receiver.spans().size() < expected && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    return receiver.spans();
-  }
-
-  private static List<String> options(OtlpReceiver receiver, String probability) {
-    return List.of(
-        "-javaagent:" + AppJvm.AGENT_JAR,
-        "-Dklat.endpoint=" + receiver.endpoint(),
-        "-Dklat.sampling.probability=" + probability,
-        "-Dklat.sampling.max-per-second=100000",
-        "-Dklat.metrics.interval=500ms");
   }
 }

@@ -58,7 +58,7 @@ class ProducerAgentIT {
       AppJvm.Result app =
           AppJvm.run(
               clientsVersion,
-              agentOptions(receiver.endpoint(), "0.5"),
+              AppJvm.agentOptions(receiver.endpoint(), "0.5"),
               ProducerApp.class,
               cluster.bootstrapServers(),
               topic,
@@ -110,7 +110,7 @@ class ProducerAgentIT {
         assertThat(timing.producerInstanceId()).isEqualTo(instanceId);
       }
 
-      List<Span> spans = awaitSpans(receiver, stamped.size());
+      List<Span> spans = receiver.awaitSpans(stamped.size());
       assertThat(spans).hasSize(stamped.size());
       for (Span span : spans) {
         String position =
@@ -177,7 +177,7 @@ class ProducerAgentIT {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("agent-disabled").build());
     try (OtlpReceiver receiver = new OtlpReceiver()) {
-      List<String> options = new ArrayList<>(agentOptions(receiver.endpoint(), "1.0"));
+      List<String> options = new ArrayList<>(AppJvm.agentOptions(receiver.endpoint(), "1.0"));
       options.add("-Dklat.enabled=false");
       AppJvm.Result app =
           AppJvm.run(
@@ -206,7 +206,7 @@ class ProducerAgentIT {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("agent-headers-off").build());
     try (OtlpReceiver receiver = new OtlpReceiver()) {
-      List<String> options = new ArrayList<>(agentOptions(receiver.endpoint(), "1.0"));
+      List<String> options = new ArrayList<>(AppJvm.agentOptions(receiver.endpoint(), "1.0"));
       options.add("-Dklat.headers.enabled=false");
       AppJvm.Result app =
           AppJvm.run(
@@ -227,7 +227,7 @@ class ProducerAgentIT {
             .isEqualTo(record.key().equals("traced") ? 1 : 0);
       }
       // Still traced: the collector joins these spans by topic, partition and offset.
-      assertThat(awaitSpans(receiver, 20 + EXTRA_RECORDS)).hasSize(20 + EXTRA_RECORDS);
+      assertThat(receiver.awaitSpans(20 + EXTRA_RECORDS)).hasSize(20 + EXTRA_RECORDS);
     }
   }
 
@@ -236,7 +236,7 @@ class ProducerAgentIT {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("agent-excluded").build());
     try (OtlpReceiver receiver = new OtlpReceiver()) {
-      List<String> options = new ArrayList<>(agentOptions(receiver.endpoint(), "1.0"));
+      List<String> options = new ArrayList<>(AppJvm.agentOptions(receiver.endpoint(), "1.0"));
       options.add("-Dklat.topics.exclude=agent-excl.*");
       AppJvm.Result app =
           AppJvm.run(
@@ -271,7 +271,7 @@ class ProducerAgentIT {
       AppJvm.Result app =
           AppJvm.runInChildLoader(
               "4.4.0",
-              agentOptions(receiver.endpoint(), "1.0"),
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
               ProducerApp.class,
               cluster.bootstrapServers(),
               "agent-child-loader",
@@ -301,7 +301,7 @@ class ProducerAgentIT {
     AppJvm.Result app =
         AppJvm.run(
             "4.4.0",
-            agentOptions(closedEndpoint, "1.0"),
+            AppJvm.agentOptions(closedEndpoint, "1.0"),
             ProducerApp.class,
             cluster.bootstrapServers(),
             "agent-no-collector",
@@ -312,15 +312,6 @@ class ProducerAgentIT {
     assertThat(app.value("APP_CALLBACKS")).isEqualTo("50");
     assertThat(readAll(cluster, "agent-no-collector", 100 + EXTRA_RECORDS))
         .hasSize(100 + EXTRA_RECORDS);
-  }
-
-  private static List<String> agentOptions(String endpoint, String probability) {
-    return List.of(
-        "-javaagent:" + AppJvm.AGENT_JAR,
-        "-Dklat.endpoint=" + endpoint,
-        "-Dklat.sampling.probability=" + probability,
-        "-Dklat.sampling.max-per-second=100000",
-        "-Dklat.metrics.interval=500ms");
   }
 
   private static int closedPort() throws Exception {
@@ -335,14 +326,6 @@ class ProducerAgentIT {
       n++;
     }
     return n;
-  }
-
-  private static List<Span> awaitSpans(OtlpReceiver receiver, int expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (receiver.spans().size() < expected && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    return receiver.spans();
   }
 
   private static List<ConsumerRecord<String, String>> readAll(

@@ -1,23 +1,15 @@
 package dev.klat.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.export.ExportSettings;
 import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
+import dev.klat.agent.weave.KlatTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.utility.JavaModule;
 
 /**
  * The {@code -javaagent} entry point ({@code Premain-Class} and {@code Agent-Class}).
@@ -79,19 +71,15 @@ public final class KlatAgent {
       installShutdownFlush(telemetry);
       log.debug("exporter started after " + millisSince(startNanos) + " ms");
 
-      // Start-up cost matters (it is paid by every application start): no type validation, no
-      // self-initialization support (our advice needs none), and every class outside
-      // kafka-clients dismissed by its name alone.
-      AgentBuilder builder =
-          new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-              .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-              .with(AgentBuilder.PoolStrategy.Default.FAST)
-              .ignore(not(nameStartsWith("org.apache.kafka.clients.")))
-              .with(new FailureListener(log));
-      log.debug("agent builder created after " + millisSince(startNanos) + " ms");
-      AgentBuilder withProducer = ProducerInstrumentation.install(builder, log);
-      log.debug("producer transformations declared after " + millisSince(startNanos) + " ms");
-      withProducer.installOn(instrumentation);
+      // Start-up cost matters (every application start pays it): declaring the plans loads a few
+      // small classes, and the weaver itself loads only when a kafka-clients class is.
+      final AgentLog transformLog = log;
+      KlatTransformer transformer =
+          new KlatTransformer(
+              ProducerInstrumentation.plans(),
+              loader -> ProducerInstrumentation.helpersCanLink(loader, transformLog),
+              log);
+      instrumentation.addTransformer(transformer, false);
       log.debug("transformer installed after " + millisSince(startNanos) + " ms");
       if (attachedLate) {
         warnAboutLoadedClients(instrumentation, log);
@@ -138,37 +126,6 @@ public final class KlatAgent {
                 + " instrumented; start the JVM with -javaagent to cover them");
         return;
       }
-    }
-  }
-
-  /** Turns ByteBuddy's transformation errors into one log line each instead of silence. */
-  private static final class FailureListener extends AgentBuilder.Listener.Adapter {
-    private final AgentLog log;
-
-    FailureListener(AgentLog log) {
-      this.log = log;
-    }
-
-    @Override
-    public void onError(
-        String typeName,
-        ClassLoader classLoader,
-        JavaModule module,
-        boolean loaded,
-        Throwable throwable) {
-      log.warnOnce(
-          "transform-" + typeName,
-          "could not instrument " + typeName + " (its hooks are skipped): " + throwable);
-    }
-
-    @Override
-    public void onTransformation(
-        TypeDescription typeDescription,
-        ClassLoader classLoader,
-        JavaModule module,
-        boolean loaded,
-        DynamicType dynamicType) {
-      log.debug("instrumented " + typeDescription.getName());
     }
   }
 }

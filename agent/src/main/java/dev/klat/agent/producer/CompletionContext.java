@@ -39,6 +39,11 @@ final class CompletionContext {
       int recordCount,
       TopicPartition topicPartition) {
     CompletionContext context = CURRENT.get();
+    if (context.depth >= MAX_DEPTH) {
+      // Only frames left behind by exceptions that escaped a completion (the pop never ran) get
+      // this deep: they are stale, and the thread starts over.
+      context.clearAll();
+    }
     int depth = context.depth++;
     if (depth < MAX_DEPTH) {
       Frame frame = context.frames[depth];
@@ -59,6 +64,13 @@ final class CompletionContext {
         context.frames[depth].clear();
       }
     }
+  }
+
+  private void clearAll() {
+    for (Frame frame : frames) {
+      frame.clear();
+    }
+    depth = 0;
   }
 
   /** The innermost batch completing on this thread, or null outside a batch completion. */

@@ -4,6 +4,7 @@ import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.WallClock;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
+import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
@@ -30,10 +31,11 @@ public final class ProducerHooks {
   private ProducerHooks() {}
 
   /**
-   * At {@code KafkaProducer.send(record, callback)} entry: takes S and returns the tracker that
-   * replaces the callback (and carries the record to send), or null to leave the call untouched.
+   * At {@code KafkaProducer.send(record, callback)} entry: takes S and returns the callback for the
+   * send to use, the agent's tracker around the application's, or the application's own to leave
+   * the call untouched.
    */
-  public static Object onSend(
+  public static Callback onSend(
       Object producer,
       String clientId,
       Object producerConfig,
@@ -43,26 +45,40 @@ public final class ProducerHooks {
     long sendNanos = System.nanoTime();
     AgentRuntime runtime = AgentRuntime.get();
     if (runtime == null || record == null) {
-      return null;
+      return callback;
     }
     try {
       ProducerState state = producerState(runtime, producer, clientId, producerConfig, apiVersions);
       TopicInstruments instruments = state.instruments(record.topic());
       if (instruments == null) {
-        return null;
+        return callback;
       }
       RecordTracker tracker = new RecordTracker(state, instruments, callback, sendNanos, record);
       maybeSample(runtime, state, tracker, record, sendNanos);
       return tracker;
     } catch (Throwable t) {
       runtime.log.warnThrottled("producer-send", "producer send hook failed: " + t);
-      return null;
+      return callback;
     }
   }
 
-  /** The tracker's record, for the advice to send in place of the original. */
-  public static ProducerRecord<?, ?> recordToSend(Object tracker) {
-    return ((RecordTracker) tracker).takeRecord();
+  /**
+   * Right after {@link #onSend}: the record to send, a stamped copy when {@code callback} is a
+   * tracker that made one, else {@code record} itself.
+   */
+  @SuppressWarnings("rawtypes")
+  public static ProducerRecord recordToSend(ProducerRecord record, Callback callback) {
+    try {
+      if (callback instanceof RecordTracker) {
+        ProducerRecord<?, ?> replacement = ((RecordTracker) callback).takeRecord();
+        if (replacement != null) {
+          return replacement;
+        }
+      }
+    } catch (Throwable t) {
+      warn("producer-send", t);
+    }
+    return record;
   }
 
   private static ProducerState producerState(
@@ -164,7 +180,10 @@ public final class ProducerHooks {
     }
   }
 
-  /** At {@code ProducerBatch.completeFutureAndFireCallbacks} exit, normal or not. */
+  /**
+   * At each normal return of {@code ProducerBatch.completeFutureAndFireCallbacks}. An exception
+   * escaping that method skips this; {@link CompletionContext} copes with the frame left behind.
+   */
   public static void onCompletionEnd() {
     try {
       CompletionContext.pop();

@@ -1,8 +1,8 @@
-package dev.klat.agent.producer;
+package dev.klat.agent.weave;
 
 /**
- * Added by the agent to {@code KafkaProducer} and {@code ProducerBatch}: one field of klat state
- * per instance, so that the hot path finds its state without a map lookup or a lock.
+ * Added by the agent to the kafka-clients classes it keeps state in: one field of klat state per
+ * instance, so that the hot path finds its state without a map lookup or a lock.
  *
  * <p>Public because the instrumented classes live in kafka-clients' packages.
  */

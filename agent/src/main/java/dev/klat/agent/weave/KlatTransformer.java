@@ -1,0 +1,84 @@
+package dev.klat.agent.weave;
+
+import dev.klat.agent.config.AgentLog;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent's only {@link ClassFileTransformer}. Every class the JVM loads passes through {@link
+ * #transform}, so a class outside kafka-clients costs one {@code startsWith} and nothing else.
+ *
+ * <p>Only classes being loaded for the first time are woven: adding a field or an interface to a
+ * class that is already loaded is something the JVM refuses, so a retransformation is ignored.
+ */
+public final class KlatTransformer implements ClassFileTransformer {
+
+  private static final String KAFKA_CLIENTS_PREFIX = "org/apache/kafka/clients/";
+
+  private final Map<String, ClassPlan> plansByInternalName = new HashMap<String, ClassPlan>();
+  private final LinkCheck linkCheck;
+  private final AgentLog log;
+
+  /** Decides whether hooks woven into classes of a class loader can reach the agent's helpers. */
+  public interface LinkCheck {
+    boolean helpersCanLink(ClassLoader applicationLoader);
+  }
+
+  public KlatTransformer(List<ClassPlan> plans, LinkCheck linkCheck, AgentLog log) {
+    for (ClassPlan plan : plans) {
+      if (!plan.internalName.startsWith(KAFKA_CLIENTS_PREFIX)) {
+        throw new IllegalArgumentException(plan.internalName + " is outside kafka-clients");
+      }
+      if (plansByInternalName.put(plan.internalName, plan) != null) {
+        throw new IllegalArgumentException("two plans for " + plan.internalName);
+      }
+    }
+    this.linkCheck = linkCheck;
+    this.log = log;
+  }
+
+  @Override
+  public byte[] transform(
+      ClassLoader loader,
+      String className,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classFile) {
+    if (className == null
+        || classBeingRedefined != null
+        || !className.startsWith(KAFKA_CLIENTS_PREFIX)) {
+      return null;
+    }
+    ClassPlan plan = plansByInternalName.get(className);
+    if (plan == null) {
+      return null;
+    }
+    try {
+      if (!linkCheck.helpersCanLink(loader)) {
+        return null;
+      }
+      Weaver.Result result = Weaver.weave(classFile, plan);
+      for (String skipped : result.skipped) {
+        log.warnOnce(
+            "missing-hook-" + skipped,
+            "kafka-clients "
+                + className.replace('/', '.')
+                + ": hook skipped, the rest of the agent still works: "
+                + skipped);
+      }
+      if (result.bytes != null) {
+        log.debug("instrumented " + className.replace('/', '.'));
+      }
+      return result.bytes;
+    } catch (Throwable t) {
+      // Returning null leaves the class exactly as it was: the application loses klat, not Kafka.
+      log.warnOnce(
+          "transform-" + className,
+          "could not instrument " + className.replace('/', '.') + " (its hooks are skipped): " + t);
+      return null;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.klat.agent.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.agent.config.AgentLog;
+import dev.klat.agent.weave.ClassPlan;
+import dev.klat.agent.weave.Hook;
+import dev.klat.agent.weave.KlatTransformer;
+import dev.klat.agent.weave.StateHolder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.Type;
+
+/** The producer plans against the kafka-clients this module compiles with (4.4.0). */
+class ProducerInstrumentationTest {
+
+  @Test
+  void everyHookNamesAPublicStaticMethodWithItsExactDescriptor() throws Exception {
+    for (ClassPlan plan : ProducerInstrumentation.plans()) {
+      for (Hook hook : plan.hooks()) {
+        Class<?> owner = Class.forName(hook.hookOwner().replace('/', '.'));
+        Method found = null;
+        for (Method method : owner.getDeclaredMethods()) {
+          if (method.getName().equals(hook.hookName())
+              && Type.getMethodDescriptor(method).equals(hook.hookDescriptor())) {
+            found = method;
+          }
+        }
+        assertThat(found).as(hook.label() + " -> " + hook.hookName()).isNotNull();
+        assertThat(
+                Modifier.isPublic(found.getModifiers()) && Modifier.isStatic(found.getModifiers()))
+            .as(hook.label())
+            .isTrue();
+      }
+    }
+  }
+
+  @Test
+  void everyHookFitsAndTheWovenClassesPassTheVerifier() throws Exception {
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    AgentLog log =
+        new AgentLog(
+            AgentLog.Level.DEBUG,
+            new PrintStream(logged, true, StandardCharsets.UTF_8),
+            System::currentTimeMillis);
+    KlatTransformer transformer =
+        new KlatTransformer(ProducerInstrumentation.plans(), loader -> true, log);
+    ClassLoader kafka = new WeavingLoader(transformer);
+
+    for (String name :
+        new String[] {
+          ProducerInstrumentation.PRODUCER,
+          ProducerInstrumentation.BATCH,
+          ProducerInstrumentation.SENDER
+        }) {
+      Class<?> woven = Class.forName(name, true, kafka);
+      assertThat(woven.getClassLoader()).isSameAs(kafka);
+    }
+
+    String output = new String(logged.toByteArray(), StandardCharsets.UTF_8);
+    assertThat(output)
+        .doesNotContain("WARN")
+        .contains("instrumented " + ProducerInstrumentation.SENDER);
+    assertThat(StateHolder.class)
+        .isAssignableFrom(Class.forName(ProducerInstrumentation.BATCH, false, kafka));
+  }
+
+  /** Loads kafka-clients itself (child first), weaving as the agent's transformer does. */
+  private static final class WeavingLoader extends ClassLoader {
+    private final KlatTransformer transformer;
+
+    WeavingLoader(KlatTransformer transformer) {
+      super(ProducerInstrumentationTest.class.getClassLoader());
+      this.transformer = transformer;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (!name.startsWith("org.apache.kafka.")) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> loaded = findLoadedClass(name);
+        if (loaded != null) {
+          return loaded;
+        }
+        String internalName = name.replace('.', '/');
+        byte[] original = read(internalName + ".class");
+        byte[] woven = transformer.transform(this, internalName, null, null, original);
+        byte[] bytes = woven != null ? woven : original;
+        return defineClass(name, bytes, 0, bytes.length);
+      }
+    }
+
+    private byte[] read(String path) throws ClassNotFoundException {
+      try (InputStream in = getParent().getResourceAsStream(path)) {
+        if (in == null) {
+          throw new ClassNotFoundException(path);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+          out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
+      } catch (IOException e) {
+        throw new ClassNotFoundException(path, e);
+      }
+    }
+  }
+}

@@ -96,6 +96,49 @@ public final class LatencyHistogram {
   }
 
   /**
+   * Records {@code endNanos - startNanos[i]} for every {@code i} in {@code [from, to)}: the
+   * durations of a batch of records that ended at the same instant. Lock-free and allocation-free;
+   * one atomic addition per duration and one for the batch's sum, instead of two or three per
+   * duration.
+   *
+   * @param endNanos the instant every duration ends, in {@link System#nanoTime()} nanoseconds
+   * @param startNanos the instants the durations start
+   * @param from the first index, inclusive
+   * @param to the last index, exclusive
+   * @return how many of the durations were negative (counted apart, not recorded)
+   */
+  public int recordAll(long endNanos, long[] startNanos, int from, int to) {
+    long batchSum = 0;
+    int negatives = 0;
+    for (int i = from; i < to; i++) {
+      long nanos = endNanos - startNanos[i];
+      if (nanos < 0) {
+        negatives++;
+      } else {
+        counts.getAndIncrement(bucketIndex(nanos));
+        batchSum = addClampedToLongMax(batchSum, nanos);
+      }
+    }
+    if (negatives > 0) {
+      negativeCount.getAndAdd(negatives);
+    }
+    if (batchSum > 0) {
+      long previous = sumLow.getAndAdd(batchSum);
+      if (Long.compareUnsigned(previous + batchSum, previous) < 0) {
+        sumCarries.getAndIncrement();
+      }
+    }
+    return negatives;
+  }
+
+  // A batch's durations each fit 2^63 nanoseconds; their sum only would after 292 years of
+  // latency in one batch. Saturating keeps even that case a large number instead of a wrap.
+  private static long addClampedToLongMax(long sum, long nanos) {
+    long added = sum + nanos;
+    return added < sum ? Long.MAX_VALUE : added;
+  }
+
+  /**
    * Returns how many durations were recorded. Sums every bucket: not for the hot path.
    *
    * @return the number of non-negative values recorded

@@ -1,18 +1,43 @@
 package dev.klat.agent.producer;
 
 /**
- * What the agent learns about one producer batch on the sender thread: when it was drained into a
- * produce request (first and last attempt) and which broker the request went to.
+ * What the agent knows about one producer batch: the send time S of each of its records, in append
+ * order, when it was drained into a produce request (first and last attempt) and which broker the
+ * request went to.
  *
- * <p>Written only by the producer's network thread. It is read by the callbacks of the batch's
- * records, which Kafka runs on the same thread except when a batch is aborted (producer close,
- * fatal transaction error); then a stale value is possible and harmless.
+ * <p>Appends happen on application threads under the accumulator's lock for the batch's partition;
+ * drains take the same lock, so the network thread sees every append made before the drain. Drain
+ * and completion fields are written by the network thread only, except when a batch is aborted
+ * (producer close, fatal transaction error); then a stale value is possible and harmless.
  */
 final class BatchTiming {
+
+  private static final int INITIAL_CAPACITY = 16;
+
+  /** Null when the batch's topic is not instrumented: nothing is recorded for it. */
+  TopicInstruments instruments;
+
+  long[] sendNanos;
+  int appended;
   long firstDrainNanos;
   long lastDrainNanos;
   int drains;
   int leaderNodeId = -1;
+
+  void append(TopicInstruments topicInstruments, long recordSendNanos) {
+    instruments = topicInstruments;
+    long[] times = sendNanos;
+    if (times == null) {
+      times = new long[INITIAL_CAPACITY];
+      sendNanos = times;
+    } else if (appended == times.length) {
+      long[] grown = new long[times.length * 2];
+      System.arraycopy(times, 0, grown, 0, appended);
+      times = grown;
+      sendNanos = times;
+    }
+    times[appended++] = recordSendNanos;
+  }
 
   void drained(long nowNanos) {
     if (drains == 0) {

@@ -37,7 +37,8 @@ final class CompletionContext {
       long baseOffset,
       long logAppendTime,
       int recordCount,
-      TopicPartition topicPartition) {
+      TopicPartition topicPartition,
+      long ackNanos) {
     CompletionContext context = CURRENT.get();
     if (context.depth >= MAX_DEPTH) {
       // Only frames left behind by exceptions that escaped a completion (the pop never ran) get
@@ -53,6 +54,7 @@ final class CompletionContext {
       frame.logAppendTime = logAppendTime;
       frame.recordCount = recordCount;
       frame.topicPartition = topicPartition;
+      frame.ackNanos = ackNanos;
     }
   }
 
@@ -88,6 +90,9 @@ final class CompletionContext {
     long logAppendTime;
     int recordCount;
     TopicPartition topicPartition;
+
+    /** A: when the batch's completion began. */
+    long ackNanos;
 
     void clear() {
       batch = null;

@@ -10,7 +10,10 @@ import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
 import dev.klat.model.TimingHeader;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -31,9 +34,9 @@ public final class ProducerHooks {
   private ProducerHooks() {}
 
   /**
-   * At {@code KafkaProducer.send(record, callback)} entry: takes S and returns the callback for the
-   * send to use, the agent's tracker around the application's, or the application's own to leave
-   * the call untouched.
+   * At {@code KafkaProducer.send(record, callback)} entry: takes S for the append that follows and
+   * returns the callback for the send to use: the application's own, or for a sampled record the
+   * agent's tracker around it.
    */
   public static Callback onSend(
       Object producer,
@@ -48,14 +51,17 @@ public final class ProducerHooks {
       return callback;
     }
     try {
+      SendContext context = SendContext.current();
+      context.instruments = null;
       ProducerState state = producerState(runtime, producer, clientId, producerConfig, apiVersions);
       TopicInstruments instruments = state.instruments(record.topic());
       if (instruments == null) {
         return callback;
       }
-      RecordTracker tracker = new RecordTracker(state, instruments, callback, sendNanos, record);
-      maybeSample(runtime, state, tracker, record, sendNanos);
-      return tracker;
+      context.sendNanos = sendNanos;
+      context.instruments = instruments;
+      RecordTracker sampled = maybeSample(runtime, state, instruments, record, callback, sendNanos);
+      return sampled != null ? sampled : callback;
     } catch (Throwable t) {
       runtime.log.warnThrottled("producer-send", "producer send hook failed: " + t);
       return callback;
@@ -81,6 +87,99 @@ public final class ProducerHooks {
     return record;
   }
 
+  /**
+   * At each return of {@code KafkaProducer.send}: a record that failed before it reached a batch
+   * (too large, no metadata in time, serialization) is counted here, since no batch will complete
+   * it.
+   */
+  public static void onSendReturn(Object future) {
+    try {
+      SendContext context = SendContext.current();
+      TopicInstruments instruments = context.instruments;
+      context.instruments = null;
+      if (instruments == null || future == null || future.getClass() == appendedFutureClass) {
+        return;
+      }
+      Future<?> returned = (Future<?>) future;
+      if (returned.isDone()) {
+        try {
+          returned.get();
+        } catch (ExecutionException failed) {
+          Throwable cause = failed.getCause();
+          instruments.countFailure(cause instanceof Exception ? (Exception) cause : failed, 1);
+        }
+      }
+    } catch (Throwable t) {
+      warn("producer-send", t);
+    }
+  }
+
+  // The class of the futures of records that reached a batch (FutureRecordMetadata): one reference
+  // comparison tells a record that was appended from one that failed early.
+  private static volatile Class<?> appendedFutureClass;
+
+  /**
+   * At each return of {@code ProducerBatch.tryAppend}, under the accumulator's lock, on the
+   * application thread inside {@code send()}: a non-null future means the record is now the batch's
+   * last, and its S goes with the batch.
+   */
+  public static void onAppended(Object future, Object batch) {
+    if (future == null) {
+      return;
+    }
+    try {
+      if (appendedFutureClass == null) {
+        appendedFutureClass = future.getClass();
+      }
+      SendContext context = SendContext.current();
+      if (context.instruments != null) {
+        timingOf(batch).append(context.instruments, context.sendNanos);
+      }
+    } catch (Throwable t) {
+      warn("producer-append", t);
+    }
+  }
+
+  /** At {@code ProducerBatch.split} entry: its records are about to move to new batches. */
+  public static void onSplitStart(Object batch) {
+    try {
+      Object state = ((StateHolder) batch).klat$state();
+      SendContext context = SendContext.current();
+      context.splitSource = state instanceof BatchTiming ? (BatchTiming) state : null;
+      context.splitCursor = 0;
+    } catch (Throwable t) {
+      warn("producer-split", t);
+    }
+  }
+
+  /**
+   * At each return of {@code ProducerBatch.tryAppendForSplit}: records move in their original
+   * order, so the next S of the batch being split belongs to the record just appended.
+   */
+  public static void onSplitAppended(boolean appended, Object newBatch) {
+    if (!appended) {
+      return;
+    }
+    try {
+      SendContext context = SendContext.current();
+      BatchTiming source = context.splitSource;
+      if (source != null && source.instruments != null && context.splitCursor < source.appended) {
+        timingOf(newBatch).append(source.instruments, source.sendNanos[context.splitCursor++]);
+      }
+    } catch (Throwable t) {
+      warn("producer-split", t);
+    }
+  }
+
+  /** At each return of {@code ProducerBatch.split}. */
+  public static void onSplitEnd() {
+    try {
+      SendContext.current().splitSource = null;
+    } catch (Throwable t) {
+      warn("producer-split", t);
+    }
+  }
+
   private static ProducerState producerState(
       AgentRuntime runtime,
       Object producer,
@@ -98,11 +197,13 @@ public final class ProducerHooks {
     return created;
   }
 
-  private static void maybeSample(
+  /** Returns the tracker of a sampled record, or null when the record is not sampled. */
+  private static RecordTracker maybeSample(
       AgentRuntime runtime,
       ProducerState state,
-      RecordTracker tracker,
+      TopicInstruments instruments,
       ProducerRecord<?, ?> record,
+      Callback callback,
       long sendNanos) {
     long[] upstream = null;
     Header traceparent = record.headers().lastHeader(HeaderNames.TRACEPARENT);
@@ -117,12 +218,13 @@ public final class ProducerHooks {
             ? (upstream[3] & 1) != 0
             : ThreadLocalRandom.current().nextDouble() < runtime.samplingProbability;
     if (!wanted || !state.sampleRateLimiter.tryAcquire(sendNanos)) {
-      return;
+      return null;
     }
     long traceIdHigh = upstream != null ? upstream[0] : TraceIds.randomNonZeroLong();
     long traceIdLow = upstream != null ? upstream[1] : TraceIds.randomNonZeroLong();
     long parentSpanId = upstream != null ? upstream[2] : 0L;
     long spanId = TraceIds.randomNonZeroLong();
+    RecordTracker tracker = new RecordTracker(state, instruments, callback, sendNanos, record);
     boolean stamped = false;
     if (runtime.headersEnabled && state.recordFormatCarriesHeaders()) {
       byte[] timing =
@@ -134,6 +236,7 @@ public final class ProducerHooks {
     }
     tracker.sampled =
         new RecordTracker.SampledRecord(traceIdHigh, traceIdLow, spanId, parentSpanId, stamped);
+    return tracker;
   }
 
   /** At {@code ProducerBatch.drained(long)} exit, on the producer's network thread: takes D. */
@@ -158,25 +261,77 @@ public final class ProducerHooks {
   }
 
   /**
-   * At {@code ProducerBatch.completeFutureAndFireCallbacks} entry: the batch's callbacks follow.
+   * At {@code ProducerBatch.completeFutureAndFireCallbacks} entry: takes A, once for the whole
+   * batch, records every record's latencies (or failures), and marks the batch for the callbacks of
+   * its sampled records, which Kafka fires next. {@code recordExceptions} is null on success, else
+   * a {@code RuntimeException} (2.8) or a {@code Function<Integer, RuntimeException>} from a
+   * record's index (3.0 on).
    */
   public static void onCompletionStart(
       Object batch,
       long baseOffset,
       long logAppendTime,
+      Object recordExceptions,
       int recordCount,
       TopicPartition topicPartition) {
+    long ackNanos = System.nanoTime();
     try {
       Object state = ((StateHolder) batch).klat$state();
+      BatchTiming timing = state instanceof BatchTiming ? (BatchTiming) state : null;
       CompletionContext.push(
-          batch,
-          state instanceof BatchTiming ? (BatchTiming) state : null,
-          baseOffset,
-          logAppendTime,
-          recordCount,
-          topicPartition);
+          batch, timing, baseOffset, logAppendTime, recordCount, topicPartition, ackNanos);
+      if (timing != null && timing.instruments != null && timing.appended > 0) {
+        recordBatch(timing, ackNanos, recordExceptions);
+      }
     } catch (Throwable t) {
       warn("producer-completion", t);
+    }
+  }
+
+  // A failed record is an error, not a latency: an expired batch would otherwise show up as a
+  // delivery.timeout.ms-long "latency".
+  private static void recordBatch(BatchTiming timing, long ackNanos, Object recordExceptions) {
+    TopicInstruments instruments = timing.instruments;
+    int records = timing.appended;
+    if (recordExceptions == null) {
+      countClamped(
+          instruments.producerLatency.recordAll(ackNanos, timing.sendNanos, 0, records), "A");
+      if (timing.drains > 0) {
+        countClamped(
+            instruments.produceLatency.recordAll(
+                timing.lastDrainNanos, timing.sendNanos, 0, records),
+            "D");
+      }
+    } else if (recordExceptions instanceof Exception) {
+      instruments.countFailure((Exception) recordExceptions, records);
+    } else if (recordExceptions instanceof Function) {
+      @SuppressWarnings("unchecked")
+      Function<Integer, ? extends Exception> exceptionOf =
+          (Function<Integer, ? extends Exception>) recordExceptions;
+      for (int i = 0; i < records; i++) {
+        Exception failure = exceptionOf.apply(i);
+        if (failure != null) {
+          instruments.countFailure(failure, 1);
+        } else {
+          countClamped(
+              instruments.producerLatency.recordAll(ackNanos, timing.sendNanos, i, i + 1), "A");
+          if (timing.drains > 0) {
+            countClamped(
+                instruments.produceLatency.recordAll(
+                    timing.lastDrainNanos, timing.sendNanos, i, i + 1),
+                "D");
+          }
+        }
+      }
+    }
+  }
+
+  private static void countClamped(int clamped, String endInstant) {
+    if (clamped > 0) {
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime != null) {
+        runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, endInstant).add(clamped);
+      }
     }
   }
 
@@ -192,45 +347,23 @@ public final class ProducerHooks {
     }
   }
 
-  /** Called by {@link RecordTracker} before the application's callback: takes A. */
+  /**
+   * Called by the tracker of a sampled record before the application's callback: exports its span.
+   * Its latencies were recorded with its batch's.
+   */
   static void onAcknowledged(RecordTracker tracker, RecordMetadata metadata, Exception exception) {
-    long ackNanos = System.nanoTime();
     AgentRuntime runtime = AgentRuntime.get();
-    if (runtime == null) {
+    if (runtime == null || tracker.sampled == null) {
       return;
     }
     try {
-      TopicInstruments instruments = tracker.instruments;
-      // A failed record is an error, not a latency: an expired batch would otherwise show up as a
-      // delivery.timeout.ms-long "latency".
-      if (exception != null) {
-        instruments.countFailure(exception);
-      } else {
-        recordLatency(runtime, instruments.producerLatency, ackNanos - tracker.sendNanos, "A");
-      }
       CompletionContext.Frame frame = CompletionContext.current();
       BatchTiming timing = frame == null ? null : frame.timing;
-      if (exception == null && timing != null && timing.drains > 0) {
-        recordLatency(
-            runtime, instruments.produceLatency, timing.lastDrainNanos - tracker.sendNanos, "D");
-      }
-      if (tracker.sampled != null) {
-        runtime.export(span(runtime, tracker, metadata, exception, frame, timing, ackNanos));
-      }
+      // Outside a completion (a record that failed inside send()), A is now.
+      long ackNanos = frame != null ? frame.ackNanos : System.nanoTime();
+      runtime.export(span(runtime, tracker, metadata, exception, frame, timing, ackNanos));
     } catch (Throwable t) {
       warn("producer-ack", t);
-    }
-  }
-
-  private static void recordLatency(
-      AgentRuntime runtime,
-      dev.klat.agent.export.LatencyHistogram histogram,
-      long nanos,
-      String endInstant) {
-    if (nanos >= 0) {
-      histogram.recordNanos(nanos);
-    } else {
-      runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, endInstant).increment();
     }
   }
 

@@ -29,6 +29,9 @@ public final class ProducerInstrumentation {
   private static final String CALLBACK = "Lorg/apache/kafka/clients/producer/Callback;";
   private static final String TOPIC_PARTITION = "Lorg/apache/kafka/common/TopicPartition;";
   private static final String LIST = "Ljava/util/List;";
+  private static final String BYTES = "[B";
+  private static final String BYTE_BUFFER = "Ljava/nio/ByteBuffer;";
+  private static final String HEADERS = "[Lorg/apache/kafka/common/header/Header;";
 
   private ProducerInstrumentation() {}
 
@@ -40,6 +43,28 @@ public final class ProducerInstrumentation {
             BATCH,
             true,
             Arrays.asList(
+                Hook.on("ProducerBatch.tryAppend", BATCH, "tryAppend")
+                    .arguments("J", BYTES, BYTES, HEADERS, CALLBACK, "J")
+                    .atExit()
+                    .passing(Value.returned(), Value.self())
+                    .calling(HOOKS, "onAppended", "(" + OBJECT + OBJECT + ")V")
+                    .build(),
+                Hook.on("ProducerBatch.split", BATCH, "split")
+                    .arguments("I")
+                    .passing(Value.self())
+                    .calling(HOOKS, "onSplitStart", "(" + OBJECT + ")V")
+                    .build(),
+                Hook.on("ProducerBatch.tryAppendForSplit", BATCH, "tryAppendForSplit")
+                    .arguments("J", BYTE_BUFFER, BYTE_BUFFER, HEADERS, null)
+                    .atExit()
+                    .passing(Value.returned(), Value.self())
+                    .calling(HOOKS, "onSplitAppended", "(Z" + OBJECT + ")V")
+                    .build(),
+                Hook.on("ProducerBatch.split", BATCH, "split")
+                    .arguments("I")
+                    .atExit()
+                    .calling(HOOKS, "onSplitEnd", "()V")
+                    .build(),
                 Hook.on("ProducerBatch.drained", BATCH, "drained")
                     .arguments("J")
                     .atExit()
@@ -57,10 +82,13 @@ public final class ProducerInstrumentation {
                         Value.self(),
                         Value.argument(0),
                         Value.argument(1),
+                        Value.argument(2),
                         Value.field("recordCount"),
                         Value.field("topicPartition"))
                     .calling(
-                        HOOKS, "onCompletionStart", "(" + OBJECT + "JJI" + TOPIC_PARTITION + ")V")
+                        HOOKS,
+                        "onCompletionStart",
+                        "(" + OBJECT + "JJ" + OBJECT + "I" + TOPIC_PARTITION + ")V")
                     .build(),
                 Hook.on(
                         "ProducerBatch.completeFutureAndFireCallbacks",
@@ -108,6 +136,12 @@ public final class ProducerInstrumentation {
           .passing(Value.argument(0), Value.argument(1))
           .calling(HOOKS, "recordToSend", "(" + RECORD + CALLBACK + ")" + RECORD)
           .storingResultInto(0)
+          .build(),
+      Hook.on("KafkaProducer.send", PRODUCER, "send")
+          .arguments(RECORD, CALLBACK)
+          .atExit()
+          .passing(Value.returned())
+          .calling(HOOKS, "onSendReturn", "(" + OBJECT + ")V")
           .build()
     };
   }

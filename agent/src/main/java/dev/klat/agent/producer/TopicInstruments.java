@@ -27,7 +27,7 @@ final class TopicInstruments {
     this.producerLatency = registry.histogram(MetricDef.PRODUCER_LATENCY, topic, clientId);
   }
 
-  void countFailure(Exception exception) {
+  void countFailure(Exception exception, long records) {
     String reason = exception.getClass().getSimpleName();
     Counter counter = failuresByReason.get(reason);
     if (counter == null) {
@@ -37,6 +37,6 @@ final class TopicInstruments {
         counter = raced;
       }
     }
-    counter.increment();
+    counter.add(records);
   }
 }

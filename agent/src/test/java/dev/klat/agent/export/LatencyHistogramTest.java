@@ -150,6 +150,32 @@ class LatencyHistogramTest {
   }
 
   @Test
+  void recordingABatchEqualsRecordingEachDuration() {
+    java.util.Random random = new java.util.Random(42);
+    long endNanos = 5_000_000_000_000L;
+    long[] startNanos = new long[1000];
+    for (int i = 0; i < startNanos.length; i++) {
+      // Mostly sub-second, some far out, a few after the end (negative durations).
+      startNanos[i] =
+          endNanos
+              - (random.nextInt(50) == 0
+                  ? -random.nextInt(1000)
+                  : random.nextLong() % 2_000_000_000L);
+    }
+    LatencyHistogram batch = new LatencyHistogram();
+    LatencyHistogram oneByOne = new LatencyHistogram();
+
+    batch.recordAll(endNanos, startNanos, 10, 990);
+    for (int i = 10; i < 990; i++) {
+      oneByOne.recordNanos(endNanos - startNanos[i]);
+    }
+
+    assertThat(batch.snapshot().bucketCounts()).isEqualTo(oneByOne.snapshot().bucketCounts());
+    assertThat(batch.snapshot().sumSeconds()).isEqualTo(oneByOne.snapshot().sumSeconds());
+    assertThat(batch.negativeCount()).isEqualTo(oneByOne.negativeCount()).isPositive();
+  }
+
+  @Test
   void negativeValuesAreCountedSeparatelyAndNotRecorded() {
     LatencyHistogram histogram = new LatencyHistogram();
     histogram.recordNanos(-1);

@@ -10,9 +10,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Producer applications for the paths where records do not simply succeed: batches that expire,
- * {@code acks=0}, transactions, and batches the broker rejects as too large, which the producer
- * splits. Usage: {@code EdgeCaseApp <mode> <bootstrap> <topic> <count> <lingerAfterMillis>
- * [markerFile]}.
+ * {@code acks=0}, transactions, batches the broker rejects as too large, which the producer splits,
+ * and records too large for the producer itself, which fail inside {@code send()}. Usage: {@code
+ * EdgeCaseApp <mode> <bootstrap> <topic> <count> <lingerAfterMillis> [markerFile]}.
  */
 public final class EdgeCaseApp {
 
@@ -58,6 +58,10 @@ public final class EdgeCaseApp {
         p.put("linger.ms", "500");
         p.put("compression.type", "gzip");
         break;
+      case "oversized":
+        // Every fourth record is over max.request.size: send() fails it before any batch.
+        p.put("max.request.size", "2000");
+        break;
       default:
         throw new IllegalArgumentException(mode);
     }
@@ -71,7 +75,8 @@ public final class EdgeCaseApp {
       }
       int firstPhase = mode.equals("expire") || mode.equals("split") ? count / 2 : count;
       for (int i = 0; i < firstPhase; i++) {
-        send(producer, topic, "k-" + i, value, acked, failed);
+        String recordValue = mode.equals("oversized") && i % 4 == 3 ? "x".repeat(3000) : value;
+        send(producer, topic, "k-" + i, recordValue, acked, failed);
         if (mode.equals("split")) {
           producer.flush();
         }

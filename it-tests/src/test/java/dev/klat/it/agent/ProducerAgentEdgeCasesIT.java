@@ -76,6 +76,41 @@ class ProducerAgentEdgeCasesIT {
   }
 
   @Test
+  void recordsThatFailInsideSendAreCountedAsFailures() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("oversized").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result result =
+          AppJvm.run(
+              "4.4.0",
+              AppJvm.agentOptions(receiver.endpoint(), "0"),
+              EdgeCaseApp.class,
+              "oversized",
+              cluster.bootstrapServers(),
+              "oversized",
+              "40",
+              "1500");
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.value("ACKED")).isEqualTo("30");
+      assertThat(result.value("FAILED")).isEqualTo("10");
+      assertThat(
+              receiver
+                  .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", "oversized")
+                  .getCount())
+          .isEqualTo(30);
+      assertThat(
+              receiver.latestCounter(
+                  MetricDef.PRODUCER_RECORDS_FAILED.name(),
+                  "topic",
+                  "oversized",
+                  "reason",
+                  "RecordTooLargeException"))
+          .isEqualTo(10L);
+    }
+  }
+
+  @Test
   void acksZeroRecordsAreTimedWithoutOffsets() throws Exception {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("fire-and-forget").build());

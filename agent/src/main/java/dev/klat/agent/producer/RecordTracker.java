@@ -5,8 +5,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Follows one record from {@code send()} to its acknowledgement: the agent's callback, wrapped
- * around the application's. It is the record's only per-record allocation.
+ * Follows one sampled record from {@code send()} to its acknowledgement, to export its span: the
+ * agent's callback, wrapped around the application's. Unsampled records have none.
  *
  * <p>The application's callback runs exactly as it would without the agent: after ours, on the same
  * thread, with the same arguments, and an exception it throws propagates the same way.

@@ -83,7 +83,14 @@ public final class Hook {
   final String label;
   final String className;
   final String methodName;
+  final String alternativeMethodName;
+
+  /** Null: any arguments. */
   final String[] argumentDescriptors;
+
+  /** Null: any return type. */
+  final String returnDescriptor;
+
   final At at;
   final List<Value> values;
   final String hookOwner;
@@ -95,7 +102,9 @@ public final class Hook {
     this.label = builder.label;
     this.className = builder.className;
     this.methodName = builder.methodName;
+    this.alternativeMethodName = builder.alternativeMethodName;
     this.argumentDescriptors = builder.argumentDescriptors;
+    this.returnDescriptor = builder.returnDescriptor;
     this.at = builder.at;
     this.values = Collections.unmodifiableList(new ArrayList<Value>(builder.values));
     this.hookOwner = builder.hookOwner;
@@ -138,12 +147,22 @@ public final class Hook {
   }
 
   /**
-   * Whether a method with this name and descriptor is the one to instrument: the name is equal, the
-   * argument count is equal, and every argument whose descriptor the hook names matches.
+   * Whether a method with this name and descriptor is the one to instrument: the name is equal (or
+   * the alternative name), the return type is the one named, if any, the argument count is equal,
+   * and every argument whose descriptor the hook names matches; hooks declared with {@link
+   * Builder#anyArguments()} match any arguments.
    */
   boolean matches(String name, String descriptor) {
-    if (!methodName.equals(name)) {
+    if (!methodName.equals(name) && !name.equals(alternativeMethodName)) {
       return false;
+    }
+    if (returnDescriptor != null
+        && !returnDescriptor.equals(
+            org.objectweb.asm.Type.getReturnType(descriptor).getDescriptor())) {
+      return false;
+    }
+    if (argumentDescriptors == null) {
+      return true;
     }
     org.objectweb.asm.Type[] arguments = org.objectweb.asm.Type.getArgumentTypes(descriptor);
     if (arguments.length != argumentDescriptors.length) {
@@ -168,7 +187,9 @@ public final class Hook {
     private final String label;
     private final String className;
     private final String methodName;
+    private String alternativeMethodName;
     private String[] argumentDescriptors = new String[0];
+    private String returnDescriptor;
     private At at = At.ENTER;
     private final List<Value> values = new ArrayList<Value>();
     private String hookOwner;
@@ -188,6 +209,24 @@ public final class Hook {
      */
     public Builder arguments(String... descriptors) {
       this.argumentDescriptors = descriptors.clone();
+      return this;
+    }
+
+    /** Matches the method whatever its arguments (every overload, for constructors). */
+    public Builder anyArguments() {
+      this.argumentDescriptors = null;
+      return this;
+    }
+
+    /** Matches only methods returning this type (a descriptor). */
+    public Builder returning(String descriptor) {
+      this.returnDescriptor = descriptor;
+      return this;
+    }
+
+    /** Also matches a method of this name: for a method renamed between versions. */
+    public Builder orNamed(String name) {
+      this.alternativeMethodName = name;
       return this;
     }
 
@@ -232,6 +271,10 @@ public final class Hook {
     public Hook build() {
       if (hookOwner == null) {
         throw new IllegalStateException(label + ": no hook method");
+      }
+      if (methodName.equals("<init>") && at != At.EXIT) {
+        // Before the super constructor returns, this is not an object yet.
+        throw new IllegalStateException(label + ": constructors take exit hooks only");
       }
       if (storeIntoArgument >= 0 && at != At.ENTER) {
         throw new IllegalStateException(label + ": only entry hooks may replace an argument");

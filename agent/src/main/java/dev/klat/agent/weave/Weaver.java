@@ -116,7 +116,9 @@ final class Weaver {
     public MethodVisitor visitMethod(
         int access, String name, String descriptor, String signature, String[] exceptions) {
       MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
-      if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || name.startsWith("<")) {
+      // Bridges and other synthetic methods delegate to the real one, which gets the hook.
+      if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_SYNTHETIC)) != 0
+          || name.equals("<clinit>")) {
         return next;
       }
       List<Hook> enter = null;

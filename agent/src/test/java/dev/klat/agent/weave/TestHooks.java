@@ -34,6 +34,14 @@ public final class TestHooks {
     EVENTS.add("fail entered");
   }
 
+  public static void onConstructed(Object self, String name) {
+    EVENTS.add("constructed " + name);
+  }
+
+  public static void onEither(Object self) {
+    EVENTS.add("either");
+  }
+
   public static void takesWrongType(Object self, int times) {
     EVENTS.add("never");
   }

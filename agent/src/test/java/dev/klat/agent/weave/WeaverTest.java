@@ -96,6 +96,58 @@ class WeaverTest {
   }
 
   @Test
+  void constructorExitHooksSeeTheInitializedObject() throws Exception {
+    wovenInstance(
+        Hook.on("constructor", TARGET, "<init>")
+            .anyArguments()
+            .atExit()
+            .passing(Value.self(), Value.field("name"))
+            .calling(HOOKS, "onConstructed", "(Ljava/lang/Object;Ljava/lang/String;)V")
+            .build());
+
+    assertThat(TestHooks.EVENTS).containsExactly("constructed target");
+    assertThatThrownBy(
+            () ->
+                Hook.on("constructor", TARGET, "<init>")
+                    .anyArguments()
+                    .passing(Value.self())
+                    .calling(HOOKS, "onEither", "(Ljava/lang/Object;)V")
+                    .build())
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void alternativeNamesAndReturnTypesSelectTheMethod() throws Exception {
+    Object target =
+        wovenInstance(
+            Hook.on("renamed", TARGET, "absentOldName")
+                .orNamed("add")
+                .anyArguments()
+                .returning("J")
+                .passing(Value.self())
+                .calling(HOOKS, "onEither", "(Ljava/lang/Object;)V")
+                .build());
+    invoke(target, "add", 1L);
+    invoke(target, "greet", "x", 1L);
+
+    assertThat(TestHooks.EVENTS).containsExactly("either");
+    Weaver.Result wrongReturn =
+        Weaver.weave(
+            classFile(WeaveTarget.class),
+            ClassPlan.of(
+                TARGET,
+                false,
+                Collections.singletonList(
+                    Hook.on("add returning int", TARGET, "add")
+                        .anyArguments()
+                        .returning("I")
+                        .passing(Value.self())
+                        .calling(HOOKS, "onEither", "(Ljava/lang/Object;)V")
+                        .build())));
+    assertThat(wrongReturn.skipped).hasSize(1);
+  }
+
+  @Test
   void aHookThatDoesNotFitIsSkippedWithItsReasonAndTheOthersStillApply() throws Exception {
     List<Hook> hooks =
         Arrays.asList(

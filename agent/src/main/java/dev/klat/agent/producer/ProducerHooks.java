@@ -93,11 +93,13 @@ public final class ProducerHooks {
    * it.
    */
   public static void onSendReturn(Object future) {
+    // The common case, a record that reached its batch, costs one comparison.
+    if (future == null || future.getClass() == appendedFutureClass) {
+      return;
+    }
     try {
-      SendContext context = SendContext.current();
-      TopicInstruments instruments = context.instruments;
-      context.instruments = null;
-      if (instruments == null || future == null || future.getClass() == appendedFutureClass) {
+      TopicInstruments instruments = SendContext.current().instruments;
+      if (instruments == null) {
         return;
       }
       Future<?> returned = (Future<?>) future;

@@ -64,6 +64,10 @@ final class AppJvm {
       this.log = log;
     }
 
+    long pid() {
+      return process.pid();
+    }
+
     String outputSoFar() throws IOException {
       return Files.readString(log, StandardCharsets.UTF_8);
     }

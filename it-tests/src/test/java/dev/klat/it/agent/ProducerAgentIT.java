@@ -2,6 +2,7 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.tools.attach.VirtualMachine;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterExtension;
 import dev.klat.kafka.cluster.TopicSpec;
@@ -12,6 +13,8 @@ import dev.klat.model.TimingHeader;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -198,6 +201,48 @@ class ProducerAgentIT {
         assertThat(count(record, HeaderNames.TRACEPARENT))
             .isEqualTo(record.key().equals("traced") ? 1 : 0);
       }
+    }
+  }
+
+  @Test
+  void attachingToARunningJvmInstrumentsProducersCreatedAfterwards() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("late-attach").build());
+    Path marker = Files.createTempDirectory("late-attach").resolve("attached");
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      // The agent's settings are the JVM's system properties; only -javaagent is left out.
+      List<String> options =
+          AppJvm.agentOptions(receiver.endpoint(), "1.0").stream()
+              .filter(option -> !option.startsWith("-javaagent:"))
+              .toList();
+      AppJvm.Running app =
+          AppJvm.start(
+              "4.4.0",
+              options,
+              LateAttachLauncher.class,
+              marker.toString(),
+              cluster.bootstrapServers(),
+              "late-attach",
+              "20",
+              "1500");
+      app.awaitLine("PHASE=waiting-for-agent");
+      VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
+      try {
+        vm.loadAgent(AppJvm.AGENT_JAR.toString());
+      } finally {
+        vm.detach();
+      }
+      Files.createFile(marker);
+      AppJvm.Result result = app.await();
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.output()).contains("klat agent started");
+      assertThat(receiver.awaitSpans(20 + EXTRA_RECORDS)).hasSize(20 + EXTRA_RECORDS);
+      assertThat(
+              receiver
+                  .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", "late-attach")
+                  .getCount())
+          .isEqualTo(20 + EXTRA_RECORDS);
     }
   }
 

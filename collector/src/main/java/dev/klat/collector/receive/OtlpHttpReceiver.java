@@ -95,7 +95,6 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     server.createContext(
         "/",
         exchange -> {
-          drainQuietly(exchange);
           respond(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
         });
     server.start();
@@ -115,13 +114,11 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     try {
       String path = exchange.getRequestURI().getPath();
       if (!path.equals(traces ? "/v1/traces" : "/v1/metrics")) {
-        drainQuietly(exchange);
         respond(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
         return;
       }
       if (!"POST".equals(exchange.getRequestMethod())) {
         exchange.getResponseHeaders().set("Allow", "POST");
-        drainQuietly(exchange);
         respond(exchange, 405, "text/plain", "use POST\n".getBytes(StandardCharsets.UTF_8));
         return;
       }
@@ -370,14 +367,6 @@ public final class OtlpHttpReceiver implements AutoCloseable {
       }
     }
     exchange.close();
-  }
-
-  private static void drainQuietly(HttpExchange exchange) {
-    try (InputStream in = exchange.getRequestBody()) {
-      in.skip(64 * 1024);
-    } catch (IOException ignored) {
-      // best effort
-    }
   }
 
   private static boolean isProtobuf(String contentType) {

@@ -40,6 +40,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   private static final String PROTOBUF = "application/x-protobuf";
   private static final String JSON = "application/json";
   private static final String RETRY_AFTER_SECONDS = "1";
+  static final long DISCARD_LIMIT_BYTES = 256L * 1024 * 1024;
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -329,6 +330,23 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     return size == buf.length ? buf : Arrays.copyOf(buf, size);
   }
 
+  // A client still sending when the answer comes and the connection closes gets a reset instead
+  // of the answer. Discarding wire bytes costs no memory and no inflation; beyond the cap the
+  // connection is closed anyway.
+  private static void discardRest(HttpExchange exchange) {
+    byte[] sink = new byte[64 * 1024];
+    long discarded = 0;
+    try {
+      InputStream in = exchange.getRequestBody();
+      int n;
+      while (discarded < DISCARD_LIMIT_BYTES && (n = in.read(sink)) >= 0) {
+        discarded += n;
+      }
+    } catch (IOException ignored) {
+      // the client went away
+    }
+  }
+
   private void refuse(
       HttpExchange exchange, int status, boolean json, String reason, String message)
       throws IOException {
@@ -351,9 +369,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
           concat(
               varintField(1, code), lengthDelimited(2, message.getBytes(StandardCharsets.UTF_8)));
     }
-    // The rest of the body is not read: ask the client to close the connection, so that an unread
-    // gzip bomb is never drained.
-    exchange.getResponseHeaders().set("Connection", "close");
+    discardRest(exchange);
     respond(exchange, status, json ? JSON : PROTOBUF, body);
   }
 
@@ -479,8 +495,8 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
-      in.close();
+    public void close() {
+      // The exchange's stream stays open: a refused body is discarded from it before answering.
     }
   }
 }

@@ -1,0 +1,229 @@
+package dev.klat.collector;
+
+import dev.klat.collector.aggregate.AgentMetrics;
+import dev.klat.collector.aggregate.BreakdownMetrics;
+import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.correlate.BrokerInstants;
+import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.Correlator;
+import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.export.AdminServer;
+import dev.klat.collector.export.TraceExporter;
+import dev.klat.collector.receive.OtlpHttpReceiver;
+import dev.klat.collector.receive.ReceiverStats;
+import dev.klat.model.MetricDef;
+import dev.klat.model.TagKeys;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The running collector: the OTLP receiver feeds the {@link Correlator} and the merged agent
+ * metrics; every breakdown goes to the histograms, the recent-breakdowns ring and, when configured,
+ * the trace exporter; the admin port serves what they hold.
+ */
+public final class Collector implements AutoCloseable {
+  private static final Map<String, String> NO_LABELS = Map.of();
+
+  private final Correlator correlator;
+  private final AgentMetrics agentMetrics;
+  private final BreakdownMetrics breakdownMetrics;
+  private final RecentBreakdowns recent;
+  private final TraceExporter traceExporter;
+  private final OtlpHttpReceiver receiver;
+  private final AdminServer admin;
+  private final ScheduledExecutorService scheduler;
+
+  private Collector(CollectorConfig config) throws IOException {
+    long joinWindowNanos = config.positiveLong("join.window.ms") * 1_000_000L;
+    int maxPending = config.positiveInt("join.max.pending.records");
+    agentMetrics =
+        new AgentMetrics(
+            config.positiveInt("metrics.max.streams"),
+            config.positiveLong("metrics.gauge.stale.ms") * 1_000_000L);
+    breakdownMetrics =
+        new BreakdownMetrics(
+            config.positiveInt("metrics.max.topic.groups"), System::currentTimeMillis);
+    recent = new RecentBreakdowns(config.positiveInt("api.recent.breakdowns"));
+    String endpoint = config.string("traces.endpoint");
+    traceExporter =
+        endpoint.isEmpty()
+            ? null
+            : new TraceExporter(endpoint, config.positiveInt("traces.queue.size"));
+    correlator =
+        new Correlator(
+            new Correlator.Settings(
+                joinWindowNanos,
+                maxPending,
+                config.positiveLong("clock.window.ms") * 1_000_000L,
+                config.positiveInt("clock.max.pairs")),
+            System::nanoTime,
+            BrokerInstants.logAppendTime(),
+            this::onBreakdown);
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "klat-join-expiry");
+              t.setDaemon(true);
+              return t;
+            });
+    scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
+    OtlpHttpReceiver r = null;
+    AdminServer a = null;
+    try {
+      r =
+          new OtlpHttpReceiver(
+              new InetSocketAddress(config.string("otlp.http.host"), config.port("otlp.http.port")),
+              config.positiveInt("otlp.max.body.bytes"),
+              config.positiveInt("otlp.max.concurrent.requests"),
+              maxPending,
+              correlator,
+              agentMetrics);
+      a =
+          new AdminServer(
+              new InetSocketAddress(config.string("admin.host"), config.port("admin.port")),
+              this::families,
+              (topic, group, windowNanos) ->
+                  recent.summarise(topic, group, windowNanos, System.nanoTime()),
+              correlator::clockOffsets);
+    } catch (IOException | RuntimeException e) {
+      if (r != null) {
+        r.close();
+      }
+      scheduler.shutdownNow();
+      if (traceExporter != null) {
+        traceExporter.close();
+      }
+      throw e;
+    }
+    receiver = r;
+    admin = a;
+  }
+
+  /**
+   * Starts a collector.
+   *
+   * @throws IOException if a port cannot be bound
+   */
+  public static Collector start(CollectorConfig config) throws IOException {
+    return new Collector(config);
+  }
+
+  private void onBreakdown(JoinedBreakdown joined) {
+    breakdownMetrics.record(joined);
+    recent.add(joined, System.nanoTime());
+    if (traceExporter != null) {
+      traceExporter.offer(joined);
+    }
+  }
+
+  /** The OTLP/HTTP address, with the actual port. */
+  public InetSocketAddress otlpAddress() {
+    return receiver.address();
+  }
+
+  /** The admin address, with the actual port. */
+  public InetSocketAddress adminAddress() {
+    return admin.address();
+  }
+
+  Correlator correlator() {
+    return correlator;
+  }
+
+  ReceiverStats receiverStats() {
+    return receiver.stats();
+  }
+
+  TraceExporter traceExporter() {
+    return traceExporter;
+  }
+
+  /** Everything {@code /metrics} shows, in {@link MetricDef} order. */
+  List<Exposition.Family> families() {
+    List<Exposition.Family> out = new ArrayList<>();
+    long nowEpochNanos = System.currentTimeMillis() * 1_000_000L;
+    Correlator.Stats stats = correlator.stats();
+    ReceiverStats rs = receiver.stats();
+    for (MetricDef def : MetricDef.all()) {
+      List<Exposition.Series> series = new ArrayList<>();
+      if (def == MetricDef.SEGMENT_LATENCY) {
+        series.addAll(breakdownMetrics.segmentSeries());
+      } else if (def == MetricDef.COLLECTOR_SPANS_RECEIVED) {
+        series.add(Exposition.Series.scalar(NO_LABELS, rs.spansReceived()));
+      } else if (def == MetricDef.COLLECTOR_BREAKDOWNS_JOINED) {
+        series.add(Exposition.Series.scalar(NO_LABELS, stats.joined()));
+      } else if (def == MetricDef.COLLECTOR_SPANS_UNJOINED) {
+        series.add(
+            Exposition.Series.scalar(
+                NO_LABELS, stats.unjoinedProducerSpans() + stats.unjoinedConsumerSpans()));
+      } else if (def == MetricDef.COLLECTOR_SPANS_DROPPED) {
+        series.add(Exposition.Series.scalar(NO_LABELS, stats.droppedSpans() + rs.spansRejected()));
+      } else if (def == MetricDef.COLLECTOR_INSTANTS_CLAMPED) {
+        series.add(Exposition.Series.scalar(NO_LABELS, stats.clampedInstants()));
+      } else if (def == MetricDef.COLLECTOR_REQUESTS_REJECTED) {
+        rs.requestsRejected()
+            .forEach(
+                (reason, count) ->
+                    series.add(Exposition.Series.scalar(Map.of(TagKeys.REASON, reason), count)));
+      } else if (def == MetricDef.CLOCK_OFFSET) {
+        for (ClockOffset c : correlator.clockOffsets()) {
+          Map<String, String> labels = new LinkedHashMap<>();
+          labels.put(TagKeys.FROM_HOST, c.fromHost());
+          labels.put(TagKeys.TO_HOST, c.toHost());
+          series.add(Exposition.Series.scalar(labels, c.offsetNanos() / 1e9));
+        }
+      } else {
+        for (Map.Entry<Map<String, String>, AgentMetrics.Accumulated> e :
+            agentMetrics.merged(def, nowEpochNanos).entrySet()) {
+          Map<String, String> labels = e.getKey();
+          AgentMetrics.Accumulated v = e.getValue();
+          if (def.instrument() == MetricDef.Instrument.HISTOGRAM) {
+            Exposition.Exemplar[] exemplars =
+                def == MetricDef.E2E_LATENCY
+                    ? breakdownMetrics.e2eExemplars(
+                        labels.getOrDefault(TagKeys.TOPIC, ""),
+                        labels.getOrDefault(TagKeys.GROUP, ""))
+                    : null;
+            series.add(new Exposition.Series(labels, 0, v.counts(), v.value(), exemplars));
+          } else {
+            series.add(Exposition.Series.scalar(labels, v.value()));
+          }
+        }
+      }
+      out.add(
+          new Exposition.Family(
+              def.prometheusName(),
+              def.description(),
+              def.unit().prometheusSuffix(),
+              type(def),
+              series));
+    }
+    return out;
+  }
+
+  private static Exposition.Type type(MetricDef def) {
+    return switch (def.instrument()) {
+      case HISTOGRAM -> Exposition.Type.HISTOGRAM;
+      case COUNTER -> Exposition.Type.COUNTER;
+      case GAUGE -> Exposition.Type.GAUGE;
+    };
+  }
+
+  @Override
+  public void close() {
+    receiver.close();
+    admin.close();
+    scheduler.shutdownNow();
+    if (traceExporter != null) {
+      traceExporter.close();
+    }
+  }
+}

@@ -1,0 +1,206 @@
+package dev.klat.collector;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The collector's settings. Each key {@code k} (for example {@code join.window.ms}) can be given,
+ * from highest precedence to lowest, as a flag {@code --k=value}, a system property {@code
+ * klat.collector.k}, an environment variable {@code KLAT_COLLECTOR_K} (dots become underscores,
+ * upper case), or a line {@code k=value} in the properties file named by {@code --config=path}.
+ * Every key, with its default, is listed in {@code docs/collector.md}. An unknown key is a warning;
+ * a bad value fails start-up with a message naming the key.
+ */
+public final class CollectorConfig {
+  /** Every key with its default, in the order of the documentation. */
+  static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
+
+  static {
+    DEFAULTS.put("otlp.http.host", "127.0.0.1");
+    DEFAULTS.put("otlp.http.port", "4318");
+    DEFAULTS.put("otlp.max.body.bytes", Integer.toString(16 * 1024 * 1024));
+    DEFAULTS.put("otlp.max.concurrent.requests", "4");
+    DEFAULTS.put("admin.host", "127.0.0.1");
+    DEFAULTS.put("admin.port", "9464");
+    DEFAULTS.put("join.window.ms", "60000");
+    DEFAULTS.put("join.max.pending.records", "500000");
+    DEFAULTS.put("clock.window.ms", "300000");
+    DEFAULTS.put("clock.max.pairs", "10000");
+    DEFAULTS.put("metrics.max.streams", "20000");
+    DEFAULTS.put("metrics.gauge.stale.ms", "300000");
+    DEFAULTS.put("metrics.max.topic.groups", "1000");
+    DEFAULTS.put("api.recent.breakdowns", "100000");
+    DEFAULTS.put("traces.endpoint", "");
+    DEFAULTS.put("traces.queue.size", "10000");
+  }
+
+  static final String PROPERTY_PREFIX = "klat.collector.";
+  static final String ENV_PREFIX = "KLAT_COLLECTOR_";
+
+  private final Map<String, String> values;
+  private final List<String> warnings;
+
+  private CollectorConfig(Map<String, String> values, List<String> warnings) {
+    this.values = values;
+    this.warnings = warnings;
+  }
+
+  /** The defaults, with the given keys overridden; for tests and embedding. */
+  public static CollectorConfig of(Map<String, String> overrides) {
+    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    List<String> warnings = new ArrayList<>();
+    overrides.forEach((k, v) -> put(values, warnings, k, v, "override"));
+    CollectorConfig config = new CollectorConfig(values, warnings);
+    config.validate();
+    return config;
+  }
+
+  /**
+   * Reads flags, system properties, environment and the optional file.
+   *
+   * @throws IllegalArgumentException for a bad flag or value, or an unreadable file
+   */
+  public static CollectorConfig parse(String[] args, Properties system, Map<String, String> env) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException(
+            "unexpected argument " + arg + " (flags are --key=value)");
+      }
+      String body = arg.substring(2);
+      int eq = body.indexOf('=');
+      if (eq > 0) {
+        flags.put(body.substring(0, eq), body.substring(eq + 1));
+      } else if (i + 1 < args.length) {
+        flags.put(body, args[++i]);
+      } else {
+        throw new IllegalArgumentException("flag --" + body + " needs a value");
+      }
+    }
+    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    List<String> warnings = new ArrayList<>();
+    String file = flags.remove("config");
+    if (file == null) {
+      file = system.getProperty(PROPERTY_PREFIX + "config", env.get(ENV_PREFIX + "CONFIG"));
+    }
+    if (file != null && !file.isEmpty()) {
+      Properties p = new Properties();
+      try (InputStream in = Files.newInputStream(Path.of(file))) {
+        p.load(in);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read config file " + file + ": " + e, e);
+      }
+      for (String k : p.stringPropertyNames()) {
+        String key = k.startsWith(PROPERTY_PREFIX) ? k.substring(PROPERTY_PREFIX.length()) : k;
+        put(values, warnings, key, p.getProperty(k).trim(), file);
+      }
+    }
+    for (String key : DEFAULTS.keySet()) {
+      String v = env.get(ENV_PREFIX + key.replace('.', '_').toUpperCase(Locale.ROOT));
+      if (v != null) {
+        values.put(key, v.trim());
+      }
+    }
+    for (String name : system.stringPropertyNames()) {
+      if (name.startsWith(PROPERTY_PREFIX) && !name.equals(PROPERTY_PREFIX + "config")) {
+        put(
+            values,
+            warnings,
+            name.substring(PROPERTY_PREFIX.length()),
+            system.getProperty(name),
+            "system property");
+      }
+    }
+    flags.forEach((k, v) -> put(values, warnings, k, v, "flag"));
+    CollectorConfig config = new CollectorConfig(values, warnings);
+    config.validate();
+    return config;
+  }
+
+  private static void put(
+      Map<String, String> values, List<String> warnings, String key, String value, String from) {
+    if (!DEFAULTS.containsKey(key)) {
+      warnings.add("unknown setting " + key + " (" + from + ") ignored");
+      return;
+    }
+    values.put(key, value);
+  }
+
+  private void validate() {
+    port("otlp.http.port");
+    port("admin.port");
+    positiveInt("otlp.max.body.bytes");
+    positiveInt("otlp.max.concurrent.requests");
+    positiveLong("join.window.ms");
+    positiveInt("join.max.pending.records");
+    positiveLong("clock.window.ms");
+    positiveInt("clock.max.pairs");
+    positiveInt("metrics.max.streams");
+    positiveLong("metrics.gauge.stale.ms");
+    positiveInt("metrics.max.topic.groups");
+    positiveInt("api.recent.breakdowns");
+    positiveInt("traces.queue.size");
+    String endpoint = string("traces.endpoint");
+    if (!endpoint.isEmpty()
+        && !endpoint.startsWith("http://")
+        && !endpoint.startsWith("https://")) {
+      throw new IllegalArgumentException("traces.endpoint must be an http(s) URL: " + endpoint);
+    }
+  }
+
+  /** Warnings collected while reading (unknown keys). */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /** Every key with its effective value. */
+  public Map<String, String> values() {
+    return Map.copyOf(values);
+  }
+
+  String string(String key) {
+    return values.get(key);
+  }
+
+  int positiveInt(String key) {
+    long v = positiveLong(key);
+    if (v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(key + " must be at most " + Integer.MAX_VALUE);
+    }
+    return (int) v;
+  }
+
+  int port(String key) {
+    long v = longValue(key);
+    if (v < 0 || v > 65535) {
+      throw new IllegalArgumentException(key + " must be a port (0 to 65535): " + v);
+    }
+    return (int) v;
+  }
+
+  long positiveLong(String key) {
+    long v = longValue(key);
+    if (v <= 0) {
+      throw new IllegalArgumentException(key + " must be positive: " + v);
+    }
+    return v;
+  }
+
+  private long longValue(String key) {
+    String v = values.get(key);
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be an integer: " + v);
+    }
+  }
+}

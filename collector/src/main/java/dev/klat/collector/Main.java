@@ -1,0 +1,50 @@
+package dev.klat.collector;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Logger;
+
+/** {@code java -jar klat-collector.jar [--key=value ...] [--config=file]}. */
+public final class Main {
+  private static final Logger LOG = Logger.getLogger(Main.class.getName());
+
+  private Main() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+      System.out.println("usage: java -jar klat-collector.jar [--key=value ...] [--config=file]");
+      System.out.println("settings and defaults (docs/collector.md):");
+      CollectorConfig.DEFAULTS.forEach((k, v) -> System.out.println("  --" + k + "=" + v));
+      return;
+    }
+    // A client that sends its request this slowly is cut off, so slow senders cannot hold every
+    // connection (read once by the JDK's HTTP server; a -D flag given at start-up wins).
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", "30");
+    }
+    CollectorConfig config;
+    try {
+      config = CollectorConfig.parse(args, System.getProperties(), System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("klat collector: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    config.warnings().forEach(LOG::warning);
+    Collector collector = Collector.start(config);
+    LOG.info(
+        "klat collector listening: OTLP/HTTP on "
+            + collector.otlpAddress()
+            + ", metrics and API on "
+            + collector.adminAddress());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  collector.close();
+                  stopped.countDown();
+                },
+                "klat-shutdown"));
+    stopped.await();
+  }
+}

@@ -1,0 +1,262 @@
+package dev.klat.collector.aggregate;
+
+import dev.klat.model.MetricDef;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Merges the metrics every agent instance sends (section 6 of the latency model: every-record
+ * histograms and counters) into one series per metric and label set, across instances.
+ *
+ * <p>Only metrics named in {@link MetricDef} are kept, with only the labels it defines. Each
+ * instance's stream (instance, metric, labels) keeps its last cumulative point; a merged series is
+ * the sum of its streams plus what streams contributed before they were reset or retired. A stream
+ * is reset when its start time changes or its count goes down (an agent restarted): its last point
+ * moves into the retired part, so a merged counter or histogram never goes backwards. Delta points
+ * are added directly. A gauge takes the most recent point of any instance.
+ *
+ * <p>At most {@code maxStreams} streams are kept; the least recently updated is retired first, and
+ * gauges not updated for {@code gaugeStaleNanos} disappear. Thread-safe.
+ */
+public final class AgentMetrics {
+
+  /** One data point from an agent, in OTLP terms. */
+  public record Point(
+      String name,
+      Exposition.Type type,
+      boolean delta,
+      Map<String, String> attributes,
+      String instance,
+      long startNanos,
+      long timeNanos,
+      double value,
+      double[] bounds,
+      long[] bucketCounts,
+      double sum) {}
+
+  private final int maxStreams;
+  private final long gaugeStaleNanos;
+  private final Map<String, MetricDef> defs = new HashMap<>();
+  // Access order: the eldest stream is the least recently updated.
+  private final LinkedHashMap<StreamKey, Stream> streams = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<SeriesKey, Accumulated> retired = new HashMap<>();
+  private long ignoredPoints;
+  private long resets;
+
+  public AgentMetrics(int maxStreams, long gaugeStaleNanos) {
+    this.maxStreams = maxStreams;
+    this.gaugeStaleNanos = gaugeStaleNanos;
+    for (MetricDef def : MetricDef.all()) {
+      defs.put(def.name(), def);
+    }
+  }
+
+  /** Accepts one point; returns false (and counts it) when it is not a klat metric or unusable. */
+  public synchronized boolean accept(Point p) {
+    MetricDef def = defs.get(p.name());
+    if (def == null || !matches(def, p.type())) {
+      ignoredPoints++;
+      return false;
+    }
+    boolean histogram = p.type() == Exposition.Type.HISTOGRAM;
+    long[] folded = histogram ? Buckets.fold(p.bounds(), p.bucketCounts()) : null;
+    if (histogram) {
+      if (folded == null) {
+        ignoredPoints++;
+        return false;
+      }
+    }
+    SeriesKey series = new SeriesKey(def.name(), labels(def, p.attributes()));
+    Accumulated value =
+        new Accumulated(folded, p.type() == Exposition.Type.HISTOGRAM ? p.sum() : p.value());
+    if (p.delta() && p.type() != Exposition.Type.GAUGE) {
+      retired.computeIfAbsent(series, k -> Accumulated.empty(histogram)).add(value);
+      return true;
+    }
+    StreamKey key = new StreamKey(p.instance(), series);
+    Stream stream = streams.get(key);
+    if (stream == null) {
+      streams.put(key, new Stream(p.startNanos(), p.timeNanos(), value));
+      evictIfFull();
+      return true;
+    }
+    if (p.type() == Exposition.Type.GAUGE) {
+      if (p.timeNanos() >= stream.timeNanos) {
+        stream.replace(p.startNanos(), p.timeNanos(), value);
+      }
+      return true;
+    }
+    boolean restarted = p.startNanos() != stream.startNanos || value.total() < stream.last.total();
+    if (restarted) {
+      resets++;
+      retired.computeIfAbsent(series, k -> Accumulated.empty(histogram)).add(stream.last);
+      stream.replace(p.startNanos(), p.timeNanos(), value);
+    } else if (p.timeNanos() >= stream.timeNanos) {
+      stream.replace(p.startNanos(), p.timeNanos(), value);
+    }
+    return true;
+  }
+
+  /** Counts of points that were not klat metrics, and of detected stream resets. */
+  public synchronized long[] counts() {
+    return new long[] {ignoredPoints, resets};
+  }
+
+  /**
+   * Returns the merged series of one metric.
+   *
+   * @param def the metric
+   * @param nowNanos the time of the points' clock (epoch nanoseconds), to drop stale gauges
+   * @return labels to merged value (histograms: counts in {@link Buckets} layout)
+   */
+  public synchronized Map<Map<String, String>, Accumulated> merged(MetricDef def, long nowNanos) {
+    Map<Map<String, String>, Accumulated> out = new LinkedHashMap<>();
+    boolean histogram = def.instrument() == MetricDef.Instrument.HISTOGRAM;
+    if (def.instrument() == MetricDef.Instrument.GAUGE) {
+      Map<Map<String, String>, Long> newest = new HashMap<>();
+      for (Iterator<Map.Entry<StreamKey, Stream>> it = streams.entrySet().iterator();
+          it.hasNext(); ) {
+        Map.Entry<StreamKey, Stream> e = it.next();
+        if (!e.getKey().series().name().equals(def.name())) {
+          continue;
+        }
+        Stream s = e.getValue();
+        if (nowNanos - s.timeNanos > gaugeStaleNanos) {
+          continue;
+        }
+        Map<String, String> labels = e.getKey().series().labels();
+        Long seen = newest.get(labels);
+        if (seen == null || s.timeNanos > seen) {
+          newest.put(labels, s.timeNanos);
+          out.put(labels, s.last);
+        }
+      }
+      return out;
+    }
+    for (Map.Entry<SeriesKey, Accumulated> e : retired.entrySet()) {
+      if (e.getKey().name().equals(def.name())) {
+        out.computeIfAbsent(e.getKey().labels(), k -> Accumulated.empty(histogram))
+            .add(e.getValue());
+      }
+    }
+    for (Map.Entry<StreamKey, Stream> e : streams.entrySet()) {
+      SeriesKey series = e.getKey().series();
+      if (series.name().equals(def.name())) {
+        out.computeIfAbsent(series.labels(), k -> Accumulated.empty(histogram))
+            .add(e.getValue().last);
+      }
+    }
+    return out;
+  }
+
+  /** Returns how many instance streams are kept. */
+  public synchronized int streamCount() {
+    return streams.size();
+  }
+
+  private void evictIfFull() {
+    while (streams.size() > maxStreams) {
+      Iterator<Map.Entry<StreamKey, Stream>> it = streams.entrySet().iterator();
+      Map.Entry<StreamKey, Stream> eldest = it.next();
+      it.remove();
+      Accumulated last = eldest.getValue().last;
+      if (last.counts != null
+          || defs.get(eldest.getKey().series().name()).instrument()
+              == MetricDef.Instrument.COUNTER) {
+        retired
+            .computeIfAbsent(eldest.getKey().series(), k -> Accumulated.empty(last.counts != null))
+            .add(last);
+      }
+    }
+  }
+
+  private static boolean matches(MetricDef def, Exposition.Type type) {
+    return switch (def.instrument()) {
+      case HISTOGRAM -> type == Exposition.Type.HISTOGRAM;
+      case COUNTER -> type == Exposition.Type.COUNTER;
+      case GAUGE -> type == Exposition.Type.GAUGE;
+    };
+  }
+
+  private static Map<String, String> labels(MetricDef def, Map<String, String> attributes) {
+    // Sorted by the definition's order, so that the same label set always has the same key.
+    Map<String, String> out = new TreeMap<>();
+    for (String key : def.tagKeys()) {
+      String v = attributes.get(key);
+      if (v != null) {
+        out.put(key, v);
+      }
+    }
+    return out;
+  }
+
+  /** A merged value: a histogram's counts and sum in seconds, or a counter's or gauge's value. */
+  public static final class Accumulated {
+    final long[] counts;
+    double value;
+
+    Accumulated(long[] counts, double value) {
+      this.counts = counts;
+      this.value = value;
+    }
+
+    static Accumulated empty(boolean histogram) {
+      return new Accumulated(histogram ? new long[Buckets.count()] : null, 0);
+    }
+
+    void add(Accumulated other) {
+      if (counts != null && other.counts != null) {
+        for (int i = 0; i < counts.length; i++) {
+          counts[i] += other.counts[i];
+        }
+      }
+      value += other.value;
+    }
+
+    double total() {
+      if (counts == null) {
+        return value;
+      }
+      long total = 0;
+      for (long c : counts) {
+        total += c;
+      }
+      return total;
+    }
+
+    /** A histogram's counts per bucket, a copy; null for counters and gauges. */
+    public long[] counts() {
+      return counts == null ? null : counts.clone();
+    }
+
+    /** A histogram's sum in seconds, or a counter's or gauge's value. */
+    public double value() {
+      return value;
+    }
+  }
+
+  private record SeriesKey(String name, Map<String, String> labels) {}
+
+  private record StreamKey(String instance, SeriesKey series) {}
+
+  private static final class Stream {
+    long startNanos;
+    long timeNanos;
+    Accumulated last;
+
+    Stream(long startNanos, long timeNanos, Accumulated last) {
+      this.startNanos = startNanos;
+      this.timeNanos = timeNanos;
+      this.last = last;
+    }
+
+    void replace(long startNanos, long timeNanos, Accumulated value) {
+      this.startNanos = startNanos;
+      this.timeNanos = timeNanos;
+      this.last = value;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package dev.klat.collector.aggregate;
+
+import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.model.Segment;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The most recent breakdowns, of all topics and groups together, in a ring of fixed capacity, so
+ * that {@code /api/breakdown} can compute exact quantiles and the tail's segments over a time
+ * window. Memory is fixed at start: about 80 bytes per slot. Thread-safe.
+ */
+public final class RecentBreakdowns {
+  private static final int SEGMENTS = Segment.values().length;
+
+  private final int capacity;
+  private final long[] timeNanos;
+  private final long[] e2eNanos;
+  // SEGMENTS values per slot, then publish+commit; -1 for an unknown segment.
+  private final long[] segmentNanos;
+  private final String[] topics;
+  private final String[] groups;
+  private long written;
+
+  public RecentBreakdowns(int capacity) {
+    this.capacity = capacity;
+    this.timeNanos = new long[capacity];
+    this.e2eNanos = new long[capacity];
+    this.segmentNanos = new long[capacity * (SEGMENTS + 1)];
+    this.topics = new String[capacity];
+    this.groups = new String[capacity];
+  }
+
+  /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
+  public synchronized void add(JoinedBreakdown joined, long nowNanos) {
+    int slot = (int) (written++ % capacity);
+    timeNanos[slot] = nowNanos;
+    e2eNanos[slot] = joined.breakdown().e2eNanos();
+    int base = slot * (SEGMENTS + 1);
+    for (Segment s : Segment.values()) {
+      segmentNanos[base + s.ordinal()] = joined.breakdown().nanos(s);
+    }
+    segmentNanos[base + SEGMENTS] = joined.breakdown().publishAndCommitNanos();
+    topics[slot] = joined.key().topic();
+    groups[slot] = joined.group();
+  }
+
+  /**
+   * The summary of the breakdowns joined within a window.
+   *
+   * @param count how many breakdowns
+   * @param p50Nanos the end-to-end median (nearest rank), or -1 when there is none
+   * @param p99Nanos the end-to-end p99
+   * @param p999Nanos the end-to-end p99.9
+   * @param tailCount how many breakdowns have an end-to-end latency of at least p99
+   * @param tailMeanNanos per segment id (and "publish+commit"), the mean over the tail, or null
+   *     when no breakdown of the tail knows the segment
+   */
+  public record Summary(
+      int count,
+      long p50Nanos,
+      long p99Nanos,
+      long p999Nanos,
+      int tailCount,
+      Map<String, Double> tailMeanNanos) {}
+
+  /**
+   * Summarises the breakdowns joined since {@code nowNanos - windowNanos}.
+   *
+   * @param topic a topic, or null for all
+   * @param group a consumer group, or null for all
+   */
+  public synchronized Summary summarise(
+      String topic, String group, long windowNanos, long nowNanos) {
+    int size = (int) Math.min(written, capacity);
+    int[] match = new int[size];
+    int n = 0;
+    for (int slot = 0; slot < size; slot++) {
+      if (nowNanos - timeNanos[slot] > windowNanos) {
+        continue;
+      }
+      if ((topic != null && !topic.equals(topics[slot]))
+          || (group != null && !group.equals(groups[slot]))) {
+        continue;
+      }
+      match[n++] = slot;
+    }
+    Map<String, Double> means = new LinkedHashMap<>();
+    if (n == 0) {
+      return new Summary(0, -1, -1, -1, 0, means);
+    }
+    long[] sorted = new long[n];
+    for (int i = 0; i < n; i++) {
+      sorted[i] = e2eNanos[match[i]];
+    }
+    Arrays.sort(sorted);
+    long p50 = rank(sorted, 0.5);
+    long p99 = rank(sorted, 0.99);
+    long p999 = rank(sorted, 0.999);
+    double[] sums = new double[SEGMENTS + 1];
+    int[] known = new int[SEGMENTS + 1];
+    int tail = 0;
+    for (int i = 0; i < n; i++) {
+      int slot = match[i];
+      if (e2eNanos[slot] < p99) {
+        continue;
+      }
+      tail++;
+      int base = slot * (SEGMENTS + 1);
+      for (int s = 0; s <= SEGMENTS; s++) {
+        long v = segmentNanos[base + s];
+        if (v >= 0) {
+          sums[s] += v;
+          known[s]++;
+        }
+      }
+    }
+    for (Segment s : Segment.values()) {
+      means.put(s.id(), known[s.ordinal()] == 0 ? null : sums[s.ordinal()] / known[s.ordinal()]);
+    }
+    means.put("publish+commit", known[SEGMENTS] == 0 ? null : sums[SEGMENTS] / known[SEGMENTS]);
+    return new Summary(n, p50, p99, p999, tail, means);
+  }
+
+  // Nearest rank: the smallest value with at least q of the values at or below it.
+  private static long rank(long[] sorted, double q) {
+    int index = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+}

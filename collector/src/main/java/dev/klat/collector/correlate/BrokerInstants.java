@@ -1,0 +1,89 @@
+package dev.klat.collector.correlate;
+
+import dev.klat.model.EstimationMethod;
+
+/**
+ * Where the broker instants {@code L} and {@code H} of a record come from. Until broker data is
+ * collected (issue 6) the only source is the record timestamp of a {@code LogAppendTime} topic
+ * ({@link #logAppendTime()}); a broker probe or the leader's request metrics plug in here, and the
+ * {@link Correlator} aligns and clamps whatever they return.
+ */
+public interface BrokerInstants {
+
+  /**
+   * Returns what is known of {@code L} and {@code H} for one joined record, on the leader broker's
+   * clock, or {@link Times#NONE}. Called under the correlator's lock: must not block.
+   *
+   * @param producer the producer span
+   * @param consumer the consumer span
+   * @return the broker instants, never null
+   */
+  Times lookup(ProducerSpan producer, ConsumerSpan consumer);
+
+  /**
+   * Broker instants in epoch nanoseconds on the broker's clock.
+   *
+   * @param brokerHost the clock domain of the broker, for example {@code "broker-1"}, or null when
+   *     no broker instant is known
+   * @param appendNanos {@code L}, or {@link Long#MIN_VALUE} when unknown
+   * @param appendResolutionNanos how coarse {@code L} is: the true instant lies in {@code
+   *     [appendNanos - resolution/2, appendNanos + resolution/2]}
+   * @param appendMethod how {@code L} was obtained
+   * @param commitNanos {@code H}, or {@link Long#MIN_VALUE} when unknown (then the correlator uses
+   *     the bound {@code H <= R})
+   * @param commitMethod how {@code H} was obtained
+   */
+  record Times(
+      String brokerHost,
+      long appendNanos,
+      long appendResolutionNanos,
+      EstimationMethod appendMethod,
+      long commitNanos,
+      EstimationMethod commitMethod) {
+
+    /** Nothing known about the broker instants. */
+    public static final Times NONE =
+        new Times(
+            null,
+            Long.MIN_VALUE,
+            0,
+            EstimationMethod.UNKNOWN,
+            Long.MIN_VALUE,
+            EstimationMethod.UNKNOWN);
+
+    boolean hasAppend() {
+      return appendNanos != Long.MIN_VALUE;
+    }
+
+    boolean hasCommit() {
+      return commitNanos != Long.MIN_VALUE;
+    }
+  }
+
+  /**
+   * {@code L} from the record timestamp of a {@code LogAppendTime} topic, the leader's clock at
+   * millisecond resolution; {@code H} unknown.
+   *
+   * @return the source klat uses until broker data is collected
+   */
+  static BrokerInstants logAppendTime() {
+    return (producer, consumer) -> {
+      long ms =
+          producer.logAppendTimeMs() >= 0 ? producer.logAppendTimeMs() : consumer.logAppendTimeMs();
+      if (ms < 0) {
+        return Times.NONE;
+      }
+      String broker =
+          producer.leaderNodeId() >= 0 ? "broker-" + producer.leaderNodeId() : "broker-unknown";
+      // The broker truncates to the millisecond: the true L lies in [ms, ms + 1 ms), so the middle
+      // halves the worst error.
+      return new Times(
+          broker,
+          ms * 1_000_000L + 500_000L,
+          1_000_000L,
+          EstimationMethod.LOG_APPEND_TIMESTAMP,
+          Long.MIN_VALUE,
+          EstimationMethod.UNKNOWN);
+    };
+  }
+}

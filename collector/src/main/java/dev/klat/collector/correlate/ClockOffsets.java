@@ -1,0 +1,143 @@
+package dev.klat.collector.correlate;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Keeps, for each ordered pair of clock domains {@code (a, b)}, the tightest upper bound on {@code
+ * clock(b) - clock(a)} seen over a sliding window, and turns the two directions of a pair into an
+ * offset with an uncertainty, the way NTP bounds a clock by the round trip.
+ *
+ * <p>Every record gives such a bound: an event read on {@code b}'s clock that truly happened after
+ * an event read on {@code a}'s clock (for example {@code R} after {@code D}) bounds {@code clock(b)
+ * - clock(a) <= reading(b) - reading(a)}. Records flowing from {@code b} to {@code a} bound the
+ * other side. With traffic in one direction only, the offset is bounded on one side: the estimate
+ * is then the smallest correction that restores causality ({@code min(0, upper)}), and the
+ * uncertainty is reported as {@link ClockOffset#UNBOUNDED}, because a skew in the other direction
+ * cannot be told apart from latency.
+ *
+ * <p>The window is split into {@value #SLOTS} slots that each keep their minimum, so that memory
+ * per pair is constant and an old tight bound leaves the window after at most one slot. At most
+ * {@code maxPairs} directed pairs are kept; the least recently updated goes first. Not thread-safe:
+ * confined to the {@link Correlator}'s lock.
+ */
+final class ClockOffsets {
+
+  static final int SLOTS = 8;
+
+  private final long slotNanos;
+  private final Map<Pair, WindowedMin> bounds;
+
+  ClockOffsets(long windowNanos, int maxPairs) {
+    this.slotNanos = Math.max(1, windowNanos / SLOTS);
+    this.bounds =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Pair, WindowedMin> eldest) {
+            return size() > maxPairs;
+          }
+        };
+  }
+
+  /** Records {@code clock(to) - clock(from) <= upperNanos}, observed at {@code nowNanos}. */
+  void bound(String from, String to, long upperNanos, long nowNanos) {
+    if (from.equals(to)) {
+      return;
+    }
+    bounds.computeIfAbsent(key(from, to), k -> new WindowedMin()).add(upperNanos, nowNanos);
+  }
+
+  /** Returns the current estimate of {@code clock(to) - clock(from)}. */
+  ClockOffset estimate(String from, String to, long nowNanos) {
+    if (from.equals(to)) {
+      return new ClockOffset(from, to, 0, 0, 0, 0);
+    }
+    long upper = min(key(from, to), nowNanos);
+    long reverse = min(key(to, from), nowNanos);
+    boolean hasUpper = upper != Long.MAX_VALUE;
+    boolean hasLower = reverse != Long.MAX_VALUE;
+    if (hasUpper && hasLower) {
+      long lower = -reverse;
+      // When the bounds cross (drift, or a clock stepped inside the window) the midpoint is still
+      // the best guess, and the gap is reported as its uncertainty.
+      long offset = lower / 2 + upper / 2 + ((lower % 2 + upper % 2) / 2);
+      long uncertainty = Math.abs(upper / 2 - lower / 2);
+      return new ClockOffset(from, to, offset, uncertainty, lower, upper);
+    }
+    if (hasUpper) {
+      return new ClockOffset(
+          from, to, Math.min(0, upper), ClockOffset.UNBOUNDED, Long.MIN_VALUE, upper);
+    }
+    if (hasLower) {
+      return new ClockOffset(
+          from, to, Math.max(0, -reverse), ClockOffset.UNBOUNDED, -reverse, Long.MAX_VALUE);
+    }
+    return ClockOffset.zero(from, to);
+  }
+
+  /** Returns the estimate of every pair with a bound in the window, each unordered pair once. */
+  List<ClockOffset> all(long nowNanos) {
+    List<ClockOffset> out = new ArrayList<>();
+    java.util.Set<Pair> seen = new java.util.HashSet<>();
+    for (Pair key : new ArrayList<>(bounds.keySet())) {
+      String a = key.from();
+      String b = key.to();
+      Pair canonical = a.compareTo(b) < 0 ? key : new Pair(b, a);
+      if (!seen.add(canonical)) {
+        continue;
+      }
+      ClockOffset offset = estimate(a, b, nowNanos);
+      if (offset.lowerNanos() != Long.MIN_VALUE || offset.upperNanos() != Long.MAX_VALUE) {
+        out.add(offset);
+      }
+    }
+    return out;
+  }
+
+  int pairCount() {
+    return bounds.size();
+  }
+
+  private long min(Pair key, long nowNanos) {
+    WindowedMin window = bounds.get(key);
+    return window == null ? Long.MAX_VALUE : window.min(nowNanos);
+  }
+
+  private static Pair key(String from, String to) {
+    return new Pair(from, to);
+  }
+
+  private record Pair(String from, String to) {}
+
+  private final class WindowedMin {
+    private final long[] slotStart = new long[SLOTS];
+    private final long[] slotMin = new long[SLOTS];
+    private final boolean[] used = new boolean[SLOTS];
+
+    void add(long value, long nowNanos) {
+      long slotIndex = Math.floorDiv(nowNanos, slotNanos);
+      int i = (int) Math.floorMod(slotIndex, SLOTS);
+      long start = slotIndex * slotNanos;
+      if (!used[i] || slotStart[i] != start) {
+        used[i] = true;
+        slotStart[i] = start;
+        slotMin[i] = value;
+      } else if (value < slotMin[i]) {
+        slotMin[i] = value;
+      }
+    }
+
+    long min(long nowNanos) {
+      long oldest = (Math.floorDiv(nowNanos, slotNanos) - (SLOTS - 1)) * slotNanos;
+      long min = Long.MAX_VALUE;
+      for (int i = 0; i < SLOTS; i++) {
+        if (used[i] && slotStart[i] >= oldest && slotMin[i] < min) {
+          min = slotMin[i];
+        }
+      }
+      return min;
+    }
+  }
+}

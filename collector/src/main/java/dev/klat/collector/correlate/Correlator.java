@@ -1,0 +1,450 @@
+package dev.klat.collector.correlate;
+
+import dev.klat.model.Breakdown;
+import dev.klat.model.EstimationMethod;
+import dev.klat.model.Instants;
+import dev.klat.model.Segment;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Joins consumer spans to producer spans on {@code (topic, partition, offset)}, per consumer group,
+ * and computes each joined pair's {@link Breakdown} (sections 3 to 7 of the latency model).
+ *
+ * <p>Spans arrive in any order, twice, or never. A record waits in a table for at most the join
+ * window from the arrival of its first span; within that time every consumer group joins the
+ * producer span once, and repeats are counted as duplicates. When the window ends, the spans that
+ * found no partner are counted as unjoined. The table holds at most {@code maxPendingRecords}
+ * records: when it is full the oldest record leaves early and its waiting spans count as dropped,
+ * so memory is bounded whatever the senders do.
+ *
+ * <p>No I/O and no wall clock: time comes from the injected clock (only to age entries and clock
+ * bounds; instants come from the spans), so tests drive expiry deterministically. Thread-safe: all
+ * methods take this object's lock, and the sink runs under it.
+ */
+public final class Correlator {
+
+  private static final int MAX_HOST_NAMES = 65_536;
+
+  /**
+   * How the correlator is bounded.
+   *
+   * @param windowNanos how long a record waits for its partners after its first span arrived
+   * @param maxPendingRecords how many records may wait at once
+   * @param clockWindowNanos the sliding window of the clock offset bounds
+   * @param maxClockPairs how many directed pairs of clock domains are tracked
+   */
+  public record Settings(
+      long windowNanos, int maxPendingRecords, long clockWindowNanos, int maxClockPairs) {
+    public Settings {
+      if (windowNanos <= 0 || maxPendingRecords <= 0 || clockWindowNanos <= 0) {
+        throw new IllegalArgumentException("window and limits must be positive");
+      }
+      if (maxClockPairs <= 0) {
+        throw new IllegalArgumentException("maxClockPairs must be positive");
+      }
+    }
+  }
+
+  /**
+   * Counts since start. Each span is counted once as received, and a record's spans end as joined,
+   * duplicate, or unjoined.
+   *
+   * @param producerSpans producer spans offered
+   * @param consumerSpans consumer spans offered
+   * @param joined breakdowns computed
+   * @param duplicates spans ignored because the same span (same record, same side and group) was
+   *     already there
+   * @param unjoinedProducerSpans producer spans no consumer group joined within the window
+   * @param unjoinedConsumerSpans consumer spans whose producer span did not arrive within the
+   *     window
+   * @param traceMismatches consumer spans whose trace id differed from the producer span of the
+   *     same record, so they were not joined
+   * @param evicted records that left the table before their window ended because it was full
+   * @param droppedSpans spans of evicted records that had not joined: counted here, not as
+   *     unjoined, because they did not get their whole window
+   * @param invalid joined pairs whose instants could not form a breakdown
+   * @param clampedInstants instants moved by {@link Breakdown#compute}
+   * @param pendingRecords records waiting now
+   */
+  public record Stats(
+      long producerSpans,
+      long consumerSpans,
+      long joined,
+      long duplicates,
+      long unjoinedProducerSpans,
+      long unjoinedConsumerSpans,
+      long traceMismatches,
+      long evicted,
+      long droppedSpans,
+      long invalid,
+      long clampedInstants,
+      int pendingRecords) {}
+
+  private final Settings settings;
+  private final LongSupplier clockNanos;
+  private final BrokerInstants brokerInstants;
+  private final Consumer<JoinedBreakdown> sink;
+  private final ClockOffsets offsets;
+  // Insertion order is arrival order, and every entry waits the same window, so the head is
+  // always the first to expire.
+  private final LinkedHashMap<RecordKey, Entry> pending = new LinkedHashMap<>();
+  private final Map<Long, String> hostNames = new HashMap<>();
+
+  private long producerSpans;
+  private long consumerSpans;
+  private long joined;
+  private long duplicates;
+  private long unjoinedProducerSpans;
+  private long unjoinedConsumerSpans;
+  private long traceMismatches;
+  private long evicted;
+  private long droppedSpans;
+  private long invalid;
+  private long clampedInstants;
+
+  /**
+   * @param settings the window and limits
+   * @param clockNanos a monotonic clock in nanoseconds (for example {@code System::nanoTime})
+   * @param brokerInstants where {@code L} and {@code H} come from
+   * @param sink receives every breakdown, under this object's lock: must be quick
+   */
+  public Correlator(
+      Settings settings,
+      LongSupplier clockNanos,
+      BrokerInstants brokerInstants,
+      Consumer<JoinedBreakdown> sink) {
+    this.settings = settings;
+    this.clockNanos = clockNanos;
+    this.brokerInstants = brokerInstants;
+    this.sink = sink;
+    this.offsets = new ClockOffsets(settings.clockWindowNanos(), settings.maxClockPairs());
+  }
+
+  /** Offers one producer span; joins it with every consumer group already waiting for it. */
+  public synchronized void offerProducer(ProducerSpan span) {
+    long now = clockNanos.getAsLong();
+    expire(now);
+    producerSpans++;
+    Entry entry = entryFor(span.key(), now);
+    if (entry.producer != null) {
+      duplicates++;
+      return;
+    }
+    entry.producer = span;
+    if (entry.waiting == null) {
+      return;
+    }
+    for (Iterator<ConsumerSpan> it = entry.waiting.iterator(); it.hasNext(); ) {
+      ConsumerSpan consumer = it.next();
+      if (sameTrace(span, consumer)) {
+        it.remove();
+        join(entry, span, consumer, now);
+      } else {
+        traceMismatches++;
+      }
+    }
+  }
+
+  /** Offers one consumer span; joins it if its producer span is there, else it waits. */
+  public synchronized void offerConsumer(ConsumerSpan span) {
+    long now = clockNanos.getAsLong();
+    expire(now);
+    consumerSpans++;
+    Entry entry = entryFor(span.key(), now);
+    if (entry.hasGroup(span.group())) {
+      duplicates++;
+      return;
+    }
+    if (entry.producer != null && sameTrace(entry.producer, span)) {
+      join(entry, entry.producer, span, now);
+      return;
+    }
+    if (entry.producer != null) {
+      traceMismatches++;
+    }
+    if (entry.waiting == null) {
+      entry.waiting = new ArrayList<>(1);
+    }
+    entry.waiting.add(span);
+  }
+
+  /** Ends the window of every record whose window is over; the step a scheduler drives. */
+  public synchronized void expire() {
+    expire(clockNanos.getAsLong());
+  }
+
+  /** Returns the counts since start. */
+  public synchronized Stats stats() {
+    return new Stats(
+        producerSpans,
+        consumerSpans,
+        joined,
+        duplicates,
+        unjoinedProducerSpans,
+        unjoinedConsumerSpans,
+        traceMismatches,
+        evicted,
+        droppedSpans,
+        invalid,
+        clampedInstants,
+        pending.size());
+  }
+
+  /** Returns how many records wait for a partner now. */
+  public synchronized int pendingRecords() {
+    return pending.size();
+  }
+
+  /** Returns the current estimate of every pair of clock domains seen within the clock window. */
+  public synchronized List<ClockOffset> clockOffsets() {
+    return offsets.all(clockNanos.getAsLong());
+  }
+
+  private void expire(long now) {
+    for (Iterator<Entry> it = pending.values().iterator(); it.hasNext(); ) {
+      Entry head = it.next();
+      if (now - head.deadlineNanos < 0) {
+        return;
+      }
+      it.remove();
+      retire(head);
+    }
+  }
+
+  private void retire(Entry entry) {
+    if (entry.producer != null && entry.joinedGroups == null) {
+      unjoinedProducerSpans++;
+    }
+    if (entry.waiting != null) {
+      unjoinedConsumerSpans += entry.waiting.size();
+    }
+  }
+
+  private Entry entryFor(RecordKey key, long now) {
+    Entry entry = pending.get(key);
+    if (entry != null) {
+      return entry;
+    }
+    if (pending.size() >= settings.maxPendingRecords()) {
+      Iterator<Entry> it = pending.values().iterator();
+      Entry oldest = it.next();
+      it.remove();
+      evicted++;
+      if (oldest.producer != null && oldest.joinedGroups == null) {
+        droppedSpans++;
+      }
+      if (oldest.waiting != null) {
+        droppedSpans += oldest.waiting.size();
+      }
+    }
+    entry = new Entry(now + settings.windowNanos());
+    pending.put(key, entry);
+    return entry;
+  }
+
+  private static boolean sameTrace(ProducerSpan producer, ConsumerSpan consumer) {
+    boolean producerHas = producer.traceIdHigh() != 0 || producer.traceIdLow() != 0;
+    boolean consumerHas = consumer.traceIdHigh() != 0 || consumer.traceIdLow() != 0;
+    // The key identifies the record; the trace id, when both sides carry one, guards against an
+    // offset reused after a topic was deleted and created again inside the window.
+    return !producerHas
+        || !consumerHas
+        || (producer.traceIdHigh() == consumer.traceIdHigh()
+            && producer.traceIdLow() == consumer.traceIdLow());
+  }
+
+  private void join(Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
+    if (entry.joinedGroups == null) {
+      entry.joinedGroups = new ArrayList<>(1);
+    }
+    entry.joinedGroups.add(consumer.group());
+    JoinedBreakdown result = compute(producer, consumer, now);
+    if (result == null) {
+      invalid++;
+      return;
+    }
+    joined++;
+    clampedInstants += result.breakdown().clampCount();
+    sink.accept(result);
+  }
+
+  private JoinedBreakdown compute(ProducerSpan p, ConsumerSpan c, long now) {
+    String producerHost = host(p.instanceId());
+    String consumerHost = host(c.instanceId());
+    BrokerInstants.Times broker = brokerInstants.lookup(p, c);
+    boolean brokerKnown = broker.brokerHost() != null && (broker.hasAppend() || broker.hasCommit());
+
+    // Section 5: every record bounds the offsets of the hosts it passed through. Record first,
+    // then estimate, so that a pair's first record is already aligned by its own bounds.
+    if (producerHost != null && consumerHost != null) {
+      offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
+    }
+    if (brokerKnown && broker.hasAppend() && producerHost != null) {
+      long half = broker.appendResolutionNanos() / 2;
+      long earliest = broker.appendNanos() - half;
+      long latest = broker.appendNanos() + half;
+      offsets.bound(producerHost, broker.brokerHost(), latest - p.drainNanos(), now);
+      if (p.hasAck()) {
+        offsets.bound(broker.brokerHost(), producerHost, p.ackNanos() - earliest, now);
+      }
+      if (consumerHost != null) {
+        offsets.bound(broker.brokerHost(), consumerHost, c.fetchResponseNanos() - earliest, now);
+      }
+    }
+    ClockOffset consumerOffset =
+        producerHost != null && consumerHost != null
+            ? offsets.estimate(producerHost, consumerHost, now)
+            : ClockOffset.zero(nameOr(producerHost), nameOr(consumerHost));
+    ClockOffset brokerOffset = null;
+    if (brokerKnown) {
+      brokerOffset =
+          producerHost != null
+              ? offsets.estimate(producerHost, broker.brokerHost(), now)
+              : ClockOffset.zero(nameOr(producerHost), broker.brokerHost());
+    }
+
+    long toProducerClock = consumerOffset.offsetNanos();
+    long fetchResponse = c.fetchResponseNanos() - toProducerClock;
+    Instants.Builder b =
+        Instants.builder()
+            .send(p.sendNanos())
+            .drain(p.drainNanos())
+            .fetchRequest(c.fetchRequestNanos() - toProducerClock)
+            .fetchResponse(fetchResponse)
+            .poll(c.pollNanos() - toProducerClock);
+    if (p.hasAck()) {
+      b.ack(p.ackNanos());
+    }
+    if (brokerKnown && broker.hasAppend()) {
+      b.append(broker.appendNanos() - brokerOffset.offsetNanos(), broker.appendMethod());
+    }
+    boolean commitFromBroker = brokerKnown && broker.hasCommit();
+    if (commitFromBroker) {
+      b.commit(broker.commitNanos() - brokerOffset.offsetNanos(), broker.commitMethod());
+    } else {
+      // No broker data: H is only bounded by H <= R, and the bound is what we report.
+      b.commit(fetchResponse, EstimationMethod.FETCH_RESPONSE_BOUND);
+    }
+    Breakdown breakdown;
+    try {
+      breakdown = Breakdown.compute(b.build());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+
+    long consumerUncertainty = uncertainty(consumerOffset, 0);
+    long brokerUncertainty =
+        brokerOffset == null ? 0 : uncertainty(brokerOffset, broker.appendResolutionNanos() / 2);
+    Set<Segment> flagged = EnumSet.noneOf(Segment.class);
+    for (Segment segment : Segment.values()) {
+      if (!breakdown.isKnown(segment)) {
+        continue;
+      }
+      long u =
+          segmentUncertainty(segment, commitFromBroker, consumerUncertainty, brokerUncertainty);
+      if (u == ClockOffset.UNBOUNDED || u > breakdown.nanos(segment)) {
+        flagged.add(segment);
+      }
+    }
+    boolean e2eFlagged =
+        consumerUncertainty == ClockOffset.UNBOUNDED || consumerUncertainty > breakdown.e2eNanos();
+    return new JoinedBreakdown(
+        p.key(),
+        c.group(),
+        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdHigh() : c.traceIdHigh(),
+        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdLow() : c.traceIdLow(),
+        p.spanId(),
+        c.spanId(),
+        breakdown,
+        consumerOffset,
+        brokerOffset,
+        flagged,
+        e2eFlagged);
+  }
+
+  private static long uncertainty(ClockOffset offset, long extraNanos) {
+    return offset.bounded() ? offset.uncertaintyNanos() + extraNanos : ClockOffset.UNBOUNDED;
+  }
+
+  // Which clock each input of a segment was read on decides which offsets its value depends on:
+  // a segment read on one clock is exact whatever the offsets; one spanning clocks carries the
+  // uncertainty of each clock it spans, relative to the producer's.
+  private static long segmentUncertainty(
+      Segment segment, boolean commitFromBroker, long consumer, long broker) {
+    char h = commitFromBroker ? 'b' : 'c';
+    String domains =
+        switch (segment) {
+          case PRODUCE -> "pp";
+          case PUBLISH -> "pb";
+          case COMMIT -> "b" + h;
+          case CATCH_UP, FETCH -> h + "c";
+        };
+    if (domains.charAt(0) == domains.charAt(1)) {
+      return 0;
+    }
+    long total = 0;
+    for (char d : new char[] {domains.charAt(0), domains.charAt(1)}) {
+      long u = d == 'p' ? 0 : d == 'c' ? consumer : broker;
+      if (u == ClockOffset.UNBOUNDED) {
+        return ClockOffset.UNBOUNDED;
+      }
+      total += u;
+    }
+    return total;
+  }
+
+  private String host(long instanceId) {
+    if (instanceId == 0) {
+      return null;
+    }
+    String name = hostNames.get(instanceId);
+    if (name == null) {
+      if (hostNames.size() >= MAX_HOST_NAMES) {
+        hostNames.clear();
+      }
+      name = String.format("%016x", instanceId);
+      hostNames.put(instanceId, name);
+    }
+    return name;
+  }
+
+  private static String nameOr(String host) {
+    return host == null ? "unknown" : host;
+  }
+
+  private static final class Entry {
+    final long deadlineNanos;
+    ProducerSpan producer;
+    // Both lists stay null for the common case of one group, then hold one element each: a
+    // record is read by few groups.
+    List<ConsumerSpan> waiting;
+    List<String> joinedGroups;
+
+    Entry(long deadlineNanos) {
+      this.deadlineNanos = deadlineNanos;
+    }
+
+    boolean hasGroup(String group) {
+      if (joinedGroups != null && joinedGroups.contains(group)) {
+        return true;
+      }
+      if (waiting != null) {
+        for (ConsumerSpan c : waiting) {
+          if (c.group().equals(group)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.klat.collector.correlate;
+
+import dev.klat.model.Breakdown;
+import dev.klat.model.Segment;
+import java.util.Set;
+
+/**
+ * One computed breakdown with the context it was computed in: the record, the group, the trace and
+ * the clock offsets that placed the consumer's and the broker's instants on the producer's
+ * timeline. Instants of {@link #breakdown()} are on the producer's clock.
+ *
+ * @param key the record
+ * @param group the consumer group
+ * @param traceIdHigh the high 64 bits of the trace id
+ * @param traceIdLow the low 64 bits of the trace id
+ * @param producerSpanId the producer span id
+ * @param consumerSpanId the consumer span id
+ * @param breakdown the segments, computed by the model
+ * @param consumerOffset {@code clock(consumer) - clock(producer)}, as applied
+ * @param brokerOffset {@code clock(broker) - clock(producer)}, as applied; null when no broker
+ *     instant was used
+ * @param flagged the segments whose clock uncertainty is larger than the segment (section 5: a
+ *     flagged segment is shown, not hidden)
+ * @param e2eFlagged whether the clock uncertainty is larger than the end-to-end latency itself
+ */
+public record JoinedBreakdown(
+    RecordKey key,
+    String group,
+    long traceIdHigh,
+    long traceIdLow,
+    long producerSpanId,
+    long consumerSpanId,
+    Breakdown breakdown,
+    ClockOffset consumerOffset,
+    ClockOffset brokerOffset,
+    Set<Segment> flagged,
+    boolean e2eFlagged) {
+
+  /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
+  public String traceIdHex() {
+    return String.format("%016x%016x", traceIdHigh, traceIdLow);
+  }
+
+  /** Whether the trace id is valid (not all zero). */
+  public boolean hasTraceId() {
+    return traceIdHigh != 0 || traceIdLow != 0;
+  }
+}

@@ -1,0 +1,4 @@
+/**
+ * The join of producer and consumer spans and the breakdown: pure logic, no I/O, injected clock.
+ */
+package dev.klat.collector.correlate;

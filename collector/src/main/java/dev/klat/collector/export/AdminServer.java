@@ -1,0 +1,258 @@
+package dev.klat.collector.export;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.correlate.ClockOffset;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
+ * Accept} header), {@code /api/breakdown}, {@code /api/clocks} and {@code /healthz}.
+ */
+public final class AdminServer implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
+  static final long DEFAULT_WINDOW_NANOS = 300_000_000_000L;
+
+  /** Summarises recent breakdowns: (topic or null, group or null, window nanos) to a summary. */
+  public interface BreakdownQuery {
+    RecentBreakdowns.Summary summarise(String topic, String group, long windowNanos);
+  }
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  public AdminServer(
+      InetSocketAddress address,
+      Supplier<List<Exposition.Family>> metrics,
+      BreakdownQuery breakdowns,
+      Supplier<List<ClockOffset>> clocks)
+      throws IOException {
+    server = HttpServer.create(address, 64);
+    executor =
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "klat-admin-http");
+              t.setDaemon(true);
+              return t;
+            });
+    server.setExecutor(executor);
+    server.createContext(
+        "/metrics",
+        exchange ->
+            serve(
+                exchange,
+                ex -> {
+                  String accept = ex.getRequestHeaders().getFirst("Accept");
+                  boolean om = accept != null && accept.contains("application/openmetrics-text");
+                  return new Response(
+                      200,
+                      om
+                          ? PrometheusWriter.OPENMETRICS_CONTENT_TYPE
+                          : PrometheusWriter.TEXT_CONTENT_TYPE,
+                      PrometheusWriter.write(metrics.get(), om));
+                }));
+    server.createContext(
+        "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, breakdowns)));
+    server.createContext(
+        "/api/clocks",
+        exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
+    server.createContext(
+        "/healthz", exchange -> serve(exchange, ex -> new Response(200, "text/plain", "ok\n")));
+    server.createContext(
+        "/", exchange -> serve(exchange, ex -> new Response(404, "text/plain", "not found\n")));
+    server.start();
+  }
+
+  /** The bound address, with the actual port. */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  private record Response(int status, String contentType, String body) {}
+
+  private static void serve(HttpExchange exchange, Function<HttpExchange, Response> handler) {
+    // The request body is never read: GET has none, and reading a missing one would block.
+    try {
+      Response r;
+      if (!"GET".equals(exchange.getRequestMethod())
+          && !"HEAD".equals(exchange.getRequestMethod())) {
+        r = new Response(405, "text/plain", "use GET\n");
+      } else {
+        try {
+          r = handler.apply(exchange);
+        } catch (IllegalArgumentException e) {
+          r = new Response(400, "application/json", "{\"error\":\"" + esc(e.getMessage()) + "\"}");
+        }
+      }
+      byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", r.contentType());
+      boolean head = "HEAD".equals(exchange.getRequestMethod());
+      exchange.sendResponseHeaders(r.status(), head ? -1 : body.length);
+      if (!head) {
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(body);
+        }
+      }
+    } catch (IOException e) {
+      // client went away
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "admin request failed", e);
+    } finally {
+      exchange.close();
+    }
+  }
+
+  private static Response breakdown(HttpExchange ex, BreakdownQuery query) {
+    Map<String, String> params = query(ex.getRequestURI().getRawQuery());
+    String topic = emptyToNull(params.get("topic"));
+    String group = emptyToNull(params.get("group"));
+    long windowNanos =
+        params.containsKey("window") ? parseDuration(params.get("window")) : DEFAULT_WINDOW_NANOS;
+    RecentBreakdowns.Summary s = query.summarise(topic, group, windowNanos);
+    StringBuilder out = new StringBuilder(512);
+    out.append("{\"topic\":").append(str(topic));
+    out.append(",\"group\":").append(str(group));
+    out.append(",\"windowSeconds\":").append(seconds(windowNanos));
+    out.append(",\"count\":").append(s.count());
+    out.append(",\"e2e\":{\"p50Seconds\":").append(secondsOrNull(s.p50Nanos()));
+    out.append(",\"p99Seconds\":").append(secondsOrNull(s.p99Nanos()));
+    out.append(",\"p999Seconds\":").append(secondsOrNull(s.p999Nanos()));
+    out.append("},\"p99Tail\":{\"count\":").append(s.tailCount());
+    out.append(",\"meanSeconds\":{");
+    boolean first = true;
+    for (Map.Entry<String, Double> e : s.tailMeanNanos().entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append(str(e.getKey())).append(':');
+      out.append(e.getValue() == null ? "null" : seconds(e.getValue()));
+    }
+    out.append("}}}");
+    return new Response(200, "application/json", out.toString());
+  }
+
+  private static String clocks(Supplier<List<ClockOffset>> clocks) {
+    StringBuilder out = new StringBuilder("[");
+    boolean first = true;
+    for (ClockOffset c : clocks.get()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append("{\"fromHost\":").append(str(c.fromHost()));
+      out.append(",\"toHost\":").append(str(c.toHost()));
+      out.append(",\"offsetNanos\":").append(c.offsetNanos());
+      out.append(",\"uncertaintyNanos\":")
+          .append(c.bounded() ? Long.toString(c.uncertaintyNanos()) : "null");
+      out.append(",\"lowerBoundNanos\":")
+          .append(c.lowerNanos() == Long.MIN_VALUE ? "null" : Long.toString(c.lowerNanos()));
+      out.append(",\"upperBoundNanos\":")
+          .append(c.upperNanos() == Long.MAX_VALUE ? "null" : Long.toString(c.upperNanos()));
+      out.append('}');
+    }
+    return out.append("]").toString();
+  }
+
+  /** Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, or plain seconds. */
+  static long parseDuration(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    long unit;
+    String number;
+    if (t.endsWith("ms")) {
+      unit = 1_000_000L;
+      number = t.substring(0, t.length() - 2);
+    } else if (t.endsWith("s")) {
+      unit = 1_000_000_000L;
+      number = t.substring(0, t.length() - 1);
+    } else if (t.endsWith("m")) {
+      unit = 60_000_000_000L;
+      number = t.substring(0, t.length() - 1);
+    } else if (t.endsWith("h")) {
+      unit = 3_600_000_000_000L;
+      number = t.substring(0, t.length() - 1);
+    } else {
+      unit = 1_000_000_000L;
+      number = t;
+    }
+    try {
+      double value = Double.parseDouble(number);
+      if (!(value > 0) || value * unit > 1e18) {
+        throw new IllegalArgumentException("window out of range: " + text);
+      }
+      return (long) (value * unit);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad window: " + text);
+    }
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> out = new HashMap<>();
+    if (raw == null) {
+      return out;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String k = eq < 0 ? pair : pair.substring(0, eq);
+      String v = eq < 0 ? "" : pair.substring(eq + 1);
+      out.put(
+          URLDecoder.decode(k, StandardCharsets.UTF_8),
+          URLDecoder.decode(v, StandardCharsets.UTF_8));
+    }
+    return out;
+  }
+
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
+
+  private static String secondsOrNull(long nanos) {
+    return nanos < 0 ? "null" : seconds(nanos);
+  }
+
+  private static String seconds(double nanos) {
+    return PrometheusWriter.number(nanos / 1e9);
+  }
+
+  private static String str(String s) {
+    return s == null ? "null" : "\"" + esc(s) + "\"";
+  }
+
+  private static String esc(String s) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

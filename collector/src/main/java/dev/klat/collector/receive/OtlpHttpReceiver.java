@@ -1,0 +1,502 @@
+package dev.klat.collector.receive;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.klat.collector.aggregate.AgentMetrics;
+import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.correlate.Correlator;
+import dev.klat.model.SpanAttributes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
+
+/**
+ * OTLP/HTTP on {@code /v1/traces} and {@code /v1/metrics}, protobuf and JSON, optionally gzipped,
+ * answering as the OTLP specification says: 400 for a body that does not decode (not retryable),
+ * 413 for a body over the limit, measured after decompression and without inflating more than the
+ * limit, 415 for an unknown content type or encoding, 503 with {@code Retry-After} when all request
+ * slots are busy, 429 with {@code Retry-After} when the join table is full, and 200 with a partial
+ * success when some spans or points were rejected.
+ *
+ * <p>Memory: at most {@code maxConcurrentRequests} bodies of at most {@code maxBodyBytes} each are
+ * held at once; a request beyond that is refused before its body is read.
+ */
+public final class OtlpHttpReceiver implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(OtlpHttpReceiver.class.getName());
+  private static final String PROTOBUF = "application/x-protobuf";
+  private static final String JSON = "application/json";
+  private static final String RETRY_AFTER_SECONDS = "1";
+  static final long DISCARD_LIMIT_BYTES = 256L * 1024 * 1024;
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final Semaphore slots;
+  private final int maxBodyBytes;
+  private final int maxPendingRecords;
+  private final Correlator correlator;
+  private final AgentMetrics agentMetrics;
+  private final ReceiverStats stats = new ReceiverStats();
+
+  /**
+   * Binds and starts the receiver.
+   *
+   * @param address where to listen (port 0 picks a free port)
+   * @param maxBodyBytes the largest body accepted, after decompression
+   * @param maxConcurrentRequests how many requests may be read and decoded at once
+   * @param maxPendingRecords above this many records waiting in the join, traces get 429
+   * @throws IOException if the address cannot be bound
+   */
+  public OtlpHttpReceiver(
+      InetSocketAddress address,
+      int maxBodyBytes,
+      int maxConcurrentRequests,
+      int maxPendingRecords,
+      Correlator correlator,
+      AgentMetrics agentMetrics)
+      throws IOException {
+    this.maxBodyBytes = maxBodyBytes;
+    this.maxPendingRecords = maxPendingRecords;
+    this.correlator = correlator;
+    this.agentMetrics = agentMetrics;
+    this.slots = new Semaphore(maxConcurrentRequests);
+    // More threads than slots, so that refusals are answered while every slot decodes; the queue
+    // is bounded and a full one makes the accepting thread answer, which slows accepting down.
+    int threads = maxConcurrentRequests + 2;
+    this.executor =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(1024),
+            r -> {
+              Thread t = new Thread(r, "klat-otlp-http");
+              t.setDaemon(true);
+              return t;
+            },
+            new ThreadPoolExecutor.CallerRunsPolicy());
+    this.server = HttpServer.create(address, 256);
+    server.setExecutor(executor);
+    server.createContext("/v1/traces", exchange -> handle(exchange, true));
+    server.createContext("/v1/metrics", exchange -> handle(exchange, false));
+    server.createContext(
+        "/",
+        exchange -> {
+          respond(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
+        });
+    server.start();
+  }
+
+  /** The bound address, with the actual port. */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  /** The counts of this receiver. */
+  public ReceiverStats stats() {
+    return stats;
+  }
+
+  private void handle(HttpExchange exchange, boolean traces) {
+    try {
+      String path = exchange.getRequestURI().getPath();
+      if (!path.equals(traces ? "/v1/traces" : "/v1/metrics")) {
+        respond(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      if (!"POST".equals(exchange.getRequestMethod())) {
+        exchange.getResponseHeaders().set("Allow", "POST");
+        respond(exchange, 405, "text/plain", "use POST\n".getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      boolean json = isJson(exchange.getRequestHeaders().getFirst("Content-Type"));
+      if (!json && !isProtobuf(exchange.getRequestHeaders().getFirst("Content-Type"))) {
+        refuse(exchange, 415, false, "unsupported-media-type", "use " + PROTOBUF + " or " + JSON);
+        return;
+      }
+      String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
+      boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
+      if (encoding != null && !gzip && !encoding.trim().equalsIgnoreCase("identity")) {
+        refuse(exchange, 415, json, "unsupported-encoding", "unsupported encoding " + encoding);
+        return;
+      }
+      if (!slots.tryAcquire()) {
+        exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
+        refuse(exchange, 503, json, "busy", "too many concurrent requests");
+        return;
+      }
+      try {
+        if (traces && correlator.pendingRecords() >= maxPendingRecords) {
+          exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
+          refuse(exchange, 429, json, "join-table-full", "join table full, retry later");
+          return;
+        }
+        byte[] body;
+        try {
+          body = readBody(exchange, gzip);
+        } catch (TooLargeException e) {
+          refuse(exchange, 413, json, "too-large", "body over " + maxBodyBytes + " bytes");
+          return;
+        } catch (ZipException | java.io.EOFException e) {
+          refuse(exchange, 400, json, "malformed", "bad gzip body: " + e.getMessage());
+          return;
+        }
+        byte[] response;
+        try {
+          response = traces ? traces(body, json) : metrics(body, json);
+        } catch (MalformedException e) {
+          refuse(exchange, 400, json, "malformed", e.getMessage());
+          return;
+        }
+        respond(exchange, 200, json ? JSON : PROTOBUF, response);
+      } finally {
+        slots.release();
+      }
+    } catch (IOException e) {
+      // The client went away; nothing to answer.
+      exchange.close();
+    } catch (RuntimeException | Error e) {
+      LOG.log(Level.WARNING, "OTLP request failed", e);
+      try {
+        refuse(exchange, 500, false, "internal", "internal error");
+      } catch (IOException | RuntimeException ignored) {
+        exchange.close();
+      }
+    }
+  }
+
+  private byte[] traces(byte[] body, boolean json) throws MalformedException {
+    List<OtlpSpan> spans =
+        json
+            ? OtlpJson.decodeTraces(new String(body, StandardCharsets.UTF_8))
+            : OtlpProtobuf.decodeTraces(body, body.length);
+    long rejected = 0;
+    String firstError = "";
+    for (OtlpSpan span : spans) {
+      SpanMapper.Result result = SpanMapper.map(span);
+      if (result.producer() != null) {
+        correlator.offerProducer(result.producer());
+      } else if (result.consumer() != null) {
+        correlator.offerConsumer(result.consumer());
+      } else if (result.rejected() != null) {
+        if (rejected++ == 0) {
+          firstError = result.rejected();
+        }
+      } else if (result == SpanMapper.Result.IGNORED) {
+        stats.spansNotKlat.incrementAndGet();
+      }
+    }
+    stats.spansReceived.addAndGet(spans.size());
+    stats.spansRejected.addAndGet(rejected);
+    return partialSuccess(json, rejected, firstError, "rejectedSpans");
+  }
+
+  private byte[] metrics(byte[] body, boolean json) throws MalformedException {
+    List<OtlpMetricPoint> points =
+        json
+            ? OtlpJson.decodeMetrics(new String(body, StandardCharsets.UTF_8))
+            : OtlpProtobuf.decodeMetrics(body, body.length);
+    long rejected = 0;
+    String firstError = "";
+    for (OtlpMetricPoint p : points) {
+      String error = accept(p);
+      if (error != null && rejected++ == 0) {
+        firstError = error;
+      }
+    }
+    stats.pointsReceived.addAndGet(points.size());
+    stats.pointsRejected.addAndGet(rejected);
+    return partialSuccess(json, rejected, firstError, "rejectedDataPoints");
+  }
+
+  private String accept(OtlpMetricPoint p) {
+    Exposition.Type type;
+    if (p.type == OtlpMetricPoint.Type.HISTOGRAM) {
+      type = Exposition.Type.HISTOGRAM;
+    } else if (p.type == OtlpMetricPoint.Type.SUM && p.monotonic) {
+      type = Exposition.Type.COUNTER;
+    } else {
+      type = Exposition.Type.GAUGE;
+    }
+    boolean accumulates = type != Exposition.Type.GAUGE;
+    if (accumulates
+        && p.temporality != OtlpMetricPoint.TEMPORALITY_DELTA
+        && p.temporality != OtlpMetricPoint.TEMPORALITY_CUMULATIVE) {
+      return p.name + ": aggregation temporality unspecified";
+    }
+    if (type == Exposition.Type.HISTOGRAM && p.bucketCounts.length != p.bounds.length + 1) {
+      if (p.bucketCounts.length == 0) {
+        return null; // a count-only histogram carries nothing to merge per bucket
+      }
+      return p.name
+          + ": "
+          + p.bucketCounts.length
+          + " bucket counts for "
+          + p.bounds.length
+          + " bounds";
+    }
+    Object instance = p.resource.get(SpanAttributes.INSTANCE_ID.name());
+    if (instance == null) {
+      instance = p.resource.get("service.instance.id");
+    }
+    agentMetrics.accept(
+        new AgentMetrics.Point(
+            p.name,
+            type,
+            p.temporality == OtlpMetricPoint.TEMPORALITY_DELTA,
+            p.attributes,
+            instance == null ? "unknown" : String.valueOf(instance),
+            p.startNanos,
+            p.timeNanos,
+            p.value,
+            p.bounds,
+            p.bucketCounts,
+            p.sum));
+    return null;
+  }
+
+  private static byte[] partialSuccess(
+      boolean json, long rejected, String message, String jsonField) {
+    if (rejected == 0) {
+      return json ? "{}".getBytes(StandardCharsets.UTF_8) : new byte[0];
+    }
+    if (json) {
+      return ("{\"partialSuccess\":{\""
+              + jsonField
+              + "\":\""
+              + rejected
+              + "\",\"errorMessage\":\""
+              + jsonEscape(message)
+              + "\"}}")
+          .getBytes(StandardCharsets.UTF_8);
+    }
+    // Export*ServiceResponse.partial_success = 1 { rejected_* = 1; error_message = 2; }
+    byte[] msg = message.getBytes(StandardCharsets.UTF_8);
+    byte[] inner = concat(varintField(1, rejected), lengthDelimited(2, msg));
+    return lengthDelimited(1, inner);
+  }
+
+  private byte[] readBody(HttpExchange exchange, boolean gzip) throws IOException {
+    String lengthHeader = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (lengthHeader != null) {
+      try {
+        if (Long.parseLong(lengthHeader.trim()) > maxBodyBytes) {
+          throw new TooLargeException();
+        }
+      } catch (NumberFormatException e) {
+        // The server rejects a bad Content-Length itself; read and limit.
+      }
+    }
+    InputStream raw = exchange.getRequestBody();
+    InputStream in =
+        gzip
+            ? new GZIPInputStream(new LimitedInputStream(raw, maxBodyBytes), 8192)
+            : new LimitedInputStream(raw, maxBodyBytes);
+    byte[] buf = new byte[Math.min(maxBodyBytes + 1, 64 * 1024)];
+    int size = 0;
+    try (in) {
+      while (true) {
+        if (size == buf.length) {
+          if (size > maxBodyBytes) {
+            throw new TooLargeException();
+          }
+          buf = Arrays.copyOf(buf, (int) Math.min((long) maxBodyBytes + 1, (long) size * 2));
+        }
+        int n = in.read(buf, size, buf.length - size);
+        if (n < 0) {
+          break;
+        }
+        size += n;
+        if (size > maxBodyBytes) {
+          // Inflated past the limit: stop here, whatever remains.
+          throw new TooLargeException();
+        }
+      }
+    }
+    return size == buf.length ? buf : Arrays.copyOf(buf, size);
+  }
+
+  // A client still sending when the answer comes and the connection closes gets a reset instead
+  // of the answer. Discarding wire bytes costs no memory and no inflation; beyond the cap the
+  // connection is closed anyway.
+  private static void discardRest(HttpExchange exchange) {
+    byte[] sink = new byte[64 * 1024];
+    long discarded = 0;
+    try {
+      InputStream in = exchange.getRequestBody();
+      int n;
+      while (discarded < DISCARD_LIMIT_BYTES && (n = in.read(sink)) >= 0) {
+        discarded += n;
+      }
+    } catch (IOException ignored) {
+      // the client went away
+    }
+  }
+
+  private void refuse(
+      HttpExchange exchange, int status, boolean json, String reason, String message)
+      throws IOException {
+    stats.rejected(reason);
+    byte[] body;
+    // google.rpc.Status: code = 1, message = 2.
+    int code =
+        switch (status) {
+          case 400 -> 3; // INVALID_ARGUMENT
+          case 413, 429 -> 8; // RESOURCE_EXHAUSTED
+          case 503 -> 14; // UNAVAILABLE
+          default -> 2; // UNKNOWN
+        };
+    if (json) {
+      body =
+          ("{\"code\":" + code + ",\"message\":\"" + jsonEscape(message) + "\"}")
+              .getBytes(StandardCharsets.UTF_8);
+    } else {
+      body =
+          concat(
+              varintField(1, code), lengthDelimited(2, message.getBytes(StandardCharsets.UTF_8)));
+    }
+    discardRest(exchange);
+    respond(exchange, status, json ? JSON : PROTOBUF, body);
+  }
+
+  private static void respond(HttpExchange exchange, int status, String contentType, byte[] body)
+      throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    if (body.length > 0) {
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    }
+    exchange.close();
+  }
+
+  private static boolean isProtobuf(String contentType) {
+    return mediaType(contentType).equals(PROTOBUF);
+  }
+
+  private static boolean isJson(String contentType) {
+    return mediaType(contentType).equals(JSON);
+  }
+
+  private static String mediaType(String contentType) {
+    if (contentType == null) {
+      return "";
+    }
+    int semicolon = contentType.indexOf(';');
+    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+        .trim()
+        .toLowerCase(Locale.ROOT);
+  }
+
+  static String jsonEscape(String s) {
+    StringBuilder out = new StringBuilder(s.length() + 8);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static byte[] varintField(int field, long v) {
+    byte[] out = new byte[11];
+    int n = 0;
+    long tag = (long) field << 3;
+    out[n++] = (byte) tag;
+    while ((v & ~0x7fL) != 0) {
+      out[n++] = (byte) ((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    out[n++] = (byte) v;
+    return Arrays.copyOf(out, n);
+  }
+
+  private static byte[] lengthDelimited(int field, byte[] payload) {
+    byte[] header = new byte[6];
+    int n = 0;
+    header[n++] = (byte) (field << 3 | 2);
+    long v = payload.length;
+    while ((v & ~0x7fL) != 0) {
+      header[n++] = (byte) ((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    header[n++] = (byte) v;
+    return concat(Arrays.copyOf(header, n), payload);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  private static final class TooLargeException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    TooLargeException() {
+      super("body too large", null);
+    }
+  }
+
+  // Caps what is read from the wire, so that a compressed body larger than the limit is refused
+  // too (gzip never shrinks a body that large below the limit in practice).
+  private static final class LimitedInputStream extends InputStream {
+    private final InputStream in;
+    private long remaining;
+
+    LimitedInputStream(InputStream in, long limit) {
+      this.in = in;
+      this.remaining = limit + 1;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (remaining <= 0) {
+        throw new TooLargeException();
+      }
+      int n = in.read(b, off, (int) Math.min(len, remaining));
+      if (n > 0) {
+        remaining -= n;
+      }
+      return n;
+    }
+
+    @Override
+    public void close() {
+      // The exchange's stream stays open: a refused body is discarded from it before answering.
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package dev.klat.collector.receive;
+
+import dev.klat.collector.correlate.ConsumerSpan;
+import dev.klat.collector.correlate.ProducerSpan;
+import dev.klat.collector.correlate.RecordKey;
+import dev.klat.model.AttributeDef;
+import dev.klat.model.SpanAttributes;
+import java.util.Map;
+
+/**
+ * Reads klat's producer and consumer spans ({@link SpanAttributes}) out of OTLP spans. A span
+ * carrying {@code klat.poll.time_unix_nano} is a consumer span, one carrying {@code
+ * klat.send.time_unix_nano} a producer span; any other span is not klat's and is ignored. A klat
+ * span that lacks what the join needs is rejected, with the reason.
+ */
+final class SpanMapper {
+  static final String LOG_APPEND_TIME = "LogAppendTime";
+  // Instants beyond 2^62 ns (year 2116) are garbage; below it no difference can overflow.
+  private static final long MAX_EPOCH_NANOS = 1L << 62;
+
+  /** The outcome of mapping one span: exactly one of the fields is set, or none (ignored). */
+  record Result(ProducerSpan producer, ConsumerSpan consumer, String rejected) {
+    static final Result IGNORED = new Result(null, null, null);
+    static final Result NOT_JOINABLE = new Result(null, null, null);
+  }
+
+  private SpanMapper() {}
+
+  static Result map(OtlpSpan span) {
+    Map<String, Object> a = span.attributes;
+    try {
+      if (a.containsKey(SpanAttributes.POLL_TIME.name())) {
+        return new Result(null, consumer(span), null);
+      }
+      if (a.containsKey(SpanAttributes.SEND_TIME.name())) {
+        if (a.containsKey(SpanAttributes.ERROR_TYPE.name())
+            || !a.containsKey(SpanAttributes.MESSAGING_KAFKA_OFFSET.name())) {
+          // A failed send has no offset and no latency: nothing to join, nothing wrong.
+          return Result.NOT_JOINABLE;
+        }
+        return new Result(producer(span), null, null);
+      }
+      return Result.IGNORED;
+    } catch (IllegalArgumentException e) {
+      return new Result(null, null, e.getMessage());
+    }
+  }
+
+  private static ProducerSpan producer(OtlpSpan span) {
+    Map<String, Object> a = span.attributes;
+    long ack = a.containsKey(SpanAttributes.ACK_TIME.name()) ? time(a, SpanAttributes.ACK_TIME) : 0;
+    return new ProducerSpan(
+        key(a),
+        span.traceIdHigh,
+        span.traceIdLow,
+        span.spanId,
+        instanceId(span),
+        time(a, SpanAttributes.SEND_TIME),
+        time(a, SpanAttributes.DRAIN_TIME),
+        ack == 0 ? Long.MIN_VALUE : ack,
+        logAppendTimeMs(a),
+        (int) optionalLong(a, SpanAttributes.LEADER_NODE_ID, -1),
+        optionalString(a, SpanAttributes.MESSAGING_CLIENT_ID));
+  }
+
+  private static ConsumerSpan consumer(OtlpSpan span) {
+    Map<String, Object> a = span.attributes;
+    String group = optionalString(a, SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME);
+    if (group.isEmpty()) {
+      throw new IllegalArgumentException(
+          "consumer span without " + SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME);
+    }
+    return new ConsumerSpan(
+        key(a),
+        group,
+        span.traceIdHigh,
+        span.traceIdLow,
+        span.spanId,
+        span.parentSpanId,
+        instanceId(span),
+        time(a, SpanAttributes.FETCH_REQUEST_TIME),
+        time(a, SpanAttributes.FETCH_RESPONSE_TIME),
+        time(a, SpanAttributes.POLL_TIME),
+        logAppendTimeMs(a),
+        optionalString(a, SpanAttributes.MESSAGING_CLIENT_ID));
+  }
+
+  private static RecordKey key(Map<String, Object> a) {
+    String topic = optionalString(a, SpanAttributes.MESSAGING_DESTINATION_NAME);
+    if (topic.isEmpty()) {
+      throw new IllegalArgumentException(
+          "span without " + SpanAttributes.MESSAGING_DESTINATION_NAME);
+    }
+    long partition = requiredLong(a, SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID);
+    long offset = requiredLong(a, SpanAttributes.MESSAGING_KAFKA_OFFSET);
+    if (partition < 0 || partition > Integer.MAX_VALUE || offset < 0) {
+      throw new IllegalArgumentException("negative partition or offset");
+    }
+    return new RecordKey(topic, (int) partition, offset);
+  }
+
+  private static long instanceId(OtlpSpan span) {
+    long id = optionalLong(span.attributes, SpanAttributes.INSTANCE_ID, 0);
+    return id != 0 ? id : optionalLong(span.resource, SpanAttributes.INSTANCE_ID, 0);
+  }
+
+  private static long logAppendTimeMs(Map<String, Object> a) {
+    if (!LOG_APPEND_TIME.equals(a.get(SpanAttributes.RECORD_TIMESTAMP_TYPE.name()))) {
+      return -1;
+    }
+    long ms = optionalLong(a, SpanAttributes.RECORD_TIMESTAMP_MS, -1);
+    return ms > 0 && ms < MAX_EPOCH_NANOS / 1_000_000 ? ms : -1;
+  }
+
+  private static long time(Map<String, Object> a, AttributeDef def) {
+    long nanos = requiredLong(a, def);
+    if (nanos <= 0 || nanos >= MAX_EPOCH_NANOS) {
+      throw new IllegalArgumentException(def.name() + " out of range: " + nanos);
+    }
+    return nanos;
+  }
+
+  private static long requiredLong(Map<String, Object> a, AttributeDef def) {
+    Object v = a.get(def.name());
+    if (v == null) {
+      throw new IllegalArgumentException("span without " + def.name());
+    }
+    Long value = asLong(v);
+    if (value == null) {
+      throw new IllegalArgumentException(def.name() + " is not an integer");
+    }
+    return value;
+  }
+
+  private static long optionalLong(Map<String, Object> a, AttributeDef def, long absent) {
+    Object v = a.get(def.name());
+    Long value = v == null ? null : asLong(v);
+    return value == null ? absent : value;
+  }
+
+  // The semantic conventions make the partition a string, the agent writes ints elsewhere: accept
+  // either form for every integer attribute.
+  private static Long asLong(Object v) {
+    if (v instanceof Long l) {
+      return l;
+    }
+    if (v instanceof String s) {
+      try {
+        return Long.parseLong(s.trim());
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    if (v instanceof Double d && d == Math.rint(d) && Math.abs(d) < 0x1p62) {
+      return (long) (double) d;
+    }
+    return null;
+  }
+
+  private static String optionalString(Map<String, Object> a, AttributeDef def) {
+    Object v = a.get(def.name());
+    return v == null ? "" : String.valueOf(v);
+  }
+}

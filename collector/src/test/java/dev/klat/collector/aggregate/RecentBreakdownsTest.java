@@ -1,0 +1,74 @@
+package dev.klat.collector.aggregate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.RecordKey;
+import dev.klat.model.Breakdown;
+import dev.klat.model.EstimationMethod;
+import dev.klat.model.Instants;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class RecentBreakdownsTest {
+  static JoinedBreakdown breakdown(String topic, long produceNanos, long e2eNanos) {
+    long s = 1_000_000_000L;
+    long d = s + produceNanos;
+    long p = s + e2eNanos;
+    Instants i =
+        Instants.builder()
+            .send(s)
+            .drain(d)
+            .commit(p, EstimationMethod.FETCH_RESPONSE_BOUND)
+            .fetchRequest(p)
+            .fetchResponse(p)
+            .poll(p)
+            .build();
+    return new JoinedBreakdown(
+        new RecordKey(topic, 0, 0),
+        "g",
+        1,
+        2,
+        3,
+        4,
+        Breakdown.compute(i),
+        new ClockOffset("a", "b", 0, 0, 0, 0),
+        null,
+        Set.of(),
+        false);
+  }
+
+  @Test
+  void quantilesAndTheTailMeansComeFromTheWindow() {
+    RecentBreakdowns r = new RecentBreakdowns(10_000);
+    // 1000 records: e2e 1..1000 ms; produce is 1 ms except in the slowest 10, where it is 900 ms.
+    for (int ms = 1; ms <= 1000; ms++) {
+      long produce = ms > 990 ? 900_000_000L : 1_000_000L;
+      r.add(breakdown("orders", produce, ms * 1_000_000L), 0);
+    }
+    r.add(breakdown("other", 1, 5_000_000_000L), 0);
+    RecentBreakdowns.Summary s = r.summarise("orders", "g", 10, 5);
+    assertThat(s.count()).isEqualTo(1000);
+    assertThat(s.p50Nanos()).isEqualTo(500_000_000L);
+    assertThat(s.p99Nanos()).isEqualTo(990_000_000L);
+    assertThat(s.p999Nanos()).isEqualTo(999_000_000L);
+    // The tail is e2e >= p99: 990..1000 ms, 11 records, 10 of them with a 900 ms produce.
+    assertThat(s.tailCount()).isEqualTo(11);
+    assertThat(s.tailMeanNanos().get("produce")).isEqualTo((10 * 900e6 + 1e6) / 11);
+    assertThat(s.tailMeanNanos().get("publish")).isNull();
+    assertThat(r.summarise(null, null, 10, 5).count()).isEqualTo(1001);
+    assertThat(r.summarise("orders", null, 10, 100).count()).isZero();
+  }
+
+  @Test
+  void theRingKeepsTheNewestRecords() {
+    RecentBreakdowns r = new RecentBreakdowns(3);
+    for (int i = 1; i <= 5; i++) {
+      r.add(breakdown("t", 1, i * 1_000_000L), i);
+    }
+    RecentBreakdowns.Summary s = r.summarise(null, null, 100, 5);
+    assertThat(s.count()).isEqualTo(3);
+    assertThat(s.p50Nanos()).isEqualTo(4_000_000L);
+  }
+}

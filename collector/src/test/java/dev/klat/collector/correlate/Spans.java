@@ -1,0 +1,59 @@
+package dev.klat.collector.correlate;
+
+/** Hand-built spans for tests; times in milliseconds after a fixed epoch instant. */
+final class Spans {
+  static final long T0 = 1_800_000_000_000_000_000L; // epoch nanos, a whole millisecond
+  static final long PRODUCER_HOST = 0x1111L;
+  static final long CONSUMER_HOST = 0x2222L;
+
+  private Spans() {}
+
+  static long ms(double millis) {
+    return T0 + Math.round(millis * 1_000_000);
+  }
+
+  static RecordKey key(long offset) {
+    return new RecordKey("orders", 0, offset);
+  }
+
+  static ProducerSpan producer(long offset, double s, double d, double a) {
+    return producer(key(offset), PRODUCER_HOST, s, d, a, -1);
+  }
+
+  static ProducerSpan producer(
+      RecordKey key, long host, double s, double d, double a, long logAppendTimeMs) {
+    return new ProducerSpan(
+        key,
+        7,
+        key.offset() + 1,
+        100 + key.offset(),
+        host,
+        ms(s),
+        ms(d),
+        ms(a),
+        logAppendTimeMs,
+        1,
+        "p");
+  }
+
+  static ConsumerSpan consumer(long offset, String group, double f, double r, double p) {
+    return consumer(key(offset), group, CONSUMER_HOST, f, r, p);
+  }
+
+  static ConsumerSpan consumer(
+      RecordKey key, String group, long host, double f, double r, double p) {
+    return new ConsumerSpan(
+        key,
+        group,
+        7,
+        key.offset() + 1,
+        500 + key.offset(),
+        100 + key.offset(),
+        host,
+        ms(f),
+        ms(r),
+        ms(p),
+        -1,
+        "c");
+  }
+}

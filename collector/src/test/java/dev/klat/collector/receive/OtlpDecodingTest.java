@@ -1,0 +1,248 @@
+package dev.klat.collector.receive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import dev.klat.collector.correlate.ConsumerSpan;
+import dev.klat.collector.correlate.ProducerSpan;
+import dev.klat.model.SpanAttributes;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.Histogram;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class OtlpDecodingTest {
+  static final long S = 1_800_000_000_000_000_000L;
+
+  static KeyValue str(String k, String v) {
+    return KeyValue.newBuilder()
+        .setKey(k)
+        .setValue(AnyValue.newBuilder().setStringValue(v))
+        .build();
+  }
+
+  static KeyValue num(String k, long v) {
+    return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setIntValue(v)).build();
+  }
+
+  static ByteString id(long... words) {
+    ByteBuffer b = ByteBuffer.allocate(8 * words.length);
+    for (long w : words) {
+      b.putLong(w);
+    }
+    return ByteString.copyFrom(b.array());
+  }
+
+  static byte[] producerAndConsumerRequest() {
+    Span producer =
+        Span.newBuilder()
+            .setTraceId(id(0x0102030405060708L, 0x090a0b0c0d0e0f10L))
+            .setSpanId(id(0x11))
+            .setName("send orders")
+            .setKind(Span.SpanKind.SPAN_KIND_PRODUCER)
+            .setStartTimeUnixNano(S)
+            .setEndTimeUnixNano(S + 9_000_000)
+            .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
+            .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name(), "3"))
+            .addAttributes(num(SpanAttributes.MESSAGING_KAFKA_OFFSET.name(), 42))
+            .addAttributes(num(SpanAttributes.SEND_TIME.name(), S))
+            .addAttributes(num(SpanAttributes.DRAIN_TIME.name(), S + 1_000_000))
+            .addAttributes(num(SpanAttributes.ACK_TIME.name(), S + 9_000_000))
+            .addAttributes(num(SpanAttributes.LEADER_NODE_ID.name(), 2))
+            .addAttributes(num(SpanAttributes.RECORD_TIMESTAMP_MS.name(), S / 1_000_000 + 4))
+            .addAttributes(str(SpanAttributes.RECORD_TIMESTAMP_TYPE.name(), "LogAppendTime"))
+            .build();
+    Span consumer =
+        Span.newBuilder()
+            .setTraceId(id(0x0102030405060708L, 0x090a0b0c0d0e0f10L))
+            .setSpanId(id(0x22))
+            .setParentSpanId(id(0x11))
+            .setKind(Span.SpanKind.SPAN_KIND_CONSUMER)
+            .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
+            .addAttributes(num(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name(), 3))
+            .addAttributes(num(SpanAttributes.MESSAGING_KAFKA_OFFSET.name(), 42))
+            .addAttributes(str(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name(), "billing"))
+            .addAttributes(num(SpanAttributes.FETCH_REQUEST_TIME.name(), S + 2_000_000))
+            .addAttributes(num(SpanAttributes.FETCH_RESPONSE_TIME.name(), S + 12_000_000))
+            .addAttributes(num(SpanAttributes.POLL_TIME.name(), S + 15_000_000))
+            .addAttributes(num(SpanAttributes.INSTANCE_ID.name(), 0x77))
+            .build();
+    Span other = Span.newBuilder().setName("GET /").setKind(Span.SpanKind.SPAN_KIND_SERVER).build();
+    return ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(
+            ResourceSpans.newBuilder()
+                .setResource(
+                    Resource.newBuilder()
+                        .addAttributes(num(SpanAttributes.INSTANCE_ID.name(), 0x55)))
+                .addScopeSpans(
+                    ScopeSpans.newBuilder().addSpans(producer).addSpans(consumer).addSpans(other)))
+        .build()
+        .toByteArray();
+  }
+
+  @Test
+  void protobufSpansMapToJoinInputs() throws Exception {
+    byte[] body = producerAndConsumerRequest();
+    List<OtlpSpan> spans = OtlpProtobuf.decodeTraces(body, body.length);
+    assertThat(spans).hasSize(3);
+
+    ProducerSpan p = SpanMapper.map(spans.get(0)).producer();
+    assertThat(p.key().topic()).isEqualTo("orders");
+    assertThat(p.key().partition()).isEqualTo(3);
+    assertThat(p.key().offset()).isEqualTo(42);
+    assertThat(p.traceIdHigh()).isEqualTo(0x0102030405060708L);
+    assertThat(p.traceIdLow()).isEqualTo(0x090a0b0c0d0e0f10L);
+    assertThat(p.spanId()).isEqualTo(0x11);
+    assertThat(p.instanceId()).isEqualTo(0x55); // from the resource
+    assertThat(p.drainNanos()).isEqualTo(S + 1_000_000);
+    assertThat(p.logAppendTimeMs()).isEqualTo(S / 1_000_000 + 4);
+    assertThat(p.leaderNodeId()).isEqualTo(2);
+
+    ConsumerSpan c = SpanMapper.map(spans.get(1)).consumer();
+    assertThat(c.group()).isEqualTo("billing");
+    assertThat(c.key()).isEqualTo(p.key());
+    assertThat(c.parentSpanId()).isEqualTo(0x11);
+    assertThat(c.instanceId()).isEqualTo(0x77); // the span's own wins
+    assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
+
+    assertThat(SpanMapper.map(spans.get(2))).isSameAs(SpanMapper.Result.IGNORED);
+  }
+
+  @Test
+  void aKlatSpanMissingTheGroupIsRejectedWithTheReason() throws Exception {
+    Span consumer =
+        Span.newBuilder()
+            .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
+            .addAttributes(num(SpanAttributes.POLL_TIME.name(), S))
+            .build();
+    byte[] body =
+        ExportTraceServiceRequest.newBuilder()
+            .addResourceSpans(
+                ResourceSpans.newBuilder()
+                    .addScopeSpans(ScopeSpans.newBuilder().addSpans(consumer)))
+            .build()
+            .toByteArray();
+    OtlpSpan span = OtlpProtobuf.decodeTraces(body, body.length).get(0);
+    assertThat(SpanMapper.map(span).rejected()).contains("messaging.consumer.group.name");
+  }
+
+  @Test
+  void jsonSpansDecodeLikeProtobuf() throws Exception {
+    String json =
+        """
+        {"resourceSpans":[{"resource":{"attributes":[{"key":"klat.instance.id","value":{"intValue":"85"}}]},
+         "scopeSpans":[{"scope":{"name":"x"},"spans":[{
+           "traceId":"0102030405060708090A0B0C0D0E0F10","spanId":"0000000000000011","parentSpanId":"",
+           "name":"send orders","kind":4,"startTimeUnixNano":"1800000000000000000",
+           "endTimeUnixNano":1800000000009000000,
+           "attributes":[
+             {"key":"messaging.destination.name","value":{"stringValue":"orders"}},
+             {"key":"messaging.destination.partition.id","value":{"stringValue":"3"}},
+             {"key":"messaging.kafka.offset","value":{"intValue":"42"}},
+             {"key":"klat.send.time_unix_nano","value":{"intValue":"1800000000000000000"}},
+             {"key":"klat.drain.time_unix_nano","value":{"intValue":1800000000001000000}},
+             {"key":"flag","value":{"boolValue":true}},
+             {"key":"ratio","value":{"doubleValue":0.5}},
+             {"key":"list","value":{"arrayValue":{"values":[]}}}]}]}]}]}
+        """;
+    List<OtlpSpan> spans = OtlpJson.decodeTraces(json);
+    ProducerSpan p = SpanMapper.map(spans.get(0)).producer();
+    assertThat(p.traceIdHigh()).isEqualTo(0x0102030405060708L);
+    assertThat(p.spanId()).isEqualTo(0x11);
+    assertThat(p.instanceId()).isEqualTo(85);
+    assertThat(p.key().offset()).isEqualTo(42);
+    assertThat(p.drainNanos()).isEqualTo(S + 1_000_000);
+    assertThat(p.ackNanos()).isEqualTo(Long.MIN_VALUE);
+    assertThat(spans.get(0).endNanos).isEqualTo(S + 9_000_000);
+  }
+
+  @Test
+  void protobufHistogramsDecodeWithPackedCountsAndBounds() throws Exception {
+    HistogramDataPoint point =
+        HistogramDataPoint.newBuilder()
+            .addAttributes(str("topic", "orders"))
+            .setStartTimeUnixNano(5)
+            .setTimeUnixNano(9)
+            .setCount(6)
+            .setSum(1.5)
+            .addAllExplicitBounds(List.of(0.1, 1.0))
+            .addAllBucketCounts(List.of(1L, 2L, 3L))
+            .build();
+    byte[] body =
+        ExportMetricsServiceRequest.newBuilder()
+            .addResourceMetrics(
+                ResourceMetrics.newBuilder()
+                    .addScopeMetrics(
+                        ScopeMetrics.newBuilder()
+                            .addMetrics(
+                                Metric.newBuilder()
+                                    .setName("klat.e2e.latency")
+                                    .setHistogram(
+                                        Histogram.newBuilder()
+                                            .setAggregationTemporality(
+                                                AggregationTemporality
+                                                    .AGGREGATION_TEMPORALITY_CUMULATIVE)
+                                            .addDataPoints(point)))))
+            .build()
+            .toByteArray();
+    OtlpMetricPoint p = OtlpProtobuf.decodeMetrics(body, body.length).get(0);
+    assertThat(p.name).isEqualTo("klat.e2e.latency");
+    assertThat(p.type).isEqualTo(OtlpMetricPoint.Type.HISTOGRAM);
+    assertThat(p.temporality).isEqualTo(OtlpMetricPoint.TEMPORALITY_CUMULATIVE);
+    assertThat(p.bounds).containsExactly(0.1, 1.0);
+    assertThat(p.bucketCounts).containsExactly(1, 2, 3);
+    assertThat(p.attributes).containsEntry("topic", "orders");
+    assertThat(p.startNanos).isEqualTo(5);
+    assertThat(p.sum).isEqualTo(1.5);
+  }
+
+  @Test
+  void truncatedAndGarbageBodiesAreMalformedNeverACrash() {
+    byte[] body = producerAndConsumerRequest();
+    for (int cut = 1; cut < body.length; cut += 7) {
+      byte[] truncated = java.util.Arrays.copyOf(body, cut);
+      try {
+        OtlpProtobuf.decodeTraces(truncated, truncated.length);
+      } catch (MalformedException expected) {
+        // the only allowed failure
+      }
+    }
+    Random random = new Random(1);
+    for (int i = 0; i < 2000; i++) {
+      byte[] garbage = new byte[random.nextInt(200)];
+      random.nextBytes(garbage);
+      try {
+        OtlpProtobuf.decodeTraces(garbage, garbage.length);
+        OtlpProtobuf.decodeMetrics(garbage, garbage.length);
+      } catch (MalformedException expected) {
+        // fine
+      }
+      try {
+        OtlpJson.decodeTraces(new String(garbage, java.nio.charset.StandardCharsets.ISO_8859_1));
+      } catch (MalformedException expected) {
+        // fine
+      }
+    }
+    assertThatThrownBy(() -> OtlpProtobuf.decodeTraces(new byte[] {0x0a, 0x7f}, 2))
+        .isInstanceOf(MalformedException.class);
+    assertThatThrownBy(() -> OtlpJson.decodeTraces("{\"resourceSpans\": 3}"))
+        .isInstanceOf(MalformedException.class);
+    assertThatThrownBy(() -> OtlpJson.decodeTraces("[".repeat(10_000)))
+        .isInstanceOf(MalformedException.class);
+  }
+}

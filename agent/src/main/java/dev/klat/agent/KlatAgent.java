@@ -5,6 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.AgentLog;
+import dev.klat.agent.consumer.ConsumerInstrumentation;
 import dev.klat.agent.export.ExportSettings;
 import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.export.TraceIds;
@@ -89,7 +90,8 @@ public final class KlatAgent {
               .ignore(not(nameStartsWith("org.apache.kafka.clients.")))
               .with(new FailureListener(log));
       log.debug("agent builder created after " + millisSince(startNanos) + " ms");
-      AgentBuilder withProducer = ProducerInstrumentation.install(builder, log);
+      AgentBuilder withProducer =
+          ConsumerInstrumentation.install(ProducerInstrumentation.install(builder, log), log);
       log.debug("producer transformations declared after " + millisSince(startNanos) + " ms");
       withProducer.installOn(instrumentation);
       log.debug("transformer installed after " + millisSince(startNanos) + " ms");

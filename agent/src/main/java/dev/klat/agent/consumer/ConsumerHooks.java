@@ -50,11 +50,12 @@ public final class ConsumerHooks {
   static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
 
   private static final long NANOS_PER_MILLI = 1_000_000L;
+  private static final long NO_START = Long.MIN_VALUE;
   private static final double NANOS_PER_SECOND = 1e9;
 
   // For 2.8, whose partition data is FetchResponse.PartitionData: its highWatermark() by
   // reflection, looked up once.
-  private static volatile Class<?> legacyPartitionDataType;
+  private static volatile boolean legacyPartitionData;
   private static volatile Method legacyHighWatermark;
 
   private ConsumerHooks() {}
@@ -70,9 +71,15 @@ public final class ConsumerHooks {
     }
   }
 
-  /** At {@code KafkaConsumer.poll} normal exit: takes P for every record the poll collected. */
+  /**
+   * At {@code KafkaConsumer.poll} normal exit: reports every record the poll collected.
+   *
+   * <p>Two passes, so that {@code P} is when {@code poll()} really returns to the application: the
+   * first reads the records' headers and builds the spans of sampled records (the costly part),
+   * then {@code P} is taken, then the second records the histograms and finishes the spans, which
+   * takes a few atomic additions per record.
+   */
   public static void onPollExit(Object consumer, Object returned) {
-    long pollNanos = System.nanoTime();
     AgentRuntime runtime = AgentRuntime.get();
     if (runtime == null) {
       return;
@@ -84,9 +91,24 @@ public final class ConsumerHooks {
         return;
       }
       ConsumerState state = consumerState(runtime, consumer);
-      long pollEpochNanos = WallClock.epochNanos(pollNanos);
+      long nowEpochNanos = WallClock.epochNanos(System.nanoTime());
+      int records = 0;
       for (int i = 0; i < context.size; i++) {
-        reportList(runtime, state, context, i, pollNanos, pollEpochNanos);
+        records = readList(runtime, state, context, i, records, nowEpochNanos);
+      }
+      long pollNanos = System.nanoTime();
+      long pollEpochNanos = WallClock.epochNanos(pollNanos);
+      records = 0;
+      for (int i = 0; i < context.size; i++) {
+        records = reportList(state, context, i, records, pollNanos, pollEpochNanos);
+      }
+      for (int i = 0; i < context.spanCount; i++) {
+        SpanRecord span = context.spans[i];
+        span.put(SpanAttributes.POLL_TIME, pollEpochNanos);
+        if (span.startEpochNanos() == 0L) {
+          span.setStartEpochNanos(pollEpochNanos);
+        }
+        runtime.export(span.setEndEpochNanos(pollEpochNanos));
       }
     } catch (Throwable t) {
       warn("consumer-poll", t);
@@ -187,22 +209,68 @@ public final class ConsumerHooks {
     return created;
   }
 
-  private static void reportList(
+  /**
+   * First pass over one list: resolves its instruments, and notes for each record the instant its
+   * end-to-end latency starts from ({@code S} of a valid header, else a {@code CreateTime}
+   * timestamp), exporting nothing yet. Returns the index after the list's last record.
+   */
+  private static int readList(
       AgentRuntime runtime,
       ConsumerState state,
       PollContext context,
       int index,
-      long pollNanos,
-      long pollEpochNanos) {
+      int firstRecord,
+      long nowEpochNanos) {
     List<?> records = context.lists[index];
     int count = Math.min(context.counts[index], records.size());
-    TopicPartition partition = context.partitions[index];
-    if (count == 0) {
-      return;
-    }
-    ConsumerTopicInstruments instruments = state.instruments(partition.topic());
+    context.counts[index] = count;
+    ConsumerTopicInstruments instruments =
+        count == 0 ? null : state.instruments(context.partitions[index].topic());
+    context.instruments[index] = instruments;
     if (instruments == null) {
-      return;
+      return firstRecord;
+    }
+    context.ensureRecordCapacity(firstRecord + count);
+    long[] e2eStarts = context.e2eStartEpochNanos;
+    for (int i = 0; i < count; i++) {
+      ConsumerRecord<?, ?> record = (ConsumerRecord<?, ?>) records.get(i);
+      long sendEpochMicros = 0L;
+      Header timing = record.headers().lastHeader(HeaderNames.TIMING);
+      if (timing != null) {
+        sendEpochMicros =
+            readTimingHeader(
+                runtime,
+                state,
+                context,
+                record,
+                timing,
+                context.stamps[index],
+                context.highWatermarks[index],
+                nowEpochNanos);
+      }
+      long start = NO_START;
+      if (sendEpochMicros > 0L) {
+        start = sendEpochMicros * 1000L;
+      } else if (record.timestampType() == TimestampType.CREATE_TIME && record.timestamp() >= 0L) {
+        start = record.timestamp() * NANOS_PER_MILLI;
+      }
+      e2eStarts[firstRecord + i] = start;
+    }
+    return firstRecord + count;
+  }
+
+  /** Second pass over one list, after P was taken: histograms and the lag gauge. */
+  private static int reportList(
+      ConsumerState state,
+      PollContext context,
+      int index,
+      int firstRecord,
+      long pollNanos,
+      long pollEpochNanos) {
+    ConsumerTopicInstruments instruments = context.instruments[index];
+    int count = context.counts[index];
+    if (instruments == null) {
+      return firstRecord;
     }
     FetchStamp stamp = context.stamps[index];
     if (stamp != null) {
@@ -216,43 +284,21 @@ public final class ConsumerHooks {
       record(
           state.clampedAtPoll, instruments.bufferLatency, pollNanos - stamp.responseNanos, count);
     }
+    long[] e2eStarts = context.e2eStartEpochNanos;
     for (int i = 0; i < count; i++) {
-      ConsumerRecord<?, ?> record = (ConsumerRecord<?, ?>) records.get(i);
-      long sendEpochMicros = 0L;
-      Header timing = record.headers().lastHeader(HeaderNames.TIMING);
-      if (timing != null) {
-        sendEpochMicros =
-            readTimingHeader(
-                runtime,
-                state,
-                context,
-                record,
-                timing,
-                stamp,
-                context.highWatermarks[index],
-                pollNanos,
-                pollEpochNanos);
-      }
-      if (sendEpochMicros > 0L) {
-        record(
-            state.clampedAtPoll,
-            instruments.e2eLatency,
-            pollEpochNanos - sendEpochMicros * 1000L,
-            1);
-      } else if (record.timestampType() == TimestampType.CREATE_TIME && record.timestamp() >= 0L) {
-        record(
-            state.clampedAtPoll,
-            instruments.e2eLatency,
-            pollEpochNanos - record.timestamp() * NANOS_PER_MILLI,
-            1);
+      long start = e2eStarts[firstRecord + i];
+      if (start != NO_START) {
+        record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
       }
     }
+    List<?> records = context.lists[index];
     updateLag(
         instruments,
-        partition,
+        context.partitions[index],
         (ConsumerRecord<?, ?>) records.get(count - 1),
         context.highWatermarks[index],
         pollEpochNanos);
+    return firstRecord + count;
   }
 
   /**
@@ -301,8 +347,7 @@ public final class ConsumerHooks {
       Header timing,
       FetchStamp stamp,
       long highWatermark,
-      long pollNanos,
-      long pollEpochNanos) {
+      long nowEpochNanos) {
     int timings = 0;
     int traceparents = 0;
     Header traceparent = null;
@@ -324,7 +369,7 @@ public final class ConsumerHooks {
     if (error == TimingHeader.DecodeError.NONE) {
       error =
           TimingHeader.checkPlausible(
-              decoded.sendEpochMicros(), pollEpochNanos / 1000L, MAX_FUTURE_MICROS, MAX_AGE_MICROS);
+              decoded.sendEpochMicros(), nowEpochNanos / 1000L, MAX_FUTURE_MICROS, MAX_AGE_MICROS);
     }
     if (error != TimingHeader.DecodeError.NONE) {
       state.invalidHeader(error.id()).increment();
@@ -351,36 +396,23 @@ public final class ConsumerHooks {
               traceparents == 0 ? REASON_TRACEPARENT_MISSING : REASON_TRACEPARENT_DUPLICATE)
           .increment();
     }
-    runtime.export(
-        span(
-            runtime,
-            state,
-            record,
-            parent,
-            sendEpochMicros,
-            decoded.producerInstanceId(),
-            stamp,
-            highWatermark,
-            pollNanos));
+    context.addSpan(span(runtime, state, record, parent, sendEpochMicros, stamp, highWatermark));
     return sendEpochMicros;
   }
 
+  /** The span of a sampled record, without P: the poll exit's second pass adds it. */
   private static SpanRecord span(
       AgentRuntime runtime,
       ConsumerState state,
       ConsumerRecord<?, ?> record,
       long[] parent,
       long sendEpochMicros,
-      long producerInstanceId,
       FetchStamp stamp,
-      long highWatermark,
-      long pollNanos) {
+      long highWatermark) {
     // A bad or missing trace context starts a fresh trace; the collector still joins the span to
     // the producer's by topic, partition and offset.
     long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
     long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
-    long pollEpochNanos = WallClock.epochNanos(pollNanos);
-    long startEpochNanos = pollEpochNanos;
     SpanRecord span =
         new SpanRecord()
             .setTraceId(traceIdHigh, traceIdLow)
@@ -399,14 +431,14 @@ public final class ConsumerHooks {
     span.put(SpanAttributes.SEND_TIME, sendEpochMicros * 1000L);
     if (stamp != null) {
       long responseEpochNanos = WallClock.epochNanos(stamp.responseNanos);
-      startEpochNanos = responseEpochNanos;
+      long startEpochNanos = responseEpochNanos;
       if (stamp.requestNanos != 0L) {
         startEpochNanos = WallClock.epochNanos(stamp.requestNanos);
         span.put(SpanAttributes.FETCH_REQUEST_TIME, startEpochNanos);
       }
       span.put(SpanAttributes.FETCH_RESPONSE_TIME, responseEpochNanos);
+      span.setStartEpochNanos(startEpochNanos);
     }
-    span.put(SpanAttributes.POLL_TIME, pollEpochNanos);
     span.put(SpanAttributes.RECORD_TIMESTAMP_MS, record.timestamp());
     span.put(
         SpanAttributes.RECORD_TIMESTAMP_TYPE,
@@ -414,28 +446,40 @@ public final class ConsumerHooks {
     if (highWatermark >= 0L) {
       span.put(SpanAttributes.PARTITION_HIGH_WATERMARK, highWatermark);
     }
-    span.setStartEpochNanos(startEpochNanos).setEndEpochNanos(pollEpochNanos);
     return span;
   }
 
   private static long highWatermark(Object partitionData) {
-    if (partitionData instanceof FetchResponseData.PartitionData) {
-      return ((FetchResponseData.PartitionData) partitionData).highWatermark();
-    }
     if (partitionData == null) {
       return -1L;
+    }
+    if (!legacyPartitionData) {
+      try {
+        return ModernPartitionData.highWatermark(partitionData);
+      } catch (NoClassDefFoundError e) {
+        // 2.8: FetchResponseData.PartitionData does not exist yet; never try again.
+        legacyPartitionData = true;
+      }
     }
     try {
       Class<?> type = partitionData.getClass();
       Method method = legacyHighWatermark;
-      if (legacyPartitionDataType != type) {
+      if (method == null || method.getDeclaringClass() != type) {
         method = type.getMethod("highWatermark");
         legacyHighWatermark = method;
-        legacyPartitionDataType = type;
       }
       return ((Number) method.invoke(partitionData)).longValue();
     } catch (Exception | LinkageError e) {
       return -1L;
+    }
+  }
+
+  /** Names a class that exists from 3.0 only, so that 2.8 fails here once and not at linking. */
+  private static final class ModernPartitionData {
+    static long highWatermark(Object partitionData) {
+      return partitionData instanceof FetchResponseData.PartitionData
+          ? ((FetchResponseData.PartitionData) partitionData).highWatermark()
+          : -1L;
     }
   }
 

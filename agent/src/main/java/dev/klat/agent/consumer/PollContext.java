@@ -1,5 +1,6 @@
 package dev.klat.agent.consumer;
 
+import dev.klat.agent.export.SpanRecord;
 import dev.klat.model.TimingHeader;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
@@ -30,6 +31,15 @@ final class PollContext {
   FetchStamp[] stamps = new FetchStamp[INITIAL_CAPACITY];
   TopicPartition[] partitions = new TopicPartition[INITIAL_CAPACITY];
   long[] highWatermarks = new long[INITIAL_CAPACITY];
+  ConsumerTopicInstruments[] instruments = new ConsumerTopicInstruments[INITIAL_CAPACITY];
+
+  /** Per record of the poll, in list order: where its end-to-end latency starts. */
+  long[] e2eStartEpochNanos = new long[512];
+
+  /** Spans of sampled records, waiting for P. */
+  int spanCount;
+
+  SpanRecord[] spans = new SpanRecord[INITIAL_CAPACITY];
 
   /** Reused for every sampled record's header on this thread. */
   final TimingHeader.Decoded decoded = new TimingHeader.Decoded();
@@ -52,14 +62,34 @@ final class PollContext {
     size++;
   }
 
+  void ensureRecordCapacity(int records) {
+    if (records > e2eStartEpochNanos.length) {
+      e2eStartEpochNanos =
+          java.util.Arrays.copyOf(
+              e2eStartEpochNanos, Math.max(records, 2 * e2eStartEpochNanos.length));
+    }
+  }
+
+  void addSpan(SpanRecord span) {
+    if (spanCount == spans.length) {
+      spans = java.util.Arrays.copyOf(spans, 2 * spans.length);
+    }
+    spans[spanCount++] = span;
+  }
+
   /** Forgets every list, so that records of a poll that threw are never reported later. */
   void clear() {
     for (int i = 0; i < size; i++) {
       lists[i] = null;
       stamps[i] = null;
       partitions[i] = null;
+      instruments[i] = null;
     }
     size = 0;
+    for (int i = 0; i < spanCount; i++) {
+      spans[i] = null;
+    }
+    spanCount = 0;
   }
 
   private void grow() {
@@ -69,5 +99,6 @@ final class PollContext {
     stamps = java.util.Arrays.copyOf(stamps, capacity);
     partitions = java.util.Arrays.copyOf(partitions, capacity);
     highWatermarks = java.util.Arrays.copyOf(highWatermarks, capacity);
+    instruments = java.util.Arrays.copyOf(instruments, capacity);
   }
 }

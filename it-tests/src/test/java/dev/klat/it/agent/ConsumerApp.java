@@ -94,7 +94,11 @@ public final class ConsumerApp {
   }
 
   private static void awaitAssignment(KafkaConsumer<String, String> consumer, String topic) {
-    consumer.subscribe(Collections.singletonList(topic));
+    awaitAssignment(consumer, Collections.singletonList(topic));
+  }
+
+  private static void awaitAssignment(KafkaConsumer<String, String> consumer, List<String> topics) {
+    consumer.subscribe(topics);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (consumer.assignment().isEmpty()) {
       ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(100));
@@ -123,12 +127,22 @@ public final class ConsumerApp {
   private static void e2e(
       String bootstrap, String topic, String group, String protocol, int count, long intervalMs)
       throws Exception {
+    // Warm-up records go to their own topic, so that class loading and JIT compilation, of the
+    // application and of the agent, stay out of the measured topic's histograms.
+    String warmupTopic = topic + "-warmup";
+    int warmupCount = 200;
+    java.util.concurrent.CountDownLatch warmedUp = new java.util.concurrent.CountDownLatch(1);
     try (KafkaConsumer<String, String> consumer = consumer(bootstrap, group, protocol, 500)) {
-      awaitAssignment(consumer, topic);
+      awaitAssignment(consumer, java.util.Arrays.asList(topic, warmupTopic));
       Thread producerThread =
           new Thread(
               () -> {
                 try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+                  for (int i = 0; i < warmupCount; i++) {
+                    producer.send(new ProducerRecord<>(warmupTopic, "w-" + i, "0"));
+                    Thread.sleep(2);
+                  }
+                  warmedUp.await(60, TimeUnit.SECONDS);
                   for (int i = 0; i < count; i++) {
                     // The value is read just before send(), where klat takes S.
                     producer.send(
@@ -143,12 +157,19 @@ public final class ConsumerApp {
               "it-producer");
       producerThread.start();
       int received = 0;
+      int warmupReceived = 0;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       StringBuilder out = new StringBuilder();
       while (received < count && System.nanoTime() < deadline) {
         ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
         long pollReturnedNanos = System.nanoTime();
         for (ConsumerRecord<String, String> record : records) {
+          if (record.topic().equals(warmupTopic)) {
+            if (++warmupReceived == warmupCount) {
+              warmedUp.countDown();
+            }
+            continue;
+          }
           long latencyNanos = pollReturnedNanos - Long.parseLong(record.value());
           out.append("LAT ")
               .append(record.partition())

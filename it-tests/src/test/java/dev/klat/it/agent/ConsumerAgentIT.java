@@ -350,6 +350,53 @@ class ConsumerAgentIT {
     }
   }
 
+  /**
+   * The application's view does not change when the collector is down (new protocol) or klat is
+   * disabled (classic): every record arrives, iterable twice, commits succeed.
+   */
+  @ParameterizedTest(name = "group.protocol={0}, {1}")
+  @CsvSource({"consumer, collector-down", "classic, disabled"})
+  void consumersWorkUnchangedWithoutACollectorOrWithKlatDisabled(String protocol, String setup)
+      throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    String topic = "unchanged-" + protocol;
+    cluster.createTopic(
+        TopicSpec.named(topic)
+            .partitions(1)
+            .config("message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE))
+            .build());
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    List<String> options =
+        new ArrayList<>(AppJvm.agentOptions("http://127.0.0.1:" + closedPort, "0.0"));
+    options.add("-Dklat.sampling.max-per-second=0");
+    if (setup.equals("disabled")) {
+      options.add("-Dklat.enabled=false");
+    }
+    AppJvm.Result app =
+        AppJvm.run(
+            "4.4.0",
+            options,
+            ConsumerApp.class,
+            "bad",
+            cluster.bootstrapServers(),
+            topic,
+            topic + "-group",
+            protocol,
+            "0",
+            "0",
+            "0");
+    assertThat(app.exitCode()).as(app.output()).isZero();
+    assertThat(app.value("RECEIVED")).isEqualTo("13");
+    assertThat(app.value("ITERATED_TWICE")).isEqualTo("13");
+    // The agent says once in a while that the collector is down; the application sees nothing.
+    assertThat(app.output().lines().filter(line -> !line.startsWith("[klat-agent]")))
+        .noneMatch(line -> line.contains("Exception"));
+    assertThat(app.output()).doesNotContain("hook");
+  }
+
   private static String position(Span span) {
     return OtlpReceiver.stringAttribute(
             span, SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name())

@@ -2,12 +2,16 @@ package dev.klat.agent;
 
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.AgentLog;
+import dev.klat.agent.consumer.ConsumerInstrumentation;
 import dev.klat.agent.export.ExportSettings;
 import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
+import dev.klat.agent.weave.ClassPlan;
 import dev.klat.agent.weave.KlatTransformer;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -74,11 +78,11 @@ public final class KlatAgent {
       // Start-up cost matters (every application start pays it): declaring the plans loads a few
       // small classes, and the weaver itself loads only when a kafka-clients class is.
       final AgentLog transformLog = log;
+      List<ClassPlan> plans = new ArrayList<ClassPlan>(ProducerInstrumentation.plans());
+      plans.addAll(ConsumerInstrumentation.plans());
       KlatTransformer transformer =
           new KlatTransformer(
-              ProducerInstrumentation.plans(),
-              loader -> ProducerInstrumentation.helpersCanLink(loader, transformLog),
-              log);
+              plans, loader -> ProducerInstrumentation.helpersCanLink(loader, transformLog), log);
       instrumentation.addTransformer(transformer, false);
       log.debug("transformer installed after " + millisSince(startNanos) + " ms");
       if (attachedLate) {

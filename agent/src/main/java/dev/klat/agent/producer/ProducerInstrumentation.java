@@ -147,10 +147,10 @@ public final class ProducerInstrumentation {
   }
 
   /**
-   * The hooks live in the agent's class loader and link against kafka-clients from there. When the
-   * application's kafka-clients is not the one that loader sees (a Spring Boot executable jar, an
-   * application server), woven code would throw a linkage error on every call: such class loaders
-   * are left untouched, with one line saying so.
+   * The hooks, producer and consumer alike, live in the agent's class loader and link against
+   * kafka-clients from there. When the application's kafka-clients is not the one that loader sees
+   * (a Spring Boot executable jar, an application server), woven code would throw a linkage error
+   * on every call: such class loaders are left untouched, with one line saying so.
    */
   public static boolean helpersCanLink(ClassLoader applicationLoader, AgentLog log) {
     String probe = "org.apache.kafka.clients.producer.Callback";
@@ -169,7 +169,7 @@ public final class ProducerInstrumentation {
         "kafka-clients in class loader "
             + applicationLoader
             + " is not visible to the klat agent (for example a Spring Boot executable jar):"
-            + " its producers are not instrumented");
+            + " its producers and consumers are not instrumented");
     return false;
   }
 }

@@ -36,6 +36,11 @@ public final class ClassPlan {
     return internalName;
   }
 
+  /** Whether the class gets a {@link StateHolder} field. */
+  public boolean addsState() {
+    return addState;
+  }
+
   public List<Hook> hooks() {
     return hooks;
   }

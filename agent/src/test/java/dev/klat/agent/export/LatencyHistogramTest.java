@@ -18,6 +18,25 @@ class LatencyHistogramTest {
   private static final int LAST = LatencyHistogram.BUCKET_COUNT - 1;
 
   @Test
+  void recordingWithACountEqualsRecordingThatManyTimes() {
+    LatencyHistogram batched = new LatencyHistogram();
+    LatencyHistogram single = new LatencyHistogram();
+    long[] values = {0L, 999L, 1_001L, 5_000_000L, 1L << 40, Long.MAX_VALUE / 3};
+    for (long value : values) {
+      batched.recordNanos(value, 7);
+      for (int i = 0; i < 7; i++) {
+        single.recordNanos(value);
+      }
+    }
+    batched.recordNanos(-5L, 3);
+    batched.recordNanos(10L, 0);
+
+    assertThat(batched.snapshot().bucketCounts()).isEqualTo(single.snapshot().bucketCounts());
+    assertThat(batched.snapshot().sumSeconds()).isEqualTo(single.snapshot().sumSeconds());
+    assertThat(batched.negativeCount()).isEqualTo(3);
+  }
+
+  @Test
   void hasOneFirstBucket433LogLinearBucketsAndOneOverflowBucket() {
     assertThat(LatencyHistogram.BUCKET_COUNT).isEqualTo(435);
     assertThat(LatencyHistogram.explicitBoundsSeconds()).hasSize(434);

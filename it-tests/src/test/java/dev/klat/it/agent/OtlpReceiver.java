@@ -145,6 +145,28 @@ public final class OtlpReceiver implements AutoCloseable {
     return latest == null ? null : latest.getAsInt();
   }
 
+  /** Every value a gauge with these attribute values reported, oldest export first. */
+  List<Double> gaugeValues(String name, String... attributeKeyValues) {
+    List<Double> values = new ArrayList<>();
+    for (ExportMetricsServiceRequest request : metrics) {
+      for (var resource : request.getResourceMetricsList()) {
+        for (var scope : resource.getScopeMetricsList()) {
+          for (Metric metric : scope.getMetricsList()) {
+            if (!metric.getName().equals(name) || !metric.hasGauge()) {
+              continue;
+            }
+            for (var point : metric.getGauge().getDataPointsList()) {
+              if (matches(point.getAttributesList(), attributeKeyValues)) {
+                values.add(point.getAsDouble());
+              }
+            }
+          }
+        }
+      }
+    }
+    return values;
+  }
+
   static boolean matches(List<KeyValue> attributes, String... keyValues) {
     for (int i = 0; i < keyValues.length; i += 2) {
       String key = keyValues[i];

@@ -8,10 +8,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Runs Kafka's own {@code ProducerPerformance} in this JVM, then prints CPU time: the whole
- * process, the part spent before {@code main} (JVM and agent start-up), and per Java thread, so
- * that the benchmark can tell per-record cost from one-off cost and the application thread from the
- * producer's network thread.
+ * Runs Kafka's own {@code ProducerPerformance} (or the tool named by {@code -Dbench.tool}) in this
+ * JVM, then prints CPU time: the whole process, the part spent before {@code main} (JVM and agent
+ * start-up), and per Java thread, so that the benchmark can tell per-record cost from one-off cost
+ * and the application thread from the producer's network thread.
  */
 public final class PerfMain {
 
@@ -48,7 +48,7 @@ public final class PerfMain {
     sampler.start();
 
     // By name: kafka-tools is on the forked JVM's class path only, not on the tests'.
-    Class.forName("org.apache.kafka.tools.ProducerPerformance")
+    Class.forName(System.getProperty("bench.tool", "org.apache.kafka.tools.ProducerPerformance"))
         .getMethod("main", String[].class)
         .invoke(null, (Object) args);
 

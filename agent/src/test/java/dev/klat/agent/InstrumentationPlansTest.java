@@ -1,8 +1,10 @@
-package dev.klat.agent.producer;
+package dev.klat.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.agent.config.AgentLog;
+import dev.klat.agent.consumer.ConsumerInstrumentation;
+import dev.klat.agent.producer.ProducerInstrumentation;
 import dev.klat.agent.weave.ClassPlan;
 import dev.klat.agent.weave.Hook;
 import dev.klat.agent.weave.KlatTransformer;
@@ -14,15 +16,26 @@ import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.Type;
 
-/** The producer plans against the kafka-clients this module compiles with (4.4.0). */
-class ProducerInstrumentationTest {
+/**
+ * The producer and consumer plans against the kafka-clients this module compiles with (4.4.0): the
+ * integration tests run the other versions.
+ */
+class InstrumentationPlansTest {
+
+  private static List<ClassPlan> allPlans() {
+    List<ClassPlan> plans = new ArrayList<>(ProducerInstrumentation.plans());
+    plans.addAll(ConsumerInstrumentation.plans());
+    return plans;
+  }
 
   @Test
   void everyHookNamesAPublicStaticMethodWithItsExactDescriptor() throws Exception {
-    for (ClassPlan plan : ProducerInstrumentation.plans()) {
+    for (ClassPlan plan : allPlans()) {
       for (Hook hook : plan.hooks()) {
         Class<?> owner = Class.forName(hook.hookOwner().replace('/', '.'));
         Method found = null;
@@ -49,26 +62,32 @@ class ProducerInstrumentationTest {
             AgentLog.Level.DEBUG,
             new PrintStream(logged, true, StandardCharsets.UTF_8),
             System::currentTimeMillis);
-    KlatTransformer transformer =
-        new KlatTransformer(ProducerInstrumentation.plans(), loader -> true, log);
+    KlatTransformer transformer = new KlatTransformer(allPlans(), loader -> true, log);
     ClassLoader kafka = new WeavingLoader(transformer);
 
-    for (String name :
-        new String[] {
-          ProducerInstrumentation.PRODUCER,
-          ProducerInstrumentation.BATCH,
-          ProducerInstrumentation.SENDER
-        }) {
-      Class<?> woven = Class.forName(name, true, kafka);
-      assertThat(woven.getClassLoader()).isSameAs(kafka);
+    int woven = 0;
+    for (ClassPlan plan : allPlans()) {
+      String name = plan.internalName().replace('/', '.');
+      if (ClassLoader.getSystemResource(plan.internalName() + ".class") == null) {
+        // Fetcher$CompletedFetch is CompletedFetch from 3.5 on.
+        assertThat(name).endsWith("Fetcher$CompletedFetch");
+        continue;
+      }
+      Class<?> loaded = Class.forName(name, true, kafka);
+      assertThat(loaded.getClassLoader()).isSameAs(kafka);
+      assertThat(output(logged)).as(name).contains("instrumented " + name);
+      if (plan.addsState()) {
+        assertThat(StateHolder.class).as(name).isAssignableFrom(loaded);
+      }
+      woven++;
     }
 
-    String output = new String(logged.toByteArray(), StandardCharsets.UTF_8);
-    assertThat(output)
-        .doesNotContain("WARN")
-        .contains("instrumented " + ProducerInstrumentation.SENDER);
-    assertThat(StateHolder.class)
-        .isAssignableFrom(Class.forName(ProducerInstrumentation.BATCH, false, kafka));
+    assertThat(woven).isEqualTo(allPlans().size() - 1);
+    assertThat(output(logged)).doesNotContain("WARN");
+  }
+
+  private static String output(ByteArrayOutputStream logged) {
+    return new String(logged.toByteArray(), StandardCharsets.UTF_8);
   }
 
   /** Loads kafka-clients itself (child first), weaving as the agent's transformer does. */
@@ -76,7 +95,7 @@ class ProducerInstrumentationTest {
     private final KlatTransformer transformer;
 
     WeavingLoader(KlatTransformer transformer) {
-      super(ProducerInstrumentationTest.class.getClassLoader());
+      super(InstrumentationPlansTest.class.getClassLoader());
       this.transformer = transformer;
     }
 

@@ -1,0 +1,502 @@
+package dev.klat.agent.consumer;
+
+import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.WallClock;
+import dev.klat.agent.export.Gauge;
+import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.export.TraceIds;
+import dev.klat.agent.weave.StateHolder;
+import dev.klat.model.HeaderNames;
+import dev.klat.model.SpanAttributes;
+import dev.klat.model.TimingHeader;
+import java.lang.reflect.Method;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.record.TimestampType;
+
+/**
+ * The consumer hooks' logic, called from the advice that {@link ConsumerInstrumentation} weaves
+ * into kafka-clients. Each method is one advice's whole body, catches everything, and returns
+ * nothing: a failure costs the agent its measurement, never the application its records.
+ *
+ * <p>How a record gets its instants: the fetch request's {@code FetchRequestData} is stamped with
+ * {@code F} when it is built; the response handler publishes {@code F} and {@code R} to its thread
+ * ({@link HandlerContext}); each {@code CompletedFetch} built there keeps them ({@link
+ * FetchStamp}); {@code CompletedFetch.fetchRecords} hands a list of records to {@code poll()},
+ * noted in {@link PollContext}; at {@code poll()} exit every noted record gets {@code P}. A record
+ * that waited in the fetch buffer across several polls keeps the {@code R} of the response that
+ * brought it.
+ *
+ * <p>Public only because woven code in kafka-clients' packages calls it.
+ */
+public final class ConsumerHooks {
+
+  /** A send time further ahead of this host's clock than this is forged or a broken clock. */
+  static final long MAX_FUTURE_MICROS = 300_000_000L;
+
+  /** Reprocessing a year-old topic is legitimate; older send times are not trusted. */
+  static final long MAX_AGE_MICROS = 366L * 24 * 3600 * 1_000_000L;
+
+  /** W3C allows longer values for future versions; anything beyond this is garbage. */
+  static final int MAX_TRACEPARENT_BYTES = 512;
+
+  static final String REASON_DUPLICATE_TIMING = "duplicate";
+  static final String REASON_TRACEPARENT_INVALID = "traceparent-invalid";
+  static final String REASON_TRACEPARENT_MISSING = "traceparent-missing";
+  static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
+
+  private static final long NANOS_PER_MILLI = 1_000_000L;
+  private static final long NO_START = Long.MIN_VALUE;
+  private static final double NANOS_PER_SECOND = 1e9;
+
+  // For 2.8, whose partition data is FetchResponse.PartitionData: its highWatermark() by
+  // reflection, looked up once.
+  private static volatile boolean legacyPartitionData;
+  private static volatile Method legacyHighWatermark;
+
+  private ConsumerHooks() {}
+
+  /** At {@code KafkaConsumer.poll} entry: forgets records a previous poll collected but threw. */
+  public static void onPollEnter(Object consumer) {
+    try {
+      if (AgentRuntime.get() != null) {
+        PollContext.get().clear();
+      }
+    } catch (Throwable t) {
+      warn("consumer-poll", t);
+    }
+  }
+
+  /**
+   * At each normal return of {@code KafkaConsumer.poll}: reports every record the poll collected.
+   * The woven code passes the returned value first.
+   *
+   * <p>Two passes, so that {@code P} is when {@code poll()} really returns to the application: the
+   * first reads the records' headers and builds the spans of sampled records (the costly part),
+   * then {@code P} is taken, then the second records the histograms and finishes the spans, which
+   * takes a few atomic additions per record.
+   */
+  public static void onPollReturn(Object returned, Object consumer) {
+    onPollExit(consumer, returned);
+  }
+
+  static void onPollExit(Object consumer, Object returned) {
+    AgentRuntime runtime = AgentRuntime.get();
+    if (runtime == null) {
+      return;
+    }
+    PollContext context = null;
+    try {
+      context = PollContext.get();
+      if (context.size == 0) {
+        return;
+      }
+      ConsumerState state = consumerState(runtime, consumer);
+      long nowEpochNanos = WallClock.epochNanos(System.nanoTime());
+      int records = 0;
+      for (int i = 0; i < context.size; i++) {
+        records = readList(runtime, state, context, i, records, nowEpochNanos);
+      }
+      long pollNanos = System.nanoTime();
+      long pollEpochNanos = WallClock.epochNanos(pollNanos);
+      records = 0;
+      for (int i = 0; i < context.size; i++) {
+        records = reportList(state, context, i, records, pollNanos, pollEpochNanos);
+      }
+      for (int i = 0; i < context.spanCount; i++) {
+        SpanRecord span = context.spans[i];
+        span.put(SpanAttributes.POLL_TIME, pollEpochNanos);
+        if (span.startEpochNanos() == 0L) {
+          span.setStartEpochNanos(pollEpochNanos);
+        }
+        runtime.export(span.setEndEpochNanos(pollEpochNanos));
+      }
+    } catch (Throwable t) {
+      warn("consumer-poll", t);
+    } finally {
+      if (context != null) {
+        context.clear();
+      }
+    }
+  }
+
+  /** At {@code FetchSessionHandler.FetchRequestData} construction exit: takes F. */
+  public static void onFetchRequestCreated(Object requestData) {
+    long requestNanos = System.nanoTime();
+    try {
+      if (AgentRuntime.get() != null) {
+        ((StateHolder) requestData).klat$state(new FetchStamp(requestNanos, 0L));
+      }
+    } catch (Throwable t) {
+      warn("consumer-fetch-request", t);
+    }
+  }
+
+  /** At the fetch response handler's entry: takes R and publishes F and R to this thread. */
+  public static void onFetchResponse(Object requestData) {
+    long responseNanos = System.nanoTime();
+    try {
+      if (AgentRuntime.get() == null) {
+        return;
+      }
+      HandlerContext handler = HandlerContext.get();
+      Object stamp =
+          requestData instanceof StateHolder ? ((StateHolder) requestData).klat$state() : null;
+      handler.requestNanos = stamp instanceof FetchStamp ? ((FetchStamp) stamp).requestNanos : 0L;
+      handler.responseNanos = responseNanos;
+      handler.active = true;
+    } catch (Throwable t) {
+      warn("consumer-fetch-response", t);
+    }
+  }
+
+  /** At the fetch response handler's normal exit. */
+  public static void onFetchResponseDone() {
+    try {
+      HandlerContext.get().active = false;
+    } catch (Throwable t) {
+      warn("consumer-fetch-response", t);
+    }
+  }
+
+  /** At {@code CompletedFetch} construction exit: the partition's records keep F and R. */
+  public static void onCompletedFetchCreated(Object completedFetch) {
+    long nowNanos = System.nanoTime();
+    try {
+      if (AgentRuntime.get() == null) {
+        return;
+      }
+      HandlerContext handler = HandlerContext.get();
+      FetchStamp stamp =
+          handler.active
+              ? new FetchStamp(handler.requestNanos, handler.responseNanos)
+              : new FetchStamp(0L, nowNanos);
+      ((StateHolder) completedFetch).klat$state(stamp);
+    } catch (Throwable t) {
+      warn("consumer-completed-fetch", t);
+    }
+  }
+
+  /**
+   * At {@code CompletedFetch.fetchRecords} exit, on the thread running {@code poll()}: notes the
+   * records handed out and the fetch they came from.
+   */
+  public static void onRecordsReturned(
+      List<?> records, Object completedFetch, TopicPartition partition, Object partitionData) {
+    onRecordsFetched(completedFetch, partition, partitionData, records);
+  }
+
+  static void onRecordsFetched(
+      Object completedFetch, TopicPartition partition, Object partitionData, List<?> records) {
+    try {
+      if (records == null || records.isEmpty() || partition == null || AgentRuntime.get() == null) {
+        return;
+      }
+      Object stamp = ((StateHolder) completedFetch).klat$state();
+      PollContext.get()
+          .add(
+              records,
+              stamp instanceof FetchStamp ? (FetchStamp) stamp : null,
+              partition,
+              highWatermark(partitionData));
+    } catch (Throwable t) {
+      warn("consumer-fetch-records", t);
+    }
+  }
+
+  private static ConsumerState consumerState(AgentRuntime runtime, Object consumer) {
+    StateHolder holder = (StateHolder) consumer;
+    Object state = holder.klat$state();
+    if (state instanceof ConsumerState) {
+      return (ConsumerState) state;
+    }
+    ConsumerState created = new ConsumerState(runtime, consumer);
+    holder.klat$state(created);
+    return created;
+  }
+
+  /**
+   * First pass over one list: resolves its instruments, and notes for each record the instant its
+   * end-to-end latency starts from ({@code S} of a valid header, else a {@code CreateTime}
+   * timestamp), exporting nothing yet. Returns the index after the list's last record.
+   */
+  private static int readList(
+      AgentRuntime runtime,
+      ConsumerState state,
+      PollContext context,
+      int index,
+      int firstRecord,
+      long nowEpochNanos) {
+    List<?> records = context.lists[index];
+    int count = Math.min(context.counts[index], records.size());
+    context.counts[index] = count;
+    ConsumerTopicInstruments instruments =
+        count == 0 ? null : state.instruments(context.partitions[index].topic());
+    context.instruments[index] = instruments;
+    if (instruments == null) {
+      return firstRecord;
+    }
+    context.ensureRecordCapacity(firstRecord + count);
+    long[] e2eStarts = context.e2eStartEpochNanos;
+    for (int i = 0; i < count; i++) {
+      ConsumerRecord<?, ?> record = (ConsumerRecord<?, ?>) records.get(i);
+      long sendEpochMicros = 0L;
+      Header timing = record.headers().lastHeader(HeaderNames.TIMING);
+      if (timing != null) {
+        sendEpochMicros =
+            readTimingHeader(
+                runtime,
+                state,
+                context,
+                record,
+                timing,
+                context.stamps[index],
+                context.highWatermarks[index],
+                nowEpochNanos);
+      }
+      long start = NO_START;
+      if (sendEpochMicros > 0L) {
+        start = sendEpochMicros * 1000L;
+      } else if (record.timestampType() == TimestampType.CREATE_TIME && record.timestamp() >= 0L) {
+        start = record.timestamp() * NANOS_PER_MILLI;
+      }
+      e2eStarts[firstRecord + i] = start;
+    }
+    return firstRecord + count;
+  }
+
+  /** Second pass over one list, after P was taken: histograms and the lag gauge. */
+  private static int reportList(
+      ConsumerState state,
+      PollContext context,
+      int index,
+      int firstRecord,
+      long pollNanos,
+      long pollEpochNanos) {
+    ConsumerTopicInstruments instruments = context.instruments[index];
+    int count = context.counts[index];
+    if (instruments == null) {
+      return firstRecord;
+    }
+    FetchStamp stamp = context.stamps[index];
+    if (stamp != null) {
+      if (stamp.requestNanos != 0L) {
+        record(
+            state.clampedAtResponse,
+            instruments.fetchLatency,
+            stamp.responseNanos - stamp.requestNanos,
+            count);
+      }
+      record(
+          state.clampedAtPoll, instruments.bufferLatency, pollNanos - stamp.responseNanos, count);
+    }
+    long[] e2eStarts = context.e2eStartEpochNanos;
+    for (int i = 0; i < count; i++) {
+      long start = e2eStarts[firstRecord + i];
+      if (start != NO_START) {
+        record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
+      }
+    }
+    List<?> records = context.lists[index];
+    updateLag(
+        instruments,
+        context.partitions[index],
+        (ConsumerRecord<?, ?>) records.get(count - 1),
+        context.highWatermarks[index],
+        pollEpochNanos);
+    return firstRecord + count;
+  }
+
+  /**
+   * Consumer lag in time, after this poll: 0 when the poll returned everything the fetch response
+   * said was committed; otherwise the age of the last record returned, which bounds from above the
+   * age of the oldest committed record still waiting (it was appended later).
+   */
+  private static void updateLag(
+      ConsumerTopicInstruments instruments,
+      TopicPartition partition,
+      ConsumerRecord<?, ?> last,
+      long highWatermark,
+      long pollEpochNanos) {
+    Gauge lag = instruments.lag(partition.partition());
+    if (lag == null) {
+      return;
+    }
+    if (highWatermark >= 0L && last.offset() + 1 >= highWatermark) {
+      lag.set(0.0);
+    } else if (last.timestampType() == TimestampType.CREATE_TIME && last.timestamp() >= 0L) {
+      long ageNanos = pollEpochNanos - last.timestamp() * NANOS_PER_MILLI;
+      lag.set(Math.max(0L, ageNanos) / NANOS_PER_SECOND);
+    }
+  }
+
+  private static void record(
+      dev.klat.agent.export.Counter clamped, LatencyHistogram histogram, long nanos, int count) {
+    if (nanos < 0L) {
+      // Never a latency: a clock step, a forged header or a future timestamp.
+      clamped.add(count);
+      return;
+    }
+    histogram.recordNanos(nanos, count);
+  }
+
+  /**
+   * Validates the klat headers of a record that has a timing header, exports its span when it is
+   * sampled, and returns its {@code S} in epoch microseconds, or 0 when the header is unusable.
+   * Only records stamped by a producer agent (or forged) get here, so allocation is allowed.
+   */
+  private static long readTimingHeader(
+      AgentRuntime runtime,
+      ConsumerState state,
+      PollContext context,
+      ConsumerRecord<?, ?> record,
+      Header timing,
+      FetchStamp stamp,
+      long highWatermark,
+      long nowEpochNanos) {
+    int timings = 0;
+    int traceparents = 0;
+    Header traceparent = null;
+    for (Header header : record.headers()) {
+      String key = header.key();
+      if (HeaderNames.TIMING.equals(key)) {
+        timings++;
+      } else if (HeaderNames.TRACEPARENT.equals(key)) {
+        traceparents++;
+        traceparent = header;
+      }
+    }
+    if (timings > 1) {
+      state.invalidHeader(REASON_DUPLICATE_TIMING).increment();
+      return 0L;
+    }
+    TimingHeader.Decoded decoded = context.decoded;
+    TimingHeader.DecodeError error = TimingHeader.decode(timing.value(), decoded);
+    if (error == TimingHeader.DecodeError.NONE) {
+      error =
+          TimingHeader.checkPlausible(
+              decoded.sendEpochMicros(), nowEpochNanos / 1000L, MAX_FUTURE_MICROS, MAX_AGE_MICROS);
+    }
+    if (error != TimingHeader.DecodeError.NONE) {
+      state.invalidHeader(error.id()).increment();
+      return 0L;
+    }
+    long sendEpochMicros = decoded.sendEpochMicros();
+    if (!decoded.sampled()) {
+      return sendEpochMicros;
+    }
+    long[] parent = null;
+    if (traceparents == 1) {
+      byte[] value = traceparent.value();
+      long[] parsed = new long[4];
+      if (value != null
+          && value.length <= MAX_TRACEPARENT_BYTES
+          && TraceIds.parseTraceparent(value, parsed)) {
+        parent = parsed;
+      } else {
+        state.invalidHeader(REASON_TRACEPARENT_INVALID).increment();
+      }
+    } else {
+      state
+          .invalidHeader(
+              traceparents == 0 ? REASON_TRACEPARENT_MISSING : REASON_TRACEPARENT_DUPLICATE)
+          .increment();
+    }
+    context.addSpan(span(runtime, state, record, parent, sendEpochMicros, stamp, highWatermark));
+    return sendEpochMicros;
+  }
+
+  /** The span of a sampled record, without P: the poll exit's second pass adds it. */
+  private static SpanRecord span(
+      AgentRuntime runtime,
+      ConsumerState state,
+      ConsumerRecord<?, ?> record,
+      long[] parent,
+      long sendEpochMicros,
+      FetchStamp stamp,
+      long highWatermark) {
+    // A bad or missing trace context starts a fresh trace; the collector still joins the span to
+    // the producer's by topic, partition and offset.
+    long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
+    long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
+    SpanRecord span =
+        new SpanRecord()
+            .setTraceId(traceIdHigh, traceIdLow)
+            .setSpanId(TraceIds.randomNonZeroLong())
+            .setParentSpanId(parent != null ? parent[2] : 0L)
+            .setKind(SpanRecord.KIND_CONSUMER)
+            .setName("poll " + record.topic());
+    span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, record.topic());
+    span.put(
+        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, Integer.toString(record.partition()));
+    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, record.offset());
+    span.put(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME, state.groupId);
+    span.put(SpanAttributes.MESSAGING_CLIENT_ID, state.clientId);
+    span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
+    span.put(SpanAttributes.SEND_TIME, sendEpochMicros * 1000L);
+    if (stamp != null) {
+      long responseEpochNanos = WallClock.epochNanos(stamp.responseNanos);
+      long startEpochNanos = responseEpochNanos;
+      if (stamp.requestNanos != 0L) {
+        startEpochNanos = WallClock.epochNanos(stamp.requestNanos);
+        span.put(SpanAttributes.FETCH_REQUEST_TIME, startEpochNanos);
+      }
+      span.put(SpanAttributes.FETCH_RESPONSE_TIME, responseEpochNanos);
+      span.setStartEpochNanos(startEpochNanos);
+    }
+    span.put(SpanAttributes.RECORD_TIMESTAMP_MS, record.timestamp());
+    span.put(
+        SpanAttributes.RECORD_TIMESTAMP_TYPE,
+        record.timestampType() == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime");
+    if (highWatermark >= 0L) {
+      span.put(SpanAttributes.PARTITION_HIGH_WATERMARK, highWatermark);
+    }
+    return span;
+  }
+
+  private static long highWatermark(Object partitionData) {
+    if (partitionData == null) {
+      return -1L;
+    }
+    if (!legacyPartitionData) {
+      try {
+        return ModernPartitionData.highWatermark(partitionData);
+      } catch (NoClassDefFoundError e) {
+        // 2.8: FetchResponseData.PartitionData does not exist yet; never try again.
+        legacyPartitionData = true;
+      }
+    }
+    try {
+      Class<?> type = partitionData.getClass();
+      Method method = legacyHighWatermark;
+      if (method == null || method.getDeclaringClass() != type) {
+        method = type.getMethod("highWatermark");
+        legacyHighWatermark = method;
+      }
+      return ((Number) method.invoke(partitionData)).longValue();
+    } catch (Exception | LinkageError e) {
+      return -1L;
+    }
+  }
+
+  /** Names a class that exists from 3.0 only, so that 2.8 fails here once and not at linking. */
+  private static final class ModernPartitionData {
+    static long highWatermark(Object partitionData) {
+      return partitionData instanceof FetchResponseData.PartitionData
+          ? ((FetchResponseData.PartitionData) partitionData).highWatermark()
+          : -1L;
+    }
+  }
+
+  private static void warn(String key, Throwable t) {
+    AgentRuntime runtime = AgentRuntime.get();
+    if (runtime != null) {
+      runtime.log.warnThrottled(key, "klat hook " + key + " failed: " + t);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package dev.klat.agent.consumer;
+
+import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.export.Counter;
+import dev.klat.model.MetricDef;
+import dev.klat.model.TimePoint;
+import java.lang.reflect.Field;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+/** Per-KafkaConsumer state, created at its first {@code poll()} and kept in the consumer itself. */
+final class ConsumerState {
+
+  static final int MAX_TOPICS = 10_000;
+  static final String OVERFLOW_TOPIC = "_other";
+
+  final String clientId;
+  final String groupId;
+
+  /** Durations ending at P (buffer wait, end-to-end) that came out negative. */
+  final Counter clampedAtPoll;
+
+  /** Fetch round trips (ending at R) that came out negative. */
+  final Counter clampedAtResponse;
+
+  private final AgentRuntime runtime;
+  // Bad headers are rare and their reasons few: a map lookup there costs nothing that matters.
+  private final ConcurrentMap<String, Counter> invalidByReason =
+      new ConcurrentHashMap<String, Counter>();
+  private final ConcurrentMap<String, Object> instrumentsByTopic =
+      new ConcurrentHashMap<String, Object>();
+  // Most polls return one topic: a reference comparison then replaces the map lookup.
+  private volatile ConsumerTopicInstruments lastTopic;
+  private volatile ConsumerTopicInstruments overflow;
+
+  ConsumerState(AgentRuntime runtime, Object consumer) {
+    this.runtime = runtime;
+    this.clientId = clientIdOf(consumer);
+    this.groupId = groupIdOf(consumer);
+    this.clampedAtPoll =
+        runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, TimePoint.POLL.symbol());
+    this.clampedAtResponse =
+        runtime
+            .metrics()
+            .counter(MetricDef.AGENT_DURATIONS_CLAMPED, TimePoint.FETCH_RESPONSE.symbol());
+  }
+
+  /** The counter of headers rejected for {@code reason}. */
+  Counter invalidHeader(String reason) {
+    Counter counter = invalidByReason.get(reason);
+    if (counter == null) {
+      counter = runtime.metrics().counter(MetricDef.AGENT_HEADERS_INVALID, reason);
+      Counter raced = invalidByReason.putIfAbsent(reason, counter);
+      if (raced != null) {
+        counter = raced;
+      }
+    }
+    return counter;
+  }
+
+  /** The instruments for records of this topic, or null when the topic is not instrumented. */
+  ConsumerTopicInstruments instruments(String topic) {
+    ConsumerTopicInstruments last = lastTopic;
+    if (last != null && last.topic == topic) {
+      return last;
+    }
+    Object cached = instrumentsByTopic.get(topic);
+    if (cached == null && instrumentsByTopic.size() >= MAX_TOPICS) {
+      ConsumerTopicInstruments shared = overflow;
+      if (shared == null) {
+        shared = new ConsumerTopicInstruments(OVERFLOW_TOPIC, groupId, runtime.metrics());
+        overflow = shared;
+      }
+      return shared;
+    }
+    if (cached == null) {
+      // Excluded topics are cached as FALSE: one lookup and nothing else.
+      Object created =
+          runtime.topicFilter.accepts(topic)
+              ? new ConsumerTopicInstruments(topic, groupId, runtime.metrics())
+              : Boolean.FALSE;
+      Object raced = instrumentsByTopic.putIfAbsent(topic, created);
+      cached = raced != null ? raced : created;
+    }
+    if (cached instanceof ConsumerTopicInstruments) {
+      ConsumerTopicInstruments instruments = (ConsumerTopicInstruments) cached;
+      lastTopic = instruments;
+      return instruments;
+    }
+    return null;
+  }
+
+  // The group id through public API, which works for every client version and both protocols; a
+  // consumer without a group (assign() only) throws, and its group tag is empty.
+  private static String groupIdOf(Object consumer) {
+    try {
+      String group = ((KafkaConsumer<?, ?>) consumer).groupMetadata().groupId();
+      return group == null ? "" : group;
+    } catch (RuntimeException e) {
+      return "";
+    }
+  }
+
+  // Read once per consumer: KafkaConsumer keeps client.id in a field up to 3.6; from 3.7 its
+  // delegate (classic or async) does.
+  private static String clientIdOf(Object consumer) {
+    Object holder = consumer;
+    Object delegate = fieldValue(consumer, "delegate");
+    if (delegate != null) {
+      holder = delegate;
+    }
+    Object clientId = fieldValue(holder, "clientId");
+    if (clientId instanceof Optional) {
+      clientId = ((Optional<?>) clientId).orElse(null);
+    }
+    return clientId == null ? "" : clientId.toString();
+  }
+
+  private static Object fieldValue(Object target, String name) {
+    for (Class<?> type = target.getClass(); type != null; type = type.getSuperclass()) {
+      try {
+        Field field = type.getDeclaredField(name);
+        field.setAccessible(true);
+        return field.get(target);
+      } catch (NoSuchFieldException e) {
+        // Try the superclass.
+      } catch (Exception | LinkageError e) {
+        return null;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.klat.agent.consumer;
+
+import dev.klat.agent.export.Gauge;
+import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.export.MetricsRegistry;
+import dev.klat.model.MetricDef;
+
+/**
+ * The instruments of one (topic, consumer group), resolved once so that {@code poll()} does no
+ * lookups per record.
+ */
+final class ConsumerTopicInstruments {
+
+  final String topic;
+  final LatencyHistogram e2eLatency;
+  final LatencyHistogram fetchLatency;
+  final LatencyHistogram bufferLatency;
+  private final String groupId;
+  private final MetricsRegistry registry;
+  // Indexed by partition number. Written only by the thread polling the consumer; a race between
+  // two threads polling in turn at most creates the same gauge twice (the registry dedupes).
+  private volatile Gauge[] lagByPartition = new Gauge[0];
+
+  ConsumerTopicInstruments(String topic, String groupId, MetricsRegistry registry) {
+    this.topic = topic;
+    this.groupId = groupId;
+    this.registry = registry;
+    this.e2eLatency = registry.histogram(MetricDef.E2E_LATENCY, topic, groupId);
+    this.fetchLatency = registry.histogram(MetricDef.CONSUMER_FETCH_LATENCY, topic, groupId);
+    this.bufferLatency = registry.histogram(MetricDef.CONSUMER_BUFFER_LATENCY, topic, groupId);
+  }
+
+  /** The lag gauge of a partition; a lookup in an array after the partition's first poll. */
+  Gauge lag(int partition) {
+    Gauge[] gauges = lagByPartition;
+    if (partition < gauges.length && gauges[partition] != null) {
+      return gauges[partition];
+    }
+    if (partition < 0 || partition > 100_000) {
+      return null;
+    }
+    Gauge created =
+        registry.gauge(MetricDef.CONSUMER_LAG_TIME, topic, groupId, Integer.toString(partition));
+    Gauge[] grown = java.util.Arrays.copyOf(gauges, Math.max(gauges.length, partition + 1));
+    grown[partition] = created;
+    lagByPartition = grown;
+    return created;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.klat.agent.consumer;
+
+/**
+ * When a fetch request was created ({@code F}) and when its response was handled ({@code R}), in
+ * {@link System#nanoTime()}. Kept in the {@code klat$state} field of a {@code FetchRequestData}
+ * (only {@code F} set) and of each {@code CompletedFetch} of the response (both set). Immutable, so
+ * that the application thread reads what the network thread wrote without a lock.
+ */
+final class FetchStamp {
+
+  /** 0 when unknown: the request was created before the agent could see it. */
+  final long requestNanos;
+
+  final long responseNanos;
+
+  FetchStamp(long requestNanos, long responseNanos) {
+    this.requestNanos = requestNanos;
+    this.responseNanos = responseNanos;
+  }
+}

@@ -1,0 +1,172 @@
+package dev.klat.agent.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.TestRuntime;
+import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.weave.StateHolder;
+import dev.klat.model.HeaderNames;
+import dev.klat.model.MetricDef;
+import dev.klat.model.TimingHeader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Drives the consumer hooks in order, as the woven kafka-clients would, without an agent. */
+class ConsumerHooksTest {
+
+  private static final String TOPIC = "orders";
+  private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+
+  private AgentRuntime runtime;
+  private final Holder consumer = new Holder();
+
+  @BeforeEach
+  void install() {
+    runtime = TestRuntime.install();
+  }
+
+  @AfterEach
+  void uninstall() {
+    TestRuntime.uninstall();
+  }
+
+  @Test
+  void recordsThatWaitedInTheBufferKeepTheResponseThatBroughtThem() throws Exception {
+    Holder completedFetch = respond();
+    Thread.sleep(30);
+    poll(completedFetch, record(0, System.currentTimeMillis(), new RecordHeaders()));
+    Thread.sleep(30);
+    poll(completedFetch, record(1, System.currentTimeMillis(), new RecordHeaders()));
+
+    LatencyHistogram buffer = histogram(MetricDef.CONSUMER_BUFFER_LATENCY);
+    LatencyHistogram fetch = histogram(MetricDef.CONSUMER_FETCH_LATENCY);
+    assertThat(buffer.count()).isEqualTo(2);
+    assertThat(fetch.count()).isEqualTo(2);
+    // Both polls measure from the one response: at least 30 ms and 60 ms.
+    assertThat(buffer.snapshot().sumSeconds()).isGreaterThanOrEqualTo(0.090);
+    assertThat(fetch.snapshot().sumSeconds()).isLessThan(0.030);
+  }
+
+  @Test
+  void invalidHeadersAreCountedByReasonAndTheTimestampIsUsed() {
+    RecordHeaders truncated = new RecordHeaders();
+    truncated.add(HeaderNames.TIMING, new byte[] {1, 1, 0});
+    RecordHeaders future = new RecordHeaders();
+    future.add(
+        HeaderNames.TIMING,
+        TimingHeader.encode(System.currentTimeMillis() * 1000L + 86_400_000_000L, 5L, true));
+    RecordHeaders garbageContext = new RecordHeaders();
+    garbageContext.add(
+        HeaderNames.TIMING, TimingHeader.encode(System.currentTimeMillis() * 1000L, 5L, true));
+    garbageContext.add(HeaderNames.TRACEPARENT, "00-nope".getBytes(StandardCharsets.US_ASCII));
+    long now = System.currentTimeMillis();
+
+    assertThatCode(
+            () ->
+                poll(
+                    respond(),
+                    record(0, now, truncated),
+                    record(1, now, future),
+                    record(2, now, garbageContext)))
+        .doesNotThrowAnyException();
+
+    assertThat(invalid("wrong-length")).isEqualTo(1);
+    assertThat(invalid("future-time")).isEqualTo(1);
+    assertThat(invalid(ConsumerHooks.REASON_TRACEPARENT_INVALID)).isEqualTo(1);
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isEqualTo(3);
+  }
+
+  @Test
+  void aFutureTimestampIsClampedAndCountedNotRecorded() {
+    poll(respond(), record(0, System.currentTimeMillis() + 60_000, new RecordHeaders()));
+
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isZero();
+    assertThat(runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, "P").value())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void recordsOfAPollThatThrewAreNeverReported() {
+    Holder completedFetch = respond();
+    ConsumerHooks.onPollEnter(consumer);
+    ConsumerHooks.onRecordsFetched(
+        completedFetch,
+        PARTITION,
+        null,
+        List.of(record(0, System.currentTimeMillis(), new RecordHeaders())));
+    // No exit: poll() threw. The next poll starts clean.
+    poll(completedFetch);
+
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isZero();
+  }
+
+  private Holder respond() {
+    Holder request = new Holder();
+    ConsumerHooks.onFetchRequestCreated(request);
+    ConsumerHooks.onFetchResponse(request);
+    Holder completedFetch = new Holder();
+    ConsumerHooks.onCompletedFetchCreated(completedFetch);
+    ConsumerHooks.onFetchResponseDone();
+    return completedFetch;
+  }
+
+  @SafeVarargs
+  private void poll(Holder completedFetch, ConsumerRecord<String, String>... records) {
+    ConsumerHooks.onPollEnter(consumer);
+    if (records.length > 0) {
+      List<ConsumerRecord<String, String>> list = new ArrayList<>(List.of(records));
+      ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, list);
+    }
+    ConsumerHooks.onPollExit(consumer, null);
+  }
+
+  private LatencyHistogram histogram(MetricDef metric) {
+    return runtime.metrics().histogram(metric, TOPIC, "");
+  }
+
+  private long invalid(String reason) {
+    return runtime.metrics().counter(MetricDef.AGENT_HEADERS_INVALID, reason).value();
+  }
+
+  private static ConsumerRecord<String, String> record(
+      long offset, long timestampMillis, RecordHeaders headers) {
+    return new ConsumerRecord<>(
+        TOPIC,
+        0,
+        offset,
+        timestampMillis,
+        TimestampType.CREATE_TIME,
+        1,
+        1,
+        "k",
+        "v",
+        headers,
+        Optional.empty());
+  }
+
+  /** Stands in for a kafka-clients object that the agent gave a {@code klat$state} field. */
+  static final class Holder implements StateHolder {
+    private Object state;
+
+    @Override
+    public Object klat$state() {
+      return state;
+    }
+
+    @Override
+    public void klat$state(Object state) {
+      this.state = state;
+    }
+  }
+}

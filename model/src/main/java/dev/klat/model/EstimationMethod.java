@@ -51,6 +51,13 @@ public enum EstimationMethod {
    */
   FETCH_RESPONSE_BOUND("fetch-response-bound", Quality.ESTIMATED),
 
+  /**
+   * {@code H} bounded by {@code H <= min(A, R)}: with {@code acks=all} the leader answers only once
+   * the record is committed, so the acknowledgement follows {@code H}; used when no broker data was
+   * available. {@link Quality#ESTIMATED}.
+   */
+  ACK_BOUND("ack-bound", Quality.ESTIMATED),
+
   /** Not known how the value was obtained, or the value is missing. {@link Quality#NONE}. */
   UNKNOWN("unknown", Quality.NONE);
 

@@ -104,6 +104,7 @@ class VocabularyTest {
     assertThat(EstimationMethod.PRODUCE_REMOTE_TIME.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.FOLLOWER_FETCH_METRICS.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.FETCH_RESPONSE_BOUND.quality()).isEqualTo(Quality.ESTIMATED);
+    assertThat(EstimationMethod.ACK_BOUND.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.UNKNOWN.quality()).isEqualTo(Quality.NONE);
   }
 

@@ -330,6 +330,11 @@ public final class Correlator {
     boolean commitFromBroker = brokerKnown && broker.hasCommit();
     if (commitFromBroker) {
       b.commit(broker.commitNanos() - brokerOffset.offsetNanos(), broker.commitMethod());
+    } else if (p.acksAll() && p.hasAck() && p.ackNanos() < fetchResponse) {
+      // No broker data, but acks=all: the leader answered only once the record was committed, so
+      // H <= A, a tighter bound than H <= R (which would count the consumer's fetch wait as
+      // commit).
+      b.commit(p.ackNanos(), EstimationMethod.ACK_BOUND);
     } else {
       // No broker data: H is only bounded by H <= R, and the bound is what we report.
       b.commit(fetchResponse, EstimationMethod.FETCH_RESPONSE_BOUND);

@@ -16,6 +16,8 @@ package dev.klat.collector.correlate;
  *     {@code L} on the leader's clock, in milliseconds), or -1
  * @param leaderNodeId the node id of the partition leader, or -1 when unknown
  * @param clientId the producer's client id, or ""
+ * @param acksAll whether the producer used {@code acks=all}: then its acknowledgement follows the
+ *     record's commit, which bounds {@code H} without broker data
  */
 public record ProducerSpan(
     RecordKey key,
@@ -28,7 +30,36 @@ public record ProducerSpan(
     long ackNanos,
     long logAppendTimeMs,
     int leaderNodeId,
-    String clientId) {
+    String clientId,
+    boolean acksAll) {
+
+  /** A span whose {@code acks} setting is not known. */
+  public ProducerSpan(
+      RecordKey key,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long instanceId,
+      long sendNanos,
+      long drainNanos,
+      long ackNanos,
+      long logAppendTimeMs,
+      int leaderNodeId,
+      String clientId) {
+    this(
+        key,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        instanceId,
+        sendNanos,
+        drainNanos,
+        ackNanos,
+        logAppendTimeMs,
+        leaderNodeId,
+        clientId,
+        false);
+  }
 
   boolean hasAck() {
     return ackNanos != Long.MIN_VALUE;

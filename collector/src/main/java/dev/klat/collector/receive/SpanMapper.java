@@ -60,7 +60,13 @@ final class SpanMapper {
         ack == 0 ? Long.MIN_VALUE : ack,
         logAppendTimeMs(a),
         (int) optionalLong(a, SpanAttributes.LEADER_NODE_ID, -1),
-        optionalString(a, SpanAttributes.MESSAGING_CLIENT_ID));
+        optionalString(a, SpanAttributes.MESSAGING_CLIENT_ID),
+        isAcksAll(optionalString(a, SpanAttributes.PRODUCER_ACKS)));
+  }
+
+  // The producer's own setting: "all" and "-1" are the same.
+  private static boolean isAcksAll(String acks) {
+    return acks.equals("all") || acks.equals("-1");
   }
 
   private static ConsumerSpan consumer(OtlpSpan span) {

@@ -57,6 +57,36 @@ class CorrelatorTest {
   }
 
   @Test
+  void withAcksAllTheAcknowledgementBoundsTheCommitSoTheFetchWaitStaysInFetch() {
+    Correlator c = correlator(100);
+    ProducerSpan p = producer(1, 0, 2, 10);
+    c.offerProducer(
+        new ProducerSpan(
+            p.key(),
+            p.traceIdHigh(),
+            p.traceIdLow(),
+            p.spanId(),
+            p.instanceId(),
+            p.sendNanos(),
+            p.drainNanos(),
+            p.ackNanos(),
+            p.logAppendTimeMs(),
+            p.leaderNodeId(),
+            p.clientId(),
+            true));
+    // The consumer asked at 5 ms and its long poll answered at 12: after the ack at 10.
+    c.offerConsumer(consumer(1, "g", 5, 12, 15));
+
+    Breakdown b = out.get(0).breakdown();
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(10));
+    assertThat(b.publishAndCommitNanos()).isEqualTo(8_000_000);
+    assertThat(b.nanos(Segment.FETCH)).isEqualTo(2_000_000);
+    assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(3_000_000);
+    assertThat(b.method(Segment.FETCH)).isEqualTo(EstimationMethod.ACK_BOUND);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
+  }
+
+  @Test
   void logAppendTimeGivesPublishAndCommitWithTheMidpointOffset() {
     Correlator c = correlator(100);
     long lMs = Spans.T0 / 1_000_000 + 4; // L read as T0 + 4 ms on the broker: true L in [4, 5)

@@ -1,0 +1,109 @@
+package dev.klat.demo;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One line of the live table: the collector's {@code /api/breakdown} answer for a topic and group.
+ */
+final class BreakdownRow {
+
+  final String topic;
+  final String group;
+  final long count;
+  final Double p50Seconds;
+  final Double p99Seconds;
+  final Double p999Seconds;
+
+  /** Mean seconds per segment over the p99 tail; null where the segment is not known. */
+  final Map<String, Double> tailMeanSeconds;
+
+  private BreakdownRow(
+      String topic,
+      String group,
+      long count,
+      Double p50Seconds,
+      Double p99Seconds,
+      Double p999Seconds,
+      Map<String, Double> tailMeanSeconds) {
+    this.topic = topic;
+    this.group = group;
+    this.count = count;
+    this.p50Seconds = p50Seconds;
+    this.p99Seconds = p99Seconds;
+    this.p999Seconds = p999Seconds;
+    this.tailMeanSeconds = tailMeanSeconds;
+  }
+
+  @SuppressWarnings("unchecked")
+  static BreakdownRow parse(String topic, String group, String json) {
+    Map<String, Object> answer = (Map<String, Object>) Json.parse(json);
+    Map<String, Object> e2e = (Map<String, Object>) answer.get("e2e");
+    Map<String, Object> tail = (Map<String, Object>) answer.get("p99Tail");
+    Map<String, Double> means = new LinkedHashMap<>();
+    if (tail != null && tail.get("meanSeconds") instanceof Map) {
+      for (Map.Entry<String, Object> mean :
+          ((Map<String, Object>) tail.get("meanSeconds")).entrySet()) {
+        means.put(mean.getKey(), (Double) mean.getValue());
+      }
+    }
+    return new BreakdownRow(
+        topic,
+        group,
+        ((Double) answer.get("count")).longValue(),
+        e2e == null ? null : (Double) e2e.get("p50Seconds"),
+        e2e == null ? null : (Double) e2e.get("p99Seconds"),
+        e2e == null ? null : (Double) e2e.get("p999Seconds"),
+        means);
+  }
+
+  /**
+   * The segments to compare: every known one, with publish and commit reported together ("publish
+   * and commit", no broker timing for the records) only when neither is known on its own.
+   */
+  Map<String, Double> knownSegments() {
+    Map<String, Double> known = new LinkedHashMap<>();
+    boolean split = tailMeanSeconds.get("publish") != null || tailMeanSeconds.get("commit") != null;
+    for (Map.Entry<String, Double> mean : tailMeanSeconds.entrySet()) {
+      if (mean.getValue() != null && !(split && mean.getKey().equals("publish+commit"))) {
+        known.put(mean.getKey(), mean.getValue());
+      }
+    }
+    return known;
+  }
+
+  /** The segment with the largest mean in the p99 tail, or null when none is known. */
+  String drivingSegment() {
+    String driver = null;
+    double largest = -1;
+    for (Map.Entry<String, Double> mean : knownSegments().entrySet()) {
+      if (mean.getValue() > largest) {
+        largest = mean.getValue();
+        driver = mean.getKey();
+      }
+    }
+    return driver;
+  }
+
+  /** The driving segment's share of the sum of the tail's segment means, 0 to 1. */
+  double drivingShare() {
+    Map<String, Double> known = knownSegments();
+    String driver = drivingSegment();
+    double total = 0;
+    for (double mean : known.values()) {
+      total += Math.max(0, mean);
+    }
+    return driver == null || total <= 0 ? 0 : Math.max(0, known.get(driver)) / total;
+  }
+
+  static String millis(Double seconds) {
+    if (seconds == null) {
+      return "-";
+    }
+    double ms = seconds * 1000;
+    return ms >= 100
+        ? String.format(Locale.ROOT, "%.0f ms", ms)
+        : String.format(Locale.ROOT, "%.1f ms", ms);
+  }
+}

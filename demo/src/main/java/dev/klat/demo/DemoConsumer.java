@@ -1,0 +1,67 @@
+package dev.klat.demo;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * The demo's consumer application: an ordinary consumer group member, run with the klat agent, that
+ * behaves as the scenario in force asks: prompt, sleeping after each poll, or configured to wait
+ * for large fetches. Usage: {@code DemoConsumer <bootstrap> <topic> <group> <scenarioFile>}.
+ */
+public final class DemoConsumer {
+
+  private DemoConsumer() {}
+
+  public static void main(String[] args) throws Exception {
+    String bootstrap = args[0];
+    String topic = args[1];
+    String group = args[2];
+    Path scenarioFile = Paths.get(args[3]);
+    Scenario scenario = Scenario.readFrom(scenarioFile, Scenario.STEADY);
+    long consumed = 0;
+    long nextScenarioReadNanos = 0;
+    while (true) {
+      boolean fetchWait = scenario == Scenario.FETCH_WAIT;
+      // The fetch settings are fixed for a consumer's life: a new scenario may need a new member.
+      try (KafkaConsumer<String, String> consumer = consumer(bootstrap, group, fetchWait)) {
+        consumer.subscribe(Collections.singletonList(topic));
+        while ((scenario == Scenario.FETCH_WAIT) == fetchWait) {
+          ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(100));
+          consumed += records.count();
+          if (scenario == Scenario.SLOW_CONSUMER && !records.isEmpty()) {
+            Thread.sleep(200);
+          }
+          long now = System.nanoTime();
+          if (now >= nextScenarioReadNanos) {
+            scenario = Scenario.readFrom(scenarioFile, scenario);
+            nextScenarioReadNanos = now + 500_000_000L;
+          }
+        }
+      }
+      System.out.println("demo consumer: " + consumed + " records so far, now " + scenario.id);
+    }
+  }
+
+  private static KafkaConsumer<String, String> consumer(
+      String bootstrap, String group, boolean fetchWait) {
+    Properties properties = new Properties();
+    properties.put("bootstrap.servers", bootstrap);
+    properties.put("group.id", group);
+    properties.put("client.id", "demo-consumer");
+    properties.put("auto.offset.reset", "latest");
+    properties.put("max.poll.records", "20");
+    if (fetchWait) {
+      properties.put("fetch.min.bytes", Integer.toString(1 << 20));
+      properties.put("fetch.max.wait.ms", "500");
+    }
+    properties.put("key.deserializer", StringDeserializer.class.getName());
+    properties.put("value.deserializer", StringDeserializer.class.getName());
+    return new KafkaConsumer<>(properties);
+  }
+}

@@ -1,0 +1,504 @@
+package dev.klat.demo;
+
+import dev.klat.kafka.cluster.Broker;
+import dev.klat.kafka.cluster.KafkaCluster;
+import dev.klat.kafka.cluster.KafkaClusterSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+/**
+ * {@code ./klat demo}: starts a 3-broker KRaft cluster, the collector, and a producer and a
+ * consumer application with the klat agent, then cycles through the scenarios of {@link Scenario}
+ * while a live table shows the end-to-end percentiles and the segment that drives the p99 tail.
+ * Ctrl-C stops every process it started.
+ *
+ * <p>Settings are system properties: {@code klat.demo.root} (the repository, default {@code .}),
+ * {@code klat.demo.scenario.seconds} (45), {@code klat.demo.refresh.seconds} (3), {@code
+ * klat.demo.otlp.port} (4318), {@code klat.demo.admin.port} (9464), {@code klat.demo.scenarios}
+ * (comma-separated ids, default all, in the order of {@link #DEFAULT_ORDER}).
+ */
+public final class DemoMain {
+
+  static final String TOPIC = "demo-orders";
+  static final String GROUP = "demo-app";
+  private static final int FOLLOWER_NODE_ID = 3;
+  // Low-rate scenarios first; the slow consumer last, so that the steady phase after it drains its
+  // backlog before the cycle starts over.
+  private static final List<Scenario> DEFAULT_ORDER =
+      Arrays.asList(
+          Scenario.STEADY,
+          Scenario.LINGER_BURST,
+          Scenario.FETCH_WAIT,
+          Scenario.SLOW_FOLLOWER,
+          Scenario.SLOW_CONSUMER);
+
+  private final Path root;
+  private final Path work;
+  private final int otlpPort;
+  private final int adminPort;
+  private final long scenarioNanos;
+  private final long refreshMillis;
+  private final List<Scenario> order;
+  private final boolean terminal = System.console() != null;
+  private final PrintStream out = System.out;
+  private final List<Process> processes = new CopyOnWriteArrayList<>();
+  private volatile KafkaCluster cluster;
+  private volatile Scenario current = Scenario.STEADY;
+  private volatile long scenarioStartNanos;
+  private volatile boolean stopping;
+
+  private DemoMain() {
+    root = Paths.get(System.getProperty("klat.demo.root", ".")).toAbsolutePath().normalize();
+    work = root.resolve("target").resolve("demo");
+    otlpPort = Integer.getInteger("klat.demo.otlp.port", 4318);
+    adminPort = Integer.getInteger("klat.demo.admin.port", 9464);
+    scenarioNanos = TimeUnit.SECONDS.toNanos(Long.getLong("klat.demo.scenario.seconds", 45));
+    refreshMillis = TimeUnit.SECONDS.toMillis(Long.getLong("klat.demo.refresh.seconds", 3));
+    String scenarios = System.getProperty("klat.demo.scenarios", "");
+    List<Scenario> chosen = new ArrayList<>();
+    for (String id : scenarios.split(",")) {
+      if (!id.trim().isEmpty()) {
+        chosen.add(Scenario.byId(id));
+      }
+    }
+    order = chosen.isEmpty() ? DEFAULT_ORDER : chosen;
+  }
+
+  public static void main(String[] args) throws Exception {
+    // Kafka's admin client logs at INFO through slf4j-simple; the demo's table is the output.
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    DemoMain demo = new DemoMain();
+    Runtime.getRuntime().addShutdownHook(new Thread(demo::stopEverything, "klat-demo-stop"));
+    try {
+      demo.run();
+    } catch (Exception e) {
+      System.err.println("klat demo failed: " + e);
+      demo.stopEverything();
+      System.exit(1);
+    }
+  }
+
+  private void run() throws Exception {
+    Path agentJar = requireFile(root.resolve("agent/target/klat-agent.jar"));
+    Path collectorJar = requireFile(root.resolve("collector/target/klat-collector.jar"));
+    Files.createDirectories(work);
+    Path scenarioFile = work.resolve("scenario");
+    Scenario.STEADY.writeTo(scenarioFile);
+
+    out.println("klat demo: where does the time go between producer and consumer?");
+    cluster = progress("starting 3 Kafka brokers (KRaft, one JVM each)", this::startCluster);
+    progress(
+        "creating topic " + TOPIC + " (3 partitions, 3 replicas, leader broker 1)",
+        () -> {
+          createTopic();
+          return null;
+        });
+    progress(
+        "starting the collector (OTLP on 127.0.0.1:" + otlpPort + ")",
+        () -> {
+          startCollector(collectorJar);
+          return null;
+        });
+    String endpoint = "http://127.0.0.1:" + otlpPort;
+    startApplication(
+        "demo-producer",
+        agentJar,
+        endpoint,
+        DemoProducer.class,
+        cluster.bootstrapServers(),
+        TOPIC,
+        scenarioFile.toString());
+    startApplication(
+        "demo-consumer",
+        agentJar,
+        endpoint,
+        DemoConsumer.class,
+        cluster.bootstrapServers(),
+        TOPIC,
+        GROUP,
+        scenarioFile.toString());
+    out.println(
+        "demo applications started with -javaagent:"
+            + root.relativize(agentJar)
+            + "; collector API on http://127.0.0.1:"
+            + adminPort
+            + "/api/breakdown, metrics on /metrics; Ctrl-C stops everything");
+
+    long startNanos = System.nanoTime();
+    int index = 0;
+    Scenario scenario = order.get(0);
+    scenario.writeTo(scenarioFile);
+    scenarioStartNanos = startNanos;
+    current = scenario;
+    startFollowerPacer();
+    while (!stopping) {
+      long now = System.nanoTime();
+      if (now - scenarioStartNanos >= scenarioNanos) {
+        index = (index + 1) % order.size();
+        scenario = order.get(index);
+        scenario.writeTo(scenarioFile);
+        scenarioStartNanos = now;
+        current = scenario;
+      }
+      BreakdownRow row = fetchBreakdown();
+      long secondsLeft = TimeUnit.NANOSECONDS.toSeconds(scenarioNanos - (now - scenarioStartNanos));
+      print(scenario, index, secondsLeft, TimeUnit.NANOSECONDS.toSeconds(now - startNanos), row);
+      Thread.sleep(refreshMillis);
+    }
+  }
+
+  // A follower that stops answering holds the high watermark, so acks=all waits: the commit
+  // segment. Paused 1 s out of every 4 s, it stays in the ISR (replica.lag.time.max.ms is 10 s).
+  private void startFollowerPacer() {
+    Thread pacer =
+        new Thread(
+            () -> {
+              boolean paused = false;
+              while (!stopping) {
+                long inScenarioMillis =
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - scenarioStartNanos);
+                boolean wantPaused =
+                    current == Scenario.SLOW_FOLLOWER && inScenarioMillis % 4000 < 1000;
+                try {
+                  if (wantPaused != paused && cluster != null) {
+                    Broker follower = cluster.broker(FOLLOWER_NODE_ID);
+                    if (wantPaused) {
+                      follower.pause();
+                    } else {
+                      follower.resume();
+                    }
+                    paused = wantPaused;
+                  }
+                  Thread.sleep(50);
+                } catch (InterruptedException e) {
+                  return;
+                } catch (RuntimeException e) {
+                  if (!stopping) {
+                    out.println(
+                        "could not " + (wantPaused ? "pause" : "resume") + " broker 3: " + e);
+                  }
+                  paused = wantPaused;
+                }
+              }
+            },
+            "klat-demo-follower");
+    pacer.setDaemon(true);
+    pacer.start();
+  }
+
+  private KafkaCluster startCluster() {
+    return KafkaClusterSpec.brokers(3)
+        .name("demo")
+        .workRoot(work.resolve("kafka-cluster"))
+        .brokerProperty("replica.lag.time.max.ms", "10000")
+        .startTimeout(Duration.ofMinutes(3))
+        .start();
+  }
+
+  private void createTopic() throws Exception {
+    Map<Integer, List<Integer>> assignment = new java.util.HashMap<>();
+    assignment.put(0, Arrays.asList(1, 2, 3));
+    assignment.put(1, Arrays.asList(1, 3, 2));
+    assignment.put(2, Arrays.asList(1, 2, 3));
+    Map<String, String> configs = new java.util.HashMap<>();
+    configs.put("min.insync.replicas", "2");
+    // The broker's append time in every record: the collector splits publish from commit with it.
+    configs.put("message.timestamp.type", "LogAppendTime");
+    try (Admin admin = cluster.admin()) {
+      admin
+          .createTopics(Collections.singletonList(new NewTopic(TOPIC, assignment).configs(configs)))
+          .all()
+          .get(60, TimeUnit.SECONDS);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (true) {
+        TopicDescription description =
+            admin
+                .describeTopics(Collections.singletonList(TOPIC))
+                .allTopicNames()
+                .get(30, TimeUnit.SECONDS)
+                .get(TOPIC);
+        boolean ready = true;
+        for (TopicPartitionInfo partition : description.partitions()) {
+          ready &= partition.leader() != null && partition.isr().size() == 3;
+        }
+        if (ready) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("topic " + TOPIC + " has no full ISR after 60 s");
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  private void startCollector(Path collectorJar) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(javaExecutable());
+    command.add("-Xmx512m");
+    command.add("-jar");
+    command.add(collectorJar.toString());
+    command.add("--otlp.http.port=" + otlpPort);
+    command.add("--admin.port=" + adminPort);
+    processes.add(start(command, "collector"));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        if (get("/healthz") != null) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // Not listening yet.
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the collector did not answer /healthz in 60 s; see " + work.resolve("collector.log"));
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private void startApplication(
+      String name, Path agentJar, String endpoint, Class<?> mainClass, String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(javaExecutable());
+    command.add("-Xmx256m");
+    command.add("-javaagent:" + agentJar);
+    command.add("-Dklat.endpoint=" + endpoint);
+    command.add("-Dklat.service.name=" + name);
+    // Enough sampled records for a tail of a few hundred breakdowns per scenario.
+    command.add("-Dklat.sampling.probability=0.25");
+    command.add("-Dklat.metrics.interval=5s");
+    command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass.getName());
+    command.addAll(Arrays.asList(args));
+    processes.add(start(command, name));
+  }
+
+  private Process start(List<String> command, String logName) throws IOException {
+    Path log = work.resolve(logName + ".log");
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+  }
+
+  private BreakdownRow fetchBreakdown() {
+    try {
+      String query =
+          "/api/breakdown?topic="
+              + URLEncoder.encode(TOPIC, "UTF-8")
+              + "&group="
+              + URLEncoder.encode(GROUP, "UTF-8")
+              + "&window=20s";
+      String answer = get(query);
+      return answer == null ? null : BreakdownRow.parse(TOPIC, GROUP, answer);
+    } catch (IOException | RuntimeException e) {
+      if (!stopping) {
+        out.println("collector not answering: " + e);
+      }
+      return null;
+    }
+  }
+
+  private void print(
+      Scenario scenario, int index, long secondsLeft, long elapsedSeconds, BreakdownRow row) {
+    String expected = scenario.expectedSegment == null ? "-" : scenario.expectedSegment;
+    String driver = row == null ? null : row.drivingSegment();
+    String line =
+        String.format(
+            Locale.ROOT,
+            "[%4ds] scenario=%s (%d/%d, %ds left) expect=%s | %s/%s n=%d p50=%s p99=%s p99.9=%s"
+                + " driver=%s %s",
+            elapsedSeconds,
+            scenario.id,
+            index + 1,
+            order.size(),
+            secondsLeft,
+            expected,
+            TOPIC,
+            GROUP,
+            row == null ? 0 : row.count,
+            row == null ? "-" : BreakdownRow.millis(row.p50Seconds),
+            row == null ? "-" : BreakdownRow.millis(row.p99Seconds),
+            row == null ? "-" : BreakdownRow.millis(row.p999Seconds),
+            driver == null ? "-" : driver,
+            driver == null ? "" : Math.round(row.drivingShare() * 100) + "%");
+    if (!terminal) {
+      out.println(line);
+      return;
+    }
+    StringBuilder screen = new StringBuilder("\033[H\033[2J");
+    screen
+        .append("klat demo   scenario ")
+        .append(index + 1)
+        .append('/')
+        .append(order.size())
+        .append(": ")
+        .append(scenario.description)
+        .append("   next in ")
+        .append(secondsLeft)
+        .append(" s\n\n");
+    screen.append(
+        String.format(
+            Locale.ROOT,
+            "%-12s %-9s %7s %9s %9s %9s   %s%n",
+            "topic",
+            "group",
+            "records",
+            "e2e p50",
+            "p99",
+            "p99.9",
+            "p99 tail driven by (mean per segment)"));
+    if (row == null || row.count == 0) {
+      screen.append("(waiting for the first joined breakdowns)\n");
+    } else {
+      StringBuilder segments = new StringBuilder();
+      for (Map.Entry<String, Double> mean : row.knownSegments().entrySet()) {
+        segments
+            .append(segments.length() == 0 ? "" : ", ")
+            .append(mean.getKey())
+            .append(' ')
+            .append(BreakdownRow.millis(mean.getValue()));
+      }
+      screen.append(
+          String.format(
+              Locale.ROOT,
+              "%-12s %-9s %7d %9s %9s %9s   %s %d%% (%s)%n",
+              TOPIC,
+              GROUP,
+              row.count,
+              BreakdownRow.millis(row.p50Seconds),
+              BreakdownRow.millis(row.p99Seconds),
+              BreakdownRow.millis(row.p999Seconds),
+              driver,
+              Math.round(row.drivingShare() * 100),
+              segments));
+    }
+    screen.append("\nexpected driver for this scenario: ").append(expected);
+    screen
+        .append("\nover the last 20 s; collector: http://127.0.0.1:")
+        .append(adminPort)
+        .append("/api/breakdown\n");
+    screen.append(line).append('\n');
+    out.print(screen);
+    out.flush();
+  }
+
+  /** Runs {@code step}, showing a ticking progress line until it ends. */
+  private <T> T progress(String what, Step<T> step) throws Exception {
+    long startNanos = System.nanoTime();
+    Thread ticker =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos);
+                if (terminal) {
+                  out.print("\r  " + what + " ... " + seconds + " s");
+                  out.flush();
+                }
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "klat-demo-progress");
+    ticker.setDaemon(true);
+    ticker.start();
+    try {
+      T result = step.run();
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+      out.println((terminal ? "\r" : "") + "  " + what + " ... done in " + millis + " ms");
+      return result;
+    } finally {
+      ticker.interrupt();
+    }
+  }
+
+  private interface Step<T> {
+    T run() throws Exception;
+  }
+
+  private String get(String path) throws IOException {
+    HttpURLConnection connection =
+        (HttpURLConnection)
+            URI.create("http://127.0.0.1:" + adminPort + path).toURL().openConnection();
+    connection.setConnectTimeout(2000);
+    connection.setReadTimeout(5000);
+    try {
+      if (connection.getResponseCode() != 200) {
+        return null;
+      }
+      try (InputStream in = connection.getInputStream()) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  private synchronized void stopEverything() {
+    stopping = true;
+    for (Process process : processes) {
+      process.destroy();
+    }
+    for (Process process : processes) {
+      try {
+        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+      }
+    }
+    processes.clear();
+    KafkaCluster running = cluster;
+    cluster = null;
+    if (running != null) {
+      try {
+        running.broker(FOLLOWER_NODE_ID).resume();
+      } catch (RuntimeException ignored) {
+        // Closing kills it anyway.
+      }
+      running.close();
+    }
+  }
+
+  private static Path requireFile(Path path) {
+    if (!Files.isRegularFile(path)) {
+      throw new IllegalStateException(
+          path + " is missing: build first (./mvnw install -DskipTests)");
+    }
+    return path;
+  }
+
+  private static String javaExecutable() {
+    return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+  }
+}

@@ -1,0 +1,60 @@
+package dev.klat.demo;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The demo's scenarios, each a known cause of tail latency, and the segment it should drive. The
+ * orchestrator writes the one in force to a file; the demo applications read it twice a second.
+ */
+enum Scenario {
+  STEADY("steady", "steady traffic", null),
+  LINGER_BURST("linger-burst", "a producer lingering 500 ms", "produce"),
+  SLOW_FOLLOWER("slow-follower", "a follower paused 1 s out of every 4", "commit"),
+  FETCH_WAIT("fetch-wait", "a consumer waiting for 1 MiB fetches", "fetch"),
+  SLOW_CONSUMER("slow-consumer", "a consumer sleeping 200 ms after each poll", "catch-up");
+
+  final String id;
+  final String description;
+
+  /** The segment this scenario should make the largest in the p99 tail; null for none. */
+  final String expectedSegment;
+
+  Scenario(String id, String description, String expectedSegment) {
+    this.id = id;
+    this.description = description;
+    this.expectedSegment = expectedSegment;
+  }
+
+  static Scenario byId(String id) {
+    for (Scenario scenario : values()) {
+      if (scenario.id.equals(id.trim())) {
+        return scenario;
+      }
+    }
+    throw new IllegalArgumentException("no scenario " + id);
+  }
+
+  /** Writes the scenario in force, atomically, so that a reader never sees half a name. */
+  void writeTo(Path file) throws IOException {
+    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.write(temporary, id.getBytes(StandardCharsets.UTF_8));
+    Files.move(
+        temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** The scenario in the file, or {@code fallback} when the file is missing or unreadable. */
+  static Scenario readFrom(Path file, Scenario fallback) {
+    try {
+      return byId(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+    } catch (NoSuchFileException e) {
+      return fallback;
+    } catch (IOException | IllegalArgumentException e) {
+      return fallback;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package dev.klat.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs {@code ./klat demo} as a user would, through one full cycle of scenarios, checks that each
+ * scenario's cause shows up as the segment driving the p99 tail, then presses Ctrl-C (SIGINT) and
+ * checks that nothing the demo started is left running.
+ */
+class DemoIT {
+
+  private static final int SCENARIO_SECONDS = 25;
+  private static final Pattern LINE =
+      Pattern.compile("scenario=(\\S+) \\(\\d+/\\d+, (\\d+)s left\\).* n=(\\d+) .* driver=(\\S+)");
+
+  @Test
+  @Timeout(value = 8, unit = TimeUnit.MINUTES)
+  void everyScenarioShowsUpInItsSegmentAndCtrlCStopsEverything() throws Exception {
+    Path root = Paths.get(System.getProperty("klat.demo.root")).toAbsolutePath().normalize();
+    Path log = Files.createDirectories(root.resolve("demo/target")).resolve("demo-it.log");
+    List<String> command =
+        List.of(
+            "bash",
+            "klat",
+            "demo",
+            "-Dklat.demo.scenario.seconds=" + SCENARIO_SECONDS,
+            "-Dklat.demo.refresh.seconds=2",
+            "-Dklat.demo.otlp.port=" + freePort(),
+            "-Dklat.demo.admin.port=" + freePort());
+    Process demo =
+        new ProcessBuilder(command)
+            .directory(root.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    List<ProcessHandle> started = new ArrayList<>();
+    try {
+      // One full cycle: until the first scenario comes back.
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
+      while (!cycleComplete(Files.readAllLines(log, StandardCharsets.UTF_8))) {
+        assertThat(demo.isAlive()).as("demo exited early:\n%s", read(log)).isTrue();
+        assertThat(System.nanoTime())
+            .as("no full cycle in 6 minutes:\n%s", read(log))
+            .isLessThan(deadline);
+        if (started.size() < 6) {
+          started = demo.descendants().collect(Collectors.toList());
+        }
+        Thread.sleep(1000);
+      }
+      started = demo.descendants().collect(Collectors.toList());
+
+      String output = read(log);
+      Map<Scenario, List<String>> driversLateInScenario = driversLateInScenario(output);
+      for (Scenario scenario : Scenario.values()) {
+        if (scenario.expectedSegment == null) {
+          continue;
+        }
+        List<String> drivers = driversLateInScenario.get(scenario);
+        assertThat(drivers).as("%s readings:\n%s", scenario.id, output).isNotEmpty();
+        List<String> accepted =
+            scenario == Scenario.SLOW_FOLLOWER
+                ? List.of("commit", "publish+commit")
+                : List.of(scenario.expectedSegment);
+        assertThat(drivers)
+            .as("%s should be driven by %s:\n%s", scenario.id, accepted, output)
+            .containsAnyElementsOf(accepted);
+      }
+      // Three brokers, the collector and two applications.
+      assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(6);
+    } finally {
+      new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor();
+      boolean exited = demo.waitFor(90, TimeUnit.SECONDS);
+      if (!exited) {
+        demo.destroyForcibly();
+      }
+      assertThat(exited).as("demo did not stop on SIGINT").isTrue();
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (started.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+    assertThat(started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid))
+        .as("processes left running after Ctrl-C")
+        .isEmpty();
+  }
+
+  private static boolean cycleComplete(List<String> lines) {
+    Scenario first = null;
+    boolean left = false;
+    for (String line : lines) {
+      Matcher m = LINE.matcher(line);
+      if (!m.find()) {
+        continue;
+      }
+      Scenario scenario = Scenario.byId(m.group(1));
+      if (first == null) {
+        first = scenario;
+      } else if (scenario != first) {
+        left = true;
+      } else if (left) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The driving segments read in the second half of each scenario, when its effect is in the
+   * window.
+   */
+  private static Map<Scenario, List<String>> driversLateInScenario(String output) {
+    Map<Scenario, List<String>> drivers = new EnumMap<>(Scenario.class);
+    for (String line : output.split("\n")) {
+      Matcher m = LINE.matcher(line);
+      if (m.find()
+          && Integer.parseInt(m.group(2)) <= SCENARIO_SECONDS / 2
+          && Long.parseLong(m.group(3)) > 0) {
+        drivers.computeIfAbsent(Scenario.byId(m.group(1)), s -> new ArrayList<>()).add(m.group(4));
+      }
+    }
+    return drivers;
+  }
+
+  private static String read(Path log) throws IOException {
+    return Files.readString(log, StandardCharsets.UTF_8);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -141,9 +141,9 @@ public final class DemoMain {
     out.println(
         "demo applications started with -javaagent:"
             + root.relativize(agentJar)
-            + "; collector API on http://127.0.0.1:"
+            + "; live charts on http://127.0.0.1:"
             + adminPort
-            + "/api/breakdown, metrics on /metrics; Ctrl-C stops everything");
+            + "/ (API /api/breakdown, metrics /metrics); Ctrl-C stops everything");
 
     long startNanos = System.nanoTime();
     int index = 0;
@@ -401,9 +401,9 @@ public final class DemoMain {
     }
     screen.append("\nexpected driver for this scenario: ").append(expected);
     screen
-        .append("\nover the last 20 s; collector: http://127.0.0.1:")
+        .append("\nover the last 20 s; live charts: http://127.0.0.1:")
         .append(adminPort)
-        .append("/api/breakdown\n");
+        .append("/\n");
     screen.append(line).append('\n');
     out.print(screen);
     out.flush();

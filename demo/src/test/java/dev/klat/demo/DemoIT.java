@@ -34,7 +34,9 @@ class DemoIT {
   @Timeout(value = 8, unit = TimeUnit.MINUTES)
   void everyScenarioShowsUpInItsSegmentAndCtrlCStopsEverything() throws Exception {
     Path root = Paths.get(System.getProperty("klat.demo.root")).toAbsolutePath().normalize();
-    Path log = Files.createDirectories(root.resolve("demo/target")).resolve("demo-it.log");
+    Path target = Files.createDirectories(root.resolve("demo/target"));
+    Path log = target.resolve("demo-it.log");
+    int adminPort = freePort();
     List<String> command =
         List.of(
             "bash",
@@ -43,7 +45,7 @@ class DemoIT {
             "-Dklat.demo.scenario.seconds=" + SCENARIO_SECONDS,
             "-Dklat.demo.refresh.seconds=2",
             "-Dklat.demo.otlp.port=" + freePort(),
-            "-Dklat.demo.admin.port=" + freePort());
+            "-Dklat.demo.admin.port=" + adminPort);
     Process demo =
         new ProcessBuilder(command)
             .directory(root.toFile())
@@ -84,6 +86,20 @@ class DemoIT {
       }
       // Three brokers, the collector and two applications.
       assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(6);
+
+      // The collector's live page, as a browser renders it: both charts drawn from real data.
+      String page = "http://127.0.0.1:" + adminPort + "/?refreshMs=1000";
+      String dom = chromium(target, "--dump-dom", page);
+      Matcher segments = Pattern.compile("id=\"segments\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
+      Matcher percentiles =
+          Pattern.compile("id=\"percentiles\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
+      assertThat(segments.find() && percentiles.find()).as(dom).isTrue();
+      assertThat(Integer.parseInt(segments.group(1))).as(dom).isGreaterThanOrEqualTo(2);
+      assertThat(Integer.parseInt(percentiles.group(1))).as(dom).isGreaterThanOrEqualTo(2);
+      assertThat(dom).contains("data-series=\"p99\"").contains("data-series=\"catch-up\"");
+      Path screenshot = target.resolve("demo-page.png");
+      chromium(target, "--screenshot=" + screenshot, page);
+      assertThat(screenshot).isNotEmptyFile();
     } finally {
       new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor();
       boolean exited = demo.waitFor(90, TimeUnit.SECONDS);
@@ -99,6 +115,37 @@ class DemoIT {
     assertThat(started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid))
         .as("processes left running after Ctrl-C")
         .isEmpty();
+  }
+
+  /**
+   * Runs Debian's headless Chromium on {@code url} for 12 s of page time and returns what it
+   * printed; flags as this machine's closed network needs them.
+   */
+  private static String chromium(Path target, String action, String url) throws Exception {
+    Path chromium = Paths.get("/usr/bin/chromium");
+    assertThat(chromium).as("Debian's chromium (apt-get install chromium)").isExecutable();
+    Path profile = Files.createTempDirectory(target, "chromium-profile");
+    Process browser =
+        new ProcessBuilder(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + profile,
+                "--window-size=1000,760",
+                "--virtual-time-budget=12000",
+                action,
+                url)
+            .redirectError(target.resolve("chromium.log").toFile())
+            .start();
+    String out = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(browser.waitFor(90, TimeUnit.SECONDS)).as("chromium did not finish").isTrue();
+    return out;
   }
 
   private static boolean cycleComplete(List<String> lines) {

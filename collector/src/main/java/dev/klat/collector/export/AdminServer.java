@@ -75,9 +75,30 @@ public final class AdminServer implements AutoCloseable {
         exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
     server.createContext(
         "/healthz", exchange -> serve(exchange, ex -> new Response(200, "text/plain", "ok\n")));
+    String page = loadPage();
     server.createContext(
-        "/", exchange -> serve(exchange, ex -> new Response(404, "text/plain", "not found\n")));
+        "/",
+        exchange ->
+            serve(
+                exchange,
+                ex -> {
+                  String path = ex.getRequestURI().getPath();
+                  return path.equals("/") || path.equals("/index.html")
+                      ? new Response(200, "text/html; charset=utf-8", page)
+                      : new Response(404, "text/plain", "not found\n");
+                }));
     server.start();
+  }
+
+  // The live page: plain HTML and JavaScript that polls /api/breakdown, so no build step.
+  private static String loadPage() throws IOException {
+    try (java.io.InputStream in =
+        AdminServer.class.getResourceAsStream("/dev/klat/collector/ui/index.html")) {
+      if (in == null) {
+        throw new IOException("the page dev/klat/collector/ui/index.html is missing from the jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   /** The bound address, with the actual port. */

@@ -8,9 +8,11 @@ import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
 import dev.klat.agent.weave.ClassPlan;
+import dev.klat.agent.weave.HelperInjector;
 import dev.klat.agent.weave.KlatTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,9 +82,12 @@ public final class KlatAgent {
       final AgentLog transformLog = log;
       List<ClassPlan> plans = new ArrayList<ClassPlan>(ProducerInstrumentation.plans());
       plans.addAll(ConsumerInstrumentation.plans());
+      HelperInjector injector =
+          new HelperInjector(
+              instrumentation,
+              Arrays.asList("dev/klat/agent/producer/", "dev/klat/agent/consumer/"));
       KlatTransformer transformer =
-          new KlatTransformer(
-              plans, loader -> ProducerInstrumentation.helpersCanLink(loader, transformLog), log);
+          new KlatTransformer(plans, loader -> hooksReachable(loader, injector, transformLog), log);
       instrumentation.addTransformer(transformer, false);
       log.debug("transformer installed after " + millisSince(startNanos) + " ms");
       if (attachedLate) {
@@ -92,6 +97,36 @@ public final class KlatAgent {
     } catch (Throwable t) {
       AgentRuntime.set(null);
       log.error("klat agent failed to start; the application runs without it: " + t);
+    }
+  }
+
+  /**
+   * Whether woven code in {@code loader} will find hooks linked against its kafka-clients: the
+   * agent's own when they are, else copies defined in the loader itself.
+   */
+  private static boolean hooksReachable(ClassLoader loader, HelperInjector injector, AgentLog log) {
+    if (ProducerInstrumentation.helpersCanLink(loader)) {
+      return true;
+    }
+    try {
+      HelperInjector.Outcome outcome = injector.inject(loader);
+      if (outcome == HelperInjector.Outcome.INJECTED) {
+        log.info(
+            "kafka-clients in class loader "
+                + loader
+                + " is not the one the agent's loader sees (a Spring Boot executable jar, an"
+                + " application server): klat's hooks were defined in that class loader");
+      }
+      return outcome != HelperInjector.Outcome.FAILED_BEFORE;
+    } catch (Throwable t) {
+      log.warnOnce(
+          "helpers-cannot-link-" + System.identityHashCode(loader),
+          "kafka-clients in class loader "
+              + loader
+              + " is not visible to the klat agent and its hooks cannot be placed there ("
+              + t
+              + "): its producers and consumers are not instrumented");
+      return false;
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.klat.agent.producer;
 
-import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.weave.ClassPlan;
 import dev.klat.agent.weave.Hook;
 import dev.klat.agent.weave.Hook.Value;
@@ -147,29 +146,18 @@ public final class ProducerInstrumentation {
   }
 
   /**
-   * The hooks, producer and consumer alike, live in the agent's class loader and link against
-   * kafka-clients from there. When the application's kafka-clients is not the one that loader sees
-   * (a Spring Boot executable jar, an application server), woven code would throw a linkage error
-   * on every call: such class loaders are left untouched, with one line saying so.
+   * Whether hooks in the agent's own class loader link against the kafka-clients that {@code
+   * applicationLoader} uses: true for an application on the class path, false for a Spring Boot
+   * executable jar or an application server, whose kafka-clients the agent's loader does not see.
    */
-  public static boolean helpersCanLink(ClassLoader applicationLoader, AgentLog log) {
+  public static boolean helpersCanLink(ClassLoader applicationLoader) {
     String probe = "org.apache.kafka.clients.producer.Callback";
     try {
       Class<?> seenByHelpers =
           Class.forName(probe, false, ProducerInstrumentation.class.getClassLoader());
-      Class<?> seenByApplication = Class.forName(probe, false, applicationLoader);
-      if (seenByHelpers == seenByApplication) {
-        return true;
-      }
+      return seenByHelpers == Class.forName(probe, false, applicationLoader);
     } catch (ClassNotFoundException | LinkageError e) {
-      // Falls through to the warning.
+      return false;
     }
-    log.warnOnce(
-        "helpers-cannot-link-" + System.identityHashCode(applicationLoader),
-        "kafka-clients in class loader "
-            + applicationLoader
-            + " is not visible to the klat agent (for example a Spring Boot executable jar):"
-            + " its producers and consumers are not instrumented");
-    return false;
   }
 }

@@ -9,7 +9,8 @@ import java.util.Arrays;
 /**
  * Starts an application whose classes, kafka-clients included, live in a child class loader, the
  * way a Spring Boot executable jar or an application server loads them: the system class path holds
- * only this launcher (and the agent).
+ * only this launcher (and the agent). With {@code -Dit.launcher.parent=system} the child's parent
+ * is the system class loader (Spring Boot), else the platform loader (isolated).
  */
 public final class ChildLoaderLauncher {
 
@@ -22,8 +23,13 @@ public final class ChildLoaderLauncher {
     for (int i = 0; i < entries.length; i++) {
       urls[i] = new File(entries[i]).toURI().toURL();
     }
-    try (URLClassLoader loader =
-        new URLClassLoader(urls, ClassLoader.getSystemClassLoader().getParent())) {
+    // "system": the application loader's parent is the system class loader, as in a Spring Boot
+    // executable jar, so the agent's classes are visible to it; otherwise an isolated loader.
+    ClassLoader parent =
+        "system".equals(System.getProperty("it.launcher.parent"))
+            ? ClassLoader.getSystemClassLoader()
+            : ClassLoader.getSystemClassLoader().getParent();
+    try (URLClassLoader loader = new URLClassLoader(urls, parent)) {
       Thread.currentThread().setContextClassLoader(loader);
       Method main = loader.loadClass(args[1]).getMethod("main", String[].class);
       main.invoke(null, (Object) Arrays.copyOfRange(args, 2, args.length));

@@ -309,6 +309,43 @@ class ProducerAgentIT {
   }
 
   @Test
+  void kafkaClientsInAChildClassLoaderLikeSpringBootAreInstrumented() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("agent-spring-boot-like").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      List<String> options = new ArrayList<>(AppJvm.agentOptions(receiver.endpoint(), "1.0"));
+      options.add("-Dit.launcher.parent=system");
+      AppJvm.Result app =
+          AppJvm.runInChildLoader(
+              "4.4.0",
+              options,
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              "agent-spring-boot-like",
+              "50",
+              "1500");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      assertThat(app.value("APP_CALLBACKS")).isEqualTo("25");
+      assertThat(app.output())
+          .containsOnlyOnce("klat's hooks were defined in that class loader")
+          .doesNotContain("hook failed")
+          .doesNotContain("NoClassDefFoundError");
+      for (ConsumerRecord<String, String> record :
+          readAll(cluster, "agent-spring-boot-like", 50 + EXTRA_RECORDS)) {
+        assertThat(count(record, HeaderNames.TIMING)).as(record.key()).isEqualTo(1);
+      }
+      assertThat(receiver.awaitSpans(50 + EXTRA_RECORDS)).hasSize(50 + EXTRA_RECORDS);
+      assertThat(
+              receiver
+                  .latestHistogram(
+                      MetricDef.PRODUCER_LATENCY.name(), "topic", "agent-spring-boot-like")
+                  .getCount())
+          .isEqualTo(50 + EXTRA_RECORDS);
+    }
+  }
+
+  @Test
   void kafkaClientsTheAgentCannotSeeAreLeftAloneWithOneLine() throws Exception {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("agent-child-loader").build());

@@ -86,8 +86,13 @@ public final class KlatAgent {
           new HelperInjector(
               instrumentation,
               Arrays.asList("dev/klat/agent/producer/", "dev/klat/agent/consumer/"));
+      ClientVersionCheck versionCheck = new ClientVersionCheck(log);
       KlatTransformer transformer =
-          new KlatTransformer(plans, loader -> hooksReachable(loader, injector, transformLog), log);
+          new KlatTransformer(
+              plans,
+              loader ->
+                  versionCheck.supported(loader) && hooksReachable(loader, injector, transformLog),
+              log);
       instrumentation.addTransformer(transformer, false);
       log.debug("transformer installed after " + millisSince(startNanos) + " ms");
       if (attachedLate) {

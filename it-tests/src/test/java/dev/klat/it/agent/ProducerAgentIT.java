@@ -247,6 +247,34 @@ class ProducerAgentIT {
   }
 
   @Test
+  void anUnsupportedClientVersionIsLeftAloneWithOneLine() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("agent-old-client").build());
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result app =
+          AppJvm.run(
+              "2.7.2",
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              "agent-old-client",
+              "20",
+              "800");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      assertThat(app.value("APP_CALLBACKS")).isEqualTo("10");
+      assertThat(app.output())
+          .containsOnlyOnce("kafka-clients 2.7.2 in class loader")
+          .contains("is not supported (klat supports 2.8 to 4.x)");
+      for (ConsumerRecord<String, String> record :
+          readAll(cluster, "agent-old-client", 20 + EXTRA_RECORDS)) {
+        assertThat(count(record, HeaderNames.TIMING)).isZero();
+      }
+      assertThat(receiver.spans()).isEmpty();
+    }
+  }
+
+  @Test
   void headersOffStillTracesButAddsNoHeaderByte() throws Exception {
     KafkaCluster cluster = kafka.cluster();
     cluster.createTopic(TopicSpec.named("agent-headers-off").build());

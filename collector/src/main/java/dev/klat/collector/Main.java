@@ -34,6 +34,7 @@ public final class Main {
     LOG.info(
         "klat collector listening: OTLP/HTTP on "
             + collector.otlpAddress()
+            + (collector.grpcAddress() == null ? "" : ", OTLP/gRPC on " + collector.grpcAddress())
             + ", metrics and API on "
             + collector.adminAddress());
     CountDownLatch stopped = new CountDownLatch(1);

@@ -76,6 +76,7 @@ class CollectorIT {
             CollectorConfig.of(
                 Map.of(
                     "otlp.http.port", "0",
+                    "otlp.grpc.port", "0",
                     "admin.port", "0",
                     "traces.endpoint", "http://127.0.0.1:" + traceStub.getAddress().getPort())));
     String otlp = "http://127.0.0.1:" + collector.otlpAddress().getPort();

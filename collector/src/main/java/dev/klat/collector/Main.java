@@ -30,7 +30,14 @@ public final class Main {
       return;
     }
     config.warnings().forEach(LOG::warning);
-    Collector collector = Collector.start(config);
+    Collector collector;
+    try {
+      collector = Collector.start(config);
+    } catch (java.io.IOException e) {
+      System.err.println("klat collector: cannot listen: " + e);
+      System.exit(1);
+      return;
+    }
     LOG.info(
         "klat collector listening: OTLP/HTTP on "
             + collector.otlpAddress()

@@ -10,7 +10,9 @@ import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.collector.export.AdminServer;
 import dev.klat.collector.export.TraceExporter;
+import dev.klat.collector.receive.OtlpGrpcReceiver;
 import dev.klat.collector.receive.OtlpHttpReceiver;
+import dev.klat.collector.receive.OtlpIngest;
 import dev.klat.collector.receive.ReceiverStats;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TagKeys;
@@ -37,7 +39,9 @@ public final class Collector implements AutoCloseable {
   private final BreakdownMetrics breakdownMetrics;
   private final RecentBreakdowns recent;
   private final TraceExporter traceExporter;
+  private final OtlpIngest ingest;
   private final OtlpHttpReceiver receiver;
+  private final OtlpGrpcReceiver grpcReceiver;
   private final AdminServer admin;
   private final ScheduledExecutorService scheduler;
 
@@ -75,7 +79,9 @@ public final class Collector implements AutoCloseable {
               return t;
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
+    ingest = new OtlpIngest(correlator, agentMetrics, maxPending);
     OtlpHttpReceiver r = null;
+    OtlpGrpcReceiver g = null;
     AdminServer a = null;
     try {
       r =
@@ -83,9 +89,16 @@ public final class Collector implements AutoCloseable {
               new InetSocketAddress(config.string("otlp.http.host"), config.port("otlp.http.port")),
               config.positiveInt("otlp.max.body.bytes"),
               config.positiveInt("otlp.max.concurrent.requests"),
-              maxPending,
-              correlator,
-              agentMetrics);
+              ingest);
+      if (config.bool("otlp.grpc.enabled")) {
+        g =
+            new OtlpGrpcReceiver(
+                new InetSocketAddress(
+                    config.string("otlp.grpc.host"), config.port("otlp.grpc.port")),
+                config.positiveInt("otlp.max.body.bytes"),
+                config.positiveInt("otlp.max.concurrent.requests"),
+                ingest);
+      }
       a =
           new AdminServer(
               new InetSocketAddress(config.string("admin.host"), config.port("admin.port")),
@@ -97,6 +110,9 @@ public final class Collector implements AutoCloseable {
       if (r != null) {
         r.close();
       }
+      if (g != null) {
+        g.close();
+      }
       scheduler.shutdownNow();
       if (traceExporter != null) {
         traceExporter.close();
@@ -104,6 +120,7 @@ public final class Collector implements AutoCloseable {
       throw e;
     }
     receiver = r;
+    grpcReceiver = g;
     admin = a;
   }
 
@@ -129,6 +146,11 @@ public final class Collector implements AutoCloseable {
     return receiver.address();
   }
 
+  /** The OTLP/gRPC address, with the actual port, or null when OTLP/gRPC is disabled. */
+  public InetSocketAddress grpcAddress() {
+    return grpcReceiver == null ? null : grpcReceiver.address();
+  }
+
   /** The admin address, with the actual port. */
   public InetSocketAddress adminAddress() {
     return admin.address();
@@ -139,7 +161,7 @@ public final class Collector implements AutoCloseable {
   }
 
   ReceiverStats receiverStats() {
-    return receiver.stats();
+    return ingest.stats();
   }
 
   TraceExporter traceExporter() {
@@ -151,7 +173,7 @@ public final class Collector implements AutoCloseable {
     List<Exposition.Family> out = new ArrayList<>();
     long nowEpochNanos = System.currentTimeMillis() * 1_000_000L;
     Correlator.Stats stats = correlator.stats();
-    ReceiverStats rs = receiver.stats();
+    ReceiverStats rs = ingest.stats();
     for (MetricDef def : MetricDef.all()) {
       List<Exposition.Series> series = new ArrayList<>();
       if (def == MetricDef.SEGMENT_LATENCY) {
@@ -220,6 +242,9 @@ public final class Collector implements AutoCloseable {
   @Override
   public void close() {
     receiver.close();
+    if (grpcReceiver != null) {
+      grpcReceiver.close();
+    }
     admin.close();
     scheduler.shutdownNow();
     if (traceExporter != null) {

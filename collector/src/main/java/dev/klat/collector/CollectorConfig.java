@@ -28,6 +28,9 @@ public final class CollectorConfig {
     DEFAULTS.put("otlp.http.port", "4318");
     DEFAULTS.put("otlp.max.body.bytes", Integer.toString(16 * 1024 * 1024));
     DEFAULTS.put("otlp.max.concurrent.requests", "4");
+    DEFAULTS.put("otlp.grpc.enabled", "true");
+    DEFAULTS.put("otlp.grpc.host", "127.0.0.1");
+    DEFAULTS.put("otlp.grpc.port", "4317");
     DEFAULTS.put("admin.host", "127.0.0.1");
     DEFAULTS.put("admin.port", "9464");
     DEFAULTS.put("join.window.ms", "60000");
@@ -138,6 +141,8 @@ public final class CollectorConfig {
   private void validate() {
     port("otlp.http.port");
     port("admin.port");
+    port("otlp.grpc.port");
+    bool("otlp.grpc.enabled");
     positiveInt("otlp.max.body.bytes");
     positiveInt("otlp.max.concurrent.requests");
     positiveLong("join.window.ms");
@@ -169,6 +174,17 @@ public final class CollectorConfig {
 
   String string(String key) {
     return values.get(key);
+  }
+
+  boolean bool(String key) {
+    String v = values.get(key).trim();
+    if (v.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (v.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException(key + " must be true or false: " + v);
   }
 
   int positiveInt(String key) {

@@ -30,10 +30,18 @@ public final class Main {
       return;
     }
     config.warnings().forEach(LOG::warning);
-    Collector collector = Collector.start(config);
+    Collector collector;
+    try {
+      collector = Collector.start(config);
+    } catch (java.io.IOException e) {
+      System.err.println("klat collector: cannot listen: " + e);
+      System.exit(1);
+      return;
+    }
     LOG.info(
         "klat collector listening: OTLP/HTTP on "
             + collector.otlpAddress()
+            + (collector.grpcAddress() == null ? "" : ", OTLP/gRPC on " + collector.grpcAddress())
             + ", metrics and API on "
             + collector.adminAddress());
     CountDownLatch stopped = new CountDownLatch(1);

@@ -76,6 +76,7 @@ class CollectorIT {
             CollectorConfig.of(
                 Map.of(
                     "otlp.http.port", "0",
+                    "otlp.grpc.port", "0",
                     "admin.port", "0",
                     "traces.endpoint", "http://127.0.0.1:" + traceStub.getAddress().getPort())));
     String otlp = "http://127.0.0.1:" + collector.otlpAddress().getPort();
@@ -274,7 +275,16 @@ class CollectorIT {
             "\"fetch\":0",
             "\"publish\":null",
             "\"publish+commit\":0.01");
+    // One-way traffic: the consumer clock is bounded on one side only, so e2e is flagged in every
+    // tail record, while produce (one clock) never is.
+    assertThat(body).contains("\"clockFlagged\":{\"produce\":0,", "\"e2e\":10}");
     assertThat(get("/api/breakdown?window=banana", null).statusCode()).isEqualTo(400);
+    String clocks = get("/api/clocks", null).body();
+    assertThat(clocks)
+        .contains(
+            "\"fromHost\":\"0000000000001111\"",
+            "\"toHost\":\"0000000000002222\"",
+            "\"uncertaintyNanos\":null");
     assertThat(get("/healthz", null).body()).isEqualTo("ok\n");
   }
 

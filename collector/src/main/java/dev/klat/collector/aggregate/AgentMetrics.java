@@ -89,6 +89,12 @@ public final class AgentMetrics {
       }
       return true;
     }
+    // A retried request can deliver an older point after a newer one: neither an older point of
+    // the same stream nor one from before its last restart may replace what is there.
+    if (p.startNanos() < stream.startNanos
+        || (p.startNanos() == stream.startNanos && p.timeNanos() < stream.timeNanos)) {
+      return true;
+    }
     boolean restarted = p.startNanos() != stream.startNanos || value.total() < stream.last.total();
     if (restarted) {
       resets++;

@@ -21,6 +21,8 @@ public final class RecentBreakdowns {
   private final long[] segmentNanos;
   private final String[] topics;
   private final String[] groups;
+  // Bit s set: segment s was flagged (clock uncertainty above its value); bit SEGMENTS: e2e.
+  private final byte[] flagged;
   private long written;
 
   public RecentBreakdowns(int capacity) {
@@ -30,6 +32,7 @@ public final class RecentBreakdowns {
     this.segmentNanos = new long[capacity * (SEGMENTS + 1)];
     this.topics = new String[capacity];
     this.groups = new String[capacity];
+    this.flagged = new byte[capacity];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
@@ -42,6 +45,11 @@ public final class RecentBreakdowns {
       segmentNanos[base + s.ordinal()] = joined.breakdown().nanos(s);
     }
     segmentNanos[base + SEGMENTS] = joined.breakdown().publishAndCommitNanos();
+    int bits = joined.e2eFlagged() ? 1 << SEGMENTS : 0;
+    for (Segment s : joined.flagged()) {
+      bits |= 1 << s.ordinal();
+    }
+    flagged[slot] = (byte) bits;
     topics[slot] = joined.key().topic();
     groups[slot] = joined.group();
   }
@@ -56,6 +64,8 @@ public final class RecentBreakdowns {
    * @param tailCount how many breakdowns have an end-to-end latency of at least p99
    * @param tailMeanNanos per segment id (and "publish+commit"), the mean over the tail, or null
    *     when no breakdown of the tail knows the segment
+   * @param tailFlagged per segment id (and "e2e"), how many breakdowns of the tail had it flagged:
+   *     the clock offset uncertainty was larger than the value
    */
   public record Summary(
       int count,
@@ -63,7 +73,8 @@ public final class RecentBreakdowns {
       long p99Nanos,
       long p999Nanos,
       int tailCount,
-      Map<String, Double> tailMeanNanos) {}
+      Map<String, Double> tailMeanNanos,
+      Map<String, Integer> tailFlagged) {}
 
   /**
    * Summarises the breakdowns joined since {@code nowNanos - windowNanos}.
@@ -88,7 +99,7 @@ public final class RecentBreakdowns {
     }
     Map<String, Double> means = new LinkedHashMap<>();
     if (n == 0) {
-      return new Summary(0, -1, -1, -1, 0, means);
+      return new Summary(0, -1, -1, -1, 0, means, new LinkedHashMap<>());
     }
     long[] sorted = new long[n];
     for (int i = 0; i < n; i++) {
@@ -101,12 +112,18 @@ public final class RecentBreakdowns {
     double[] sums = new double[SEGMENTS + 1];
     int[] known = new int[SEGMENTS + 1];
     int tail = 0;
+    int[] flaggedCounts = new int[SEGMENTS + 1];
     for (int i = 0; i < n; i++) {
       int slot = match[i];
       if (e2eNanos[slot] < p99) {
         continue;
       }
       tail++;
+      for (int b = 0; b <= SEGMENTS; b++) {
+        if ((flagged[slot] & (1 << b)) != 0) {
+          flaggedCounts[b]++;
+        }
+      }
       int base = slot * (SEGMENTS + 1);
       for (int s = 0; s <= SEGMENTS; s++) {
         long v = segmentNanos[base + s];
@@ -120,7 +137,12 @@ public final class RecentBreakdowns {
       means.put(s.id(), known[s.ordinal()] == 0 ? null : sums[s.ordinal()] / known[s.ordinal()]);
     }
     means.put("publish+commit", known[SEGMENTS] == 0 ? null : sums[SEGMENTS] / known[SEGMENTS]);
-    return new Summary(n, p50, p99, p999, tail, means);
+    Map<String, Integer> flaggedOut = new LinkedHashMap<>();
+    for (Segment s : Segment.values()) {
+      flaggedOut.put(s.id(), flaggedCounts[s.ordinal()]);
+    }
+    flaggedOut.put("e2e", flaggedCounts[SEGMENTS]);
+    return new Summary(n, p50, p99, p999, tail, means, flaggedOut);
   }
 
   // Nearest rank: the smallest value with at least q of the values at or below it.

@@ -416,7 +416,9 @@ public final class Correlator {
       if (hostNames.size() >= MAX_HOST_NAMES) {
         hostNames.clear();
       }
-      name = String.format("%016x", instanceId);
+      char[] digits = new char[16];
+      JoinedBreakdown.hex(instanceId, digits, 0);
+      name = new String(digits);
       hostNames.put(instanceId, name);
     }
     return name;

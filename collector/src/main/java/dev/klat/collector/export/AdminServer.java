@@ -166,6 +166,15 @@ public final class AdminServer implements AutoCloseable {
       out.append(str(e.getKey())).append(':');
       out.append(e.getValue() == null ? "null" : seconds(e.getValue()));
     }
+    out.append("},\"clockFlagged\":{");
+    first = true;
+    for (Map.Entry<String, Integer> e : s.tailFlagged().entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append(str(e.getKey())).append(':').append(e.getValue());
+    }
     out.append("}}}");
     return new Response(200, "application/json", out.toString());
   }

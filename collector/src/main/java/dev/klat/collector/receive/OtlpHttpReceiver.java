@@ -2,17 +2,12 @@ package dev.klat.collector.receive;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.klat.collector.aggregate.AgentMetrics;
-import dev.klat.collector.aggregate.Exposition;
-import dev.klat.collector.correlate.Correlator;
-import dev.klat.model.SpanAttributes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -46,10 +41,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   private final ExecutorService executor;
   private final Semaphore slots;
   private final int maxBodyBytes;
-  private final int maxPendingRecords;
-  private final Correlator correlator;
-  private final AgentMetrics agentMetrics;
-  private final ReceiverStats stats = new ReceiverStats();
+  private final OtlpIngest ingest;
 
   /**
    * Binds and starts the receiver.
@@ -57,21 +49,14 @@ public final class OtlpHttpReceiver implements AutoCloseable {
    * @param address where to listen (port 0 picks a free port)
    * @param maxBodyBytes the largest body accepted, after decompression
    * @param maxConcurrentRequests how many requests may be read and decoded at once
-   * @param maxPendingRecords above this many records waiting in the join, traces get 429
+   * @param ingest where decoded requests go
    * @throws IOException if the address cannot be bound
    */
   public OtlpHttpReceiver(
-      InetSocketAddress address,
-      int maxBodyBytes,
-      int maxConcurrentRequests,
-      int maxPendingRecords,
-      Correlator correlator,
-      AgentMetrics agentMetrics)
+      InetSocketAddress address, int maxBodyBytes, int maxConcurrentRequests, OtlpIngest ingest)
       throws IOException {
     this.maxBodyBytes = maxBodyBytes;
-    this.maxPendingRecords = maxPendingRecords;
-    this.correlator = correlator;
-    this.agentMetrics = agentMetrics;
+    this.ingest = ingest;
     this.slots = new Semaphore(maxConcurrentRequests);
     // More threads than slots, so that refusals are answered while every slot decodes; the queue
     // is bounded and a full one makes the accepting thread answer, which slows accepting down.
@@ -106,11 +91,6 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     return server.getAddress();
   }
 
-  /** The counts of this receiver. */
-  public ReceiverStats stats() {
-    return stats;
-  }
-
   private void handle(HttpExchange exchange, boolean traces) {
     try {
       String path = exchange.getRequestURI().getPath();
@@ -140,7 +120,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         return;
       }
       try {
-        if (traces && correlator.pendingRecords() >= maxPendingRecords) {
+        if (traces && ingest.joinTableFull()) {
           exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
           refuse(exchange, 429, json, "join-table-full", "join table full, retry later");
           return;
@@ -157,7 +137,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         }
         byte[] response;
         try {
-          response = traces ? traces(body, json) : metrics(body, json);
+          response = traces ? ingest.traces(body, json) : ingest.metrics(body, json);
         } catch (MalformedException e) {
           refuse(exchange, 400, json, "malformed", e.getMessage());
           return;
@@ -177,117 +157,6 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         exchange.close();
       }
     }
-  }
-
-  private byte[] traces(byte[] body, boolean json) throws MalformedException {
-    List<OtlpSpan> spans =
-        json
-            ? OtlpJson.decodeTraces(new String(body, StandardCharsets.UTF_8))
-            : OtlpProtobuf.decodeTraces(body, body.length);
-    long rejected = 0;
-    String firstError = "";
-    for (OtlpSpan span : spans) {
-      SpanMapper.Result result = SpanMapper.map(span);
-      if (result.producer() != null) {
-        correlator.offerProducer(result.producer());
-      } else if (result.consumer() != null) {
-        correlator.offerConsumer(result.consumer());
-      } else if (result.rejected() != null) {
-        if (rejected++ == 0) {
-          firstError = result.rejected();
-        }
-      } else if (result == SpanMapper.Result.IGNORED) {
-        stats.spansNotKlat.incrementAndGet();
-      }
-    }
-    stats.spansReceived.addAndGet(spans.size());
-    stats.spansRejected.addAndGet(rejected);
-    return partialSuccess(json, rejected, firstError, "rejectedSpans");
-  }
-
-  private byte[] metrics(byte[] body, boolean json) throws MalformedException {
-    List<OtlpMetricPoint> points =
-        json
-            ? OtlpJson.decodeMetrics(new String(body, StandardCharsets.UTF_8))
-            : OtlpProtobuf.decodeMetrics(body, body.length);
-    long rejected = 0;
-    String firstError = "";
-    for (OtlpMetricPoint p : points) {
-      String error = accept(p);
-      if (error != null && rejected++ == 0) {
-        firstError = error;
-      }
-    }
-    stats.pointsReceived.addAndGet(points.size());
-    stats.pointsRejected.addAndGet(rejected);
-    return partialSuccess(json, rejected, firstError, "rejectedDataPoints");
-  }
-
-  private String accept(OtlpMetricPoint p) {
-    Exposition.Type type;
-    if (p.type == OtlpMetricPoint.Type.HISTOGRAM) {
-      type = Exposition.Type.HISTOGRAM;
-    } else if (p.type == OtlpMetricPoint.Type.SUM && p.monotonic) {
-      type = Exposition.Type.COUNTER;
-    } else {
-      type = Exposition.Type.GAUGE;
-    }
-    boolean accumulates = type != Exposition.Type.GAUGE;
-    if (accumulates
-        && p.temporality != OtlpMetricPoint.TEMPORALITY_DELTA
-        && p.temporality != OtlpMetricPoint.TEMPORALITY_CUMULATIVE) {
-      return p.name + ": aggregation temporality unspecified";
-    }
-    if (type == Exposition.Type.HISTOGRAM && p.bucketCounts.length != p.bounds.length + 1) {
-      if (p.bucketCounts.length == 0) {
-        return null; // a count-only histogram carries nothing to merge per bucket
-      }
-      return p.name
-          + ": "
-          + p.bucketCounts.length
-          + " bucket counts for "
-          + p.bounds.length
-          + " bounds";
-    }
-    Object instance = p.resource.get(SpanAttributes.INSTANCE_ID.name());
-    if (instance == null) {
-      instance = p.resource.get("service.instance.id");
-    }
-    agentMetrics.accept(
-        new AgentMetrics.Point(
-            p.name,
-            type,
-            p.temporality == OtlpMetricPoint.TEMPORALITY_DELTA,
-            p.attributes,
-            instance == null ? "unknown" : String.valueOf(instance),
-            p.startNanos,
-            p.timeNanos,
-            p.value,
-            p.bounds,
-            p.bucketCounts,
-            p.sum));
-    return null;
-  }
-
-  private static byte[] partialSuccess(
-      boolean json, long rejected, String message, String jsonField) {
-    if (rejected == 0) {
-      return json ? "{}".getBytes(StandardCharsets.UTF_8) : new byte[0];
-    }
-    if (json) {
-      return ("{\"partialSuccess\":{\""
-              + jsonField
-              + "\":\""
-              + rejected
-              + "\",\"errorMessage\":\""
-              + jsonEscape(message)
-              + "\"}}")
-          .getBytes(StandardCharsets.UTF_8);
-    }
-    // Export*ServiceResponse.partial_success = 1 { rejected_* = 1; error_message = 2; }
-    byte[] msg = message.getBytes(StandardCharsets.UTF_8);
-    byte[] inner = concat(varintField(1, rejected), lengthDelimited(2, msg));
-    return lengthDelimited(1, inner);
   }
 
   private byte[] readBody(HttpExchange exchange, boolean gzip) throws IOException {
@@ -350,7 +219,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   private void refuse(
       HttpExchange exchange, int status, boolean json, String reason, String message)
       throws IOException {
-    stats.rejected(reason);
+    ingest.stats().rejected(reason);
     byte[] body;
     // google.rpc.Status: code = 1, message = 2.
     int code =
@@ -362,12 +231,13 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         };
     if (json) {
       body =
-          ("{\"code\":" + code + ",\"message\":\"" + jsonEscape(message) + "\"}")
+          ("{\"code\":" + code + ",\"message\":\"" + OtlpIngest.jsonEscape(message) + "\"}")
               .getBytes(StandardCharsets.UTF_8);
     } else {
       body =
-          concat(
-              varintField(1, code), lengthDelimited(2, message.getBytes(StandardCharsets.UTF_8)));
+          OtlpIngest.concat(
+              OtlpIngest.varintField(1, code),
+              OtlpIngest.lengthDelimited(2, message.getBytes(StandardCharsets.UTF_8)));
     }
     discardRest(exchange);
     respond(exchange, status, json ? JSON : PROTOBUF, body);
@@ -401,53 +271,6 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
         .trim()
         .toLowerCase(Locale.ROOT);
-  }
-
-  static String jsonEscape(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 8);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        out.append('\\').append(c);
-      } else if (c < 0x20) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
-  }
-
-  private static byte[] varintField(int field, long v) {
-    byte[] out = new byte[11];
-    int n = 0;
-    long tag = (long) field << 3;
-    out[n++] = (byte) tag;
-    while ((v & ~0x7fL) != 0) {
-      out[n++] = (byte) ((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    out[n++] = (byte) v;
-    return Arrays.copyOf(out, n);
-  }
-
-  private static byte[] lengthDelimited(int field, byte[] payload) {
-    byte[] header = new byte[6];
-    int n = 0;
-    header[n++] = (byte) (field << 3 | 2);
-    long v = payload.length;
-    while ((v & ~0x7fL) != 0) {
-      header[n++] = (byte) ((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    header[n++] = (byte) v;
-    return concat(Arrays.copyOf(header, n), payload);
-  }
-
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
   }
 
   @Override

@@ -91,6 +91,19 @@ class AgentMetricsTest {
   }
 
   @Test
+  void aLateOlderPointIsNotMistakenForARestart() {
+    AgentMetrics m = new AgentMetrics(100, Long.MAX_VALUE);
+    m.accept(e2e("a", 1, 10, 3_000_000));
+    m.accept(e2e("a", 1, 20, 3_000_000, 3_000_000));
+    m.accept(e2e("a", 1, 10, 3_000_000)); // a retried request, delivered late
+    m.accept(e2e("a", 50, 60, 5_000_000)); // restart
+    m.accept(e2e("a", 1, 30, 3_000_000, 3_000_000, 3_000_000)); // from before the restart
+    long[] counts = m.merged(MetricDef.E2E_LATENCY, 0).values().iterator().next().counts();
+    assertThat(total(counts)).isEqualTo(3);
+    assertThat(m.counts()[1]).isEqualTo(1);
+  }
+
+  @Test
   void countersAddUpAcrossInstancesAndDeltasAccumulate() {
     AgentMetrics m = new AgentMetrics(100, Long.MAX_VALUE);
     String name = MetricDef.AGENT_EXPORT_SPANS_DROPPED.name();

@@ -1,0 +1,167 @@
+package dev.klat.collector.receive;
+
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * OTLP/gRPC: the {@code Export} methods of {@code TraceService} and {@code MetricsService}, with
+ * the messages kept as bytes and decoded by the same code as OTLP/HTTP (no generated stubs, no
+ * protobuf runtime). grpc-java applies {@code maxBodyBytes} to the decompressed message
+ * (RESOURCE_EXHAUSTED above it) and handles {@code grpc-encoding: gzip}. A malformed message gets
+ * INVALID_ARGUMENT; busy slots or a full join table get UNAVAILABLE, which OTLP clients retry.
+ */
+public final class OtlpGrpcReceiver implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(OtlpGrpcReceiver.class.getName());
+  static final String TRACE_SERVICE = "opentelemetry.proto.collector.trace.v1.TraceService";
+  static final String METRICS_SERVICE = "opentelemetry.proto.collector.metrics.v1.MetricsService";
+
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw Status.INTERNAL.withDescription("cannot read message").asRuntimeException();
+          }
+        }
+      };
+
+  private final Server server;
+  private final ExecutorService executor;
+  private final Semaphore slots;
+  private final OtlpIngest ingest;
+
+  /**
+   * Binds and starts the receiver.
+   *
+   * @throws IOException if the address cannot be bound
+   */
+  public OtlpGrpcReceiver(
+      InetSocketAddress address, int maxBodyBytes, int maxConcurrentRequests, OtlpIngest ingest)
+      throws IOException {
+    this.ingest = ingest;
+    this.slots = new Semaphore(maxConcurrentRequests);
+    int threads = maxConcurrentRequests + 2;
+    this.executor =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(1024),
+            r -> {
+              Thread t = new Thread(r, "klat-otlp-grpc");
+              t.setDaemon(true);
+              return t;
+            },
+            new ThreadPoolExecutor.CallerRunsPolicy());
+    this.server =
+        NettyServerBuilder.forAddress(address)
+            .executor(executor)
+            .maxInboundMessageSize(maxBodyBytes)
+            .addService(service(TRACE_SERVICE, true))
+            .addService(service(METRICS_SERVICE, false))
+            .build()
+            .start();
+  }
+
+  /** The bound address, with the actual port. */
+  public InetSocketAddress address() {
+    return (InetSocketAddress) server.getListenSockets().get(0);
+  }
+
+  private ServerServiceDefinition service(String name, boolean traces) {
+    MethodDescriptor<byte[], byte[]> export =
+        MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName(MethodDescriptor.generateFullMethodName(name, "Export"))
+            .setRequestMarshaller(BYTES)
+            .setResponseMarshaller(BYTES)
+            .build();
+    return ServerServiceDefinition.builder(name).addMethod(export, handler(traces)).build();
+  }
+
+  private ServerCallHandler<byte[], byte[]> handler(boolean traces) {
+    return (call, headers) -> {
+      call.request(1);
+      return new ServerCall.Listener<>() {
+        private byte[] request;
+
+        @Override
+        public void onMessage(byte[] message) {
+          request = message;
+        }
+
+        @Override
+        public void onHalfClose() {
+          if (request == null) {
+            call.close(
+                Status.INVALID_ARGUMENT.withDescription("no request message"), new Metadata());
+            return;
+          }
+          if (!slots.tryAcquire()) {
+            ingest.stats().rejected("busy");
+            call.close(
+                Status.UNAVAILABLE.withDescription("too many concurrent requests"), new Metadata());
+            return;
+          }
+          try {
+            if (traces && ingest.joinTableFull()) {
+              ingest.stats().rejected("join-table-full");
+              call.close(Status.UNAVAILABLE.withDescription("join table full"), new Metadata());
+              return;
+            }
+            byte[] response =
+                traces ? ingest.traces(request, false) : ingest.metrics(request, false);
+            call.sendHeaders(new Metadata());
+            call.sendMessage(response);
+            call.close(Status.OK, new Metadata());
+          } catch (MalformedException e) {
+            ingest.stats().rejected("malformed");
+            call.close(Status.INVALID_ARGUMENT.withDescription(e.getMessage()), new Metadata());
+          } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "OTLP/gRPC request failed", e);
+            ingest.stats().rejected("internal");
+            call.close(Status.INTERNAL.withDescription("internal error"), new Metadata());
+          } finally {
+            slots.release();
+          }
+        }
+      };
+    };
+  }
+
+  @Override
+  public void close() {
+    server.shutdownNow();
+    try {
+      server.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,197 @@
+package dev.klat.collector.receive;
+
+import dev.klat.collector.aggregate.AgentMetrics;
+import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.correlate.Correlator;
+import dev.klat.model.SpanAttributes;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Decodes OTLP export requests and hands their content to the join and the metric merger, for both
+ * transports (HTTP and gRPC). Thread-safe.
+ */
+public final class OtlpIngest {
+  private final Correlator correlator;
+  private final AgentMetrics agentMetrics;
+  private final int maxPendingRecords;
+  private final ReceiverStats stats = new ReceiverStats();
+
+  /**
+   * @param maxPendingRecords at this many records waiting in the join, trace requests are refused
+   *     as retryable
+   */
+  public OtlpIngest(Correlator correlator, AgentMetrics agentMetrics, int maxPendingRecords) {
+    this.correlator = correlator;
+    this.agentMetrics = agentMetrics;
+    this.maxPendingRecords = maxPendingRecords;
+  }
+
+  /** The counts of both receivers. */
+  public ReceiverStats stats() {
+    return stats;
+  }
+
+  boolean joinTableFull() {
+    return correlator.pendingRecords() >= maxPendingRecords;
+  }
+
+  byte[] traces(byte[] body, boolean json) throws MalformedException {
+    List<OtlpSpan> spans =
+        json
+            ? OtlpJson.decodeTraces(new String(body, StandardCharsets.UTF_8))
+            : OtlpProtobuf.decodeTraces(body, body.length);
+    long rejected = 0;
+    String firstError = "";
+    for (OtlpSpan span : spans) {
+      SpanMapper.Result result = SpanMapper.map(span);
+      if (result.producer() != null) {
+        correlator.offerProducer(result.producer());
+      } else if (result.consumer() != null) {
+        correlator.offerConsumer(result.consumer());
+      } else if (result.rejected() != null) {
+        if (rejected++ == 0) {
+          firstError = result.rejected();
+        }
+      } else if (result == SpanMapper.Result.IGNORED) {
+        stats.spansNotKlat.incrementAndGet();
+      }
+    }
+    stats.spansReceived.addAndGet(spans.size());
+    stats.spansRejected.addAndGet(rejected);
+    return partialSuccess(json, rejected, firstError, "rejectedSpans");
+  }
+
+  byte[] metrics(byte[] body, boolean json) throws MalformedException {
+    List<OtlpMetricPoint> points =
+        json
+            ? OtlpJson.decodeMetrics(new String(body, StandardCharsets.UTF_8))
+            : OtlpProtobuf.decodeMetrics(body, body.length);
+    long rejected = 0;
+    String firstError = "";
+    for (OtlpMetricPoint p : points) {
+      String error = accept(p);
+      if (error != null && rejected++ == 0) {
+        firstError = error;
+      }
+    }
+    stats.pointsReceived.addAndGet(points.size());
+    stats.pointsRejected.addAndGet(rejected);
+    return partialSuccess(json, rejected, firstError, "rejectedDataPoints");
+  }
+
+  private String accept(OtlpMetricPoint p) {
+    Exposition.Type type;
+    if (p.type == OtlpMetricPoint.Type.HISTOGRAM) {
+      type = Exposition.Type.HISTOGRAM;
+    } else if (p.type == OtlpMetricPoint.Type.SUM && p.monotonic) {
+      type = Exposition.Type.COUNTER;
+    } else {
+      type = Exposition.Type.GAUGE;
+    }
+    boolean accumulates = type != Exposition.Type.GAUGE;
+    if (accumulates
+        && p.temporality != OtlpMetricPoint.TEMPORALITY_DELTA
+        && p.temporality != OtlpMetricPoint.TEMPORALITY_CUMULATIVE) {
+      return p.name + ": aggregation temporality unspecified";
+    }
+    if (type == Exposition.Type.HISTOGRAM && p.bucketCounts.length != p.bounds.length + 1) {
+      if (p.bucketCounts.length == 0) {
+        return null; // a count-only histogram carries nothing to merge per bucket
+      }
+      return p.name
+          + ": "
+          + p.bucketCounts.length
+          + " bucket counts for "
+          + p.bounds.length
+          + " bounds";
+    }
+    Object instance = p.resource.get(SpanAttributes.INSTANCE_ID.name());
+    if (instance == null) {
+      instance = p.resource.get("service.instance.id");
+    }
+    agentMetrics.accept(
+        new AgentMetrics.Point(
+            p.name,
+            type,
+            p.temporality == OtlpMetricPoint.TEMPORALITY_DELTA,
+            p.attributes,
+            instance == null ? "unknown" : String.valueOf(instance),
+            p.startNanos,
+            p.timeNanos,
+            p.value,
+            p.bounds,
+            p.bucketCounts,
+            p.sum));
+    return null;
+  }
+
+  private static byte[] partialSuccess(
+      boolean json, long rejected, String message, String jsonField) {
+    if (rejected == 0) {
+      return json ? "{}".getBytes(StandardCharsets.UTF_8) : new byte[0];
+    }
+    if (json) {
+      return ("{\"partialSuccess\":{\""
+              + jsonField
+              + "\":\""
+              + rejected
+              + "\",\"errorMessage\":\""
+              + jsonEscape(message)
+              + "\"}}")
+          .getBytes(StandardCharsets.UTF_8);
+    }
+    // Export*ServiceResponse.partial_success = 1 { rejected_* = 1; error_message = 2; }
+    byte[] msg = message.getBytes(StandardCharsets.UTF_8);
+    byte[] inner = concat(varintField(1, rejected), lengthDelimited(2, msg));
+    return lengthDelimited(1, inner);
+  }
+
+  static String jsonEscape(String s) {
+    StringBuilder out = new StringBuilder(s.length() + 8);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  static byte[] varintField(int field, long v) {
+    byte[] out = new byte[11];
+    int n = 0;
+    long tag = (long) field << 3;
+    out[n++] = (byte) tag;
+    while ((v & ~0x7fL) != 0) {
+      out[n++] = (byte) ((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    out[n++] = (byte) v;
+    return Arrays.copyOf(out, n);
+  }
+
+  static byte[] lengthDelimited(int field, byte[] payload) {
+    byte[] header = new byte[6];
+    int n = 0;
+    header[n++] = (byte) (field << 3 | 2);
+    long v = payload.length;
+    while ((v & ~0x7fL) != 0) {
+      header[n++] = (byte) ((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    header[n++] = (byte) v;
+    return concat(Arrays.copyOf(header, n), payload);
+  }
+
+  static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}

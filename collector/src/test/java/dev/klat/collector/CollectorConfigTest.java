@@ -1,0 +1,66 @@
+package dev.klat.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CollectorConfigTest {
+
+  @Test
+  void flagsBeatSystemPropertiesBeatEnvironmentBeatTheFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("c.properties");
+    Files.writeString(
+        file,
+        "join.window.ms=1000\nklat.collector.clock.max.pairs=7\nadmin.port=1\notlp.http.port=2\n");
+    Properties system = new Properties();
+    system.setProperty("klat.collector.admin.port", "3");
+    system.setProperty("klat.collector.otlp.http.port", "4");
+    CollectorConfig c =
+        CollectorConfig.parse(
+            new String[] {"--config=" + file, "--otlp.http.port", "5"},
+            system,
+            Map.of("KLAT_COLLECTOR_ADMIN_PORT", "6", "KLAT_COLLECTOR_JOIN_WINDOW_MS", "2000"));
+    assertThat(c.positiveLong("join.window.ms")).isEqualTo(2000);
+    assertThat(c.positiveInt("clock.max.pairs")).isEqualTo(7);
+    assertThat(c.port("admin.port")).isEqualTo(3);
+    assertThat(c.port("otlp.http.port")).isEqualTo(5);
+    assertThat(c.string("otlp.http.host")).isEqualTo("127.0.0.1");
+    assertThat(c.warnings()).isEmpty();
+  }
+
+  @Test
+  void unknownKeysWarnAndBadValuesFailNamingTheKey() {
+    CollectorConfig c =
+        CollectorConfig.parse(new String[] {"--no.such.key=1"}, new Properties(), Map.of());
+    assertThat(c.warnings()).singleElement().asString().contains("no.such.key");
+    assertThatThrownBy(
+            () ->
+                CollectorConfig.parse(
+                    new String[] {"--join.window.ms=-1"}, new Properties(), Map.of()))
+        .hasMessageContaining("join.window.ms");
+    assertThatThrownBy(
+            () ->
+                CollectorConfig.parse(
+                    new String[] {"--admin.port=70000"}, new Properties(), Map.of()))
+        .hasMessageContaining("admin.port");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("traces.endpoint", "tempo:4318")))
+        .hasMessageContaining("traces.endpoint");
+  }
+
+  @Test
+  void everyKeyIsDocumented() throws Exception {
+    String doc = Files.readString(Path.of("..", "docs", "collector.md"));
+    for (Map.Entry<String, String> e : CollectorConfig.DEFAULTS.entrySet()) {
+      assertThat(doc).contains("| `" + e.getKey() + "` |");
+      if (!e.getValue().isEmpty()) {
+        assertThat(doc).contains("`" + e.getValue() + "`");
+      }
+    }
+  }
+}

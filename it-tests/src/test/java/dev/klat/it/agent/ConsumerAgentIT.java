@@ -260,8 +260,9 @@ class ConsumerAgentIT {
       System.out.println("slow consumer " + protocol + ": " + summary);
       // 400 records at 100/s against 20 records per 250 ms (80/s): the backlog grows for 4 s, and
       // each record waits behind up to 400 others in the buffer.
-      // Bounds far from the measured values (classic: buffer 486 to 568 ms against fetch 57 to
-      // 105 ms; new protocol: 637 ms against 7 ms), so that a loaded machine does not fail them.
+      // Bounds far from the measured values (three runs; classic: buffer 486 to 568 ms against
+      // fetch 57 to 105 ms; new protocol: 505 to 637 ms against 7 to 24 ms), so that a loaded
+      // machine does not fail them.
       assertThat(bufferMeanSeconds).as(summary).isGreaterThan(0.25);
       assertThat(bufferMeanSeconds).as(summary).isGreaterThan(2 * fetchMeanSeconds);
       assertThat(bufferP50[0]).as(summary).isGreaterThan(fetchP50[1]);

@@ -97,6 +97,7 @@ class ConsumerAgentIT {
           producerSpanByPosition.put(position(span), span);
         }
       }
+      int aboveHighWatermark = 0;
       List<Long> klatLatencies = new ArrayList<>();
       List<Long> appLatencies = new ArrayList<>();
       consumerSpans.removeIf(
@@ -129,7 +130,12 @@ class ConsumerAgentIT {
         long offset =
             OtlpReceiver.longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
         long hw = OtlpReceiver.longAttribute(span, SpanAttributes.PARTITION_HIGH_WATERMARK.name());
-        assertThat(hw).as("high watermark of %s", position).isGreaterThan(offset);
+        // The broker reports the high watermark it read before reading the log (Partition.
+        // fetchRecords), so an append racing with the fetch can leave it at or below the offset.
+        assertThat(hw).as("high watermark of %s", position).isPositive();
+        if (hw > offset) {
+          aboveHighWatermark++;
+        }
         assertThat(OtlpReceiver.stringAttribute(span, SpanAttributes.RECORD_TIMESTAMP_TYPE.name()))
             .isEqualTo("CreateTime");
         // The consumer span continues the producer's trace, as a child of its span.
@@ -141,6 +147,7 @@ class ConsumerAgentIT {
         appLatencies.add(appLatencyByPosition.get(position));
       }
       assertThat(consumerSpans).hasSize(records);
+      assertThat(aboveHighWatermark).isGreaterThanOrEqualTo(records * 9 / 10);
       long appP50 = percentile(appLatencies, 0.50);
       long appP99 = percentile(appLatencies, 0.99);
       String summary =

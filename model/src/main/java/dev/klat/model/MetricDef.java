@@ -137,7 +137,9 @@ public final class MetricDef {
 
   /**
    * {@code klat.agent.headers.invalid}: timing headers the consumer agent could not use, by {@link
-   * TimingHeader.DecodeError#id()}.
+   * TimingHeader.DecodeError#id()}, or by the consumer agent's own reasons {@code duplicate} (two
+   * timing headers), {@code traceparent-invalid}, {@code traceparent-missing} and {@code
+   * traceparent-duplicate} (the trace context of a sampled record; its span starts a fresh trace).
    */
   public static final MetricDef AGENT_HEADERS_INVALID =
       counter(

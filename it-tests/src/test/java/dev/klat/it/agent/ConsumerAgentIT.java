@@ -97,6 +97,7 @@ class ConsumerAgentIT {
           producerSpanByPosition.put(position(span), span);
         }
       }
+      int aboveHighWatermark = 0;
       List<Long> klatLatencies = new ArrayList<>();
       List<Long> appLatencies = new ArrayList<>();
       consumerSpans.removeIf(
@@ -129,7 +130,12 @@ class ConsumerAgentIT {
         long offset =
             OtlpReceiver.longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
         long hw = OtlpReceiver.longAttribute(span, SpanAttributes.PARTITION_HIGH_WATERMARK.name());
-        assertThat(hw).as("high watermark of %s", position).isGreaterThan(offset);
+        // The broker reports the high watermark it read before reading the log (Partition.
+        // fetchRecords), so an append racing with the fetch can leave it at or below the offset.
+        assertThat(hw).as("high watermark of %s", position).isPositive();
+        if (hw > offset) {
+          aboveHighWatermark++;
+        }
         assertThat(OtlpReceiver.stringAttribute(span, SpanAttributes.RECORD_TIMESTAMP_TYPE.name()))
             .isEqualTo("CreateTime");
         // The consumer span continues the producer's trace, as a child of its span.
@@ -141,6 +147,7 @@ class ConsumerAgentIT {
         appLatencies.add(appLatencyByPosition.get(position));
       }
       assertThat(consumerSpans).hasSize(records);
+      assertThat(aboveHighWatermark).isGreaterThanOrEqualTo(records * 9 / 10);
       long appP50 = percentile(appLatencies, 0.50);
       long appP99 = percentile(appLatencies, 0.99);
       String summary =
@@ -260,8 +267,9 @@ class ConsumerAgentIT {
       System.out.println("slow consumer " + protocol + ": " + summary);
       // 400 records at 100/s against 20 records per 250 ms (80/s): the backlog grows for 4 s, and
       // each record waits behind up to 400 others in the buffer.
-      // Bounds far from the measured values (classic: buffer 486 to 568 ms against fetch 57 to
-      // 105 ms; new protocol: 637 ms against 7 ms), so that a loaded machine does not fail them.
+      // Bounds far from the measured values (three runs; classic: buffer 486 to 568 ms against
+      // fetch 57 to 105 ms; new protocol: 505 to 637 ms against 7 to 24 ms), so that a loaded
+      // machine does not fail them.
       assertThat(bufferMeanSeconds).as(summary).isGreaterThan(0.25);
       assertThat(bufferMeanSeconds).as(summary).isGreaterThan(2 * fetchMeanSeconds);
       assertThat(bufferP50[0]).as(summary).isGreaterThan(fetchP50[1]);
@@ -307,8 +315,13 @@ class ConsumerAgentIT {
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("RECEIVED")).isEqualTo("13");
       assertThat(app.value("ITERATED_TWICE")).isEqualTo("13");
+      assertThat(app.value("VIEW"))
+          .isEqualTo("forward 13 backward 13 pausedEmpty true wakeup thrown afterWakeup 13");
       assertThat(app.output()).doesNotContain("Exception").doesNotContain("hook");
 
+      // The application reads every record three times (once, then again through ListIterator,
+      // then after wakeup()): each read counts.
+      long reads = 3;
       Map<String, Long> expected = new HashMap<>();
       expected.put("wrong-length", 1L);
       expected.put("too-long", 1L);
@@ -323,20 +336,20 @@ class ConsumerAgentIT {
                 awaitCounter(
                     receiver, MetricDef.AGENT_HEADERS_INVALID.name(), "reason", reason.getKey()))
             .as(reason.getKey())
-            .isEqualTo(reason.getValue());
+            .isEqualTo(reads * reason.getValue());
       }
       assertThat(awaitCounter(receiver, MetricDef.AGENT_DURATIONS_CLAMPED.name(), "instant", "P"))
           .isGreaterThanOrEqualTo(1L);
 
-      List<Span> spans = awaitConsumerSpans(receiver, 4);
-      assertThat(spans).hasSize(4);
+      List<Span> spans = awaitConsumerSpans(receiver, (int) (4 * reads));
+      assertThat(spans).hasSize((int) (4 * reads));
       String upstreamTrace = "0af7651916cd43dd8448eb211c80319c";
       List<String> traces =
           spans.stream()
               .map(span -> HexFormat.of().formatHex(span.getTraceId().toByteArray()))
               .collect(Collectors.toList());
-      assertThat(traces).filteredOn(upstreamTrace::equals).hasSize(1);
-      assertThat(traces).doesNotHaveDuplicates();
+      assertThat(traces).filteredOn(upstreamTrace::equals).hasSize((int) reads);
+      assertThat(traces).filteredOn(trace -> !trace.equals(upstreamTrace)).doesNotHaveDuplicates();
       for (Span span : spans) {
         boolean continued =
             HexFormat.of().formatHex(span.getTraceId().toByteArray()).equals(upstreamTrace);
@@ -344,9 +357,15 @@ class ConsumerAgentIT {
       }
       HistogramDataPoint e2e =
           awaitHistogram(
-              receiver, MetricDef.E2E_LATENCY.name(), 12, "topic", topic, "group", "bad-group");
+              receiver,
+              MetricDef.E2E_LATENCY.name(),
+              12 * reads,
+              "topic",
+              topic,
+              "group",
+              "bad-group");
       // Every record but the one from the future: the forged ones fall back to their timestamp.
-      assertThat(e2e.getCount()).isEqualTo(12);
+      assertThat(e2e.getCount()).isEqualTo(12 * reads);
     }
   }
 
@@ -391,6 +410,8 @@ class ConsumerAgentIT {
     assertThat(app.exitCode()).as(app.output()).isZero();
     assertThat(app.value("RECEIVED")).isEqualTo("13");
     assertThat(app.value("ITERATED_TWICE")).isEqualTo("13");
+    assertThat(app.value("VIEW"))
+        .isEqualTo("forward 13 backward 13 pausedEmpty true wakeup thrown afterWakeup 13");
     // The agent says once in a while that the collector is down; the application sees nothing.
     assertThat(app.output().lines().filter(line -> !line.startsWith("[klat-agent]")))
         .noneMatch(line -> line.contains("Exception"));

@@ -288,7 +288,59 @@ public final class ConsumerApp {
       }
       System.out.println("RECEIVED=" + received);
       System.out.println("ITERATED_TWICE=" + iteratedTwice);
+      System.out.println("VIEW=" + applicationView(consumer, topic, records.size()));
     }
+  }
+
+  /**
+   * Seeks back and reads everything again through the calls whose behaviour the agent must not
+   * change: {@code ListIterator} both ways, {@code pause}/{@code resume}, {@code wakeup}.
+   */
+  private static String applicationView(
+      KafkaConsumer<String, String> consumer, String topic, int expected) {
+    TopicPartition partition = new TopicPartition(topic, 0);
+    consumer.seekToBeginning(Collections.singletonList(partition));
+    int forward = 0;
+    int backward = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (forward < expected && System.nanoTime() < deadline) {
+      java.util.ListIterator<ConsumerRecord<String, String>> iterator =
+          consumer.poll(Duration.ofMillis(200)).records(partition).listIterator();
+      while (iterator.hasNext()) {
+        iterator.next();
+        forward++;
+      }
+      while (iterator.hasPrevious()) {
+        iterator.previous();
+        backward++;
+      }
+    }
+    consumer.pause(consumer.assignment());
+    consumer.seekToBeginning(Collections.singletonList(partition));
+    boolean pausedEmpty = consumer.poll(Duration.ofMillis(300)).isEmpty();
+    consumer.resume(consumer.assignment());
+    consumer.wakeup();
+    String wakeup = "missed";
+    try {
+      consumer.poll(Duration.ofSeconds(5));
+    } catch (org.apache.kafka.common.errors.WakeupException e) {
+      wakeup = "thrown";
+    }
+    int afterWakeup = 0;
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (afterWakeup < expected && System.nanoTime() < deadline) {
+      afterWakeup += consumer.poll(Duration.ofMillis(200)).count();
+    }
+    return "forward "
+        + forward
+        + " backward "
+        + backward
+        + " pausedEmpty "
+        + pausedEmpty
+        + " wakeup "
+        + wakeup
+        + " afterWakeup "
+        + afterWakeup;
   }
 
   private static ProducerRecord<String, String> withHeaders(

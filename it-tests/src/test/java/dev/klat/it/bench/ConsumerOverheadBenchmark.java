@@ -122,7 +122,10 @@ public final class ConsumerOverheadBenchmark {
     run(command, 600);
   }
 
-  /** Returns {records per second after the join, CPU nanoseconds per record}. */
+  /**
+   * Returns {records per second after the join, CPU ns per record, CPU ns per record after {@code
+   * main} started, CPU ms before {@code main}}.
+   */
   private static double[] consume(
       String classpath, List<String> jvm, String bootstrap, long records, String protocol)
       throws IOException, InterruptedException {
@@ -157,7 +160,13 @@ public final class ConsumerOverheadBenchmark {
     }
     long consumed = Long.parseLong(values[4].trim());
     long cpuNanos = Long.parseLong(value(output, "CPU_NANOS"));
-    return new double[] {Double.parseDouble(values[9].trim()), (double) cpuNanos / consumed};
+    long beforeMainNanos = Long.parseLong(value(output, "CPU_BEFORE_MAIN_NANOS"));
+    return new double[] {
+      Double.parseDouble(values[9].trim()),
+      (double) cpuNanos / consumed,
+      (double) (cpuNanos - beforeMainNanos) / consumed,
+      beforeMainNanos / 1e6
+    };
   }
 
   private static List<String> java(String classpath, List<String> jvmOptions) {
@@ -227,8 +236,9 @@ public final class ConsumerOverheadBenchmark {
             rounds,
             records));
     out.append(
-        "| variant | throughput median (rec/s) | range | vs no agent | CPU ns/record | vs no agent |\n");
-    out.append("|---|---|---|---|---|---|\n");
+        "| variant | throughput median (rec/s) | range | vs no agent | CPU ns/record | vs no agent"
+            + " | CPU after main ns/record | vs no agent | CPU before main ms |\n");
+    out.append("|---|---|---|---|---|---|---|---|---|\n");
     Map<String, double[]> baseByProtocol = new LinkedHashMap<>();
     for (Map.Entry<String, List<double[]>> entry : runs.entrySet()) {
       List<double[]> list = entry.getValue();
@@ -236,19 +246,25 @@ public final class ConsumerOverheadBenchmark {
       double min = list.stream().mapToDouble(r -> r[0]).min().orElse(0);
       double max = list.stream().mapToDouble(r -> r[0]).max().orElse(0);
       double cpu = median(list.stream().map(r -> r[1]).collect(Collectors.toList()));
+      double afterMain = median(list.stream().map(r -> r[2]).collect(Collectors.toList()));
+      double beforeMain = median(list.stream().map(r -> r[3]).collect(Collectors.toList()));
       String protocol = entry.getKey().substring(0, entry.getKey().indexOf(','));
-      double[] base = baseByProtocol.computeIfAbsent(protocol, p -> new double[] {throughput, cpu});
+      double[] base =
+          baseByProtocol.computeIfAbsent(protocol, p -> new double[] {throughput, cpu, afterMain});
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %,.0f | %,.0f – %,.0f | %.1f%% | %.0f | %+.1f%% |%n",
+              "| %s | %,.0f | %,.0f – %,.0f | %.1f%% | %.0f | %+.1f%% | %.0f | %+.1f%% | %.0f |%n",
               entry.getKey(),
               throughput,
               min,
               max,
               100 * throughput / base[0],
               cpu,
-              100 * (cpu - base[1]) / base[1]));
+              100 * (cpu - base[1]) / base[1],
+              afterMain,
+              100 * (afterMain - base[2]) / base[2],
+              beforeMain));
     }
     return out.toString();
   }

@@ -79,7 +79,7 @@ public final class Collector implements AutoCloseable {
               return t;
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
-    ingest = new OtlpIngest(correlator, agentMetrics, maxPending);
+    ingest = new OtlpIngest(correlator, agentMetrics);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;

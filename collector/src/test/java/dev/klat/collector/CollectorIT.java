@@ -295,6 +295,8 @@ class CollectorIT {
             "\"toHost\":\"0000000000002222\"",
             "\"uncertaintyNanos\":null");
     assertThat(get("/healthz", null).body()).isEqualTo("ok\n");
+    assertThat(get("/api/stats", null).body())
+        .contains("\"joined\":100", "\"duplicates\":100", "\"unjoinedConsumerSpans\":0");
   }
 
   @Test

@@ -79,7 +79,7 @@ public final class Collector implements AutoCloseable {
               return t;
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
-    ingest = new OtlpIngest(correlator, agentMetrics, maxPending);
+    ingest = new OtlpIngest(correlator, agentMetrics);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;
@@ -105,7 +105,8 @@ public final class Collector implements AutoCloseable {
               this::families,
               (topic, group, windowNanos) ->
                   recent.summarise(topic, group, windowNanos, System.nanoTime()),
-              correlator::clockOffsets);
+              correlator::clockOffsets,
+              this::stats);
     } catch (IOException | RuntimeException e) {
       if (r != null) {
         r.close();
@@ -228,6 +229,39 @@ public final class Collector implements AutoCloseable {
               type(def),
               series));
     }
+    return out;
+  }
+
+  /** Every count the collector keeps, for {@code /api/stats}. */
+  Map<String, Long> stats() {
+    Correlator.Stats c = correlator.stats();
+    ReceiverStats r = ingest.stats();
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put("spansReceived", r.spansReceived());
+    out.put("spansNotKlat", r.spansNotKlat());
+    out.put("spansRejected", r.spansRejected());
+    out.put("pointsReceived", r.pointsReceived());
+    out.put("pointsRejected", r.pointsRejected());
+    out.put("producerSpans", c.producerSpans());
+    out.put("consumerSpans", c.consumerSpans());
+    out.put("joined", c.joined());
+    out.put("duplicates", c.duplicates());
+    out.put("unjoinedProducerSpans", c.unjoinedProducerSpans());
+    out.put("unjoinedConsumerSpans", c.unjoinedConsumerSpans());
+    out.put("traceMismatches", c.traceMismatches());
+    out.put("evictedRecords", c.evicted());
+    out.put("droppedSpans", c.droppedSpans());
+    out.put("invalidPairs", c.invalid());
+    out.put("clampedInstants", c.clampedInstants());
+    out.put("pendingRecords", (long) c.pendingRecords());
+    long[] metricCounts = agentMetrics.counts();
+    out.put("metricPointsIgnored", metricCounts[0]);
+    out.put("agentRestartsSeen", metricCounts[1]);
+    out.put("metricStreams", (long) agentMetrics.streamCount());
+    out.put("topicGroupsFolded", breakdownMetrics.overflow());
+    out.put("tracesExported", traceExporter == null ? 0 : traceExporter.exported());
+    out.put("tracesDropped", traceExporter == null ? 0 : traceExporter.dropped());
+    r.requestsRejected().forEach((reason, n) -> out.put("requestsRejected." + reason, n));
     return out;
   }
 

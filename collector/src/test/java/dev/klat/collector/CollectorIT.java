@@ -254,6 +254,15 @@ class CollectorIT {
     Scrape s = Scrape.parse(r.body(), false);
     assertThat(s.samples).allSatisfy(x -> assertThat(x.exemplarLabels()).isNull());
     assertThat(s.types).containsEntry("klat_collector_breakdowns_joined_total", "counter");
+    // Every name and label the collector exposes is defined in model/.
+    Set<String> defined = new HashSet<>();
+    Set<String> labels = new HashSet<>(List.of("le"));
+    for (MetricDef def : MetricDef.all()) {
+      defined.add(def.prometheusName());
+      labels.addAll(def.tagKeys());
+    }
+    assertThat(defined).containsAll(s.types.keySet());
+    assertThat(s.samples).allSatisfy(x -> assertThat(labels).containsAll(x.labels().keySet()));
   }
 
   @Test
@@ -286,6 +295,8 @@ class CollectorIT {
             "\"toHost\":\"0000000000002222\"",
             "\"uncertaintyNanos\":null");
     assertThat(get("/healthz", null).body()).isEqualTo("ok\n");
+    assertThat(get("/api/stats", null).body())
+        .contains("\"joined\":100", "\"duplicates\":100", "\"unjoinedConsumerSpans\":0");
   }
 
   @Test
@@ -311,6 +322,11 @@ class CollectorIT {
       Thread.sleep(100);
     }
     assertThat(rootTraces).isEqualTo(sentTraceIds);
+    Set<String> keys = new HashSet<>();
+    SpanAttributes.all().forEach(a -> keys.add(a.name()));
+    assertThat(spans)
+        .allSatisfy(
+            span -> span.getAttributesList().forEach(kv -> assertThat(keys).contains(kv.getKey())));
     // Offset 7: S = BASE + 7 ms, D = S + 2, H = R = S + 12, P = S + 22 ms.
     String traceOf7 = null;
     for (var span : spans) {

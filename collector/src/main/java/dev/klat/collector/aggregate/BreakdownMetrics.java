@@ -2,10 +2,10 @@ package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Quality;
 import dev.klat.model.Segment;
 import dev.klat.model.TagKeys;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +22,14 @@ public final class BreakdownMetrics {
   /** The topic and group of series beyond the limit. */
   public static final String OTHER = "_other";
 
+  private static final Segment[] SEGMENTS = Segment.values();
+  private static final Quality[] QUALITIES = Quality.values();
+
   private final int maxTopicGroups;
   private final LongSupplier epochMillis;
-  private final Map<List<String>, Histogram> segments = new LinkedHashMap<>();
-  private final Map<List<String>, Exemplars> e2eExemplars = new HashMap<>();
+  // Per topic and group: the e2e exemplars and the histograms by segment and quality, so that a
+  // breakdown costs one map lookup.
+  private final Map<List<String>, TopicGroup> byTopicGroup = new LinkedHashMap<>();
   private long overflow;
 
   public BreakdownMetrics(int maxTopicGroups, LongSupplier epochMillis) {
@@ -35,27 +39,28 @@ public final class BreakdownMetrics {
 
   /** Records one breakdown. */
   public synchronized void record(JoinedBreakdown joined) {
-    String topic = joined.key().topic();
-    String group = joined.group();
-    List<String> topicGroup = List.of(topic, group);
-    if (!e2eExemplars.containsKey(topicGroup) && e2eExemplars.size() >= maxTopicGroups) {
-      overflow++;
-      topic = OTHER;
-      group = OTHER;
-      topicGroup = List.of(topic, group);
+    List<String> topicGroup = List.of(joined.key().topic(), joined.group());
+    TopicGroup series = byTopicGroup.get(topicGroup);
+    if (series == null) {
+      if (byTopicGroup.size() >= maxTopicGroups) {
+        overflow++;
+        topicGroup = List.of(OTHER, OTHER);
+      }
+      series = byTopicGroup.computeIfAbsent(topicGroup, k -> new TopicGroup());
     }
     long now = epochMillis.getAsLong();
     String traceId = joined.hasTraceId() ? joined.traceIdHex() : null;
     Breakdown b = joined.breakdown();
-    e2eExemplars
-        .computeIfAbsent(topicGroup, k -> new Exemplars())
-        .offer(b.e2eNanos(), traceId, now);
-    for (Segment segment : Segment.values()) {
+    series.e2e.offer(b.e2eNanos(), traceId, now);
+    for (Segment segment : SEGMENTS) {
       if (!b.isKnown(segment)) {
         continue;
       }
-      List<String> key = List.of(topic, group, segment.id(), b.quality(segment).id());
-      segments.computeIfAbsent(key, k -> new Histogram()).record(b.nanos(segment), traceId, now);
+      int i = segment.ordinal() * QUALITIES.length + b.quality(segment).ordinal();
+      if (series.segments[i] == null) {
+        series.segments[i] = new Histogram();
+      }
+      series.segments[i].record(b.nanos(segment), traceId, now);
     }
   }
 
@@ -67,24 +72,35 @@ public final class BreakdownMetrics {
   /** The segment histograms, labelled topic, group, segment and quality. */
   public synchronized List<Exposition.Series> segmentSeries() {
     List<Exposition.Series> out = new ArrayList<>();
-    for (Map.Entry<List<String>, Histogram> e : segments.entrySet()) {
-      List<String> k = e.getKey();
-      Map<String, String> labels = new LinkedHashMap<>();
-      labels.put(TagKeys.TOPIC, k.get(0));
-      labels.put(TagKeys.GROUP, k.get(1));
-      labels.put(TagKeys.SEGMENT, k.get(2));
-      labels.put(TagKeys.QUALITY, k.get(3));
-      Histogram h = e.getValue();
-      out.add(
-          new Exposition.Series(labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
+    for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
+      Histogram[] histograms = e.getValue().segments;
+      for (int i = 0; i < histograms.length; i++) {
+        Histogram h = histograms[i];
+        if (h == null) {
+          continue;
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(TagKeys.TOPIC, e.getKey().get(0));
+        labels.put(TagKeys.GROUP, e.getKey().get(1));
+        labels.put(TagKeys.SEGMENT, SEGMENTS[i / QUALITIES.length].id());
+        labels.put(TagKeys.QUALITY, QUALITIES[i % QUALITIES.length].id());
+        out.add(
+            new Exposition.Series(
+                labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
+      }
     }
     return out;
   }
 
   /** The end-to-end exemplars of a topic and group, or null; indexed by {@link Buckets} bucket. */
   public synchronized Exposition.Exemplar[] e2eExemplars(String topic, String group) {
-    Exemplars e = e2eExemplars.get(List.of(topic, group));
-    return e == null ? null : e.copy();
+    TopicGroup series = byTopicGroup.get(List.of(topic, group));
+    return series == null ? null : series.e2e.copy();
+  }
+
+  private static final class TopicGroup {
+    final Exemplars e2e = new Exemplars();
+    final Histogram[] segments = new Histogram[SEGMENTS.length * QUALITIES.length];
   }
 
   private static final class Histogram {

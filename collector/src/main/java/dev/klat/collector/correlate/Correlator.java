@@ -199,6 +199,22 @@ public final class Correlator {
         pending.size());
   }
 
+  /**
+   * Returns whether the table is full of young records: full, with the oldest record waiting for
+   * less than half the window. A full table of older records is normal at a steady rate (they are
+   * evicted early, which mostly costs other groups' late joins); young ones being evicted means the
+   * rate exceeds what the table holds, and senders should slow down.
+   */
+  public synchronized boolean saturated() {
+    if (pending.size() < settings.maxPendingRecords()) {
+      return false;
+    }
+    long now = clockNanos.getAsLong();
+    Entry oldest = pending.values().iterator().next();
+    long ageNanos = now - (oldest.deadlineNanos - settings.windowNanos());
+    return ageNanos < settings.windowNanos() / 2;
+  }
+
   /** Returns how many records wait for a partner now. */
   public synchronized int pendingRecords() {
     return pending.size();

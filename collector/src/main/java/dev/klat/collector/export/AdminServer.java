@@ -41,7 +41,8 @@ public final class AdminServer implements AutoCloseable {
       InetSocketAddress address,
       Supplier<List<Exposition.Family>> metrics,
       BreakdownQuery breakdowns,
-      Supplier<List<ClockOffset>> clocks)
+      Supplier<List<ClockOffset>> clocks,
+      Supplier<Map<String, Long>> stats)
       throws IOException {
     server = HttpServer.create(address, 64);
     executor =
@@ -73,6 +74,10 @@ public final class AdminServer implements AutoCloseable {
     server.createContext(
         "/api/clocks",
         exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
+    server.createContext(
+        "/api/stats",
+        exchange ->
+            serve(exchange, ex -> new Response(200, "application/json", stats(stats.get()))));
     server.createContext(
         "/healthz", exchange -> serve(exchange, ex -> new Response(200, "text/plain", "ok\n")));
     String page = loadPage();
@@ -199,6 +204,19 @@ public final class AdminServer implements AutoCloseable {
       out.append('}');
     }
     return out.append("]").toString();
+  }
+
+  private static String stats(Map<String, Long> stats) {
+    StringBuilder out = new StringBuilder("{");
+    boolean first = true;
+    for (Map.Entry<String, Long> e : stats.entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append(str(e.getKey())).append(':').append(e.getValue());
+    }
+    return out.append('}').toString();
   }
 
   /** Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, or plain seconds. */

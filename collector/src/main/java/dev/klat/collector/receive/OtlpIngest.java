@@ -15,17 +15,11 @@ import java.util.List;
 public final class OtlpIngest {
   private final Correlator correlator;
   private final AgentMetrics agentMetrics;
-  private final int maxPendingRecords;
   private final ReceiverStats stats = new ReceiverStats();
 
-  /**
-   * @param maxPendingRecords at this many records waiting in the join, trace requests are refused
-   *     as retryable
-   */
-  public OtlpIngest(Correlator correlator, AgentMetrics agentMetrics, int maxPendingRecords) {
+  public OtlpIngest(Correlator correlator, AgentMetrics agentMetrics) {
     this.correlator = correlator;
     this.agentMetrics = agentMetrics;
-    this.maxPendingRecords = maxPendingRecords;
   }
 
   /** The counts of both receivers. */
@@ -34,7 +28,7 @@ public final class OtlpIngest {
   }
 
   boolean joinTableFull() {
-    return correlator.pendingRecords() >= maxPendingRecords;
+    return correlator.saturated();
   }
 
   byte[] traces(byte[] body, boolean json) throws MalformedException {

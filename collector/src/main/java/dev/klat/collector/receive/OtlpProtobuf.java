@@ -136,7 +136,7 @@ final class OtlpProtobuf {
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
-        key = r.string();
+        key = r.key();
       } else if (tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED)) {
         int outer = r.push();
         value = anyValue(r);

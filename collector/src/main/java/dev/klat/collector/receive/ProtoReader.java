@@ -87,6 +87,14 @@ final class ProtoReader {
     return s;
   }
 
+  /** Reads a string field that is an attribute key, without allocating for the keys klat knows. */
+  String key() throws MalformedException {
+    int outer = push();
+    String s = KnownKeys.of(buf, pos, limit - pos);
+    pop(outer);
+    return s;
+  }
+
   byte[] bytes() throws MalformedException {
     int outer = push();
     byte[] out = new byte[limit - pos];

@@ -214,6 +214,17 @@ class CorrelatorTest {
   }
 
   @Test
+  void aFullTableIsSaturatedOnlyWhileItsRecordsAreYoung() {
+    Correlator c = correlator(2);
+    c.offerConsumer(consumer(1, "g", 5, 12, 15));
+    assertThat(c.saturated()).isFalse();
+    c.offerConsumer(consumer(2, "g", 5, 12, 15));
+    assertThat(c.saturated()).isTrue();
+    nowNanos += WINDOW_NANOS / 2;
+    assertThat(c.saturated()).isFalse();
+  }
+
+  @Test
   void aFullTableDropsTheOldestRecord() {
     Correlator c = correlator(2);
     c.offerConsumer(consumer(1, "g", 5, 12, 15));

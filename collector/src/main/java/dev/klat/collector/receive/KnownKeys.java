@@ -1,0 +1,76 @@
+package dev.klat.collector.receive;
+
+import dev.klat.model.AttributeDef;
+import dev.klat.model.SpanAttributes;
+import dev.klat.model.TagKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The attribute keys klat reads, matched as UTF-8 bytes straight from the request buffer: a known
+ * key costs no allocation, and its {@code String} already has its hash cached for the map it goes
+ * into. Unknown keys fall back to a new {@code String}. Immutable after class initialisation.
+ */
+final class KnownKeys {
+  private static final int SLOTS = 256; // a power of two, at least four times the key count
+  private static final byte[][] BYTES = new byte[SLOTS][];
+  private static final String[] KEYS = new String[SLOTS];
+
+  static {
+    List<String> keys = new ArrayList<>();
+    for (AttributeDef def : SpanAttributes.all()) {
+      keys.add(def.name());
+    }
+    keys.addAll(
+        List.of(
+            TagKeys.TOPIC,
+            TagKeys.GROUP,
+            TagKeys.CLIENT_ID,
+            TagKeys.PARTITION,
+            TagKeys.REASON,
+            TagKeys.INSTANT,
+            "service.name",
+            "service.instance.id"));
+    for (String key : keys) {
+      byte[] b = key.getBytes(StandardCharsets.UTF_8);
+      int slot = hash(b, 0, b.length) & (SLOTS - 1);
+      while (KEYS[slot] != null && !KEYS[slot].equals(key)) {
+        slot = (slot + 1) & (SLOTS - 1);
+      }
+      KEYS[slot] = key;
+      BYTES[slot] = b;
+    }
+  }
+
+  private KnownKeys() {}
+
+  static String of(byte[] buf, int from, int length) {
+    int slot = hash(buf, from, length) & (SLOTS - 1);
+    while (BYTES[slot] != null) {
+      byte[] candidate = BYTES[slot];
+      if (candidate.length == length && equal(candidate, buf, from)) {
+        return KEYS[slot];
+      }
+      slot = (slot + 1) & (SLOTS - 1);
+    }
+    return new String(buf, from, length, StandardCharsets.UTF_8);
+  }
+
+  private static boolean equal(byte[] candidate, byte[] buf, int from) {
+    for (int i = 0; i < candidate.length; i++) {
+      if (candidate[i] != buf[from + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int hash(byte[] b, int from, int length) {
+    int h = length;
+    for (int i = from; i < from + length; i++) {
+      h = 31 * h + b[i];
+    }
+    return h ^ (h >>> 16);
+  }
+}

@@ -386,7 +386,7 @@ public final class ConsumerHooks {
       return 0L;
     }
     long sendEpochMicros = decoded.sendEpochMicros();
-    if (!decoded.sampled()) {
+    if (!decoded.sampled() || !state.spanRateLimiter.tryAcquire(System.nanoTime())) {
       return sendEpochMicros;
     }
     long[] parent = null;

@@ -16,6 +16,16 @@ final class ConsumerState {
   static final int MAX_TOPICS = 10_000;
   static final String OVERFLOW_TOPIC = "_other";
 
+  /**
+   * Spans per second and consumer: a hundred producers at the producer's default cap of 100 sampled
+   * records per second, with room to spare; beyond it (forged headers), records are still measured
+   * but get no span.
+   */
+  static final long MAX_SPANS_PER_SECOND = 10_000;
+
+  final SpanRateLimiter spanRateLimiter =
+      new SpanRateLimiter(MAX_SPANS_PER_SECOND, System.nanoTime());
+
   final String clientId;
   final String groupId;
 

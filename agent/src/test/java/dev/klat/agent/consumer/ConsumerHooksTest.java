@@ -111,6 +111,21 @@ class ConsumerHooksTest {
     assertThat(histogram(MetricDef.E2E_LATENCY).count()).isZero();
   }
 
+  @Test
+  void spansAreCappedPerSecondAndTheRestIsStillMeasured() {
+    SpanRateLimiter limiter = new SpanRateLimiter(10, 0L);
+    int granted = 0;
+    for (int i = 0; i < 100; i++) {
+      if (limiter.tryAcquire(0L)) {
+        granted++;
+      }
+    }
+    // A burst of one second's worth (plus the first), then one per 100 ms.
+    assertThat(granted).isEqualTo(11);
+    assertThat(limiter.tryAcquire(100_000_000L)).isTrue();
+    assertThat(limiter.tryAcquire(100_000_000L)).isFalse();
+  }
+
   private Holder respond() {
     Holder request = new Holder();
     ConsumerHooks.onFetchRequestCreated(request);

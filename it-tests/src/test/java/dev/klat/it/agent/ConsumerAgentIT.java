@@ -55,7 +55,9 @@ class ConsumerAgentIT {
     String group = topic + "-group";
     cluster.createTopic(TopicSpec.named(topic).partitions(2).build());
     cluster.createTopic(TopicSpec.named(topic + "-warmup").partitions(2).build());
-    int records = 300;
+    // 1,000 records: the p99 is then the 10th largest, so that one pause of this shared machine
+    // between klat's instant and the application's (a preempted thread) does not decide it.
+    int records = 1000;
 
     try (OtlpReceiver receiver = new OtlpReceiver()) {
       AppJvm.Result app =
@@ -69,7 +71,7 @@ class ConsumerAgentIT {
               group,
               protocol,
               Integer.toString(records),
-              "5",
+              "3",
               "1500");
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("RECEIVED")).isEqualTo(Integer.toString(records));
@@ -150,13 +152,21 @@ class ConsumerAgentIT {
       assertThat(aboveHighWatermark).isGreaterThanOrEqualTo(records * 9 / 10);
       long appP50 = percentile(appLatencies, 0.50);
       long appP99 = percentile(appLatencies, 0.99);
+      int differingRecords = 0;
+      for (int i = 0; i < appLatencies.size(); i++) {
+        if (Math.abs(appLatencies.get(i) - klatLatencies.get(i)) > MILLI) {
+          differingRecords++;
+        }
+      }
       String summary =
           String.format(
-              "app p50 %.3f ms p99 %.3f ms, klat spans p50 %.3f ms p99 %.3f ms",
+              "app p50 %.3f ms p99 %.3f ms, klat spans p50 %.3f ms p99 %.3f ms;"
+                  + " records whose app and klat latencies differ by more than 1 ms: %d",
               appP50 / 1e6,
               appP99 / 1e6,
               percentile(klatLatencies, 0.50) / 1e6,
-              percentile(klatLatencies, 0.99) / 1e6);
+              percentile(klatLatencies, 0.99) / 1e6,
+              differingRecords);
       System.out.println(clientsVersion + " " + protocol + ": " + summary);
       assertThat(Math.abs(percentile(klatLatencies, 0.50) - appP50))
           .as(summary)

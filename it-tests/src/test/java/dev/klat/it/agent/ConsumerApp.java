@@ -77,9 +77,33 @@ public final class ConsumerApp {
     return new KafkaProducer<>(properties);
   }
 
+  private static KafkaProducer<String, Object> nanoTimeProducer(String bootstrap) {
+    Properties properties = new Properties();
+    properties.put("bootstrap.servers", bootstrap);
+    properties.put("acks", "all");
+    properties.put("linger.ms", "0");
+    properties.put("client.id", "it-consumer-app-producer");
+    properties.put("key.serializer", StringSerializer.class.getName());
+    properties.put("value.serializer", NanoTimeSerializer.class.getName());
+    return new KafkaProducer<>(properties);
+  }
+
+  /** Writes a {@code long[1]} holder as the decimal string of its value. */
+  public static final class NanoTimeSerializer
+      implements org.apache.kafka.common.serialization.Serializer<Object> {
+    @Override
+    public byte[] serialize(String topic, Object data) {
+      return Long.toString(((long[]) data)[0]).getBytes(StandardCharsets.US_ASCII);
+    }
+  }
+
   static KafkaConsumer<String, String> consumer(
       String bootstrap, String group, String protocol, int maxPollRecords) {
     Properties properties = new Properties();
+    // kafka-clients 3.9's new consumer otherwise returns records in batches about every 500 ms
+    // (fetch.max.wait.ms), so that one poll holds the median record and any pause of the machine
+    // in that poll moves the median; smaller, more frequent polls make the comparison robust.
+    properties.put("fetch.max.wait.ms", "100");
     properties.put("bootstrap.servers", bootstrap);
     properties.put("group.id", group);
     properties.put("client.id", "it-consumer");
@@ -137,16 +161,20 @@ public final class ConsumerApp {
       Thread producerThread =
           new Thread(
               () -> {
-                try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+                try (KafkaProducer<String, Object> producer = nanoTimeProducer(bootstrap)) {
                   for (int i = 0; i < warmupCount; i++) {
-                    producer.send(new ProducerRecord<>(warmupTopic, "w-" + i, "0"));
+                    producer.send(new ProducerRecord<>(warmupTopic, "w-" + i, new long[1]));
                     Thread.sleep(2);
                   }
                   warmedUp.await(60, TimeUnit.SECONDS);
                   for (int i = 0; i < count; i++) {
-                    // The value is read just before send(), where klat takes S.
-                    producer.send(
-                        new ProducerRecord<>(topic, "k-" + i, Long.toString(System.nanoTime())));
+                    long[] sendNanos = new long[1];
+                    ProducerRecord<String, Object> record =
+                        new ProducerRecord<>(topic, "k-" + i, sendNanos);
+                    // Read on the line before send(), where klat takes S; the serializer writes
+                    // it inside send(). Nothing else runs in between that could be paused.
+                    sendNanos[0] = System.nanoTime();
+                    producer.send(record);
                     Thread.sleep(intervalMs);
                   }
                   producer.flush();

@@ -16,8 +16,8 @@ public final class Config {
 
   /**
    * The end-to-end latency a record may take under the SLO, in seconds. It must be an upper bound
-   * of one of the collector's histogram buckets (they grow by 1/8 of an octave; this one is 18 *
-   * 2^24 ns), because the SLI counts the records in the buckets up to it.
+   * of one of the collector's histogram buckets (eight per octave; this one is 30 * 2^24 ns),
+   * because the SLI counts the records in the buckets up to it.
    */
   public static final String SLO_THRESHOLD_SECONDS = "0.50331648";
 

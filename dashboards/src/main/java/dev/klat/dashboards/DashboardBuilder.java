@@ -175,7 +175,7 @@ final class DashboardBuilder {
       return this;
     }
 
-    /** An instant PromQL query shown as a table or stat. */
+    /** An instant PromQL query, for stat and bar gauge panels: one value per series. */
     Panel instantQuery(String expr, String legend) {
       ObjectNode t = targets.addObject();
       t.set("datasource", prometheus());
@@ -184,7 +184,7 @@ final class DashboardBuilder {
       t.put("legendFormat", legend);
       t.put("instant", true);
       t.put("range", false);
-      t.put("format", "table");
+      t.put("format", "time_series");
       return this;
     }
 

@@ -163,19 +163,24 @@ class PrometheusIT {
           .as("queries without data after %s (logs in %s)", DATA_DEADLINE, work)
           .isEmpty();
 
-      JsonNode exemplars =
-          get(
-              api.resolve(
-                  "query_exemplars?query="
-                      + encode(Config.E2E + "_bucket")
-                      + "&start="
-                      + (System.currentTimeMillis() / 1000 - 600)
-                      + "&end="
-                      + (System.currentTimeMillis() / 1000 + 60)));
-      assertThat(exemplars.path("data").findValues("trace_id"))
-          .as("exemplars of %s with trace ids, for the link to Tempo", Config.E2E)
-          .isNotEmpty()
-          .allSatisfy(id -> assertThat(id.asText()).matches("[0-9a-f]{32}"));
+      // The collector attaches exemplars to the end-to-end and segment histograms only; those are
+      // the series the panels with exemplars on read.
+      for (String histogram : List.of(Config.E2E, Config.SEGMENT)) {
+        long nowSeconds = System.currentTimeMillis() / 1000;
+        JsonNode exemplars =
+            get(
+                api.resolve(
+                    "query_exemplars?query="
+                        + encode(histogram + "_bucket")
+                        + "&start="
+                        + (nowSeconds - 600)
+                        + "&end="
+                        + (nowSeconds + 60)));
+        assertThat(exemplars.path("data").findValues("trace_id"))
+            .as("exemplars of %s with trace ids, for the link to Tempo", histogram)
+            .isNotEmpty()
+            .allSatisfy(id -> assertThat(id.asText()).matches("[0-9a-f]{32}"));
+      }
     }
   }
 
@@ -219,6 +224,14 @@ class PrometheusIT {
     Path config = work.resolve("prometheus.yml");
     Files.write(config, yml.toString().getBytes(StandardCharsets.UTF_8));
     return config;
+  }
+
+  private void printLogTails() throws IOException {
+    for (String name : List.of("collector", "demo-producer", "demo-consumer", "prometheus")) {
+      List<String> lines = Files.readAllLines(work.resolve(name + ".log"), StandardCharsets.UTF_8);
+      System.out.println("---- last lines of " + name + ".log");
+      lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach(System.out::println);
+    }
   }
 
   private static boolean hasData(URI api, String query) {

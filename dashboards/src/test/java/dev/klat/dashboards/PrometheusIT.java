@@ -163,6 +163,19 @@ class PrometheusIT {
           .as("queries without data after %s (logs in %s)", DATA_DEADLINE, work)
           .isEmpty();
 
+      // Prometheus loaded every rule of our files and evaluated each without an error.
+      JsonNode groups = get(api.resolve("rules")).path("data").path("groups");
+      List<String> rules = new ArrayList<>();
+      for (JsonNode group : groups) {
+        for (JsonNode rule : group.path("rules")) {
+          rules.add(rule.path("name").asText());
+          assertThat(rule.path("health").asText())
+              .as("health of rule %s (%s)", rule.path("name").asText(), rule.path("lastError"))
+              .isEqualTo("ok");
+        }
+      }
+      assertThat(rules).hasSize(Queries.rules().size());
+
       // The collector attaches exemplars to the end-to-end and segment histograms only; those are
       // the series the panels with exemplars on read.
       for (String histogram : List.of(Config.E2E, Config.SEGMENT)) {

@@ -206,6 +206,11 @@ final class DashboardBuilder {
       return this;
     }
 
+    Panel max(double max) {
+      defaults.put("max", max);
+      return this;
+    }
+
     Panel min(double min) {
       defaults.put("min", min);
       return this;

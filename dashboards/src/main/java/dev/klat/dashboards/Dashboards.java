@@ -273,11 +273,18 @@ public final class Dashboards {
                 + TOPIC_GROUP
                 + "}["
                 + RATE_INTERVAL
+                + "])) / ignoring (quality) group_left sum (rate("
+                + SEGMENT
+                + "_count{"
+                + TOPIC_GROUP
+                + "}["
+                + RATE_INTERVAL
                 + "]))",
             "{{quality}}",
             false)
         .unit("percentunit")
-        .stacked(true);
+        .max(1)
+        .stacked(false);
     d.row("Slowest recent messages (Tempo)");
     d.panel(
             "table",

@@ -1,0 +1,37 @@
+package dev.klat.dashboards;
+
+import dev.klat.model.MetricDef;
+
+/**
+ * What a user tunes: datasource uids, selectors and the SLO. The rules in {@code prometheus/} use
+ * the same threshold and objective; {@code RulesConsistencyTest} checks that they agree.
+ */
+public final class Config {
+
+  /** The Prometheus datasource uid; deploy/grafana provisions a datasource with it. */
+  public static final String PROMETHEUS_UID = "klat-prometheus";
+
+  /** The Tempo datasource uid; exemplars link to it by this uid. */
+  public static final String TEMPO_UID = "klat-tempo";
+
+  /**
+   * The end-to-end latency a record may take under the SLO, in seconds. It must be an upper bound
+   * of one of the collector's histogram buckets (eight per octave; this one is 30 * 2^24 ns),
+   * because the SLI counts the records in the buckets up to it.
+   */
+  public static final String SLO_THRESHOLD_SECONDS = "0.50331648";
+
+  /** The SLO: 99% of records within {@link #SLO_THRESHOLD_SECONDS}, that is p99 under it. */
+  public static final double SLO_OBJECTIVE = 0.99;
+
+  /** Grafana's own variable for a rate window that fits the scrape interval. */
+  static final String RATE_INTERVAL = "$__rate_interval";
+
+  /** Matchers on the dashboards' topic and consumer group variables. */
+  static final String TOPIC_GROUP = "topic=~\"$topic\", group=~\"$group\"";
+
+  static final String E2E = MetricDef.E2E_LATENCY.prometheusName();
+  static final String SEGMENT = MetricDef.SEGMENT_LATENCY.prometheusName();
+
+  private Config() {}
+}

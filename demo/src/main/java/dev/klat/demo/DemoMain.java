@@ -348,6 +348,17 @@ public final class DemoMain {
             row == null ? "-" : BreakdownRow.millis(row.p999Seconds),
             driver == null ? "-" : driver,
             driver == null ? "" : Math.round(row.drivingShare() * 100) + "%");
+    if (row != null && row.count > 0) {
+      StringBuilder means = new StringBuilder(" | tail means:");
+      for (Map.Entry<String, Double> mean : row.knownSegments().entrySet()) {
+        means
+            .append(' ')
+            .append(mean.getKey())
+            .append('=')
+            .append(BreakdownRow.millis(mean.getValue()).replace(" ", ""));
+      }
+      line += means;
+    }
     if (!terminal) {
       out.println(line);
       return;

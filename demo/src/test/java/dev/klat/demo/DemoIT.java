@@ -81,11 +81,12 @@ class DemoIT {
             .contains(scenario.expectedSegment);
       }
       // A paused follower holds commit; the producer backing up behind it may make publish or
-      // produce the tail's largest segment, so the check is on commit itself: far above the
-      // few milliseconds of the other scenarios, and below nothing the consumer does.
+      // produce the tail's largest segment, so the check is on commit itself. In a CI run its
+      // tail mean read 107 to 189 ms late in the scenario, against 1.4 to 7.2 ms late in the
+      // linger-burst, fetch-wait and slow-consumer scenarios.
       assertThat(maxTailMeanMillis(output, Scenario.SLOW_FOLLOWER, "commit"))
           .as("commit in the slow-follower tail:\n%s", output)
-          .isGreaterThanOrEqualTo(100.0);
+          .isGreaterThanOrEqualTo(50.0);
       // Three brokers, the collector and two applications.
       assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(6);
 

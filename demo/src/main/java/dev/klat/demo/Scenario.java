@@ -15,10 +15,10 @@ enum Scenario {
   STEADY("steady", "steady traffic", null),
   LINGER_BURST("linger-burst", "a producer lingering 500 ms", "produce"),
   // The batch waiting for the paused follower is in commit. Behind it the producer backs up: a
-  // broker reads one request per connection at a time (publish), and once
-  // max.in.flight.requests.per.connection are waiting, batches stay in the accumulator (produce).
-  // So commit grows, but the tail's largest segment may be publish or produce.
-  SLOW_FOLLOWER("slow-follower", "a follower paused 1 s out of every 4", "commit"),
+  // broker reads one request per connection at a time, so the next batches wait in publish, and
+  // once max.in.flight.requests.per.connection are waiting, in the accumulator (produce). The
+  // slowest records are those queued behind, so publish, sometimes produce, leads the tail.
+  SLOW_FOLLOWER("slow-follower", "a follower paused 1 s out of every 4", "publish"),
   FETCH_WAIT("fetch-wait", "a consumer waiting for 1 MiB fetches", "fetch"),
   SLOW_CONSUMER("slow-consumer", "a consumer sleeping 200 ms after each poll", "catch-up");
 

@@ -80,13 +80,15 @@ class DemoIT {
             .as("%s should be driven by %s:\n%s", scenario.id, scenario.expectedSegment, output)
             .contains(scenario.expectedSegment);
       }
-      // A paused follower holds commit; the producer backing up behind it may make publish or
-      // produce the tail's largest segment, so the check is on commit itself. In a CI run its
-      // tail mean read 107 to 189 ms late in the scenario, against 1.4 to 7.2 ms late in the
-      // linger-burst, fetch-wait and slow-consumer scenarios.
-      assertThat(maxTailMeanMillis(output, Scenario.SLOW_FOLLOWER, "commit"))
-          .as("commit in the slow-follower tail:\n%s", output)
-          .isGreaterThanOrEqualTo(50.0);
+      // A paused follower holds commit for the batch waiting on it, and the producer backs up
+      // behind that batch (publish: one request per connection at a time; produce: in-flight
+      // limit). CI runs saw publish or produce lead the tail. What must hold: the pause is in the
+      // producer's half of the path, never in the consumer's.
+      List<String> followerDrivers = driversLateInScenario.get(Scenario.SLOW_FOLLOWER);
+      assertThat(followerDrivers).as("slow-follower readings:\n%s", output).isNotEmpty();
+      assertThat(followerDrivers)
+          .as("slow-follower tail in the producer's half:\n%s", output)
+          .allMatch(d -> List.of("produce", "publish", "commit", "publish+commit").contains(d));
       // Three brokers, the collector and two applications.
       assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(6);
 
@@ -186,24 +188,6 @@ class DemoIT {
       }
     }
     return drivers;
-  }
-
-  /** The largest tail mean of {@code segment}, in ms, read late in {@code scenario}. */
-  private static double maxTailMeanMillis(String output, Scenario scenario, String segment) {
-    Pattern mean = Pattern.compile(" " + Pattern.quote(segment) + "=([0-9.]+)ms");
-    double max = 0;
-    for (String line : output.split("\n")) {
-      Matcher m = LINE.matcher(line);
-      if (m.find()
-          && Scenario.byId(m.group(1)) == scenario
-          && Integer.parseInt(m.group(2)) <= SCENARIO_SECONDS / 2) {
-        Matcher value = mean.matcher(line);
-        if (value.find()) {
-          max = Math.max(max, Double.parseDouble(value.group(1)));
-        }
-      }
-    }
-    return max;
   }
 
   private static String read(Path log) throws IOException {

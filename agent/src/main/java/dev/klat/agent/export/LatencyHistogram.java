@@ -89,10 +89,7 @@ public final class LatencyHistogram {
       return;
     }
     counts.getAndIncrement(bucketIndex(nanos));
-    long previous = sumLow.getAndAdd(nanos);
-    if (Long.compareUnsigned(previous + nanos, previous) < 0) {
-      sumCarries.getAndIncrement();
-    }
+    addToSum(nanos);
   }
 
   /**

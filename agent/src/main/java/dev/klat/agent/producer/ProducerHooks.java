@@ -60,7 +60,7 @@ public final class ProducerHooks {
       }
       context.sendNanos = sendNanos;
       context.instruments = instruments;
-      RecordTracker sampled = maybeSample(runtime, state, instruments, record, callback, sendNanos);
+      RecordTracker sampled = maybeSample(runtime, state, record, callback, sendNanos);
       return sampled != null ? sampled : callback;
     } catch (Throwable t) {
       runtime.log.warnThrottled("producer-send", "producer send hook failed: " + t);
@@ -203,7 +203,6 @@ public final class ProducerHooks {
   private static RecordTracker maybeSample(
       AgentRuntime runtime,
       ProducerState state,
-      TopicInstruments instruments,
       ProducerRecord<?, ?> record,
       Callback callback,
       long sendNanos) {
@@ -226,7 +225,7 @@ public final class ProducerHooks {
     long traceIdLow = upstream != null ? upstream[1] : TraceIds.randomNonZeroLong();
     long parentSpanId = upstream != null ? upstream[2] : 0L;
     long spanId = TraceIds.randomNonZeroLong();
-    RecordTracker tracker = new RecordTracker(state, instruments, callback, sendNanos, record);
+    RecordTracker tracker = new RecordTracker(state, callback, sendNanos, record);
     boolean stamped = false;
     if (runtime.headersEnabled && state.recordFormatCarriesHeaders()) {
       byte[] timing =

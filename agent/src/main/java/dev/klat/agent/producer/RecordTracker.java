@@ -15,10 +15,9 @@ final class RecordTracker implements Callback {
 
   final ProducerState producer;
 
-  /** The record's topic; {@code instruments} may be a shared overflow series. */
+  /** The record's topic, for the span, even when its histograms are a shared overflow series. */
   final String topic;
 
-  final TopicInstruments instruments;
   final Callback delegate;
   final long sendNanos;
 
@@ -29,14 +28,9 @@ final class RecordTracker implements Callback {
   private ProducerRecord<?, ?> record;
 
   RecordTracker(
-      ProducerState producer,
-      TopicInstruments instruments,
-      Callback delegate,
-      long sendNanos,
-      ProducerRecord<?, ?> record) {
+      ProducerState producer, Callback delegate, long sendNanos, ProducerRecord<?, ?> record) {
     this.producer = producer;
     this.topic = record.topic();
-    this.instruments = instruments;
     this.delegate = delegate;
     this.sendNanos = sendNanos;
     this.record = record;

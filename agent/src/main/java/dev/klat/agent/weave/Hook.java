@@ -121,11 +121,6 @@ public final class Hook {
     return new Builder(label, className.replace('.', '/'), methodName);
   }
 
-  /** The class whose method this hook instruments, as an internal name (with slashes). */
-  public String internalClassName() {
-    return className;
-  }
-
   /** The hook's name in log lines, for example {@code KafkaProducer.send}. */
   public String label() {
     return label;

@@ -3,10 +3,10 @@ package dev.klat.collector.correlate;
 import dev.klat.model.EstimationMethod;
 
 /**
- * Where the broker instants {@code L} and {@code H} of a record come from. Until broker data is
- * collected (issue 6) the only source is the record timestamp of a {@code LogAppendTime} topic
- * ({@link #logAppendTime()}); a broker probe or the leader's request metrics plug in here, and the
- * {@link Correlator} aligns and clamps whatever they return.
+ * Where the broker instants {@code L} and {@code H} of a record come from. Sources: the record
+ * timestamp of a {@code LogAppendTime} topic ({@link #logAppendTime()}), and the leader broker's
+ * request metrics ({@link #requestMetrics}); a broker-side probe would plug in here too. The {@link
+ * Correlator} aligns and clamps whatever they return.
  */
 public interface BrokerInstants {
 
@@ -32,6 +32,8 @@ public interface BrokerInstants {
    * @param commitNanos {@code H}, or {@link Long#MIN_VALUE} when unknown (then the correlator uses
    *     the bound {@code H <= R})
    * @param commitMethod how {@code H} was obtained
+   * @param producerClock true when both instants are on the producer's clock (estimated from the
+   *     producer's own {@code D} and {@code A}), false when they are on the broker's clock
    */
   record Times(
       String brokerHost,
@@ -39,7 +41,8 @@ public interface BrokerInstants {
       long appendResolutionNanos,
       EstimationMethod appendMethod,
       long commitNanos,
-      EstimationMethod commitMethod) {
+      EstimationMethod commitMethod,
+      boolean producerClock) {
 
     /** Nothing known about the broker instants. */
     public static final Times NONE =
@@ -49,7 +52,8 @@ public interface BrokerInstants {
             0,
             EstimationMethod.UNKNOWN,
             Long.MIN_VALUE,
-            EstimationMethod.UNKNOWN);
+            EstimationMethod.UNKNOWN,
+            false);
 
     boolean hasAppend() {
       return appendNanos != Long.MIN_VALUE;
@@ -83,7 +87,22 @@ public interface BrokerInstants {
           1_000_000L,
           EstimationMethod.LOG_APPEND_TIMESTAMP,
           Long.MIN_VALUE,
-          EstimationMethod.UNKNOWN);
+          EstimationMethod.UNKNOWN,
+          false);
     };
+  }
+
+  /**
+   * {@code L} and {@code H} estimated from the leader broker's request metrics (section 4 of the
+   * latency model), with {@code L} taken from the record timestamp instead wherever the topic uses
+   * {@code LogAppendTime}; {@link #logAppendTime()} alone where the leader's metrics are missing.
+   *
+   * @param timings the brokers' request timings
+   * @param networkWindowNanos how long the smallest network round trip of a producer-leader path is
+   *     remembered
+   * @return the source for a collector that reads broker metrics
+   */
+  static BrokerInstants requestMetrics(BrokerTimings timings, long networkWindowNanos) {
+    return new RequestMetricsEstimates(timings, networkWindowNanos);
   }
 }

@@ -18,24 +18,22 @@ import java.util.Map;
  * uncertainty is reported as {@link ClockOffset#UNBOUNDED}, because a skew in the other direction
  * cannot be told apart from latency.
  *
- * <p>The window is split into {@value #SLOTS} slots that each keep their minimum, so that memory
- * per pair is constant and an old tight bound leaves the window after at most one slot. At most
- * {@code maxPairs} directed pairs are kept; the least recently updated goes first. Not thread-safe:
- * confined to the {@link Correlator}'s lock.
+ * <p>The window is split into {@value WindowedMinimum#SLOTS} slots that each keep their minimum, so
+ * that memory per pair is constant and an old tight bound leaves the window after at most one slot.
+ * At most {@code maxPairs} directed pairs are kept; the least recently updated goes first. Not
+ * thread-safe: confined to the {@link Correlator}'s lock.
  */
 final class ClockOffsets {
 
-  static final int SLOTS = 8;
-
-  private final long slotNanos;
-  private final Map<Pair, WindowedMin> bounds;
+  private final long windowNanos;
+  private final Map<Pair, WindowedMinimum> bounds;
 
   ClockOffsets(long windowNanos, int maxPairs) {
-    this.slotNanos = Math.max(1, windowNanos / SLOTS);
+    this.windowNanos = windowNanos;
     this.bounds =
         new LinkedHashMap<>(16, 0.75f, true) {
           @Override
-          protected boolean removeEldestEntry(Map.Entry<Pair, WindowedMin> eldest) {
+          protected boolean removeEldestEntry(Map.Entry<Pair, WindowedMinimum> eldest) {
             return size() > maxPairs;
           }
         };
@@ -46,7 +44,9 @@ final class ClockOffsets {
     if (from.equals(to)) {
       return;
     }
-    bounds.computeIfAbsent(key(from, to), k -> new WindowedMin()).add(upperNanos, nowNanos);
+    bounds
+        .computeIfAbsent(key(from, to), k -> new WindowedMinimum(windowNanos))
+        .add(upperNanos, nowNanos);
   }
 
   /** Returns the current estimate of {@code clock(to) - clock(from)}. */
@@ -101,7 +101,7 @@ final class ClockOffsets {
   }
 
   private long min(Pair key, long nowNanos) {
-    WindowedMin window = bounds.get(key);
+    WindowedMinimum window = bounds.get(key);
     return window == null ? Long.MAX_VALUE : window.min(nowNanos);
   }
 
@@ -110,34 +110,4 @@ final class ClockOffsets {
   }
 
   private record Pair(String from, String to) {}
-
-  private final class WindowedMin {
-    private final long[] slotStart = new long[SLOTS];
-    private final long[] slotMin = new long[SLOTS];
-    private final boolean[] used = new boolean[SLOTS];
-
-    void add(long value, long nowNanos) {
-      long slotIndex = Math.floorDiv(nowNanos, slotNanos);
-      int i = (int) Math.floorMod(slotIndex, SLOTS);
-      long start = slotIndex * slotNanos;
-      if (!used[i] || slotStart[i] != start) {
-        used[i] = true;
-        slotStart[i] = start;
-        slotMin[i] = value;
-      } else if (value < slotMin[i]) {
-        slotMin[i] = value;
-      }
-    }
-
-    long min(long nowNanos) {
-      long oldest = (Math.floorDiv(nowNanos, slotNanos) - (SLOTS - 1)) * slotNanos;
-      long min = Long.MAX_VALUE;
-      for (int i = 0; i < SLOTS; i++) {
-        if (used[i] && slotStart[i] >= oldest && slotMin[i] < min) {
-          min = slotMin[i];
-        }
-      }
-      return min;
-    }
-  }
 }

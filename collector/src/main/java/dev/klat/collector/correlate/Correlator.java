@@ -304,7 +304,8 @@ public final class Correlator {
     if (producerHost != null && consumerHost != null) {
       offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
     }
-    if (brokerKnown && broker.hasAppend() && producerHost != null) {
+    // An estimate made from the producer's own D and A bounds no clock: it is on the producer's.
+    if (brokerKnown && !broker.producerClock() && broker.hasAppend() && producerHost != null) {
       long half = broker.appendResolutionNanos() / 2;
       long earliest = broker.appendNanos() - half;
       long latest = broker.appendNanos() + half;
@@ -321,7 +322,9 @@ public final class Correlator {
             ? offsets.estimate(producerHost, consumerHost, now)
             : ClockOffset.zero(nameOr(producerHost), nameOr(consumerHost));
     ClockOffset brokerOffset = null;
-    if (brokerKnown) {
+    if (brokerKnown && broker.producerClock()) {
+      brokerOffset = new ClockOffset(nameOr(producerHost), broker.brokerHost(), 0, 0, 0, 0);
+    } else if (brokerKnown) {
       brokerOffset =
           producerHost != null
               ? offsets.estimate(producerHost, broker.brokerHost(), now)

@@ -1,0 +1,199 @@
+package dev.klat.collector.correlate;
+
+import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.model.EstimationMethod;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Estimates {@code L} and {@code H} of a record from the leader broker's request metrics, following
+ * section 4 of the latency model.
+ *
+ * <p>The record's produce round trip {@code A - D} is exact. The leader's Produce metrics of that
+ * moment say how its mean request divides into queue and append ({@code RequestQueueTimeMs +
+ * LocalTimeMs}, before {@code L}), the wait for the in-sync replicas ({@code RemoteTimeMs}, from
+ * {@code L} to {@code H} with {@code acks=all}) and the response ({@code ResponseQueueTimeMs +
+ * ResponseSendTimeMs}). What the broker did not see is network. That residual has two parts: the
+ * path's steady round trip, taken as the smallest residual of the producer-leader path over a
+ * window (the way NTP trusts its fastest exchange), and this record's own deviation from the
+ * broker's means. The steady part is split evenly between the two directions. The deviation goes
+ * where such deviations come from: with {@code acks=all}, into the replica wait, which varies the
+ * most; with {@code acks=1}, into the network, half each way. A record faster than the means takes
+ * its shortfall from the replica wait first, then from the queue and append.
+ *
+ * <p>With {@code acks=1} the produce response says nothing about replication, so {@code H - L} is
+ * taken from the leader's follower fetch metrics: a follower's fetch waiting at the leader is
+ * answered on the append, and the next fetch, which carries the follower's new position, moves the
+ * high watermark; the leader sees both fetches' queue, local and response times, not the network
+ * between brokers nor the follower's own append.
+ *
+ * <p>Only the partition leader's metrics are used: a broker quantile is never averaged or summed
+ * across brokers. Not thread-safe: confined to the {@link Correlator}'s lock.
+ */
+final class RequestMetricsEstimates implements BrokerInstants {
+
+  private static final int MAX_PATHS = 10_000;
+
+  private final BrokerTimings timings;
+  private final BrokerInstants logAppendTime = BrokerInstants.logAppendTime();
+  private final long networkWindowNanos;
+  private final Map<Path, WindowedMinimum> networkFloors = new HashMap<>();
+
+  RequestMetricsEstimates(BrokerTimings timings, long networkWindowNanos) {
+    this.timings = timings;
+    this.networkWindowNanos = networkWindowNanos;
+  }
+
+  @Override
+  public Times lookup(ProducerSpan producer, ConsumerSpan consumer) {
+    Times fromTimestamp = logAppendTime.lookup(producer, consumer);
+    int leader = producer.leaderNodeId();
+    if (leader < 0) {
+      return fromTimestamp;
+    }
+    RequestTimings produce = timings.lookup(leader, Request.PRODUCE, producer.drainNanos());
+    if (produce == null) {
+      return fromTimestamp;
+    }
+    RequestTimings follower =
+        producer.acksAll()
+            ? null
+            : timings.lookup(leader, Request.FETCH_FOLLOWER, producer.drainNanos());
+    long networkFloor = Long.MAX_VALUE;
+    if (producer.hasAck()) {
+      long residual = producer.ackNanos() - producer.drainNanos() - brokerNanos(produce);
+      WindowedMinimum floor = networkFloor(producer.instanceId(), leader);
+      floor.add(residual, producer.drainNanos());
+      networkFloor = floor.min(producer.drainNanos());
+    }
+    Estimate estimate =
+        estimate(
+            producer.drainNanos(),
+            producer.hasAck() ? producer.ackNanos() : Long.MIN_VALUE,
+            producer.acksAll(),
+            produce,
+            follower,
+            networkFloor);
+    String broker = "broker-" + leader;
+    if (fromTimestamp.hasAppend()) {
+      // L itself is known on the broker's clock; the estimate contributes only H - L.
+      long commit =
+          estimate.commitNanos == Long.MIN_VALUE
+              ? Long.MIN_VALUE
+              : fromTimestamp.appendNanos() + (estimate.commitNanos - estimate.appendNanos);
+      return new Times(
+          fromTimestamp.brokerHost(),
+          fromTimestamp.appendNanos(),
+          fromTimestamp.appendResolutionNanos(),
+          fromTimestamp.appendMethod(),
+          commit,
+          estimate.commitMethod,
+          false);
+    }
+    return new Times(
+        broker,
+        estimate.appendNanos,
+        0,
+        EstimationMethod.PRODUCE_REQUEST_METRICS,
+        estimate.commitNanos,
+        estimate.commitMethod,
+        true);
+  }
+
+  private WindowedMinimum networkFloor(long producerInstance, int leader) {
+    Path path = new Path(producerInstance, leader);
+    WindowedMinimum floor = networkFloors.get(path);
+    if (floor == null) {
+      if (networkFloors.size() >= MAX_PATHS) {
+        networkFloors.clear();
+      }
+      floor = new WindowedMinimum(networkWindowNanos);
+      networkFloors.put(path, floor);
+    }
+    return floor;
+  }
+
+  private static long brokerNanos(RequestTimings t) {
+    return t.requestQueueNanos()
+        + t.localNanos()
+        + t.remoteNanos()
+        + t.throttleNanos()
+        + t.responseQueueNanos()
+        + t.responseSendNanos();
+  }
+
+  /** {@code L} and {@code H} on the producer's clock; {@code H} is MIN_VALUE when unknown. */
+  record Estimate(long appendNanos, long commitNanos, EstimationMethod commitMethod) {}
+
+  /**
+   * The estimate for one record, on the producer's clock.
+   *
+   * @param drainNanos {@code D}
+   * @param ackNanos {@code A}, or {@link Long#MIN_VALUE} when the producer saw no response
+   * @param acksAll whether the producer used {@code acks=all}
+   * @param produce the leader's Produce timings around {@code D}
+   * @param follower the leader's FetchFollower timings around {@code D}, or null
+   * @param networkFloorNanos the smallest network residual of this producer-leader path in the
+   *     window, or {@link Long#MAX_VALUE} when unknown
+   */
+  static Estimate estimate(
+      long drainNanos,
+      long ackNanos,
+      boolean acksAll,
+      RequestTimings produce,
+      RequestTimings follower,
+      long networkFloorNanos) {
+    long beforeAppend = produce.requestQueueNanos() + produce.localNanos();
+    long remote = produce.remoteNanos();
+    long replication = follower == null ? Long.MIN_VALUE : followerLagNanos(follower);
+    if (ackNanos == Long.MIN_VALUE) {
+      long append = drainNanos + beforeAppend;
+      return commit(append, acksAll, remote, replication, Long.MAX_VALUE);
+    }
+    long roundTrip = ackNanos - drainNanos;
+    long residual = roundTrip - brokerNanos(produce);
+    long network = Math.max(0, Math.min(networkFloorNanos, residual));
+    long deviation = residual - network;
+    long upstream = network / 2;
+    if (acksAll) {
+      remote += deviation;
+    } else if (deviation > 0) {
+      upstream += deviation / 2;
+    } else {
+      beforeAppend += deviation;
+    }
+    if (remote < 0) {
+      beforeAppend += remote;
+      remote = 0;
+    }
+    beforeAppend = Math.max(0, beforeAppend);
+    long append = Math.min(ackNanos, drainNanos + upstream + beforeAppend);
+    return commit(append, acksAll, remote, replication, ackNanos);
+  }
+
+  private static Estimate commit(
+      long append, boolean acksAll, long remote, long replication, long ackNanos) {
+    if (acksAll) {
+      // The leader answered only once the record was committed, so H <= A as well.
+      return new Estimate(
+          append, Math.min(ackNanos, append + remote), EstimationMethod.PRODUCE_REMOTE_TIME);
+    }
+    if (replication == Long.MIN_VALUE) {
+      return new Estimate(append, Long.MIN_VALUE, EstimationMethod.UNKNOWN);
+    }
+    return new Estimate(append, append + replication, EstimationMethod.FOLLOWER_FETCH_METRICS);
+  }
+
+  // The fetch answered on the append (its response queue and send) and the next fetch, whose
+  // handling moves the high watermark (its request queue and local time); the wait in purgatory
+  // (RemoteTimeMs) is the follower idling before the append, not part of the lag.
+  private static long followerLagNanos(RequestTimings follower) {
+    return follower.responseQueueNanos()
+        + follower.responseSendNanos()
+        + follower.requestQueueNanos()
+        + follower.localNanos();
+  }
+
+  private record Path(long producerInstance, int leader) {}
+}

@@ -1,0 +1,194 @@
+package dev.klat.collector.correlate;
+
+import static dev.klat.collector.correlate.Spans.ms;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.RequestMetricsEstimates.Estimate;
+import dev.klat.model.Breakdown;
+import dev.klat.model.EstimationMethod;
+import dev.klat.model.Quality;
+import dev.klat.model.Segment;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RequestMetricsEstimatesTest {
+
+  private static final long MS = 1_000_000L;
+
+  /** Mean phases in milliseconds: queue, local, remote, response queue, response send. */
+  private static RequestTimings timings(
+      double queue, double local, double remote, double responseQueue, double responseSend) {
+    long q = Math.round(queue * MS);
+    long l = Math.round(local * MS);
+    long r = Math.round(remote * MS);
+    long rq = Math.round(responseQueue * MS);
+    long rs = Math.round(responseSend * MS);
+    return new RequestTimings(100, q, l, r, 0, rq, rs, q + l + r + rq + rs, 0, 1);
+  }
+
+  @Test
+  void aDelayedLinkIsSplitEvenlyAroundTheBrokersOwnTime() {
+    // 50 ms each way between producer and leader; the broker spends 1 ms before the append, 2 ms
+    // waiting for replicas and 0.5 ms answering: A - D = 103.5 ms.
+    RequestTimings produce = timings(0.5, 0.5, 2, 0.25, 0.25);
+    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(103.5), true, produce, null, 100 * MS);
+    assertThat(e.appendNanos()).isEqualTo(ms(51));
+    assertThat(e.commitNanos()).isEqualTo(ms(53));
+    assertThat(e.commitMethod()).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
+  }
+
+  @Test
+  void withAcksAllARecordSlowerThanTheMeanWaitedLongerForTheReplicas() {
+    // Mean remote 30 ms; this record's round trip is 20 ms longer than the path's fastest.
+    RequestTimings produce = timings(0.5, 0.5, 30, 0, 0);
+    long floor = 0;
+    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(51.2), true, produce, null, floor);
+    // Network floor 0: append after queue and local; the 20.2 ms above the means is replica wait.
+    assertThat(e.appendNanos()).isEqualTo(ms(1));
+    assertThat(e.commitNanos()).isEqualTo(ms(51.2));
+  }
+
+  @Test
+  void withAcksAllARecordFasterThanTheMeanTakesItsShortfallFromTheReplicaWaitFirst() {
+    RequestTimings produce = timings(1, 1, 30, 0, 0);
+    // Round trip 12 ms: 20 ms shorter than the means, so the replica wait was 10 ms.
+    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(12), true, produce, null, 0);
+    assertThat(e.appendNanos()).isEqualTo(ms(2));
+    assertThat(e.commitNanos()).isEqualTo(ms(12));
+    // Faster still than queue and append alone: everything shrinks, nothing goes negative.
+    Estimate tiny = RequestMetricsEstimates.estimate(ms(0), ms(1), true, produce, null, 0);
+    assertThat(tiny.appendNanos()).isEqualTo(ms(1));
+    assertThat(tiny.commitNanos()).isEqualTo(ms(1));
+  }
+
+  @Test
+  void withAcksOneTheCommitComesFromTheFollowerFetches() {
+    RequestTimings produce = timings(0.5, 0.5, 0, 0.5, 0.5);
+    // The follower's fetch is answered on the append (0.2 + 0.3 ms) and the next one moves the
+    // high watermark (0.1 + 0.4 ms); the 400 ms long-poll wait is not lag.
+    RequestTimings follower = timings(0.1, 0.4, 400, 0.2, 0.3);
+    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(4), false, produce, follower, 2 * MS);
+    // Network floor 2 ms: 1 ms up, then 1 ms in the broker before the append.
+    assertThat(e.appendNanos()).isEqualTo(ms(2));
+    assertThat(e.commitNanos()).isEqualTo(ms(3));
+    assertThat(e.commitMethod()).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
+    // Without follower metrics the commit is left to the H <= R bound.
+    Estimate unknown = RequestMetricsEstimates.estimate(ms(0), ms(4), false, produce, null, 0);
+    assertThat(unknown.commitNanos()).isEqualTo(Long.MIN_VALUE);
+  }
+
+  @Test
+  void withAcksOneASlowRecordsExtraTimeIsNetworkHalfEachWay() {
+    RequestTimings produce = timings(0.5, 0.5, 0, 0.5, 0.5);
+    // Floor 2 ms, this record 12 ms: 8 ms above the floor and the means, 4 ms of it upstream.
+    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(12), false, produce, null, 2 * MS);
+    assertThat(e.appendNanos()).isEqualTo(ms(6));
+  }
+
+  @Test
+  void theAppendNeverPassesTheAck() {
+    RequestTimings produce = timings(50, 50, 0, 0, 0);
+    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(5), false, produce, null, 0);
+    assertThat(e.appendNanos()).isLessThanOrEqualTo(ms(5));
+    assertThat(e.appendNanos()).isGreaterThanOrEqualTo(ms(0));
+  }
+
+  @Test
+  void theNetworkFloorIsLearntPerProducerAndLeaderFromTheFastestRecord() {
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.5, 0.5, 0, 0, 0));
+    BrokerTimings timings = (node, request, at) -> node == 1 ? leader1.get(request) : null;
+    RequestMetricsEstimates estimates = new RequestMetricsEstimates(timings, 60_000 * MS);
+    ConsumerSpan consumer = Spans.consumer(1, "g", 200, 300, 301);
+    // A fast record (5 ms round trip: 4 ms of network), then a slow one (45 ms).
+    BrokerInstants.Times fast = estimates.lookup(Spans.producer(1, 0, 10, 15), consumer);
+    BrokerInstants.Times slow = estimates.lookup(Spans.producer(2, 0, 20, 65), consumer);
+    assertThat(fast.producerClock()).isTrue();
+    assertThat(fast.brokerHost()).isEqualTo("broker-1");
+    assertThat(fast.appendNanos()).isEqualTo(ms(13));
+    // acks=1 and no follower metrics: H unknown.
+    assertThat(fast.hasCommit()).isFalse();
+    // The slow record: 2 ms of the 4 ms floor up, plus half of its 40 ms excess, then 1 ms.
+    assertThat(slow.appendNanos()).isEqualTo(ms(20 + 2 + 20 + 1));
+    assertThat(slow.appendMethod()).isEqualTo(EstimationMethod.PRODUCE_REQUEST_METRICS);
+  }
+
+  @Test
+  void aLeaderWithoutMetricsFallsBackToTheTimestampOrToNothing() {
+    RequestMetricsEstimates estimates = new RequestMetricsEstimates(BrokerTimings.NONE, MS);
+    ConsumerSpan consumer = Spans.consumer(1, "g", 200, 300, 301);
+    assertThat(estimates.lookup(Spans.producer(1, 0, 10, 15), consumer))
+        .isEqualTo(BrokerInstants.Times.NONE);
+    long lMs = Spans.T0 / 1_000_000 + 12;
+    BrokerInstants.Times t =
+        estimates.lookup(
+            Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 10, 15, lMs), consumer);
+    assertThat(t.appendMethod()).isEqualTo(EstimationMethod.LOG_APPEND_TIMESTAMP);
+    assertThat(t.producerClock()).isFalse();
+  }
+
+  @Test
+  void aLogAppendTimeTopicKeepsItsTimestampAndTakesTheCommitFromTheMetrics() {
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.5, 0.5, 3, 0, 0));
+    RequestMetricsEstimates estimates =
+        new RequestMetricsEstimates((node, request, at) -> leader1.get(request), 60_000 * MS);
+    long lMs = Spans.T0 / 1_000_000 + 12;
+    ProducerSpan p = acksAll(Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 10, 15, lMs));
+    BrokerInstants.Times t = estimates.lookup(p, Spans.consumer(1, "g", 200, 300, 301));
+    assertThat(t.producerClock()).isFalse();
+    assertThat(t.appendMethod()).isEqualTo(EstimationMethod.LOG_APPEND_TIMESTAMP);
+    // 5 ms round trip, 4 ms of broker time: all 1 ms network, so the replica wait is the mean.
+    assertThat(t.commitNanos() - t.appendNanos()).isEqualTo(3 * MS);
+    assertThat(t.commitMethod()).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
+  }
+
+  @Test
+  void theCorrelatorPlacesProducerClockEstimatesWithoutABrokerOffset() {
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.5, 0.5, 3, 0, 0));
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c =
+        new Correlator(
+            new Correlator.Settings(10_000 * MS, 100, 60_000 * MS, 100),
+            () -> 0L,
+            BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS),
+            out::add);
+    c.offerProducer(acksAll(Spans.producer(1, 0, 2, 7)));
+    c.offerConsumer(Spans.consumer(1, "g", 3, 9, 12));
+
+    JoinedBreakdown joined = out.get(0);
+    Breakdown b = joined.breakdown();
+    assertThat(b.nanos(Segment.PRODUCE)).isEqualTo(2 * MS);
+    // 5 ms round trip, 4 ms broker: 0.5 ms up, 1 ms before the append, 3 ms replica wait.
+    assertThat(b.nanos(Segment.PUBLISH)).isEqualTo(1_500_000);
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(3 * MS);
+    assertThat(b.quality(Segment.PUBLISH)).isEqualTo(Quality.ESTIMATED);
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
+    assertThat(joined.brokerOffset().offsetNanos()).isZero();
+    assertThat(joined.brokerOffset().uncertaintyNanos()).isZero();
+    assertThat(joined.flagged()).doesNotContain(Segment.PUBLISH, Segment.COMMIT);
+  }
+
+  private static ProducerSpan acksAll(ProducerSpan p) {
+    return new ProducerSpan(
+        p.key(),
+        p.traceIdHigh(),
+        p.traceIdLow(),
+        p.spanId(),
+        p.instanceId(),
+        p.sendNanos(),
+        p.drainNanos(),
+        p.ackNanos(),
+        p.logAppendTimeMs(),
+        p.leaderNodeId(),
+        p.clientId(),
+        true);
+  }
+}

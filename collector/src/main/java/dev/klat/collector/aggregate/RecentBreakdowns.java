@@ -66,6 +66,8 @@ public final class RecentBreakdowns {
    *     when no breakdown of the tail knows the segment
    * @param tailFlagged per segment id (and "e2e"), how many breakdowns of the tail had it flagged:
    *     the clock offset uncertainty was larger than the value
+   * @param segments per segment id (and "publish+commit"), the quantiles of that segment over every
+   *     breakdown of the window that knows it
    */
   public record Summary(
       int count,
@@ -74,7 +76,17 @@ public final class RecentBreakdowns {
       long p999Nanos,
       int tailCount,
       Map<String, Double> tailMeanNanos,
-      Map<String, Integer> tailFlagged) {}
+      Map<String, Integer> tailFlagged,
+      Map<String, SegmentQuantiles> segments) {}
+
+  /**
+   * One segment's distribution over a window, nearest rank.
+   *
+   * @param count breakdowns that know the segment
+   * @param p50Nanos the median, or -1 when {@code count} is 0
+   * @param p99Nanos the p99, or -1 when {@code count} is 0
+   */
+  public record SegmentQuantiles(int count, long p50Nanos, long p99Nanos) {}
 
   /**
    * Summarises the breakdowns joined since {@code nowNanos - windowNanos}.
@@ -99,7 +111,8 @@ public final class RecentBreakdowns {
     }
     Map<String, Double> means = new LinkedHashMap<>();
     if (n == 0) {
-      return new Summary(0, -1, -1, -1, 0, means, new LinkedHashMap<>());
+      return new Summary(
+          0, -1, -1, -1, 0, means, new LinkedHashMap<>(), segmentQuantiles(match, 0));
     }
     long[] sorted = new long[n];
     for (int i = 0; i < n; i++) {
@@ -142,7 +155,29 @@ public final class RecentBreakdowns {
       flaggedOut.put(s.id(), flaggedCounts[s.ordinal()]);
     }
     flaggedOut.put("e2e", flaggedCounts[SEGMENTS]);
-    return new Summary(n, p50, p99, p999, tail, means, flaggedOut);
+    return new Summary(n, p50, p99, p999, tail, means, flaggedOut, segmentQuantiles(match, n));
+  }
+
+  private Map<String, SegmentQuantiles> segmentQuantiles(int[] match, int n) {
+    Map<String, SegmentQuantiles> out = new LinkedHashMap<>();
+    long[] values = new long[n];
+    for (int s = 0; s <= SEGMENTS; s++) {
+      int known = 0;
+      for (int i = 0; i < n; i++) {
+        long v = segmentNanos[match[i] * (SEGMENTS + 1) + s];
+        if (v >= 0) {
+          values[known++] = v;
+        }
+      }
+      Arrays.sort(values, 0, known);
+      long[] sorted = Arrays.copyOf(values, known);
+      out.put(
+          s == SEGMENTS ? "publish+commit" : Segment.values()[s].id(),
+          known == 0
+              ? new SegmentQuantiles(0, -1, -1)
+              : new SegmentQuantiles(known, rank(sorted, 0.5), rank(sorted, 0.99)));
+    }
+    return out;
   }
 
   // Nearest rank: the smallest value with at least q of the values at or below it.

@@ -180,7 +180,20 @@ public final class AdminServer implements AutoCloseable {
       first = false;
       out.append(str(e.getKey())).append(':').append(e.getValue());
     }
-    out.append("}}}");
+    out.append("}},\"segments\":{");
+    first = true;
+    for (Map.Entry<String, RecentBreakdowns.SegmentQuantiles> e : s.segments().entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      RecentBreakdowns.SegmentQuantiles q = e.getValue();
+      out.append(str(e.getKey())).append(":{\"count\":").append(q.count());
+      out.append(",\"p50Seconds\":").append(secondsOrNull(q.p50Nanos()));
+      out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
+      out.append('}');
+    }
+    out.append("}}");
     return new Response(200, "application/json", out.toString());
   }
 

@@ -57,6 +57,15 @@ class RecentBreakdownsTest {
     assertThat(s.tailCount()).isEqualTo(11);
     assertThat(s.tailMeanNanos().get("produce")).isEqualTo((10 * 900e6 + 1e6) / 11);
     assertThat(s.tailMeanNanos().get("publish")).isNull();
+    // Per segment over the whole window: produce is 1 ms in 990 records, 900 ms in 10, so the p99
+    // (the 990th value) is still 1 ms; publish is known in none.
+    assertThat(s.segments().get("produce"))
+        .isEqualTo(new RecentBreakdowns.SegmentQuantiles(1000, 1_000_000L, 1_000_000L));
+    assertThat(s.segments().get("publish"))
+        .isEqualTo(new RecentBreakdowns.SegmentQuantiles(0, -1, -1));
+    // publish+commit is e2e - produce: 0..989 ms for the fast records and 91..100 ms for the slow
+    // ones, so 500 values are at most 489 ms.
+    assertThat(s.segments().get("publish+commit").p50Nanos()).isEqualTo(489_000_000L);
     assertThat(r.summarise(null, null, 10, 5).count()).isEqualTo(1001);
     assertThat(r.summarise("orders", null, 10, 100).count()).isZero();
   }

@@ -16,8 +16,8 @@ public interface AddressInterceptor {
    * Returns the address to advertise for this broker's listener.
    *
    * @param nodeId the broker's node id
-   * @param listener {@link Listener#CLIENT} or {@link Listener#REPLICATION} (the controller
-   *     listener is never advertised)
+   * @param listener {@link Listener#CLIENT}, {@link Listener#SECOND_CLIENT} or {@link
+   *     Listener#REPLICATION} (the controller listener is never advertised)
    * @param bound where the broker listens
    */
   InetSocketAddress advertise(int nodeId, Listener listener, InetSocketAddress bound);

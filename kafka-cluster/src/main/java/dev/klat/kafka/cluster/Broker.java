@@ -19,6 +19,15 @@ public interface Broker {
   InetSocketAddress clientAddress();
 
   /**
+   * Where this broker's {@link Listener#SECOND_CLIENT} listener is advertised.
+   *
+   * @throws UnsupportedOperationException on a backend without that listener
+   */
+  default InetSocketAddress secondClientAddress() {
+    throw new UnsupportedOperationException("this backend has no second client listener");
+  }
+
+  /**
    * The Prometheus JMX exporter endpoint of this broker, {@code http://127.0.0.1:<port>/metrics}.
    */
   URI metricsEndpoint();

@@ -21,7 +21,7 @@ final class BrokerConfig {
     p.put("inter.broker.listener.name", "REPLICATION");
     p.put(
         "listener.security.protocol.map",
-        "CLIENT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        "CLIENT:PLAINTEXT,SECOND_CLIENT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT");
     p.put("offsets.topic.replication.factor", Integer.toString(internalReplicas));
     p.put("offsets.topic.num.partitions", "10");
     p.put("transaction.state.log.replication.factor", Integer.toString(internalReplicas));

@@ -52,6 +52,16 @@ public interface KafkaCluster extends AutoCloseable {
         .collect(Collectors.joining(","));
   }
 
+  /**
+   * The {@code bootstrap.servers} value for the {@link Listener#SECOND_CLIENT} listener: a client
+   * bootstrapped here reaches every broker wherever that listener is advertised (a proxy, say).
+   */
+  default String secondClientBootstrapServers() {
+    return brokers().stream()
+        .map(b -> b.secondClientAddress().getHostString() + ":" + b.secondClientAddress().getPort())
+        .collect(Collectors.joining(","));
+  }
+
   /** The KRaft cluster id. */
   String clusterId();
 

@@ -30,6 +30,7 @@ final class ProcessBroker implements Broker {
   private final Path configFile;
   private final Path logFile;
   private final InetSocketAddress clientAddress;
+  private final InetSocketAddress secondClientAddress;
   private final ProcessKafkaCluster.BrokerPorts ports;
   private final KafkaDistribution distribution;
   private final Path exporterRules;
@@ -41,6 +42,7 @@ final class ProcessBroker implements Broker {
       Path directory,
       Properties properties,
       InetSocketAddress clientAddress,
+      InetSocketAddress secondClientAddress,
       ProcessKafkaCluster.BrokerPorts ports,
       KafkaDistribution distribution,
       Path exporterRules) {
@@ -50,6 +52,7 @@ final class ProcessBroker implements Broker {
     this.configFile = directory.resolve("server.properties");
     this.logFile = directory.resolve("broker.log");
     this.clientAddress = clientAddress;
+    this.secondClientAddress = secondClientAddress;
     this.ports = ports;
     this.distribution = distribution;
     this.exporterRules = exporterRules;
@@ -149,6 +152,11 @@ final class ProcessBroker implements Broker {
   @Override
   public InetSocketAddress clientAddress() {
     return clientAddress;
+  }
+
+  @Override
+  public InetSocketAddress secondClientAddress() {
+    return secondClientAddress;
   }
 
   @Override

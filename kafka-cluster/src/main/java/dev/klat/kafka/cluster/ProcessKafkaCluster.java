@@ -96,6 +96,7 @@ final class ProcessKafkaCluster implements KafkaCluster {
       BrokerPorts p = ports.get(nodeId - 1);
       Path directory = workDirectory.resolve("broker-" + nodeId);
       InetSocketAddress client = advertised(nodeId, Listener.CLIENT, p.client);
+      InetSocketAddress secondClient = advertised(nodeId, Listener.SECOND_CLIENT, p.secondClient);
       InetSocketAddress replication = advertised(nodeId, Listener.REPLICATION, p.replication);
       Properties properties = BrokerConfig.defaults(count);
       properties.put("node.id", Integer.toString(nodeId));
@@ -104,6 +105,8 @@ final class ProcessKafkaCluster implements KafkaCluster {
           "listeners",
           "CLIENT://127.0.0.1:"
               + p.client
+              + ",SECOND_CLIENT://127.0.0.1:"
+              + p.secondClient
               + ",REPLICATION://127.0.0.1:"
               + p.replication
               + ",CONTROLLER://127.0.0.1:"
@@ -112,6 +115,8 @@ final class ProcessKafkaCluster implements KafkaCluster {
           "advertised.listeners",
           "CLIENT://"
               + hostPort(client)
+              + ",SECOND_CLIENT://"
+              + hostPort(secondClient)
               + ",REPLICATION://"
               + hostPort(replication)
               + ",CONTROLLER://127.0.0.1:"
@@ -120,7 +125,15 @@ final class ProcessKafkaCluster implements KafkaCluster {
       properties.putAll(spec.brokerProperties());
       brokers.add(
           new ProcessBroker(
-              this, nodeId, directory, properties, client, p, distribution, exporterRules));
+              this,
+              nodeId,
+              directory,
+              properties,
+              client,
+              secondClient,
+              p,
+              distribution,
+              exporterRules));
     }
   }
 
@@ -230,13 +243,16 @@ final class ProcessKafkaCluster implements KafkaCluster {
   /** The loopback ports of one broker. */
   static final class BrokerPorts {
     final int client;
+    final int secondClient;
     final int replication;
     final int controller;
     final int metrics;
     final int jmx;
 
-    private BrokerPorts(int client, int replication, int controller, int metrics, int jmx) {
+    private BrokerPorts(
+        int client, int secondClient, int replication, int controller, int metrics, int jmx) {
       this.client = client;
+      this.secondClient = secondClient;
       this.replication = replication;
       this.controller = controller;
       this.metrics = metrics;
@@ -244,7 +260,8 @@ final class ProcessKafkaCluster implements KafkaCluster {
     }
 
     static BrokerPorts allocate() {
-      return new BrokerPorts(Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free());
+      return new BrokerPorts(
+          Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free());
     }
   }
 }

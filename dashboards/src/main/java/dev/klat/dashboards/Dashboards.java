@@ -353,18 +353,18 @@ public final class Dashboards {
             "klat / brokers",
             "Publish and commit next to the leader brokers' request metrics they are split"
                 + " with (JMX exporter rules in deploy/jmx-exporter/kafka-broker.yaml).");
-    d.row("klat: publish and commit (sampled records, all leaders)");
+    d.row("klat: publish and commit per leader broker (sampled records)");
     d.panel(
             "timeseries",
-            "Publish L - D and commit H - L, p99",
-            "From the collector's breakdowns. The collector does not label segments by leader"
-                + " broker yet, so this is across leaders; the broker panels below are per"
-                + " broker.",
+            "Publish L - D and commit H - L, p99, per leader broker",
+            "From the collector's breakdowns, by the partition leader each record was produced to:"
+                + " a broker's quantile is never mixed with another's. Quality tells how L and H"
+                + " were obtained (log-append-time, or estimated from the request metrics below).",
             24,
             8)
         .query(
-            quantile(0.99, SEGMENT, "segment", "segment=~\"publish|commit\""),
-            "{{segment}} p99",
+            quantile(0.99, SEGMENT, "broker, segment", "segment=~\"publish|commit\""),
+            "{{segment}} p99, broker {{broker}}",
             true)
         .unit("s")
         .min(0);

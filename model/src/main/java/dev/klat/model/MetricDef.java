@@ -74,7 +74,8 @@ public final class MetricDef {
 
   /**
    * {@code klat.segment.latency}: one segment of the latency model, from the breakdowns of sampled
-   * records, tagged with the segment's id and quality.
+   * records, tagged with the segment's id and quality and the node id of the partition's leader
+   * broker (publish and commit happen there).
    */
   public static final MetricDef SEGMENT_LATENCY =
       latency(
@@ -83,6 +84,7 @@ public final class MetricDef {
               + " for sampled records.",
           TagKeys.TOPIC,
           TagKeys.GROUP,
+          TagKeys.BROKER,
           TagKeys.SEGMENT,
           TagKeys.QUALITY);
 

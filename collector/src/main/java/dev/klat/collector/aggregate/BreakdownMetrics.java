@@ -12,15 +12,18 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The collector's own histograms of joined breakdowns: one per topic, group, segment and segment
- * quality, each bucket keeping the most recent breakdown that fell in it as its exemplar; and, per
- * topic and group, exemplars for the end-to-end histogram merged from the agents. At most {@code
- * maxTopicGroups} topic and group pairs get their own series; the rest are folded into {@value
- * #OTHER}. Thread-safe.
+ * The collector's own histograms of joined breakdowns: one per topic, group, leader broker, segment
+ * and segment quality, each bucket keeping the most recent breakdown that fell in it as its
+ * exemplar; and, per topic and group, exemplars for the end-to-end histogram merged from the
+ * agents. At most {@code maxTopicGroups} topic and group pairs get their own series; the rest are
+ * folded into {@value #OTHER}. Thread-safe.
  */
 public final class BreakdownMetrics {
   /** The topic and group of series beyond the limit. */
   public static final String OTHER = "_other";
+
+  /** The broker label of breakdowns whose producer did not report the partition leader. */
+  public static final String UNKNOWN_BROKER = "unknown";
 
   private static final Segment[] SEGMENTS = Segment.values();
   private static final Quality[] QUALITIES = Quality.values();
@@ -52,15 +55,16 @@ public final class BreakdownMetrics {
     String traceId = joined.hasTraceId() ? joined.traceIdHex() : null;
     Breakdown b = joined.breakdown();
     series.e2e.offer(b.e2eNanos(), traceId, now);
+    Histogram[] segments = series.segments(joined.leaderNodeId());
     for (Segment segment : SEGMENTS) {
       if (!b.isKnown(segment)) {
         continue;
       }
       int i = segment.ordinal() * QUALITIES.length + b.quality(segment).ordinal();
-      if (series.segments[i] == null) {
-        series.segments[i] = new Histogram();
+      if (segments[i] == null) {
+        segments[i] = new Histogram();
       }
-      series.segments[i].record(b.nanos(segment), traceId, now);
+      segments[i].record(b.nanos(segment), traceId, now);
     }
   }
 
@@ -73,20 +77,23 @@ public final class BreakdownMetrics {
   public synchronized List<Exposition.Series> segmentSeries() {
     List<Exposition.Series> out = new ArrayList<>();
     for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
-      Histogram[] histograms = e.getValue().segments;
-      for (int i = 0; i < histograms.length; i++) {
-        Histogram h = histograms[i];
-        if (h == null) {
-          continue;
+      for (Map.Entry<String, Histogram[]> byBroker : e.getValue().segmentsByBroker.entrySet()) {
+        Histogram[] histograms = byBroker.getValue();
+        for (int i = 0; i < histograms.length; i++) {
+          Histogram h = histograms[i];
+          if (h == null) {
+            continue;
+          }
+          Map<String, String> labels = new LinkedHashMap<>();
+          labels.put(TagKeys.TOPIC, e.getKey().get(0));
+          labels.put(TagKeys.GROUP, e.getKey().get(1));
+          labels.put(TagKeys.BROKER, byBroker.getKey());
+          labels.put(TagKeys.SEGMENT, SEGMENTS[i / QUALITIES.length].id());
+          labels.put(TagKeys.QUALITY, QUALITIES[i % QUALITIES.length].id());
+          out.add(
+              new Exposition.Series(
+                  labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
         }
-        Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(TagKeys.TOPIC, e.getKey().get(0));
-        labels.put(TagKeys.GROUP, e.getKey().get(1));
-        labels.put(TagKeys.SEGMENT, SEGMENTS[i / QUALITIES.length].id());
-        labels.put(TagKeys.QUALITY, QUALITIES[i % QUALITIES.length].id());
-        out.add(
-            new Exposition.Series(
-                labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
       }
     }
     return out;
@@ -100,7 +107,22 @@ public final class BreakdownMetrics {
 
   private static final class TopicGroup {
     final Exemplars e2e = new Exemplars();
-    final Histogram[] segments = new Histogram[SEGMENTS.length * QUALITIES.length];
+    // By the leader broker's node id: publish and commit happen on the leader, and a broker's
+    // series is never merged with another's. A cluster has few brokers, so this stays small.
+    final Map<String, Histogram[]> segmentsByBroker = new LinkedHashMap<>();
+    private int lastLeader = Integer.MIN_VALUE;
+    private Histogram[] lastSegments;
+
+    Histogram[] segments(int leaderNodeId) {
+      if (leaderNodeId != lastLeader || lastSegments == null) {
+        String broker = leaderNodeId >= 0 ? Integer.toString(leaderNodeId) : UNKNOWN_BROKER;
+        lastSegments =
+            segmentsByBroker.computeIfAbsent(
+                broker, k -> new Histogram[SEGMENTS.length * QUALITIES.length]);
+        lastLeader = leaderNodeId;
+      }
+      return lastSegments;
+    }
   }
 
   private static final class Histogram {

@@ -392,7 +392,8 @@ public final class Correlator {
         consumerOffset,
         brokerOffset,
         flagged,
-        e2eFlagged);
+        e2eFlagged,
+        p.leaderNodeId());
   }
 
   private static long uncertainty(ClockOffset offset, long extraNanos) {

@@ -22,6 +22,8 @@ import java.util.Set;
  * @param flagged the segments whose clock uncertainty is larger than the segment (section 5: a
  *     flagged segment is shown, not hidden)
  * @param e2eFlagged whether the clock uncertainty is larger than the end-to-end latency itself
+ * @param leaderNodeId the node id of the partition leader the record was produced to, or -1 when
+ *     the producer did not report it
  */
 public record JoinedBreakdown(
     RecordKey key,
@@ -34,7 +36,36 @@ public record JoinedBreakdown(
     ClockOffset consumerOffset,
     ClockOffset brokerOffset,
     Set<Segment> flagged,
-    boolean e2eFlagged) {
+    boolean e2eFlagged,
+    int leaderNodeId) {
+
+  /** A breakdown whose partition leader is not known. */
+  public JoinedBreakdown(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long producerSpanId,
+      long consumerSpanId,
+      Breakdown breakdown,
+      ClockOffset consumerOffset,
+      ClockOffset brokerOffset,
+      Set<Segment> flagged,
+      boolean e2eFlagged) {
+    this(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        producerSpanId,
+        consumerSpanId,
+        breakdown,
+        consumerOffset,
+        brokerOffset,
+        flagged,
+        e2eFlagged,
+        -1);
+  }
 
   /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
   public String traceIdHex() {

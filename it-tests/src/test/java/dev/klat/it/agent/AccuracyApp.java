@@ -1,0 +1,223 @@
+package dev.klat.it.agent;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The application of the accuracy suite: per stream (a topic and its {@code acks}), a producer
+ * sending 100-byte records at a fixed rate and a consumer group reading them, with one of the
+ * delays of the suite set on the client side (linger, fetch wait, a sleep after each poll).
+ *
+ * <p>In mode {@code both}, producer and consumer share this JVM, so the application measures each
+ * record's end-to-end latency itself on one monotonic clock (it writes {@code System.nanoTime()} at
+ * {@code send()} into the value and reads it after {@code poll()} returned the record), the truth
+ * klat is checked against. Modes {@code produce} and {@code consume} split the two sides across
+ * JVMs (for a consumer host with a shifted clock).
+ *
+ * <p>Arguments: mode, producer bootstrap, consumer bootstrap, seconds, records per second and
+ * stream, linger.ms, fetch.min.bytes, fetch.max.wait.ms, sleep after each poll in ms, then one
+ * {@code topic:acks} per stream. Prints {@code STREAM topic count p50Nanos p99Nanos} per stream.
+ */
+public final class AccuracyApp {
+
+  private static final int VALUE_BYTES = 100;
+
+  public static void main(String[] args) throws Exception {
+    String mode = args[0];
+    String producerBootstrap = args[1];
+    String consumerBootstrap = args[2];
+    int seconds = Integer.parseInt(args[3]);
+    int perSecond = Integer.parseInt(args[4]);
+    String lingerMs = args[5];
+    String fetchMinBytes = args[6];
+    String fetchMaxWaitMs = args[7];
+    long sleepAfterPollMs = Long.parseLong(args[8]);
+    List<String[]> streams = new ArrayList<>();
+    for (String stream : Arrays.asList(args).subList(9, args.length)) {
+      streams.add(stream.split(":"));
+    }
+    int records = seconds * perSecond;
+    boolean produce = !mode.equals("consume");
+    boolean consume = !mode.equals("produce");
+
+    List<Thread> threads = new ArrayList<>();
+    List<long[]> latencies = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch assigned = new CountDownLatch(consume ? streams.size() : 0);
+    for (String[] stream : streams) {
+      String topic = stream[0];
+      if (consume) {
+        long[] e2e = new long[records];
+        latencies.add(e2e);
+        threads.add(
+            start(
+                "consumer-" + topic,
+                () ->
+                    consume(
+                        consumerBootstrap,
+                        topic,
+                        fetchMinBytes,
+                        fetchMaxWaitMs,
+                        sleepAfterPollMs,
+                        records,
+                        seconds,
+                        e2e,
+                        assigned,
+                        mode.equals("both"))));
+      }
+    }
+    if (!assigned.await(60, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("consumers not assigned in 60 s");
+    }
+    System.out.println("ASSIGNED");
+    if (produce) {
+      for (String[] stream : streams) {
+        threads.add(
+            start(
+                "producer-" + stream[0],
+                () ->
+                    produce(
+                        producerBootstrap, stream[0], stream[1], lingerMs, perSecond, records)));
+      }
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    for (int i = 0; i < latencies.size(); i++) {
+      long[] e2e = latencies.get(i).clone();
+      Arrays.sort(e2e);
+      System.out.println(
+          "STREAM "
+              + streams.get(i)[0]
+              + " "
+              + e2e.length
+              + " "
+              + e2e[(int) Math.ceil(0.5 * e2e.length) - 1]
+              + " "
+              + e2e[(int) Math.ceil(0.99 * e2e.length) - 1]);
+    }
+    // Lets the agent's export interval pass before the JVM exits.
+    Thread.sleep(3_000);
+    System.out.println("DONE");
+  }
+
+  private interface Body {
+    void run() throws Exception;
+  }
+
+  private static Thread start(String name, Body body) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                body.run();
+              } catch (Exception e) {
+                e.printStackTrace();
+                System.exit(2);
+              }
+            },
+            name);
+    thread.start();
+    return thread;
+  }
+
+  private static void produce(
+      String bootstrap, String topic, String acks, String lingerMs, int perSecond, int records)
+      throws Exception {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    p.put("acks", acks);
+    p.put("linger.ms", lingerMs);
+    p.put("client.id", "accuracy-" + topic);
+    p.put("key.serializer", ByteArraySerializer.class.getName());
+    p.put("value.serializer", ByteArraySerializer.class.getName());
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+      // Metadata first, so that no record waits for it.
+      producer.partitionsFor(topic);
+      long periodNanos = 1_000_000_000L / perSecond;
+      long next = System.nanoTime();
+      for (int i = 0; i < records; i++) {
+        long wait;
+        while ((wait = next - System.nanoTime()) > 0) {
+          TimeUnit.NANOSECONDS.sleep(wait);
+        }
+        next += periodNanos;
+        byte[] value = new byte[VALUE_BYTES];
+        ByteBuffer.wrap(value).putLong(System.nanoTime()).putInt(i);
+        producer.send(
+            new ProducerRecord<>(topic, value),
+            (metadata, error) -> {
+              if (error != null) {
+                error.printStackTrace();
+              }
+            });
+      }
+      producer.flush();
+    }
+  }
+
+  private static void consume(
+      String bootstrap,
+      String topic,
+      String fetchMinBytes,
+      String fetchMaxWaitMs,
+      long sleepAfterPollMs,
+      int records,
+      int seconds,
+      long[] e2e,
+      CountDownLatch assigned,
+      boolean measure)
+      throws Exception {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    p.put("group.id", topic + "-group");
+    p.put("client.id", "accuracy-" + topic + "-consumer");
+    p.put("auto.offset.reset", "earliest");
+    p.put("fetch.min.bytes", fetchMinBytes);
+    p.put("fetch.max.wait.ms", fetchMaxWaitMs);
+    p.put("key.deserializer", ByteArrayDeserializer.class.getName());
+    p.put("value.deserializer", ByteArrayDeserializer.class.getName());
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
+      consumer.subscribe(Collections.singletonList(topic));
+      while (consumer.assignment().isEmpty()) {
+        consumer.poll(Duration.ofMillis(100));
+      }
+      assigned.countDown();
+      int received = 0;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + 60L);
+      while (received < records && System.nanoTime() < deadline) {
+        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
+        long now = System.nanoTime();
+        for (ConsumerRecord<byte[], byte[]> record : batch) {
+          ByteBuffer value = ByteBuffer.wrap(record.value());
+          long sent = value.getLong();
+          int index = value.getInt();
+          if (measure && index < records) {
+            e2e[index] = now - sent;
+          }
+          received++;
+        }
+        if (sleepAfterPollMs > 0) {
+          Thread.sleep(sleepAfterPollMs);
+        }
+      }
+      if (received < records) {
+        throw new IllegalStateException(topic + ": received " + received + " of " + records);
+      }
+      consumer.commitSync();
+    }
+  }
+}

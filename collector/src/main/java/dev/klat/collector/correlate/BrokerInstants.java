@@ -34,6 +34,10 @@ public interface BrokerInstants {
    * @param commitMethod how {@code H} was obtained
    * @param producerClock true when both instants are on the producer's clock (estimated from the
    *     producer's own {@code D} and {@code A}), false when they are on the broker's clock
+   * @param commitBeforeAckNanos when not {@link Long#MIN_VALUE}, {@code H} is this long before the
+   *     producer's {@code A}, on the producer's clock, and {@code commitNanos} is ignored: with
+   *     {@code acks=all} the leader answers as soon as the record is committed, so the time after
+   *     {@code H} is the response alone
    */
   record Times(
       String brokerHost,
@@ -42,7 +46,8 @@ public interface BrokerInstants {
       EstimationMethod appendMethod,
       long commitNanos,
       EstimationMethod commitMethod,
-      boolean producerClock) {
+      boolean producerClock,
+      long commitBeforeAckNanos) {
 
     /** Nothing known about the broker instants. */
     public static final Times NONE =
@@ -53,14 +58,19 @@ public interface BrokerInstants {
             EstimationMethod.UNKNOWN,
             Long.MIN_VALUE,
             EstimationMethod.UNKNOWN,
-            false);
+            false,
+            Long.MIN_VALUE);
 
     boolean hasAppend() {
       return appendNanos != Long.MIN_VALUE;
     }
 
     boolean hasCommit() {
-      return commitNanos != Long.MIN_VALUE;
+      return commitNanos != Long.MIN_VALUE || commitBeforeAckNanos != Long.MIN_VALUE;
+    }
+
+    boolean commitFromAck() {
+      return commitBeforeAckNanos != Long.MIN_VALUE;
     }
   }
 
@@ -88,7 +98,8 @@ public interface BrokerInstants {
           EstimationMethod.LOG_APPEND_TIMESTAMP,
           Long.MIN_VALUE,
           EstimationMethod.UNKNOWN,
-          false);
+          false,
+          Long.MIN_VALUE);
     };
   }
 

@@ -347,16 +347,25 @@ public final class Correlator {
       b.append(broker.appendNanos() - brokerOffset.offsetNanos(), broker.appendMethod());
     }
     boolean commitFromBroker = brokerKnown && broker.hasCommit();
-    if (commitFromBroker) {
+    // The clock each broker instant was read on: p(roducer), b(roker) or c(onsumer).
+    char appendClock = brokerKnown && broker.producerClock() ? 'p' : 'b';
+    char commitClock;
+    if (commitFromBroker && broker.commitFromAck() && p.hasAck()) {
+      b.commit(p.ackNanos() - broker.commitBeforeAckNanos(), broker.commitMethod());
+      commitClock = 'p';
+    } else if (commitFromBroker && !broker.commitFromAck()) {
       b.commit(broker.commitNanos() - brokerOffset.offsetNanos(), broker.commitMethod());
+      commitClock = appendClock;
     } else if (p.acksAll() && p.hasAck() && p.ackNanos() < fetchResponse) {
       // No broker data, but acks=all: the leader answered only once the record was committed, so
       // H <= A, a tighter bound than H <= R (which would count the consumer's fetch wait as
       // commit).
       b.commit(p.ackNanos(), EstimationMethod.ACK_BOUND);
+      commitClock = 'p';
     } else {
       // No broker data: H is only bounded by H <= R, and the bound is what we report.
       b.commit(fetchResponse, EstimationMethod.FETCH_RESPONSE_BOUND);
+      commitClock = 'c';
     }
     Breakdown breakdown;
     try {
@@ -374,7 +383,8 @@ public final class Correlator {
         continue;
       }
       long u =
-          segmentUncertainty(segment, commitFromBroker, consumerUncertainty, brokerUncertainty);
+          segmentUncertainty(
+              segment, appendClock, commitClock, consumerUncertainty, brokerUncertainty);
       if (u == ClockOffset.UNBOUNDED || u > breakdown.nanos(segment)) {
         flagged.add(segment);
       }
@@ -404,14 +414,13 @@ public final class Correlator {
   // a segment read on one clock is exact whatever the offsets; one spanning clocks carries the
   // uncertainty of each clock it spans, relative to the producer's.
   private static long segmentUncertainty(
-      Segment segment, boolean commitFromBroker, long consumer, long broker) {
-    char h = commitFromBroker ? 'b' : 'c';
+      Segment segment, char appendClock, char commitClock, long consumer, long broker) {
     String domains =
         switch (segment) {
           case PRODUCE -> "pp";
-          case PUBLISH -> "pb";
-          case COMMIT -> "b" + h;
-          case CATCH_UP, FETCH -> h + "c";
+          case PUBLISH -> "p" + appendClock;
+          case COMMIT -> "" + appendClock + commitClock;
+          case CATCH_UP, FETCH -> commitClock + "c";
         };
     if (domains.charAt(0) == domains.charAt(1)) {
       return 0;

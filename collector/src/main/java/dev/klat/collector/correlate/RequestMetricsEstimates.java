@@ -77,7 +77,13 @@ final class RequestMetricsEstimates implements BrokerInstants {
             networkFloor);
     String broker = "broker-" + leader;
     if (fromTimestamp.hasAppend()) {
-      // L itself is known on the broker's clock; the estimate contributes only H - L.
+      // L itself is known on the broker's clock. With acks=all, H is placed back from the ack by
+      // the response's time: what came between D and L (a request waiting unread behind another
+      // on the same connection, say) then stays out of commit.
+      long beforeAck =
+          producer.acksAll() && producer.hasAck()
+              ? responseNanos(produce) + steadyNetwork(producer, produce, networkFloor) / 2
+              : Long.MIN_VALUE;
       long commit =
           estimate.commitNanos == Long.MIN_VALUE
               ? Long.MIN_VALUE
@@ -89,7 +95,8 @@ final class RequestMetricsEstimates implements BrokerInstants {
           fromTimestamp.appendMethod(),
           commit,
           estimate.commitMethod,
-          false);
+          false,
+          beforeAck);
     }
     return new Times(
         broker,
@@ -98,7 +105,18 @@ final class RequestMetricsEstimates implements BrokerInstants {
         EstimationMethod.PRODUCE_REQUEST_METRICS,
         estimate.commitNanos,
         estimate.commitMethod,
-        true);
+        true,
+        Long.MIN_VALUE);
+  }
+
+  private static long steadyNetwork(
+      ProducerSpan producer, RequestTimings produce, long networkFloor) {
+    long residual = producer.ackNanos() - producer.drainNanos() - brokerNanos(produce);
+    return Math.max(0, Math.min(networkFloor, residual));
+  }
+
+  private static long responseNanos(RequestTimings t) {
+    return t.throttleNanos() + t.responseQueueNanos() + t.responseSendNanos();
   }
 
   private WindowedMinimum networkFloor(long producerInstance, int leader) {

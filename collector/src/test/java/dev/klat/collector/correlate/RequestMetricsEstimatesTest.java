@@ -146,6 +146,41 @@ class RequestMetricsEstimatesTest {
     // 5 ms round trip, 4 ms of broker time: all 1 ms network, so the replica wait is the mean.
     assertThat(t.commitNanos() - t.appendNanos()).isEqualTo(3 * MS);
     assertThat(t.commitMethod()).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
+    // With acks=all, H is placed back from the ack by the response: no response time in the means
+    // here, and half the 1 ms network.
+    assertThat(t.commitBeforeAckNanos()).isEqualTo(500_000);
+  }
+
+  @Test
+  void withALogAppendTimeAndAcksAllAWaitBeforeTheAppendStaysOutOfCommit() {
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.5, 0.5, 3, 0.5, 0.5));
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c =
+        new Correlator(
+            new Correlator.Settings(10_000 * MS, 100, 60_000 * MS, 100),
+            () -> 0L,
+            BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS),
+            out::add);
+    // A fast record teaches the path its network floor: 5 ms round trip, 5 ms broker time, so 0.
+    long base = Spans.T0 / 1_000_000;
+    c.offerProducer(acksAll(Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 1, 6, base + 2)));
+    c.offerConsumer(Spans.consumer(1, "g", 3, 9, 12));
+    // Then a record that waited 40 ms unread behind another request before the leader appended it
+    // at 45 ms (its timestamp), committed 3 ms later and answered 1 ms after that.
+    c.offerProducer(
+        acksAll(Spans.producer(Spans.key(2), Spans.PRODUCER_HOST, 0, 1, 49, base + 45)));
+    c.offerConsumer(Spans.consumer(2, "g", 40, 50, 51));
+
+    Breakdown b = out.get(1).breakdown();
+    assertThat(b.method(Segment.PUBLISH)).isEqualTo(EstimationMethod.LOG_APPEND_TIMESTAMP);
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
+    // L = 45.5 ms less the broker offset; H = A - 1 ms of response = 48 ms: commit ~3 ms, not the
+    // 40 ms wait, which stays in publish.
+    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(48));
+    assertThat(b.nanos(Segment.COMMIT)).isBetween(1 * MS, 4 * MS);
+    assertThat(b.nanos(Segment.PUBLISH)).isGreaterThan(40 * MS);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
   }
 
   @Test

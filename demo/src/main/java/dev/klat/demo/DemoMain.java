@@ -261,6 +261,17 @@ public final class DemoMain {
     command.add(collectorJar.toString());
     command.add("--otlp.http.port=" + otlpPort);
     command.add("--admin.port=" + adminPort);
+    // The brokers' request metrics (their JMX exporters), from which the collector estimates the
+    // broker instants where the record timestamp does not give them.
+    StringBuilder exporters = new StringBuilder();
+    for (Broker broker : cluster.brokers()) {
+      if (exporters.length() > 0) {
+        exporters.append(',');
+      }
+      exporters.append(broker.nodeId()).append('=').append(broker.metricsEndpoint());
+    }
+    command.add("--brokers.exporter=" + exporters);
+    command.add("--brokers.scrape.interval.ms=2000");
     processes.add(start(command, "collector"));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {

@@ -148,13 +148,15 @@ class AccuracyIT {
     setDelay(replicationProxies, Duration.ZERO);
     results.put("catch-up", runCase("catch-up", "0", "1", "500", 200));
     results.put("fetch", runCase("fetch", "0", "10000000", "300", 0));
+    Map<String, Measured> skewed = runSkewCase();
+    results.put(SKEW, skewed);
     writeTable(results);
 
     SoftAssertions softly = new SoftAssertions();
     Map<String, Measured> baseline = results.get("baseline");
     for (Map.Entry<String, Map<String, Measured>> c : results.entrySet()) {
       String caseName = c.getKey();
-      if (caseName.equals("baseline")) {
+      if (caseName.equals("baseline") || caseName.equals(SKEW)) {
         continue;
       }
       for (Stream stream : STREAMS) {
@@ -200,7 +202,107 @@ class AccuracyIT {
         }
       }
     }
+    // The consumer's host clock 250 ms ahead: every segment as in the baseline, and the collector
+    // found the offset.
+    for (Stream stream : STREAMS) {
+      Measured base = baseline.get(stream.kind());
+      Measured now = skewed.get(stream.kind());
+      String where = SKEW + "/" + stream.kind();
+      softly
+          .assertThat(now.count())
+          .as(where + ": joined breakdowns")
+          .isGreaterThanOrEqualTo(SECONDS * PER_SECOND * 9 / 10);
+      for (int q = 0; q < 2; q++) {
+        String quantile = q == 0 ? "p50" : "p99";
+        for (String segment : SEGMENTS) {
+          long before = base.segment(segment, q);
+          long after = now.segment(segment, q);
+          softly
+              .assertThat(Math.abs(after - before))
+              .as(
+                  "%s: %s %s as in the baseline (%.1f ms in the baseline, %.1f ms now)",
+                  where, segment, quantile, before / 1e6, after / 1e6)
+              .isLessThanOrEqualTo(tolerance(before));
+        }
+      }
+    }
+    softly
+        .assertThat(skewOffsetsFoundNanos)
+        .as("the collector's producer-to-consumer clock offsets: %s", skewClocks)
+        .isNotEmpty()
+        .allSatisfy(
+            offset ->
+                assertThat(Math.abs(offset - CONSUMER_CLOCK_SKEW.toNanos()))
+                    .isLessThanOrEqualTo(TOLERANCE_FLOOR_NANOS));
     softly.assertAll();
+  }
+
+  private static final String SKEW = "clock-skew";
+  private static final Duration CONSUMER_CLOCK_SKEW = Duration.ofMillis(250);
+  private static final List<Long> skewOffsetsFoundNanos = new ArrayList<>();
+  private static String skewClocks = "";
+
+  // Producer and consumer in separate JVMs, the consumer's agent reading a clock 250 ms ahead.
+  private Map<String, Measured> runSkewCase() throws Exception {
+    List<String> topics = new ArrayList<>();
+    for (Stream stream : STREAMS) {
+      String topic = stream.topic(SKEW);
+      cluster.createTopic(
+          TopicSpec.named(topic)
+              .partitions(1)
+              .replicationFactor(3)
+              .minInsyncReplicas(2)
+              .timestampType(stream.timestampType())
+              .build());
+      topics.add(topic + ":" + stream.acks());
+    }
+    String endpoint = "http://127.0.0.1:" + otlpPort;
+    List<String> consumerAgent = new ArrayList<>(AppJvm.agentOptions(endpoint, "1.0"));
+    consumerAgent.add("-Dklat.test.clock-offset=" + CONSUMER_CLOCK_SKEW.toMillis() + "ms");
+    AppJvm.Running consumer =
+        AppJvm.start(CLIENTS, consumerAgent, AccuracyApp.class, skewArgs("consume", topics));
+    consumer.awaitLine("ASSIGNED");
+    AppJvm.Result producer =
+        AppJvm.run(
+            CLIENTS,
+            AppJvm.agentOptions(endpoint, "1.0"),
+            AccuracyApp.class,
+            skewArgs("produce", topics));
+    assertThat(producer.exitCode()).as(producer.output()).isZero();
+    AppJvm.Result consumed = consumer.await();
+    assertThat(consumed.exitCode()).as(consumed.output()).isZero();
+    Map<String, Measured> measured = new LinkedHashMap<>();
+    for (Stream stream : STREAMS) {
+      measured.put(stream.kind(), klat(stream.topic(SKEW), -1, -1));
+    }
+    // Every pair of agent instances the collector knows; the two of this case are the newest, and
+    // each earlier case ran producer and consumer in one JVM, a single clock.
+    skewClocks = get("/api/clocks");
+    Matcher offsets = Pattern.compile("\"offsetNanos\":(-?\\d+)").matcher(skewClocks);
+    while (offsets.find()) {
+      long offset = Long.parseLong(offsets.group(1));
+      if (Math.abs(offset) > 50 * MS) {
+        skewOffsetsFoundNanos.add(Math.abs(offset));
+      }
+    }
+    return measured;
+  }
+
+  private String[] skewArgs(String mode, List<String> topics) {
+    List<String> args = new ArrayList<>();
+    args.addAll(
+        List.of(
+            mode,
+            cluster.secondClientBootstrapServers(),
+            cluster.bootstrapServers(),
+            Integer.toString(SECONDS),
+            Integer.toString(PER_SECOND),
+            "0",
+            "1",
+            "500",
+            "0"));
+    args.addAll(topics);
+    return args.toArray(new String[0]);
   }
 
   private static long tolerance(long reference) {

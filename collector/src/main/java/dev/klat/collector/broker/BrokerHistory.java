@@ -27,7 +27,7 @@ final class BrokerHistory {
   private final RequestTimings[][] rings;
   private volatile RequestTimings[][] published;
   private Reading previous;
-  private long resets;
+  private volatile long resets;
 
   /**
    * @param historyNanos how far back intervals are kept (by their end)
@@ -163,7 +163,7 @@ final class BrokerHistory {
     return published[request.ordinal()].length;
   }
 
-  /** Restarts seen (a count that went down); scraping thread only. */
+  /** Restarts seen: scrapes in which a count went down. */
   long resets() {
     return resets;
   }

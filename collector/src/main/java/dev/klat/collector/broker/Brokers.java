@@ -216,11 +216,14 @@ public final class Brokers implements AutoCloseable {
     this.epochNanos = epochNanos;
     this.discovery = discovery;
     this.store = new TimingStore(settings.staleMs() * 1_000_000L);
+    // The client starts a selector thread at once: none when no broker is configured.
     this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofMillis(settings.connectTimeoutMs()))
-            .build();
+        settings.enabled()
+            ? HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofMillis(settings.connectTimeoutMs()))
+                .build()
+            : null;
     long now = epochNanos.getAsLong();
     for (int id : settings.exporters().keySet()) {
       addConfigured(id, now);

@@ -42,7 +42,7 @@ final class BrokerHistory {
   }
 
   /** Takes a new scrape: derives the interval since the previous one and trims old intervals. */
-  void add(Reading current) {
+  synchronized void add(Reading current) {
     Reading before = previous;
     if (before != null && current.epochNanos <= before.epochNanos) {
       return; // the wall clock stepped back: wait until it passes the baseline again

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class BrokerHistoryTest {
@@ -158,5 +161,51 @@ class BrokerHistoryTest {
     assertThat(store.lookup(2, Request.PRODUCE, T0 + S)).isNull();
     store.remove(1);
     assertThat(store.lookup(1, Request.PRODUCE, T0 + S)).isNull();
+  }
+
+  @Test
+  void lookupsDuringScrapesSeeWholeIntervalsOnly() throws Exception {
+    TimingStore store = new TimingStore(STALE);
+    BrokerHistory h = new BrokerHistory(60 * S, 50);
+    store.put(1, h);
+    int scrapes = 20_000;
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicBoolean done = new AtomicBoolean();
+    Thread writer =
+        new Thread(
+            () -> {
+              for (int i = 0; i < scrapes; i++) {
+                // Every interval: 10 requests of exactly 3 ms.
+                h.add(produce(T0 + i * S, 10L * (i + 1), 3.0));
+              }
+              done.set(true);
+            });
+    Runnable reader =
+        () -> {
+          Random random = new Random(42);
+          try {
+            while (!done.get()) {
+              long at = T0 + (long) (random.nextDouble() * scrapes * S);
+              RequestTimings t = store.lookup(1, Request.PRODUCE, at);
+              if (t != null) {
+                assertThat(t.requests()).isEqualTo(10);
+                assertThat(t.totalNanos()).isEqualTo(3_000_000L);
+                assertThat(t.intervalEndEpochNanos() - t.intervalStartEpochNanos()).isEqualTo(S);
+              }
+            }
+          } catch (Throwable e) {
+            failure.set(e);
+          }
+        };
+    Thread r1 = new Thread(reader);
+    Thread r2 = new Thread(reader);
+    r1.start();
+    r2.start();
+    writer.start();
+    writer.join();
+    r1.join();
+    r2.join();
+    assertThat(failure.get()).isNull();
+    assertThat(h.size(Request.PRODUCE)).isLessThanOrEqualTo(50);
   }
 }

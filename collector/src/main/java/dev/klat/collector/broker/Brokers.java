@@ -6,8 +6,6 @@ import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -203,7 +201,6 @@ public final class Brokers implements AutoCloseable {
   private final LongSupplier epochNanos;
   private final Discovery discovery;
   private final TimingStore store;
-  private final HttpClient http;
   private final Map<Integer, Target> targets = new ConcurrentHashMap<>();
   private final ScheduledThreadPoolExecutor executor;
   private final AtomicLong discoveryErrors = new AtomicLong();
@@ -216,14 +213,6 @@ public final class Brokers implements AutoCloseable {
     this.epochNanos = epochNanos;
     this.discovery = discovery;
     this.store = new TimingStore(settings.staleMs() * 1_000_000L);
-    // The client starts a selector thread at once: none when no broker is configured.
-    this.http =
-        settings.enabled()
-            ? HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofMillis(settings.connectTimeoutMs()))
-                .build()
-            : null;
     long now = epochNanos.getAsLong();
     for (int id : settings.exporters().keySet()) {
       addConfigured(id, now);
@@ -244,15 +233,32 @@ public final class Brokers implements AutoCloseable {
               return t;
             });
     executor.setRemoveOnCancelPolicy(true);
+    // A periodic task that throws is never run again: both catch everything.
     if (discovery != null) {
       executor.scheduleWithFixedDelay(
-          this::discoverOnce, 0, settings.discoveryIntervalMs(), TimeUnit.MILLISECONDS);
+          () -> safely("discovery", this::discoverOnce),
+          0,
+          settings.discoveryIntervalMs(),
+          TimeUnit.MILLISECONDS);
     }
     executor.scheduleAtFixedRate(
-        () -> targets.values().forEach(t -> executor.execute(() -> scrape(t))),
+        () ->
+            safely(
+                "scheduling scrapes",
+                () -> targets.values().forEach(t -> executor.execute(() -> scrape(t)))),
         0,
         settings.scrapeIntervalMs(),
         TimeUnit.MILLISECONDS);
+  }
+
+  private void safely(String what, Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      if (!closed) {
+        LOG.log(Level.WARNING, what + " failed", e);
+      }
+    }
   }
 
   /** Starts scraping (and discovery, when configured) on the collector's own daemon threads. */
@@ -294,7 +300,7 @@ public final class Brokers implements AutoCloseable {
   }
 
   private ExporterSource exporterSource(URI uri) {
-    return new ExporterSource(http, uri, Duration.ofMillis(settings.readTimeoutMs()));
+    return new ExporterSource(uri, settings.connectTimeoutMs(), settings.readTimeoutMs());
   }
 
   private JmxSource jmxSource(JMXServiceURL url) {

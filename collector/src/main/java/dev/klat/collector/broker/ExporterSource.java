@@ -5,27 +5,29 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.function.LongSupplier;
 
-/** A broker's Prometheus JMX exporter endpoint, read as text format 0.0.4. */
+/**
+ * A broker's Prometheus JMX exporter endpoint, read as text format 0.0.4. {@link HttpURLConnection}
+ * rather than {@code java.net.http}: its read timeout bounds every read of the body, not only the
+ * wait for the headers, so an exporter that stalls halfway cannot hold a scraping thread; and it
+ * needs no selector thread of its own.
+ */
 final class ExporterSource implements Source {
   /** A broker's exporter with our rules answers about 40 KB; anything near this is not one. */
   static final long MAX_BODY_BYTES = 32L * 1024 * 1024;
 
-  private final HttpClient http;
   private final URI endpoint;
-  private final Duration readTimeout;
+  private final int connectTimeoutMs;
+  private final int readTimeoutMs;
 
-  ExporterSource(HttpClient http, URI endpoint, Duration readTimeout) {
-    this.http = http;
+  ExporterSource(URI endpoint, int connectTimeoutMs, int readTimeoutMs) {
     this.endpoint = endpoint;
-    this.readTimeout = readTimeout;
+    this.connectTimeoutMs = connectTimeoutMs;
+    this.readTimeoutMs = readTimeoutMs;
   }
 
   @Override
@@ -40,27 +42,24 @@ final class ExporterSource implements Source {
 
   @Override
   public Reading read(LongSupplier epochNanos) throws IOException {
-    HttpRequest request =
-        HttpRequest.newBuilder(endpoint)
-            .timeout(readTimeout)
-            // Not OpenMetrics: the exporter would then name the counts differently.
-            .header("Accept", "text/plain;version=0.0.4")
-            .GET()
-            .build();
+    HttpURLConnection connection = (HttpURLConnection) endpoint.toURL().openConnection();
+    connection.setConnectTimeout(connectTimeoutMs);
+    connection.setReadTimeout(readTimeoutMs);
+    connection.setUseCaches(false);
+    // Not OpenMetrics: the exporter would then name the counts differently.
+    connection.setRequestProperty("Accept", "text/plain;version=0.0.4");
     long beforeNanos = epochNanos.getAsLong();
-    HttpResponse<InputStream> response;
-    try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    }
+    int status = connection.getResponseCode();
     // The exporter reads JMX while it answers, so the values are of about the time it answered.
     Reading reading = new Reading(beforeNanos + (epochNanos.getAsLong() - beforeNanos) / 2);
-    try (InputStream body = new Capped(response.body(), MAX_BODY_BYTES)) {
-      if (response.statusCode() != 200) {
-        throw new IOException("HTTP " + response.statusCode() + " from " + endpoint);
+    if (status != 200) {
+      InputStream error = connection.getErrorStream();
+      if (error != null) {
+        error.close();
       }
+      throw new IOException("HTTP " + status + " from " + endpoint);
+    }
+    try (InputStream body = new Capped(connection.getInputStream(), MAX_BODY_BYTES)) {
       ExporterText.parse(
           new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8)), reading);
     }
@@ -69,7 +68,7 @@ final class ExporterSource implements Source {
 
   @Override
   public void close() {
-    // HttpClient connections are pooled by the shared client.
+    // Keep-alive connections belong to the JDK's pool, which closes idle ones itself.
   }
 
   /** Fails a body longer than the limit instead of buffering it. */

@@ -156,9 +156,7 @@ class BrokerMetricsIT {
   @Order(3)
   void bothSourcesReadTheSameHistograms() throws Exception {
     produce(2);
-    ExporterSource exporter =
-        new ExporterSource(
-            HttpClient.newHttpClient(), broker().metricsEndpoint(), Duration.ofSeconds(5));
+    ExporterSource exporter = new ExporterSource(broker().metricsEndpoint(), 2000, 5000);
     JmxSource jmx = new JmxSource(new JMXServiceURL(broker().jmxServiceUrl()), 2000, 5000);
     try {
       Reading viaExporter = exporter.read(BrokerMetricsIT::nowNanos);

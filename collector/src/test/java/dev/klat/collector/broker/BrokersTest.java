@@ -289,4 +289,35 @@ class BrokersTest {
       assertThat(s.lastError()).startsWith("jmx service:jmx:rmi:");
     }
   }
+
+  @Test
+  void anExporterThatStallsHalfwayFailsWithinTheReadTimeout() throws IOException {
+    exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
+    exporter.createContext(
+        "/metrics",
+        ex -> {
+          byte[] bytes = produce(5, 1.0).getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(200, bytes.length);
+          OutputStream out = ex.getResponseBody();
+          out.write(bytes, 0, bytes.length / 2);
+          out.flush();
+          try {
+            Thread.sleep(2000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          ex.close();
+        });
+    exporter.start();
+    URI uri = URI.create("http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics");
+    Brokers.Settings settings =
+        new Brokers.Settings(
+            Map.of(5, uri), Map.of(), "", 0, 0, 1000, 3000, 60_000, 1000, 500, 500);
+    try (Brokers brokers = new Brokers(settings, clock::get, null, false)) {
+      long started = System.nanoTime();
+      brokers.scrapeOnce();
+      assertThat(System.nanoTime() - started).isLessThan(3_000 * MS);
+      assertThat(brokers.status().get(0).lastError()).contains("SocketTimeoutException");
+    }
+  }
 }

@@ -4,7 +4,9 @@ import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.BreakdownMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.broker.Brokers;
 import dev.klat.collector.correlate.BrokerInstants;
+import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.ClockOffset;
 import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
@@ -44,6 +46,7 @@ public final class Collector implements AutoCloseable {
   private final OtlpGrpcReceiver grpcReceiver;
   private final AdminServer admin;
   private final ScheduledExecutorService scheduler;
+  private final Brokers brokers;
 
   private Collector(CollectorConfig config) throws IOException {
     long joinWindowNanos = config.positiveLong("join.window.ms") * 1_000_000L;
@@ -79,6 +82,7 @@ public final class Collector implements AutoCloseable {
               return t;
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
+    brokers = Brokers.start(config.brokerSettings());
     ingest = new OtlpIngest(correlator, agentMetrics);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
@@ -106,7 +110,8 @@ public final class Collector implements AutoCloseable {
               (topic, group, windowNanos) ->
                   recent.summarise(topic, group, windowNanos, System.nanoTime()),
               correlator::clockOffsets,
-              this::stats);
+              this::stats,
+              brokers::json);
     } catch (IOException | RuntimeException e) {
       if (r != null) {
         r.close();
@@ -115,6 +120,7 @@ public final class Collector implements AutoCloseable {
         g.close();
       }
       scheduler.shutdownNow();
+      brokers.close();
       if (traceExporter != null) {
         traceExporter.close();
       }
@@ -157,6 +163,18 @@ public final class Collector implements AutoCloseable {
     return admin.address();
   }
 
+  /**
+   * The brokers' request timings, kept current by the broker scrapers ({@code brokers.*} keys);
+   * every lookup answers null when no broker is configured. Lookups never block.
+   */
+  public BrokerTimings brokerTimings() {
+    return brokers.timings();
+  }
+
+  Brokers brokers() {
+    return brokers;
+  }
+
   Correlator correlator() {
     return correlator;
   }
@@ -175,6 +193,7 @@ public final class Collector implements AutoCloseable {
     long nowEpochNanos = System.currentTimeMillis() * 1_000_000L;
     Correlator.Stats stats = correlator.stats();
     ReceiverStats rs = ingest.stats();
+    List<Brokers.Status> brokerStatus = brokers.status();
     for (MetricDef def : MetricDef.all()) {
       List<Exposition.Series> series = new ArrayList<>();
       if (def == MetricDef.SEGMENT_LATENCY) {
@@ -196,6 +215,18 @@ public final class Collector implements AutoCloseable {
             .forEach(
                 (reason, count) ->
                     series.add(Exposition.Series.scalar(Map.of(TagKeys.REASON, reason), count)));
+      } else if (def == MetricDef.COLLECTOR_BROKER_UP) {
+        for (Brokers.Status b : brokerStatus) {
+          series.add(Exposition.Series.scalar(broker(b), b.up() ? 1 : 0));
+        }
+      } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_ERRORS) {
+        for (Brokers.Status b : brokerStatus) {
+          series.add(Exposition.Series.scalar(broker(b), b.scrapeErrors()));
+        }
+      } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_AGE) {
+        for (Brokers.Status b : brokerStatus) {
+          series.add(Exposition.Series.scalar(broker(b), b.ageNanos() / 1e9));
+        }
       } else if (def == MetricDef.CLOCK_OFFSET) {
         for (ClockOffset c : correlator.clockOffsets()) {
           Map<String, String> labels = new LinkedHashMap<>();
@@ -265,6 +296,10 @@ public final class Collector implements AutoCloseable {
     return out;
   }
 
+  private static Map<String, String> broker(Brokers.Status status) {
+    return Map.of(TagKeys.BROKER, Integer.toString(status.nodeId()));
+  }
+
   private static Exposition.Type type(MetricDef def) {
     return switch (def.instrument()) {
       case HISTOGRAM -> Exposition.Type.HISTOGRAM;
@@ -281,6 +316,7 @@ public final class Collector implements AutoCloseable {
     }
     admin.close();
     scheduler.shutdownNow();
+    brokers.close();
     if (traceExporter != null) {
       traceExporter.close();
     }

@@ -1,5 +1,6 @@
 package dev.klat.collector;
 
+import dev.klat.collector.broker.Brokers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -43,6 +44,17 @@ public final class CollectorConfig {
     DEFAULTS.put("api.recent.breakdowns", "100000");
     DEFAULTS.put("traces.endpoint", "");
     DEFAULTS.put("traces.queue.size", "10000");
+    DEFAULTS.put("brokers.exporter", "");
+    DEFAULTS.put("brokers.jmx", "");
+    DEFAULTS.put("brokers.bootstrap", "");
+    DEFAULTS.put("brokers.exporter.port", "");
+    DEFAULTS.put("brokers.jmx.port", "");
+    DEFAULTS.put("brokers.discovery.interval.ms", "30000");
+    DEFAULTS.put("brokers.scrape.interval.ms", "5000");
+    DEFAULTS.put("brokers.stale.ms", "30000");
+    DEFAULTS.put("brokers.history.ms", "600000");
+    DEFAULTS.put("brokers.connect.timeout.ms", "2000");
+    DEFAULTS.put("brokers.read.timeout.ms", "5000");
   }
 
   static final String PROPERTY_PREFIX = "klat.collector.";
@@ -160,6 +172,70 @@ public final class CollectorConfig {
         && !endpoint.startsWith("https://")) {
       throw new IllegalArgumentException("traces.endpoint must be an http(s) URL: " + endpoint);
     }
+    brokerSettings();
+  }
+
+  /**
+   * The broker scraping settings.
+   *
+   * @throws IllegalArgumentException naming the key of a bad value
+   */
+  Brokers.Settings brokerSettings() {
+    String bootstrap = string("brokers.bootstrap").trim();
+    int exporterPort = optionalPort("brokers.exporter.port");
+    int jmxPort = optionalPort("brokers.jmx.port");
+    if (!bootstrap.isEmpty() && exporterPort == 0 && jmxPort == 0) {
+      throw new IllegalArgumentException(
+          "brokers.bootstrap needs brokers.exporter.port or brokers.jmx.port (or both): where to"
+              + " read each discovered broker's metrics");
+    }
+    if (bootstrap.isEmpty() && (exporterPort != 0 || jmxPort != 0)) {
+      throw new IllegalArgumentException(
+          "brokers.exporter.port and brokers.jmx.port apply to discovered brokers only: set"
+              + " brokers.bootstrap, or list the brokers in brokers.exporter or brokers.jmx");
+    }
+    long scrapeMs = positiveLong("brokers.scrape.interval.ms");
+    long staleMs = positiveLong("brokers.stale.ms");
+    long historyMs = positiveLong("brokers.history.ms");
+    if (staleMs < scrapeMs) {
+      throw new IllegalArgumentException(
+          "brokers.stale.ms ("
+              + staleMs
+              + ") must be at least brokers.scrape.interval.ms ("
+              + scrapeMs
+              + "), or every lookup between two scrapes would find nothing");
+    }
+    if (historyMs < staleMs) {
+      throw new IllegalArgumentException(
+          "brokers.history.ms ("
+              + historyMs
+              + ") must be at least brokers.stale.ms ("
+              + staleMs
+              + ")");
+    }
+    return new Brokers.Settings(
+        Brokers.Settings.exporterList("brokers.exporter", string("brokers.exporter")),
+        Brokers.Settings.jmxList("brokers.jmx", string("brokers.jmx")),
+        bootstrap,
+        exporterPort,
+        jmxPort,
+        scrapeMs,
+        staleMs,
+        historyMs,
+        positiveLong("brokers.discovery.interval.ms"),
+        positiveInt("brokers.connect.timeout.ms"),
+        positiveInt("brokers.read.timeout.ms"));
+  }
+
+  private int optionalPort(String key) {
+    if (string(key).trim().isEmpty()) {
+      return 0;
+    }
+    int port = port(key);
+    if (port == 0) {
+      throw new IllegalArgumentException(key + " must be a port (1 to 65535) or empty");
+    }
+    return port;
   }
 
   /** Warnings collected while reading (unknown keys). */

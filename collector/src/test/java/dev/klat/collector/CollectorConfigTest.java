@@ -63,4 +63,50 @@ class CollectorConfigTest {
       }
     }
   }
+
+  @Test
+  void brokerKeysParseIntoSettingsAndBadCombinationsFailNamingTheKeys() {
+    assertThat(CollectorConfig.of(Map.of()).brokerSettings().enabled()).isFalse();
+    var listed =
+        CollectorConfig.of(
+                Map.of(
+                    "brokers.exporter", "1=http://kafka-1:9404/metrics",
+                    "brokers.jmx", "1=kafka-1:9999,2=kafka-2:9999",
+                    "brokers.scrape.interval.ms", "500",
+                    "brokers.stale.ms", "2000"))
+            .brokerSettings();
+    assertThat(listed.enabled()).isTrue();
+    assertThat(listed.exporters()).containsOnlyKeys(1);
+    assertThat(listed.jmx()).containsOnlyKeys(1, 2);
+    assertThat(listed.scrapeIntervalMs()).isEqualTo(500);
+    assertThat(listed.staleMs()).isEqualTo(2000);
+    assertThat(listed.historyMs()).isEqualTo(600_000);
+    var discovered =
+        CollectorConfig.parse(
+                new String[] {"--brokers.bootstrap=kafka:9092"},
+                new Properties(),
+                Map.of("KLAT_COLLECTOR_BROKERS_EXPORTER_PORT", "9404"))
+            .brokerSettings();
+    assertThat(discovered.bootstrap()).isEqualTo("kafka:9092");
+    assertThat(discovered.exporterPort()).isEqualTo(9404);
+    assertThat(discovered.jmxPort()).isZero();
+
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.bootstrap", "kafka:9092")))
+        .hasMessageContaining("brokers.exporter.port");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.jmx.port", "9999")))
+        .hasMessageContaining("brokers.bootstrap");
+    assertThatThrownBy(
+            () ->
+                CollectorConfig.of(
+                    Map.of("brokers.bootstrap", "kafka:9092", "brokers.jmx.port", "0")))
+        .hasMessageContaining("brokers.jmx.port");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.exporter", "1=kafka:9404")))
+        .hasMessageContaining("brokers.exporter");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.stale.ms", "1000")))
+        .hasMessageContaining("brokers.stale.ms");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.history.ms", "1000")))
+        .hasMessageContaining("brokers.history.ms");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.read.timeout.ms", "0")))
+        .hasMessageContaining("brokers.read.timeout.ms");
+  }
 }

@@ -300,6 +300,16 @@ class CollectorIT {
   }
 
   @Test
+  void withoutBrokersConfiguredTheBrokerApiIsEmptyAndLookupsFindNothing() throws Exception {
+    assertThat(get("/api/brokers", null).body()).isEqualTo("{\"brokers\":[],\"discovery\":null}");
+    assertThat(
+            collector
+                .brokerTimings()
+                .lookup(1, dev.klat.collector.correlate.BrokerTimings.Request.PRODUCE, BASE))
+        .isNull();
+  }
+
+  @Test
   void exportedTracesDrawTheWaterfallInTheRecordsTrace() throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     Set<String> rootTraces = new HashSet<>();

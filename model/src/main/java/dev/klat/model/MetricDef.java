@@ -234,6 +234,38 @@ public final class MetricDef {
           TagKeys.REASON);
 
   /**
+   * {@code klat.collector.broker.up}: 1 while the collector reads a broker's request metrics (its
+   * last scrape succeeded and is recent), 0 while they are missing, stale or unreachable.
+   */
+  public static final MetricDef COLLECTOR_BROKER_UP =
+      new MetricDef(
+          "klat.collector.broker.up",
+          Instrument.GAUGE,
+          Unit.NONE,
+          "1 while the collector reads the broker's request metrics, 0 while they are missing,"
+              + " stale or unreachable.",
+          TagKeys.BROKER);
+
+  /** {@code klat.collector.broker.scrape.errors}: failed scrapes of a broker's request metrics. */
+  public static final MetricDef COLLECTOR_BROKER_SCRAPE_ERRORS =
+      counter(
+          "klat.collector.broker.scrape.errors",
+          "Scrapes of the broker's request metrics that failed.",
+          TagKeys.BROKER);
+
+  /**
+   * {@code klat.collector.broker.scrape.age}: time since the last successful scrape of a broker's
+   * request metrics (since the broker was configured or discovered, when none succeeded yet).
+   */
+  public static final MetricDef COLLECTOR_BROKER_SCRAPE_AGE =
+      new MetricDef(
+          "klat.collector.broker.scrape.age",
+          Instrument.GAUGE,
+          Unit.SECONDS,
+          "Time since the last successful scrape of the broker's request metrics.",
+          TagKeys.BROKER);
+
+  /**
    * {@code klat.clock.offset}: the collector's estimate of the offset between two hosts' clocks:
    * the {@code to_host} clock minus the {@code from_host} clock, in seconds.
    */
@@ -269,6 +301,9 @@ public final class MetricDef {
               COLLECTOR_SPANS_DROPPED,
               COLLECTOR_INSTANTS_CLAMPED,
               COLLECTOR_REQUESTS_REJECTED,
+              COLLECTOR_BROKER_UP,
+              COLLECTOR_BROKER_SCRAPE_ERRORS,
+              COLLECTOR_BROKER_SCRAPE_AGE,
               CLOCK_OFFSET));
 
   private final String name;

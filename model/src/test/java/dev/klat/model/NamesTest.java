@@ -165,6 +165,11 @@ class NamesTest {
             "klat.collector.instants.clamped COUNTER 1 klat_collector_instants_clamped_total []",
             "klat.collector.requests.rejected COUNTER 1 klat_collector_requests_rejected_total"
                 + " [reason]",
+            "klat.collector.broker.up GAUGE 1 klat_collector_broker_up [broker]",
+            "klat.collector.broker.scrape.errors COUNTER 1"
+                + " klat_collector_broker_scrape_errors_total [broker]",
+            "klat.collector.broker.scrape.age GAUGE s klat_collector_broker_scrape_age_seconds"
+                + " [broker]",
             "klat.clock.offset GAUGE s klat_clock_offset_seconds [from_host, to_host]");
   }
 

@@ -23,7 +23,8 @@ import java.util.logging.Logger;
 
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
- * Accept} header), {@code /api/breakdown}, {@code /api/clocks} and {@code /healthz}.
+ * Accept} header), {@code /api/breakdown}, {@code /api/clocks}, {@code /api/stats}, {@code
+ * /api/brokers} and {@code /healthz}.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -42,7 +43,8 @@ public final class AdminServer implements AutoCloseable {
       Supplier<List<Exposition.Family>> metrics,
       BreakdownQuery breakdowns,
       Supplier<List<ClockOffset>> clocks,
-      Supplier<Map<String, Long>> stats)
+      Supplier<Map<String, Long>> stats,
+      Supplier<String> brokersJson)
       throws IOException {
     server = HttpServer.create(address, 64);
     executor =
@@ -78,6 +80,10 @@ public final class AdminServer implements AutoCloseable {
         "/api/stats",
         exchange ->
             serve(exchange, ex -> new Response(200, "application/json", stats(stats.get()))));
+    server.createContext(
+        "/api/brokers",
+        exchange ->
+            serve(exchange, ex -> new Response(200, "application/json", brokersJson.get())));
     server.createContext(
         "/healthz", exchange -> serve(exchange, ex -> new Response(200, "text/plain", "ok\n")));
     String page = loadPage();

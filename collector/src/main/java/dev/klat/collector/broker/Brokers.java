@@ -1,0 +1,653 @@
+package dev.klat.collector.broker;
+
+import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * Keeps every broker's RequestMetrics current and serves them as {@link BrokerTimings}: brokers
+ * from configured lists or discovered through the Admin client, each scraped every interval on the
+ * collector's own daemon threads (never on the receive or join path), with timeouts. A broker that
+ * fails is counted and reported, and scraped again at the next interval; nothing here throws once
+ * started.
+ */
+public final class Brokers implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(Brokers.class.getName());
+  private static final int THREADS = 4;
+
+  /**
+   * What to scrape and how often.
+   *
+   * @param exporters node id to JMX exporter URL
+   * @param jmx node id to JMX service URL
+   * @param bootstrap bootstrap servers for discovery, or empty
+   * @param exporterPort with discovery, each broker's exporter port (0: none)
+   * @param jmxPort with discovery, each broker's JMX port (0: none)
+   * @param scrapeIntervalMs time between scrapes of a broker
+   * @param staleMs how long an interval answers lookups after it ended
+   * @param historyMs how far back intervals are kept
+   * @param discoveryIntervalMs time between discoveries
+   * @param connectTimeoutMs connect timeout of every scrape and discovery
+   * @param readTimeoutMs read timeout of every scrape and discovery
+   */
+  public record Settings(
+      Map<Integer, URI> exporters,
+      Map<Integer, JMXServiceURL> jmx,
+      String bootstrap,
+      int exporterPort,
+      int jmxPort,
+      long scrapeIntervalMs,
+      long staleMs,
+      long historyMs,
+      long discoveryIntervalMs,
+      int connectTimeoutMs,
+      int readTimeoutMs) {
+
+    /** True when any broker is configured or discovery is on. */
+    public boolean enabled() {
+      return !exporters.isEmpty() || !jmx.isEmpty() || !bootstrap.isEmpty();
+    }
+
+    /**
+     * Parses {@code nodeId=http://host:port/metrics,...}.
+     *
+     * @throws IllegalArgumentException naming {@code key}
+     */
+    public static Map<Integer, URI> exporterList(String key, String text) {
+      Map<Integer, URI> out = new TreeMap<>();
+      entries(key, text)
+          .forEach(
+              (id, value) -> {
+                try {
+                  URI uri = new URI(value);
+                  String scheme = uri.getScheme();
+                  if (uri.getHost() == null
+                      || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
+                    throw new URISyntaxException(value, "not an http(s) URL with a host");
+                  }
+                  out.put(id, uri);
+                } catch (URISyntaxException e) {
+                  throw new IllegalArgumentException(
+                      key + ": broker " + id + ": " + e.getMessage(), e);
+                }
+              });
+      return out;
+    }
+
+    /**
+     * Parses {@code nodeId=service:jmx:...,...} or {@code nodeId=host:port,...}.
+     *
+     * @throws IllegalArgumentException naming {@code key}
+     */
+    public static Map<Integer, JMXServiceURL> jmxList(String key, String text) {
+      Map<Integer, JMXServiceURL> out = new TreeMap<>();
+      entries(key, text)
+          .forEach(
+              (id, value) -> {
+                String url = value;
+                if (!value.startsWith("service:jmx:")) {
+                  int colon = value.lastIndexOf(':');
+                  int port = colon < 0 ? -1 : parsePort(value.substring(colon + 1));
+                  String host = colon < 0 ? "" : value.substring(0, colon);
+                  if (host.startsWith("[") && host.endsWith("]")) {
+                    host = host.substring(1, host.length() - 1);
+                  }
+                  if (host.isEmpty() || port <= 0) {
+                    throw new IllegalArgumentException(
+                        key
+                            + ": broker "
+                            + id
+                            + ": "
+                            + value
+                            + " is neither service:jmx:... nor host:port");
+                  }
+                  url = JmxSource.serviceUrl(host, port);
+                }
+                try {
+                  out.put(id, new JMXServiceURL(url));
+                } catch (MalformedURLException e) {
+                  throw new IllegalArgumentException(
+                      key + ": broker " + id + ": " + e.getMessage(), e);
+                }
+              });
+      return out;
+    }
+
+    private static int parsePort(String text) {
+      try {
+        int port = Integer.parseInt(text);
+        return port > 0 && port <= 65535 ? port : -1;
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+
+    private static Map<Integer, String> entries(String key, String text) {
+      Map<Integer, String> out = new LinkedHashMap<>();
+      for (String part : text.split(",")) {
+        String entry = part.trim();
+        if (entry.isEmpty()) {
+          continue;
+        }
+        int eq = entry.indexOf('=');
+        int id;
+        try {
+          id = eq <= 0 ? -1 : Integer.parseInt(entry.substring(0, eq).trim());
+        } catch (NumberFormatException e) {
+          id = -1;
+        }
+        if (id < 0) {
+          throw new IllegalArgumentException(
+              key + ": expected nodeId=endpoint (node id a whole number >= 0): " + entry);
+        }
+        if (out.put(id, entry.substring(eq + 1).trim()) != null) {
+          throw new IllegalArgumentException(key + ": broker " + id + " given twice");
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * One broker as {@code /metrics} and {@code /api/brokers} report it.
+   *
+   * @param nodeId the broker's node id
+   * @param discovered found by discovery rather than configured
+   * @param sources the configured sources, {@code kind endpoint}, in the order they are tried
+   * @param source the kind of the source of the last successful scrape, or null
+   * @param up whether the last scrape succeeded and is at most the stale limit old
+   * @param lastSuccessEpochNanos the last successful scrape, or -1
+   * @param ageNanos since the last successful scrape (or since the broker was added, if none)
+   * @param lastError why the last scrape failed, or null when it did not
+   * @param scrapeErrors failed scrapes since the broker was added
+   * @param restarts scrapes in which a count went down (the broker restarted)
+   * @param latest the newest interval of each request kind that had requests (may be missing)
+   */
+  public record Status(
+      int nodeId,
+      boolean discovered,
+      List<String> sources,
+      String source,
+      boolean up,
+      long lastSuccessEpochNanos,
+      long ageNanos,
+      String lastError,
+      long scrapeErrors,
+      long restarts,
+      Map<Request, RequestTimings> latest) {}
+
+  private final Settings settings;
+  private final LongSupplier epochNanos;
+  private final Discovery discovery;
+  private final TimingStore store;
+  private final Map<Integer, Target> targets = new ConcurrentHashMap<>();
+  private final ScheduledThreadPoolExecutor executor;
+  private final AtomicLong discoveryErrors = new AtomicLong();
+  private volatile long lastDiscoveryEpochNanos = -1;
+  private volatile String lastDiscoveryError;
+  private volatile boolean closed;
+
+  Brokers(Settings settings, LongSupplier epochNanos, Discovery discovery, boolean schedule) {
+    this.settings = settings;
+    this.epochNanos = epochNanos;
+    this.discovery = discovery;
+    this.store = new TimingStore(settings.staleMs() * 1_000_000L);
+    long now = epochNanos.getAsLong();
+    for (int id : settings.exporters().keySet()) {
+      addConfigured(id, now);
+    }
+    for (int id : settings.jmx().keySet()) {
+      addConfigured(id, now);
+    }
+    if (!schedule) {
+      executor = null;
+      return;
+    }
+    executor =
+        new ScheduledThreadPoolExecutor(
+            THREADS,
+            r -> {
+              Thread t = new Thread(r, "klat-broker-scrape");
+              t.setDaemon(true);
+              return t;
+            });
+    executor.setRemoveOnCancelPolicy(true);
+    // A periodic task that throws is never run again: both catch everything.
+    if (discovery != null) {
+      executor.scheduleWithFixedDelay(
+          () -> safely("discovery", this::discoverOnce),
+          0,
+          settings.discoveryIntervalMs(),
+          TimeUnit.MILLISECONDS);
+    }
+    executor.scheduleAtFixedRate(
+        () ->
+            safely(
+                "scheduling scrapes",
+                () -> targets.values().forEach(t -> executor.execute(() -> scrape(t)))),
+        0,
+        settings.scrapeIntervalMs(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private void safely(String what, Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      if (!closed) {
+        LOG.log(Level.WARNING, what + " failed", e);
+      }
+    }
+  }
+
+  /** Starts scraping (and discovery, when configured) on the collector's own daemon threads. */
+  public static Brokers start(Settings settings) {
+    Discovery discovery =
+        settings.bootstrap().isEmpty()
+            ? null
+            : new Discovery.ViaAdmin(
+                settings.bootstrap(), settings.connectTimeoutMs() + settings.readTimeoutMs());
+    return new Brokers(settings, Brokers::wallClockNanos, discovery, settings.enabled());
+  }
+
+  private static long wallClockNanos() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+
+  /** The timings the correlator reads; lookups never block and never do I/O. */
+  public BrokerTimings timings() {
+    return store;
+  }
+
+  private void addConfigured(int nodeId, long now) {
+    if (targets.containsKey(nodeId)) {
+      return;
+    }
+    List<Source> sources = new ArrayList<>();
+    URI exporter = settings.exporters().get(nodeId);
+    if (exporter != null) {
+      sources.add(exporterSource(exporter));
+    }
+    JMXServiceURL jmx = settings.jmx().get(nodeId);
+    if (jmx != null) {
+      sources.add(jmxSource(jmx));
+    }
+    Target target = new Target(nodeId, false, null, sources, newHistory(), now);
+    targets.put(nodeId, target);
+    store.put(nodeId, target.history);
+  }
+
+  private ExporterSource exporterSource(URI uri) {
+    return new ExporterSource(uri, settings.connectTimeoutMs(), settings.readTimeoutMs());
+  }
+
+  private JmxSource jmxSource(JMXServiceURL url) {
+    return new JmxSource(url, settings.connectTimeoutMs(), settings.readTimeoutMs());
+  }
+
+  private BrokerHistory newHistory() {
+    // Room for the whole history at the configured rate, with slack for a slow scheduler.
+    long perHistory = settings.historyMs() / Math.max(1, settings.scrapeIntervalMs()) + 1;
+    return new BrokerHistory(
+        settings.historyMs() * 1_000_000L, (int) Math.min(100_000, perHistory * 2 + 16));
+  }
+
+  /** Scrapes every broker now, on the calling thread; for tests. */
+  void scrapeOnce() {
+    targets.values().forEach(this::scrape);
+  }
+
+  private void scrape(Target target) {
+    if (closed || !target.busy.compareAndSet(false, true)) {
+      return; // the previous scrape of this broker is still running
+    }
+    if (target.retired) {
+      target.closeSources(); // replaced or forgotten while this scrape waited for a thread
+      return;
+    }
+    try {
+      List<String> errors = new ArrayList<>();
+      for (Source source : target.sources) {
+        try {
+          Reading reading = source.read(epochNanos);
+          if (!reading.any()) {
+            throw new java.io.IOException(
+                "no kafka.network RequestMetrics in the answer (for the exporter: are the rules"
+                    + " of deploy/jmx-exporter/kafka-broker.yaml loaded?)");
+          }
+          target.history.add(reading);
+          if (!target.lastOk && target.lastAttemptEpochNanos >= 0) {
+            LOG.info("broker " + target.nodeId + " is back (" + source.endpoint() + ")");
+          }
+          target.source = source.kind();
+          target.lastSuccessEpochNanos = reading.epochNanos;
+          target.lastError = null;
+          target.lastOk = true;
+          return;
+        } catch (Exception e) {
+          errors.add(source.kind() + " " + source.endpoint() + ": " + describe(e));
+        }
+      }
+      target.errors.incrementAndGet();
+      String error = String.join("; ", errors);
+      if (target.lastOk || target.lastAttemptEpochNanos < 0) {
+        LOG.warning("broker " + target.nodeId + " metrics unavailable: " + error);
+      }
+      target.lastError = error;
+      target.lastOk = false;
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "scraping broker " + target.nodeId + " failed", e);
+    } finally {
+      target.lastAttemptEpochNanos = epochNanos.getAsLong();
+      target.busy.set(false);
+      if (target.retired) {
+        target.closeSources();
+      }
+    }
+  }
+
+  private static String describe(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = e.getMessage();
+    String rootText = root == e ? "" : " (" + root.getClass().getSimpleName() + ")";
+    return e.getClass().getSimpleName()
+        + (message == null ? "" : ": " + message.replace('\n', ' '))
+        + rootText;
+  }
+
+  /** Asks the cluster for its brokers and adds, moves or forgets discovered ones; for tests. */
+  void discoverOnce() {
+    if (discovery == null || closed) {
+      return;
+    }
+    long now = epochNanos.getAsLong();
+    Map<Integer, String> nodes;
+    try {
+      nodes = discovery.nodes();
+    } catch (Exception e) {
+      discoveryErrors.incrementAndGet();
+      String error = describe(e);
+      if (lastDiscoveryError == null) {
+        LOG.warning("broker discovery through " + settings.bootstrap() + " failed: " + error);
+      }
+      lastDiscoveryError = error;
+      return;
+    }
+    lastDiscoveryEpochNanos = now;
+    lastDiscoveryError = null;
+    nodes.forEach(
+        (id, host) -> {
+          Target existing = targets.get(id);
+          if (existing != null && !existing.discovered) {
+            return; // configured explicitly: the list wins
+          }
+          if (existing != null && host.equals(existing.host)) {
+            existing.absentSinceEpochNanos = -1;
+            return;
+          }
+          List<Source> sources = new ArrayList<>();
+          if (settings.exporterPort() > 0) {
+            String h = host.contains(":") ? "[" + host + "]" : host;
+            sources.add(
+                exporterSource(
+                    URI.create("http://" + h + ":" + settings.exporterPort() + "/metrics")));
+          }
+          if (settings.jmxPort() > 0) {
+            try {
+              sources.add(
+                  jmxSource(new JMXServiceURL(JmxSource.serviceUrl(host, settings.jmxPort()))));
+            } catch (MalformedURLException e) {
+              LOG.warning("broker " + id + ": no JMX URL for host " + host + ": " + e.getMessage());
+            }
+          }
+          // A broker that moved keeps its history: its counts going down mark the new process.
+          BrokerHistory history = existing == null ? newHistory() : existing.history;
+          Target target = new Target(id, true, host, sources, history, now);
+          targets.put(id, target);
+          store.put(id, history);
+          if (existing != null) {
+            existing.retire();
+          } else {
+            LOG.info("broker " + id + " discovered at " + host);
+          }
+        });
+    long forgetAfterNanos = settings.historyMs() * 1_000_000L;
+    for (Target target : targets.values()) {
+      if (!target.discovered || nodes.containsKey(target.nodeId)) {
+        continue;
+      }
+      if (target.absentSinceEpochNanos < 0) {
+        target.absentSinceEpochNanos = now; // stopped or fenced: reported down, kept for now
+      } else if (now - target.absentSinceEpochNanos > forgetAfterNanos) {
+        targets.remove(target.nodeId, target);
+        store.remove(target.nodeId);
+        target.retire();
+        LOG.info("broker " + target.nodeId + " left the cluster; forgotten");
+      }
+    }
+  }
+
+  /** Every broker's state, by node id. */
+  public List<Status> status() {
+    long now = epochNanos.getAsLong();
+    long staleNanos = settings.staleMs() * 1_000_000L;
+    List<Status> out = new ArrayList<>();
+    for (Target t : new TreeMap<>(targets).values()) {
+      long lastSuccess = t.lastSuccessEpochNanos;
+      Map<Request, RequestTimings> latest = new EnumMap<>(Request.class);
+      for (Request request : Phase.REQUESTS) {
+        RequestTimings timings = t.history.latest(request);
+        if (timings != null) {
+          latest.put(request, timings);
+        }
+      }
+      List<String> sources = new ArrayList<>();
+      t.sources.forEach(s -> sources.add(s.kind() + " " + s.endpoint()));
+      out.add(
+          new Status(
+              t.nodeId,
+              t.discovered,
+              Collections.unmodifiableList(sources),
+              t.source,
+              t.lastOk && lastSuccess >= 0 && now - lastSuccess <= staleNanos,
+              lastSuccess,
+              now - (lastSuccess >= 0 ? lastSuccess : t.addedEpochNanos),
+              t.lastError,
+              t.errors.get(),
+              t.history.resets(),
+              Collections.unmodifiableMap(latest)));
+    }
+    return out;
+  }
+
+  /** The JSON of {@code /api/brokers}. */
+  public String json() {
+    StringBuilder out = new StringBuilder(1024).append("{\"brokers\":[");
+    boolean first = true;
+    for (Status s : status()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append("{\"nodeId\":").append(s.nodeId());
+      out.append(",\"discovered\":").append(s.discovered());
+      out.append(",\"sources\":[");
+      for (int i = 0; i < s.sources().size(); i++) {
+        out.append(i == 0 ? "" : ",").append(str(s.sources().get(i)));
+      }
+      out.append("],\"source\":").append(str(s.source()));
+      out.append(",\"up\":").append(s.up());
+      out.append(",\"lastSuccessEpochMs\":")
+          .append(s.lastSuccessEpochNanos() < 0 ? "null" : s.lastSuccessEpochNanos() / 1_000_000);
+      out.append(",\"ageSeconds\":").append(seconds(s.ageNanos()));
+      out.append(",\"lastError\":").append(str(s.lastError()));
+      out.append(",\"scrapeErrors\":").append(s.scrapeErrors());
+      out.append(",\"restarts\":").append(s.restarts());
+      out.append(",\"latest\":{");
+      boolean firstRequest = true;
+      for (Request request : Phase.REQUESTS) {
+        if (!firstRequest) {
+          out.append(',');
+        }
+        firstRequest = false;
+        out.append(str(Phase.requestLabel(request))).append(':');
+        RequestTimings t = s.latest().get(request);
+        if (t == null) {
+          out.append("null");
+          continue;
+        }
+        long lengthNanos = t.intervalEndEpochNanos() - t.intervalStartEpochNanos();
+        out.append("{\"requests\":").append(t.requests());
+        out.append(",\"intervalStartEpochMs\":").append(t.intervalStartEpochNanos() / 1_000_000);
+        out.append(",\"intervalEndEpochMs\":").append(t.intervalEndEpochNanos() / 1_000_000);
+        out.append(",\"requestsPerSecond\":")
+            .append(lengthNanos <= 0 ? "null" : number(t.requests() * 1e9 / lengthNanos));
+        out.append(",\"meanMs\":{");
+        long[] means = {
+          t.requestQueueNanos(),
+          t.localNanos(),
+          t.remoteNanos(),
+          t.throttleNanos(),
+          t.responseQueueNanos(),
+          t.responseSendNanos(),
+          t.totalNanos()
+        };
+        for (Phase phase : Phase.ALL) {
+          out.append(phase.ordinal() == 0 ? "" : ",").append(str(phase.key)).append(':');
+          out.append(number(means[phase.ordinal()] / 1e6));
+        }
+        out.append("}}");
+      }
+      out.append("}}");
+    }
+    out.append("],\"discovery\":");
+    if (discovery == null) {
+      out.append("null");
+    } else {
+      long last = lastDiscoveryEpochNanos;
+      out.append("{\"bootstrap\":").append(str(settings.bootstrap()));
+      out.append(",\"lastSuccessEpochMs\":").append(last < 0 ? "null" : last / 1_000_000);
+      out.append(",\"lastError\":").append(str(lastDiscoveryError));
+      out.append(",\"errors\":").append(discoveryErrors.get()).append('}');
+    }
+    return out.append('}').toString();
+  }
+
+  private static String seconds(long nanos) {
+    return number(nanos / 1e9);
+  }
+
+  private static String number(double value) {
+    return String.format(Locale.ROOT, "%.6f", value).replaceAll("0+$", "").replaceAll("\\.$", "");
+  }
+
+  private static String str(String s) {
+    if (s == null) {
+      return "null";
+    }
+    StringBuilder out = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('"').toString();
+  }
+
+  /** Stops scraping and discovery and drops every connection; idempotent, never throws. */
+  @Override
+  public void close() {
+    closed = true;
+    if (executor != null) {
+      executor.shutdownNow();
+    }
+    for (Target t : targets.values()) {
+      t.retire();
+    }
+    if (discovery != null) {
+      try {
+        discovery.close();
+      } catch (RuntimeException e) {
+        LOG.log(Level.FINE, "closing discovery", e);
+      }
+    }
+  }
+
+  /** One broker's sources and state; the state is written by the thread scraping it. */
+  private static final class Target {
+    final int nodeId;
+    final boolean discovered;
+    final String host;
+    final List<Source> sources;
+    final BrokerHistory history;
+    final long addedEpochNanos;
+    final AtomicBoolean busy = new AtomicBoolean();
+    final AtomicLong errors = new AtomicLong();
+    volatile String source;
+    volatile boolean lastOk;
+    volatile long lastSuccessEpochNanos = -1;
+    volatile long lastAttemptEpochNanos = -1;
+    volatile String lastError;
+    volatile long absentSinceEpochNanos = -1;
+    volatile boolean retired;
+
+    Target(
+        int nodeId,
+        boolean discovered,
+        String host,
+        List<Source> sources,
+        BrokerHistory history,
+        long addedEpochNanos) {
+      this.nodeId = nodeId;
+      this.discovered = discovered;
+      this.host = host;
+      this.sources = List.copyOf(sources);
+      this.history = history;
+      this.addedEpochNanos = addedEpochNanos;
+    }
+
+    /** No more scrapes: closes the sources now, or after the scrape that is running. */
+    void retire() {
+      retired = true;
+      if (busy.compareAndSet(false, true)) {
+        closeSources();
+      }
+    }
+
+    void closeSources() {
+      for (Source s : sources) {
+        s.close();
+      }
+    }
+  }
+}

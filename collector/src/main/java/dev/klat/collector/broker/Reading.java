@@ -1,0 +1,66 @@
+package dev.klat.collector.broker;
+
+import dev.klat.collector.correlate.BrokerTimings.Request;
+import java.util.Arrays;
+
+/**
+ * One scrape of one broker: for each request kind and phase, the histogram's all-time count and
+ * mean (ms). Filled by the source that read it, then only read; confined to the scraping thread.
+ */
+final class Reading {
+  private static final int PHASES = Phase.ALL.length;
+
+  /** When the values were read (the middle of the scrape), epoch nanoseconds. */
+  final long epochNanos;
+
+  private final long[] counts = new long[Phase.REQUESTS.length * PHASES];
+  private final double[] meansMs = new double[counts.length];
+
+  Reading(long epochNanos) {
+    this.epochNanos = epochNanos;
+    Arrays.fill(counts, -1);
+    Arrays.fill(meansMs, Double.NaN);
+  }
+
+  private static int slot(Request request, Phase phase) {
+    return request.ordinal() * PHASES + phase.ordinal();
+  }
+
+  void count(Request request, Phase phase, long count) {
+    counts[slot(request, phase)] = count;
+  }
+
+  void meanMs(Request request, Phase phase, double meanMs) {
+    meansMs[slot(request, phase)] = meanMs;
+  }
+
+  /** The count, or -1 when the scrape did not have it. */
+  long count(Request request, Phase phase) {
+    return counts[slot(request, phase)];
+  }
+
+  /** The all-time mean in ms, or NaN when the scrape did not have it. */
+  double meanMs(Request request, Phase phase) {
+    return meansMs[slot(request, phase)];
+  }
+
+  /** True when every phase of the request kind has a count and a finite mean. */
+  boolean complete(Request request) {
+    for (Phase phase : Phase.ALL) {
+      if (count(request, phase) < 0 || !Double.isFinite(meanMs(request, phase))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True when any RequestMetrics value was found at all. */
+  boolean any() {
+    for (long c : counts) {
+      if (c >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.klat.collector.broker;
+
+import dev.klat.collector.correlate.BrokerTimings;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The {@link BrokerTimings} the correlator reads: the brokers' histories in an immutable map,
+ * replaced (copy on write) when a broker comes or goes, so that a lookup takes no lock the scrapers
+ * or discovery could hold.
+ */
+final class TimingStore implements BrokerTimings {
+  private final long staleNanos;
+  private final Object writeLock = new Object();
+  private volatile Map<Integer, BrokerHistory> brokers = Map.of();
+
+  TimingStore(long staleNanos) {
+    this.staleNanos = staleNanos;
+  }
+
+  void put(int nodeId, BrokerHistory history) {
+    synchronized (writeLock) {
+      Map<Integer, BrokerHistory> next = new HashMap<>(brokers);
+      next.put(nodeId, history);
+      brokers = Map.copyOf(next);
+    }
+  }
+
+  void remove(int nodeId) {
+    synchronized (writeLock) {
+      Map<Integer, BrokerHistory> next = new HashMap<>(brokers);
+      next.remove(nodeId);
+      brokers = Map.copyOf(next);
+    }
+  }
+
+  @Override
+  public RequestTimings lookup(int nodeId, Request request, long epochNanos) {
+    BrokerHistory history = brokers.get(nodeId);
+    return history == null ? null : history.lookup(request, epochNanos, staleNanos);
+  }
+}

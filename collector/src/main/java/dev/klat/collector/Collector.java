@@ -64,15 +64,19 @@ public final class Collector implements AutoCloseable {
         endpoint.isEmpty()
             ? null
             : new TraceExporter(endpoint, config.positiveInt("traces.queue.size"));
+    brokers = Brokers.start(config.brokerSettings());
+    long clockWindowNanos = config.positiveLong("clock.window.ms") * 1_000_000L;
     correlator =
         new Correlator(
             new Correlator.Settings(
                 joinWindowNanos,
                 maxPending,
-                config.positiveLong("clock.window.ms") * 1_000_000L,
+                clockWindowNanos,
                 config.positiveInt("clock.max.pairs")),
             System::nanoTime,
-            BrokerInstants.logAppendTime(),
+            // Without brokers configured every lookup answers null, and this is the timestamp
+            // source alone.
+            BrokerInstants.requestMetrics(brokers.timings(), clockWindowNanos),
             this::onBreakdown);
     scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -82,7 +86,6 @@ public final class Collector implements AutoCloseable {
               return t;
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
-    brokers = Brokers.start(config.brokerSettings());
     ingest = new OtlpIngest(correlator, agentMetrics);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;

@@ -52,14 +52,15 @@ final class RequestMetricsEstimates implements BrokerInstants {
     if (leader < 0) {
       return fromTimestamp;
     }
-    RequestTimings produce = timings.lookup(leader, Request.PRODUCE, producer.drainNanos());
+    // A broker records a request's phases when it completes, so the interval holding the ack is
+    // the one that counted this record's request.
+    long at = producer.hasAck() ? producer.ackNanos() : producer.drainNanos();
+    RequestTimings produce = timings.lookup(leader, Request.PRODUCE, at);
     if (produce == null) {
       return fromTimestamp;
     }
     RequestTimings follower =
-        producer.acksAll()
-            ? null
-            : timings.lookup(leader, Request.FETCH_FOLLOWER, producer.drainNanos());
+        producer.acksAll() ? null : timings.lookup(leader, Request.FETCH_FOLLOWER, at);
     long networkFloor = Long.MAX_VALUE;
     if (producer.hasAck()) {
       long residual = producer.ackNanos() - producer.drainNanos() - brokerNanos(produce);

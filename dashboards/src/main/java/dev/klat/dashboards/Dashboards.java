@@ -399,6 +399,25 @@ public final class Dashboards {
         .query(brokerQuantile("remotetimems", "Produce"), "broker {{broker}}", false)
         .unit("s")
         .min(0);
+    d.row("The collector's reading of the broker metrics");
+    d.panel(
+            "timeseries",
+            "Broker metrics up",
+            "1 while the collector reads the broker's request metrics; at 0 its records fall back"
+                + " to the timestamp (LogAppendTime topics) or to publish+commit together.",
+            12,
+            6)
+        .query(MetricDef.COLLECTOR_BROKER_UP.prometheusName(), "broker {{broker}}", false)
+        .min(0);
+    d.panel(
+            "timeseries",
+            "Age of the last good scrape",
+            "Seconds since the collector last read each broker's metrics.",
+            12,
+            6)
+        .query(MetricDef.COLLECTOR_BROKER_SCRAPE_AGE.prometheusName(), "broker {{broker}}", false)
+        .unit("s")
+        .min(0);
     d.row("Replication and fetch, per broker");
     d.panel(
             "timeseries",

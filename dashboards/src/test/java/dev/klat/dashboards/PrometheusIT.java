@@ -104,7 +104,9 @@ class PrometheusIT {
               "-jar",
               collectorJar.toString(),
               "--otlp.http.port=" + otlpPort,
-              "--admin.port=" + adminPort));
+              "--admin.port=" + adminPort,
+              "--brokers.exporter=" + exporters(cluster.brokers()),
+              "--brokers.scrape.interval.ms=1000"));
       awaitHttp(URI.create("http://127.0.0.1:" + adminPort + "/healthz"), Duration.ofSeconds(60));
 
       Path scenario = work.resolve("scenario");
@@ -329,5 +331,16 @@ class PrometheusIT {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
+  }
+
+  private static String exporters(List<Broker> brokers) {
+    StringBuilder out = new StringBuilder();
+    for (Broker b : brokers) {
+      if (out.length() > 0) {
+        out.append(',');
+      }
+      out.append(b.nodeId()).append('=').append(b.metricsEndpoint());
+    }
+    return out.toString();
   }
 }

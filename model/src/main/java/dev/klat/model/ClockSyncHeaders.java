@@ -2,9 +2,9 @@ package dev.klat.model;
 
 /**
  * The HTTP response headers with which the klat collector lets an agent measure the offset between
- * their clocks, NTP-style, on the OTLP/HTTP exports the agent makes anyway (section 5 of the latency
- * model). With {@code t0} the agent's wall clock just before it sends a request, {@code t1} and
- * {@code t2} the collector's (these headers) and {@code t3} the agent's just after it read the
+ * their clocks, NTP-style, on the OTLP/HTTP exports the agent makes anyway (section 5 of the
+ * latency model). With {@code t0} the agent's wall clock just before it sends a request, {@code t1}
+ * and {@code t2} the collector's (these headers) and {@code t3} the agent's just after it read the
  * status:
  *
  * <ul>

@@ -144,7 +144,7 @@ class CollectorEndToEndIT {
     }
   }
 
-  private static Process startCollector(int otlpPort, int adminPort, String tracesEndpoint)
+  static Process startCollector(int otlpPort, int adminPort, String tracesEndpoint)
       throws IOException {
     Path jar = Paths.get(System.getProperty("klat.collector.jar"));
     Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
@@ -162,7 +162,7 @@ class CollectorEndToEndIT {
         .start();
   }
 
-  private static void awaitHealthy(int adminPort, Process collector) throws Exception {
+  static void awaitHealthy(int adminPort, Process collector) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       try {
@@ -178,7 +178,7 @@ class CollectorEndToEndIT {
     }
   }
 
-  private static String get(int port, String path, String accept) throws IOException {
+  static String get(int port, String path, String accept) throws IOException {
     HttpURLConnection connection =
         (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
     if (accept != null) {
@@ -212,7 +212,7 @@ class CollectorEndToEndIT {
     return HexFormat.of().formatHex(bytes);
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }

@@ -59,6 +59,13 @@ public final class KlatAgent {
         return;
       }
       log.debug("configuration loaded after " + millisSince(startNanos) + " ms");
+      if (config.testClockOffsetMillis() != 0) {
+        WallClock.setTestOffsetNanos(TimeUnit.MILLISECONDS.toNanos(config.testClockOffsetMillis()));
+        log.warn(
+            "klat.test.clock-offset="
+                + config.testClockOffsetMillis()
+                + "ms: every instant this agent reports is shifted on purpose (tests only)");
+      }
       long instanceId = TraceIds.randomNonZeroLong();
       final AgentLog exportLog = log;
       Telemetry telemetry =

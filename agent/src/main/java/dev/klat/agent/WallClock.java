@@ -7,9 +7,14 @@ package dev.klat.agent;
  * once per anchor, so that every instant an agent reports can be placed on a shared timeline while
  * differences between instants stay exact (the latency model, section 2). The anchor is refreshed
  * off the hot path so that NTP adjustments of the wall clock reach us within one refresh.
+ *
+ * <p>{@code klat.test.clock-offset} shifts the anchor, so that every instant the agent reports, and
+ * its clock exchange with the collector, look as they would on a host whose clock is off by that
+ * much. For tests only.
  */
 public final class WallClock {
 
+  private static volatile long offsetNanos;
   private static volatile Anchor anchor = Anchor.now();
 
   private WallClock() {}
@@ -18,6 +23,15 @@ public final class WallClock {
   public static long epochNanos(long nanoTime) {
     Anchor a = anchor;
     return a.epochNanos + (nanoTime - a.nanoTime);
+  }
+
+  /**
+   * Shifts every later reading by {@code nanos}, as if this host's clock were wrong by that much;
+   * {@code klat.test.clock-offset}, for tests only. Set once, at start, before any reading matters.
+   */
+  public static void setTestOffsetNanos(long nanos) {
+    offsetNanos = nanos;
+    reanchor();
   }
 
   /** Re-reads the wall clock; called periodically by the exporter thread, never per record. */
@@ -40,7 +54,7 @@ public final class WallClock {
       java.time.Instant wall = java.time.Instant.now();
       long after = System.nanoTime();
       long epochNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano();
-      return new Anchor(epochNanos, before + (after - before) / 2);
+      return new Anchor(epochNanos + offsetNanos, before + (after - before) / 2);
     }
   }
 }

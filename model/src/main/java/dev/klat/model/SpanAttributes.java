@@ -199,6 +199,31 @@ public final class SpanAttributes {
   public static final AttributeDef CLOCK_UNCERTAINTY_NANOS =
       longValue("klat.clock.uncertainty_ns", NS, "The uncertainty of the applied clock offset.");
 
+  /**
+   * {@code klat.clock.collector_offset_ns}: a resource attribute of the agent's exports, {@code
+   * clock(collector) - clock(agent)} as measured by the agent from the collector's {@link
+   * ClockSyncHeaders} (NTP's {@code ((t1 - t0) + (t2 - t3)) / 2}), for the exchange with the
+   * shortest round trip among the agent's recent exports. Absent when the endpoint does not send
+   * those headers.
+   */
+  public static final AttributeDef CLOCK_COLLECTOR_OFFSET_NANOS =
+      longValue(
+          "klat.clock.collector_offset_ns",
+          NS,
+          "A resource attribute: the collector's clock minus the agent's, measured by the agent"
+              + " over its exports.");
+
+  /**
+   * {@code klat.clock.collector_uncertainty_ns}: a resource attribute, the half-width of the
+   * interval {@link #CLOCK_COLLECTOR_OFFSET_NANOS} lies in: NTP's {@code ((t3 - t0) - (t2 - t1)) /
+   * 2}, plus the headers' truncation to microseconds; never negative.
+   */
+  public static final AttributeDef CLOCK_COLLECTOR_UNCERTAINTY_NANOS =
+      longValue(
+          "klat.clock.collector_uncertainty_ns",
+          NS,
+          "A resource attribute: the uncertainty of the collector clock offset the agent measured.");
+
   private static final List<AttributeDef> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
@@ -232,7 +257,9 @@ public final class SpanAttributes {
               QUALITY,
               METHOD,
               CLOCK_OFFSET_NANOS,
-              CLOCK_UNCERTAINTY_NANOS));
+              CLOCK_UNCERTAINTY_NANOS,
+              CLOCK_COLLECTOR_OFFSET_NANOS,
+              CLOCK_COLLECTOR_UNCERTAINTY_NANOS));
 
   // Indexed by TimePoint.ordinal().
   private static final AttributeDef[] TIMES = {

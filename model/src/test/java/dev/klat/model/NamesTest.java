@@ -74,6 +74,8 @@ class NamesTest {
     expected.put("klat.method", AttributeDef.Type.STRING);
     expected.put("klat.clock.offset_ns", AttributeDef.Type.LONG);
     expected.put("klat.clock.uncertainty_ns", AttributeDef.Type.LONG);
+    expected.put("klat.clock.collector_offset_ns", AttributeDef.Type.LONG);
+    expected.put("klat.clock.collector_uncertainty_ns", AttributeDef.Type.LONG);
 
     Map<String, AttributeDef.Type> actual = new LinkedHashMap<>();
     for (AttributeDef attribute : SpanAttributes.all()) {

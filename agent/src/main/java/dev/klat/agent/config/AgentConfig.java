@@ -90,6 +90,7 @@ public final class AgentConfig {
   private final long exportTimeoutMillis;
   private final boolean exportGzip;
   private final AgentLog.Level logLevel;
+  private final long testClockOffsetMillis;
   private final String configFile;
   private final List<String> errors;
 
@@ -112,6 +113,7 @@ public final class AgentConfig {
     this.exportTimeoutMillis = l.exportTimeoutMillis;
     this.exportGzip = l.exportGzip;
     this.logLevel = l.logLevel;
+    this.testClockOffsetMillis = l.testClockOffsetMillis;
     this.configFile = l.configFile;
     this.errors = Collections.unmodifiableList(new ArrayList<>(errors));
   }
@@ -338,6 +340,16 @@ public final class AgentConfig {
   }
 
   /**
+   * {@code klat.test.clock-offset} (signed duration, default {@code 0}): <b>for tests only</b>.
+   * Shifts every wall-clock instant the agent reports, and its clock exchange with the collector,
+   * by this much, as if the host's clock were wrong by it; so that a test can check the collector
+   * finds and corrects a skewed host. Negative values are allowed.
+   */
+  public long testClockOffsetMillis() {
+    return testClockOffsetMillis;
+  }
+
+  /**
    * {@code klat.config.file} (path, no default): the properties file that was read, as given
    * (relative paths are resolved against the working directory), or null if none was named. Only a
    * system property or environment variable can name it.
@@ -370,7 +382,10 @@ public final class AgentConfig {
         + " topics.include="
         + topicFilter.include().pattern()
         + " topics.exclude="
-        + topicFilter.exclude().pattern();
+        + topicFilter.exclude().pattern()
+        + (testClockOffsetMillis == 0
+            ? ""
+            : " test.clock-offset=" + testClockOffsetMillis + "ms (tests only)");
   }
 
   @Override
@@ -445,6 +460,7 @@ public final class AgentConfig {
     long exportTimeoutMillis;
     boolean exportGzip;
     AgentLog.Level logLevel;
+    long testClockOffsetMillis;
     String configFile;
 
     Loader(Map<String, String> sys, Map<String, String> env) {
@@ -475,6 +491,8 @@ public final class AgentConfig {
           value(ConfigKey.EXPORT_TIMEOUT, v -> ConfigValues.parseDurationMillis(v, 1L));
       exportGzip = value(ConfigKey.EXPORT_GZIP, ConfigValues::parseBoolean);
       logLevel = value(ConfigKey.LOG_LEVEL, ConfigValues::parseLogLevel);
+      testClockOffsetMillis =
+          value(ConfigKey.TEST_CLOCK_OFFSET, ConfigValues::parseSignedDurationMillis);
     }
 
     private void warnUnknownSystemProperties() {

@@ -24,6 +24,8 @@ enum ConfigKey {
   EXPORT_TIMEOUT("klat.export.timeout", "10s"),
   EXPORT_GZIP("klat.export.gzip", "true"),
   LOG_LEVEL("klat.log.level", "info"),
+  /** For tests only: shifts the agent's wall clock, as if the host's clock were wrong. */
+  TEST_CLOCK_OFFSET("klat.test.clock-offset", "0"),
   /** Read from system properties and the environment only, never from the file itself. */
   CONFIG_FILE("klat.config.file", null);
 

@@ -150,6 +150,25 @@ final class ConfigValues {
     return millis;
   }
 
+  /**
+   * Parses a duration as {@link #parseDurationMillis} does, with an optional leading {@code -}, of
+   * at most a day either way.
+   */
+  static long parseSignedDurationMillis(String value) throws BadValueException {
+    boolean negative = value.startsWith("-");
+    long millis;
+    try {
+      millis = parseDurationMillis(negative ? value.substring(1).trim() : value, 0);
+    } catch (BadValueException e) {
+      millis = -1;
+    }
+    if (millis < 0 || millis > 86_400_000L) {
+      throw new BadValueException(
+          "expected a duration such as 250ms, -250ms or 1s, at most a day either way");
+    }
+    return negative ? -millis : millis;
+  }
+
   static int parsePositiveInt(String value) throws BadValueException {
     String expected = "expected a whole number > 0";
     int i;

@@ -1,6 +1,8 @@
 package dev.klat.agent.export;
 
 import dev.klat.model.MetricDef;
+import dev.klat.model.SpanAttributes;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +47,14 @@ final class OtlpEncoder {
     EXPLICIT_BOUNDS_FIELD = w.toByteArray();
   }
 
+  private static final byte[] CLOCK_OFFSET_KEY =
+      SpanAttributes.CLOCK_COLLECTOR_OFFSET_NANOS.name().getBytes(StandardCharsets.UTF_8);
+  private static final byte[] CLOCK_UNCERTAINTY_KEY =
+      SpanAttributes.CLOCK_COLLECTOR_UNCERTAINTY_NANOS.name().getBytes(StandardCharsets.UTF_8);
+
   private final byte[] resourceMessage;
   private final byte[] scopeMessage;
+  private final ClockSync clockSync;
   private ProtoWriter out = new ProtoWriter(INITIAL_BUFFER_BYTES);
 
   /**
@@ -55,6 +63,18 @@ final class OtlpEncoder {
    * @param scopeVersion the agent version, for the instrumentation scope
    */
   OtlpEncoder(Map<String, Object> resourceAttributes, String scopeVersion) {
+    this(resourceAttributes, scopeVersion, null);
+  }
+
+  /**
+   * @param resourceAttributes resource attributes in order; values are String, Long, Boolean or
+   *     Double (anything else is written as its string form)
+   * @param scopeVersion the agent version, for the instrumentation scope
+   * @param clockSync whose best sample, when there is one, is added to the resource of every
+   *     request; null for none
+   */
+  OtlpEncoder(Map<String, Object> resourceAttributes, String scopeVersion, ClockSync clockSync) {
+    this.clockSync = clockSync;
     ProtoWriter w = new ProtoWriter(1024);
     for (Map.Entry<String, Object> attribute : resourceAttributes.entrySet()) {
       // Resource.attributes = 1
@@ -78,7 +98,7 @@ final class OtlpEncoder {
   byte[] encodeSpans(List<SpanRecord> spans) {
     ProtoWriter w = start();
     int resourceSpans = w.beginMessage(REQUEST_RESOURCE_DATA);
-    w.bytesField(RESOURCE_DATA_RESOURCE, resourceMessage);
+    writeResource(w);
     int scopeSpans = w.beginMessage(RESOURCE_DATA_SCOPE_DATA);
     w.bytesField(SCOPE_DATA_SCOPE, scopeMessage);
     for (SpanRecord span : spans) {
@@ -89,6 +109,28 @@ final class OtlpEncoder {
     w.endMessage(scopeSpans);
     w.endMessage(resourceSpans);
     return finish(w);
+  }
+
+  private void writeResource(ProtoWriter w) {
+    if (clockSync == null || !clockSync.hasSample()) {
+      w.bytesField(RESOURCE_DATA_RESOURCE, resourceMessage);
+      return;
+    }
+    int resource = w.beginMessage(RESOURCE_DATA_RESOURCE);
+    w.raw(resourceMessage, 0, resourceMessage.length);
+    writeLongAttribute(w, CLOCK_OFFSET_KEY, clockSync.offsetNanos());
+    writeLongAttribute(w, CLOCK_UNCERTAINTY_KEY, clockSync.uncertaintyNanos());
+    w.endMessage(resource);
+  }
+
+  private static void writeLongAttribute(ProtoWriter w, byte[] key, long value) {
+    // Resource.attributes = 1; KeyValue.key = 1, .value = 2; AnyValue.int_value = 3.
+    int kv = w.beginMessage(1);
+    w.bytesField(1, key);
+    int any = w.beginMessage(2);
+    w.varintField(3, value);
+    w.endMessage(any);
+    w.endMessage(kv);
   }
 
   private static void writeSpan(ProtoWriter w, SpanRecord span) {
@@ -155,7 +197,7 @@ final class OtlpEncoder {
     }
     ProtoWriter w = start();
     int resourceMetrics = w.beginMessage(REQUEST_RESOURCE_DATA);
-    w.bytesField(RESOURCE_DATA_RESOURCE, resourceMessage);
+    writeResource(w);
     int scopeMetrics = w.beginMessage(RESOURCE_DATA_SCOPE_DATA);
     w.bytesField(SCOPE_DATA_SCOPE, scopeMessage);
     for (MetricFamily family : families) {

@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.model.ClockSyncHeaders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,8 +16,9 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Sends OTLP/HTTP protobuf requests with {@link HttpURLConnection} (Java 8, nothing to ship) and
- * classifies the outcome per the OTLP/HTTP specification. Never throws; used by the exporter thread
- * only, except {@link #abort()}.
+ * classifies the outcome per the OTLP/HTTP specification. Every answer that carries the klat
+ * collector's clock headers also feeds {@link #clockSync()}. Never throws; used by the exporter
+ * thread only, except {@link #abort()}.
  */
 final class OtlpHttpSender {
 
@@ -71,6 +73,7 @@ final class OtlpHttpSender {
   private final boolean gzip;
   private final TimeSource time;
   private final String userAgent;
+  private final ClockSync clockSync = new ClockSync();
 
   // The connection in flight, so that shutdown can close it from another thread.
   private volatile HttpURLConnection inFlight;
@@ -89,6 +92,11 @@ final class OtlpHttpSender {
     this.gzip = gzip;
     this.userAgent = "klat-agent/" + agentVersion;
     this.time = time;
+  }
+
+  /** The clock samples of this sender's exchanges; exporter thread only. */
+  ClockSync clockSync() {
+    return clockSync;
   }
 
   Result sendTraces(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
@@ -137,10 +145,18 @@ final class OtlpHttpSender {
         connection.setRequestProperty(header.getKey(), header.getValue());
       }
       connection.setFixedLengthStreamingMode(payload.length);
+      // t0 before connecting: the collector cannot have read the request before it.
+      long t0 = time.epochNanos();
       try (OutputStream out = connection.getOutputStream()) {
         out.write(payload);
       }
       int status = connection.getResponseCode();
+      long t3 = time.epochNanos();
+      clockSync.record(
+          t0,
+          connection.getHeaderField(ClockSyncHeaders.RECEIVE_TIME_MICROS),
+          connection.getHeaderField(ClockSyncHeaders.SEND_TIME_MICROS),
+          t3);
       long retryAfterMillis = parseRetryAfterMillis(connection.getHeaderField("Retry-After"));
       boolean fullyRead;
       try {

@@ -79,7 +79,9 @@ public final class Telemetry {
                   "telemetry.sdk.name",
                   "telemetry.sdk.language",
                   "telemetry.sdk.version",
-                  SpanAttributes.INSTANCE_ID.name())));
+                  SpanAttributes.INSTANCE_ID.name(),
+                  SpanAttributes.CLOCK_COLLECTOR_OFFSET_NANOS.name(),
+                  SpanAttributes.CLOCK_COLLECTOR_UNCERTAINTY_NANOS.name())));
 
   // offer() does not wake the exporter (unpark takes a mutex inside the JVM), so the exporter
   // polls: a full batch waits at most this long.
@@ -578,7 +580,7 @@ public final class Telemetry {
 
   private OtlpEncoder encoder() {
     if (encoder == null) {
-      encoder = new OtlpEncoder(resourceAttributes(), agentVersion);
+      encoder = new OtlpEncoder(resourceAttributes(), agentVersion, sender.clockSync());
     }
     return encoder;
   }
@@ -613,6 +615,11 @@ public final class Telemetry {
     Package p = Telemetry.class.getPackage();
     String version = p == null ? null : p.getImplementationVersion();
     return version == null ? "unknown" : version;
+  }
+
+  /** The clock exchange with the endpoint; exporter thread only (tests read it once stopped). */
+  ClockSync clockSync() {
+    return sender.clockSync();
   }
 
   Thread exporterThread() {

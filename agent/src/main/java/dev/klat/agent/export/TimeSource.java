@@ -1,6 +1,6 @@
 package dev.klat.agent.export;
 
-import java.time.Instant;
+import dev.klat.agent.WallClock;
 
 /** The clocks of the export layer, injected so that tests can fix them. */
 interface TimeSource {
@@ -10,9 +10,9 @@ interface TimeSource {
       new TimeSource() {
         @Override
         public long epochNanos() {
-          // Instant.now() has microsecond precision from Java 9 on, milliseconds on Java 8.
-          Instant now = Instant.now();
-          return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+          // The clock the spans' instants are on (the wall clock, anchored once, plus any test
+          // offset), so that the clock exchange with the collector measures that very clock.
+          return WallClock.epochNanos(System.nanoTime());
         }
 
         @Override

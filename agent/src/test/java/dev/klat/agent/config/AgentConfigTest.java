@@ -59,7 +59,23 @@ class AgentConfigTest {
     assertThat(config.exportGzip()).isTrue();
     assertThat(config.logLevel()).isEqualTo(Level.INFO);
     assertThat(config.configFile()).isNull();
+    assertThat(config.testClockOffsetMillis()).isZero();
     assertThat(captured.text()).isEmpty();
+  }
+
+  @Test
+  void theTestClockOffsetIsASignedDurationOfAtMostADay() {
+    assertThat(load(Map.of("klat.test.clock-offset", "250ms"), Map.of()).testClockOffsetMillis())
+        .isEqualTo(250);
+    AgentConfig negative = load(Map.of(), Map.of("KLAT_TEST_CLOCK_OFFSET", "-2s"));
+    assertThat(negative.testClockOffsetMillis()).isEqualTo(-2000);
+    assertThat(negative.describe()).contains("test.clock-offset=-2000ms");
+    assertThat(load(Map.of("klat.test.clock-offset", "-0"), Map.of()).testClockOffsetMillis())
+        .isZero();
+    for (String bad : new String[] {"2d", "25h", "--1s", "-", "soon"}) {
+      AgentConfig config = load(Map.of("klat.test.clock-offset", bad), Map.of());
+      assertThat(config.status()).as(bad).isEqualTo(Status.INVALID);
+    }
   }
 
   @Test

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.agent.export.OtlpHttpSender.Outcome;
 import dev.klat.agent.export.OtlpHttpSender.Result;
+import dev.klat.model.ClockSyncHeaders;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;
@@ -240,5 +243,60 @@ class OtlpHttpSenderTest {
       assertThat(sender.sendTraces(body, 1000, 1000).outcome).isEqualTo(Outcome.SUCCESS);
     }
     assertThat(collector.traces).hasSize(3);
+  }
+
+  @Test
+  void answersCarryingTheCollectorsClockFeedTheClockSyncAndItsResourceAttributes()
+      throws Exception {
+    OtlpHttpSender sender = sender(false);
+    sender.sendTraces(body, 1000, 1000);
+    assertThat(sender.clockSync().hasSample()).as("an ordinary OTLP endpoint").isFalse();
+
+    // The collector's clock is 250 ms ahead; error statuses carry the times too.
+    long collectorMicros = time.epochNanos / 1000 + 250_000;
+    collector.traceResponder =
+        (exchange, request) -> {
+          exchange
+              .getResponseHeaders()
+              .set(ClockSyncHeaders.RECEIVE_TIME_MICROS, Long.toString(collectorMicros));
+          exchange
+              .getResponseHeaders()
+              .set(ClockSyncHeaders.SEND_TIME_MICROS, Long.toString(collectorMicros + 1));
+          TestCollector.reply(exchange, 503, new byte[0]);
+        };
+    assertThat(sender.sendTraces(body, 1000, 1000).outcome).isEqualTo(Outcome.RETRYABLE);
+
+    ClockSync sync = sender.clockSync();
+    assertThat(sync.hasSample()).isTrue();
+    // The fixed test clock makes t0 = t3: the collector's 1 us is all the round trip there is.
+    assertThat(sync.offsetNanos()).isEqualTo(250_000_000L + 1000);
+    assertThat(sync.uncertaintyNanos()).isEqualTo(1000);
+
+    collector.traceResponder =
+        (exchange, request) -> {
+          exchange.getResponseHeaders().set(ClockSyncHeaders.RECEIVE_TIME_MICROS, "yesterday");
+          exchange.getResponseHeaders().set(ClockSyncHeaders.SEND_TIME_MICROS, "today");
+          TestCollector.reply(exchange, 200, new byte[0]);
+        };
+    assertThat(sender.sendTraces(body, 1000, 1000).outcome).isEqualTo(Outcome.SUCCESS);
+    assertThat(sync.rejected()).isEqualTo(1);
+    assertThat(sync.accepted()).isEqualTo(1);
+
+    byte[] request =
+        new OtlpEncoder(Map.of("service.name", "s"), "v", sync)
+            .encodeSpans(List.of(new SpanRecord().setTraceId(1, 2).setSpanId(3).setName("n")));
+    List<KeyValue> resource =
+        ExportTraceServiceRequest.parseFrom(request)
+            .getResourceSpans(0)
+            .getResource()
+            .getAttributesList();
+    assertThat(resource)
+        .extracting(KeyValue::getKey)
+        .containsExactly(
+            "service.name",
+            "klat.clock.collector_offset_ns",
+            "klat.clock.collector_uncertainty_ns");
+    assertThat(resource.get(1).getValue().getIntValue()).isEqualTo(250_000_000L + 1000);
+    assertThat(resource.get(2).getValue().getIntValue()).isEqualTo(1000);
   }
 }

@@ -33,6 +33,8 @@ import java.util.function.LongSupplier;
 public final class Correlator {
 
   private static final int MAX_HOST_NAMES = 65_536;
+  // About 13 days: beyond it a clock measurement is garbage, and below it sums cannot overflow.
+  private static final long MAX_SYNC_NANOS = 1L << 50;
 
   /**
    * How the correlator is bounded.
@@ -98,6 +100,8 @@ public final class Correlator {
   // always the first to expire.
   private final LinkedHashMap<RecordKey, Entry> pending = new LinkedHashMap<>();
   private final Map<Long, String> hostNames = new HashMap<>();
+  // Per clock domain (host name), the agent's latest measurement against the collector's clock.
+  private final Map<String, CollectorSync> collectorSyncs = new HashMap<>();
 
   private long producerSpans;
   private long consumerSpans;
@@ -175,6 +179,35 @@ public final class Correlator {
       entry.waiting = new ArrayList<>(1);
     }
     entry.waiting.add(span);
+  }
+
+  /**
+   * Offers an agent's measurement of its clock against the collector's, from the resource of its
+   * export ({@code klat.clock.collector_offset_ns} and {@code
+   * klat.clock.collector_uncertainty_ns}): {@code clock(collector) - clock(agent)} lies within
+   * {@code uncertaintyNanos} of {@code offsetNanos}. Kept per instance for the clock window; a pair
+   * of instances that both have one gets two-sided bounds at every join, so that its offset is
+   * bounded even when records flow one way only.
+   *
+   * @param instanceId the agent's instance id, naming its clock domain; 0 is ignored
+   * @param offsetNanos {@code clock(collector) - clock(agent)}
+   * @param uncertaintyNanos the half-width of the interval, at least 0
+   */
+  public synchronized void offerClockSync(
+      long instanceId, long offsetNanos, long uncertaintyNanos) {
+    String host = host(instanceId);
+    if (host == null
+        || uncertaintyNanos < 0
+        || uncertaintyNanos > MAX_SYNC_NANOS
+        || offsetNanos > MAX_SYNC_NANOS
+        || offsetNanos < -MAX_SYNC_NANOS) {
+      return;
+    }
+    if (collectorSyncs.size() >= MAX_HOST_NAMES && !collectorSyncs.containsKey(host)) {
+      collectorSyncs.clear();
+    }
+    collectorSyncs.put(
+        host, new CollectorSync(offsetNanos, uncertaintyNanos, clockNanos.getAsLong()));
   }
 
   /** Ends the window of every record whose window is over; the step a scheduler drives. */
@@ -303,6 +336,7 @@ public final class Correlator {
     // then estimate, so that a pair's first record is already aligned by its own bounds.
     if (producerHost != null && consumerHost != null) {
       offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
+      boundThroughCollector(producerHost, consumerHost, now);
     }
     // An estimate made from the producer's own D and A bounds no clock: it is on the producer's.
     if (brokerKnown && !broker.producerClock() && broker.hasAppend() && producerHost != null) {
@@ -406,6 +440,25 @@ public final class Correlator {
         p.leaderNodeId());
   }
 
+  // Both agents measured themselves against the collector's clock: clock(c) - clock(p) =
+  // (clock(col) - clock(p)) - (clock(col) - clock(c)) = o_p - o_c, within u_p + u_c. This bounds
+  // the consumer from below too, which records flowing producer -> consumer never do.
+  private void boundThroughCollector(String producerHost, String consumerHost, long now) {
+    CollectorSync ps = collectorSyncs.get(producerHost);
+    CollectorSync cs = collectorSyncs.get(consumerHost);
+    long window = settings.clockWindowNanos();
+    if (ps == null
+        || cs == null
+        || now - ps.offeredNanos > window
+        || now - cs.offeredNanos > window) {
+      return;
+    }
+    long offset = ps.offsetNanos - cs.offsetNanos;
+    long uncertainty = ps.uncertaintyNanos + cs.uncertaintyNanos;
+    offsets.bound(producerHost, consumerHost, offset + uncertainty, now);
+    offsets.bound(consumerHost, producerHost, uncertainty - offset, now);
+  }
+
   private static long uncertainty(ClockOffset offset, long extraNanos) {
     return offset.bounded() ? offset.uncertaintyNanos() + extraNanos : ClockOffset.UNBOUNDED;
   }
@@ -456,6 +509,8 @@ public final class Correlator {
   private static String nameOr(String host) {
     return host == null ? "unknown" : host;
   }
+
+  private record CollectorSync(long offsetNanos, long uncertaintyNanos, long offeredNanos) {}
 
   private static final class Entry {
     final long deadlineNanos;

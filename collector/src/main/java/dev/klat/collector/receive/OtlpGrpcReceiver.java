@@ -1,5 +1,6 @@
 package dev.klat.collector.receive;
 
+import dev.klat.model.ClockSyncHeaders;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -26,6 +28,9 @@ import java.util.logging.Logger;
  * protobuf runtime). grpc-java applies {@code maxBodyBytes} to the decompressed message
  * (RESOURCE_EXHAUSTED above it) and handles {@code grpc-encoding: gzip}. A malformed message gets
  * INVALID_ARGUMENT; busy slots or a full join table get UNAVAILABLE, which OTLP clients retry.
+ *
+ * <p>Every answer carries the collector's wall clock at the call's start and at its answer ({@link
+ * ClockSyncHeaders}, lower case): as response headers on success, as trailers on an error.
  */
 public final class OtlpGrpcReceiver implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(OtlpGrpcReceiver.class.getName());
@@ -52,17 +57,40 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
   private final Server server;
   private final ExecutorService executor;
   private final Semaphore slots;
+  private static final Metadata.Key<String> RECEIVE_TIME =
+      Metadata.Key.of(ClockSyncHeaders.RECEIVE_TIME_MICROS, Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<String> SEND_TIME =
+      Metadata.Key.of(ClockSyncHeaders.SEND_TIME_MICROS, Metadata.ASCII_STRING_MARSHALLER);
+
   private final OtlpIngest ingest;
+  private final LongSupplier epochNanos;
 
   /**
-   * Binds and starts the receiver.
+   * Binds and starts the receiver, stamping answers with the system's wall clock.
    *
    * @throws IOException if the address cannot be bound
    */
   public OtlpGrpcReceiver(
       InetSocketAddress address, int maxBodyBytes, int maxConcurrentRequests, OtlpIngest ingest)
       throws IOException {
+    this(address, maxBodyBytes, maxConcurrentRequests, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
+  }
+
+  /**
+   * Binds and starts the receiver.
+   *
+   * @param epochNanos the collector's wall clock, for the {@link ClockSyncHeaders}
+   * @throws IOException if the address cannot be bound
+   */
+  public OtlpGrpcReceiver(
+      InetSocketAddress address,
+      int maxBodyBytes,
+      int maxConcurrentRequests,
+      OtlpIngest ingest,
+      LongSupplier epochNanos)
+      throws IOException {
     this.ingest = ingest;
+    this.epochNanos = epochNanos;
     this.slots = new Semaphore(maxConcurrentRequests);
     int threads = maxConcurrentRequests + 2;
     this.executor =
@@ -106,6 +134,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
 
   private ServerCallHandler<byte[], byte[]> handler(boolean traces) {
     return (call, headers) -> {
+      long receiveNanos = epochNanos.getAsLong();
       call.request(1);
       return new ServerCall.Listener<>() {
         private byte[] request;
@@ -119,39 +148,47 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
         public void onHalfClose() {
           if (request == null) {
             call.close(
-                Status.INVALID_ARGUMENT.withDescription("no request message"), new Metadata());
+                Status.INVALID_ARGUMENT.withDescription("no request message"), sync(receiveNanos));
             return;
           }
           if (!slots.tryAcquire()) {
             ingest.stats().rejected("busy");
             call.close(
-                Status.UNAVAILABLE.withDescription("too many concurrent requests"), new Metadata());
+                Status.UNAVAILABLE.withDescription("too many concurrent requests"),
+                sync(receiveNanos));
             return;
           }
           try {
             if (traces && ingest.joinTableFull()) {
               ingest.stats().rejected("join-table-full");
-              call.close(Status.UNAVAILABLE.withDescription("join table full"), new Metadata());
+              call.close(Status.UNAVAILABLE.withDescription("join table full"), sync(receiveNanos));
               return;
             }
             byte[] response =
                 traces ? ingest.traces(request, false) : ingest.metrics(request, false);
-            call.sendHeaders(new Metadata());
+            call.sendHeaders(sync(receiveNanos));
             call.sendMessage(response);
             call.close(Status.OK, new Metadata());
           } catch (MalformedException e) {
             ingest.stats().rejected("malformed");
-            call.close(Status.INVALID_ARGUMENT.withDescription(e.getMessage()), new Metadata());
+            call.close(Status.INVALID_ARGUMENT.withDescription(e.getMessage()), sync(receiveNanos));
           } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "OTLP/gRPC request failed", e);
             ingest.stats().rejected("internal");
-            call.close(Status.INTERNAL.withDescription("internal error"), new Metadata());
+            call.close(Status.INTERNAL.withDescription("internal error"), sync(receiveNanos));
           } finally {
             slots.release();
           }
         }
       };
     };
+  }
+
+  private Metadata sync(long receiveNanos) {
+    Metadata metadata = new Metadata();
+    metadata.put(RECEIVE_TIME, SyncStamps.micros(receiveNanos));
+    metadata.put(SEND_TIME, SyncStamps.micros(epochNanos.getAsLong()));
+    return metadata;
   }
 
   @Override

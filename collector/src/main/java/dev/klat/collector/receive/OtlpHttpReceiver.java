@@ -2,6 +2,7 @@ package dev.klat.collector.receive;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.klat.model.ClockSyncHeaders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.zip.GZIPInputStream;
@@ -26,6 +28,10 @@ import java.util.zip.ZipException;
  * limit, 415 for an unknown content type or encoding, 503 with {@code Retry-After} when all request
  * slots are busy, 429 with {@code Retry-After} when the join table is full, and 200 with a partial
  * success when some spans or points were rejected.
+ *
+ * <p>Every response to {@code /v1/traces} and {@code /v1/metrics}, error or not, carries the
+ * collector's wall clock at the request's receipt and at the response ({@link ClockSyncHeaders}),
+ * so that an agent measures its clock against the collector's on exports it makes anyway.
  *
  * <p>Memory: at most {@code maxConcurrentRequests} bodies of at most {@code maxBodyBytes} each are
  * held at once; a request beyond that is refused before its body is read.
@@ -42,9 +48,10 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   private final Semaphore slots;
   private final int maxBodyBytes;
   private final OtlpIngest ingest;
+  private final LongSupplier epochNanos;
 
   /**
-   * Binds and starts the receiver.
+   * Binds and starts the receiver, stamping responses with the system's wall clock.
    *
    * @param address where to listen (port 0 picks a free port)
    * @param maxBodyBytes the largest body accepted, after decompression
@@ -55,6 +62,28 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   public OtlpHttpReceiver(
       InetSocketAddress address, int maxBodyBytes, int maxConcurrentRequests, OtlpIngest ingest)
       throws IOException {
+    this(address, maxBodyBytes, maxConcurrentRequests, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
+  }
+
+  /**
+   * Binds and starts the receiver.
+   *
+   * @param address where to listen (port 0 picks a free port)
+   * @param maxBodyBytes the largest body accepted, after decompression
+   * @param maxConcurrentRequests how many requests may be read and decoded at once
+   * @param ingest where decoded requests go
+   * @param epochNanos the collector's wall clock, in nanoseconds since the epoch, for the {@link
+   *     ClockSyncHeaders}
+   * @throws IOException if the address cannot be bound
+   */
+  public OtlpHttpReceiver(
+      InetSocketAddress address,
+      int maxBodyBytes,
+      int maxConcurrentRequests,
+      OtlpIngest ingest,
+      LongSupplier epochNanos)
+      throws IOException {
+    this.epochNanos = epochNanos;
     this.maxBodyBytes = maxBodyBytes;
     this.ingest = ingest;
     this.slots = new Semaphore(maxConcurrentRequests);
@@ -92,6 +121,10 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange, boolean traces) {
+    // t1 first: the request's headers have just arrived; the body may still be on the wire.
+    exchange
+        .getResponseHeaders()
+        .set(ClockSyncHeaders.RECEIVE_TIME_MICROS, SyncStamps.micros(epochNanos.getAsLong()));
     try {
       String path = exchange.getRequestURI().getPath();
       if (!path.equals(traces ? "/v1/traces" : "/v1/metrics")) {
@@ -243,9 +276,15 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     respond(exchange, status, json ? JSON : PROTOBUF, body);
   }
 
-  private static void respond(HttpExchange exchange, int status, String contentType, byte[] body)
+  private void respond(HttpExchange exchange, int status, String contentType, byte[] body)
       throws IOException {
     exchange.getResponseHeaders().set("Content-Type", contentType);
+    if (exchange.getResponseHeaders().containsKey(ClockSyncHeaders.RECEIVE_TIME_MICROS)) {
+      // t2 last, just before the status line goes out.
+      exchange
+          .getResponseHeaders()
+          .set(ClockSyncHeaders.SEND_TIME_MICROS, SyncStamps.micros(epochNanos.getAsLong()));
+    }
     exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
       try (OutputStream out = exchange.getResponseBody()) {

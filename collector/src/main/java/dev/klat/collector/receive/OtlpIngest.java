@@ -7,6 +7,7 @@ import dev.klat.model.SpanAttributes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decodes OTLP export requests and hands their content to the join and the metric merger, for both
@@ -38,7 +39,13 @@ public final class OtlpIngest {
             : OtlpProtobuf.decodeTraces(body, body.length);
     long rejected = 0;
     String firstError = "";
+    Map<String, Object> resource = null;
     for (OtlpSpan span : spans) {
+      if (span.resource != resource) {
+        // The spans of one resource share its map: one clock sample per resource, not per span.
+        resource = span.resource;
+        offerClockSync(resource);
+      }
       SpanMapper.Result result = SpanMapper.map(span);
       if (result.producer() != null) {
         correlator.offerProducer(result.producer());
@@ -64,7 +71,12 @@ public final class OtlpIngest {
             : OtlpProtobuf.decodeMetrics(body, body.length);
     long rejected = 0;
     String firstError = "";
+    Map<String, Object> resource = null;
     for (OtlpMetricPoint p : points) {
+      if (p.resource != resource) {
+        resource = p.resource;
+        offerClockSync(resource);
+      }
       String error = accept(p);
       if (error != null && rejected++ == 0) {
         firstError = error;
@@ -73,6 +85,13 @@ public final class OtlpIngest {
     stats.pointsReceived.addAndGet(points.size());
     stats.pointsRejected.addAndGet(rejected);
     return partialSuccess(json, rejected, firstError, "rejectedDataPoints");
+  }
+
+  private void offerClockSync(Map<String, Object> resource) {
+    SpanMapper.ClockSync sync = SpanMapper.clockSync(resource);
+    if (sync != null) {
+      correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
+    }
   }
 
   private String accept(OtlpMetricPoint p) {

@@ -24,7 +24,30 @@ final class SpanMapper {
     static final Result NOT_JOINABLE = new Result(null, null, null);
   }
 
+  /** An agent's measurement of its clock against the collector's, from its resource. */
+  record ClockSync(long instanceId, long offsetNanos, long uncertaintyNanos) {}
+
   private SpanMapper() {}
+
+  /**
+   * Reads {@link SpanAttributes#CLOCK_COLLECTOR_OFFSET_NANOS} and its uncertainty from a resource;
+   * null when either, or the instance id, is missing or not an integer (not a klat agent, an agent
+   * whose endpoint sends no clock headers, or garbage).
+   */
+  static ClockSync clockSync(Map<String, Object> resource) {
+    if (!resource.containsKey(SpanAttributes.CLOCK_COLLECTOR_OFFSET_NANOS.name())) {
+      return null;
+    }
+    long instanceId = optionalLong(resource, SpanAttributes.INSTANCE_ID, 0);
+    Object offset = resource.get(SpanAttributes.CLOCK_COLLECTOR_OFFSET_NANOS.name());
+    Object uncertainty = resource.get(SpanAttributes.CLOCK_COLLECTOR_UNCERTAINTY_NANOS.name());
+    Long o = offset == null ? null : asLong(offset);
+    Long u = uncertainty == null ? null : asLong(uncertainty);
+    if (instanceId == 0 || o == null || u == null || u < 0) {
+      return null;
+    }
+    return new ClockSync(instanceId, o, u);
+  }
 
   static Result map(OtlpSpan span) {
     Map<String, Object> a = span.attributes;

@@ -342,4 +342,120 @@ class CorrelatorTest {
     assertThat(j.breakdown().e2eNanos()).isEqualTo(5_000_000);
     assertThat(j.breakdown().sumOfSegmentsNanos()).isEqualTo(5_000_000);
   }
+
+  // The consumer host's clock runs skewMs ahead of the producer host's; records flow one way only.
+  // True timeline on the producer's clock: S = 10 i, D = +1, A = +3 (acks=all), F = +2, R = +5,
+  // P = +6: publish and commit 2 ms (A - D), fetch 2 ms (R - A), catch-up 1 ms, e2e 6 ms.
+  private List<JoinedBreakdown> oneWayTraffic(Correlator c, double skewMs, int records) {
+    for (int i = 0; i < records; i++) {
+      double s = i * 10;
+      ProducerSpan p = producer(Spans.key(i), Spans.PRODUCER_HOST, s, s + 1, s + 3, -1);
+      c.offerProducer(
+          new ProducerSpan(
+              p.key(),
+              p.traceIdHigh(),
+              p.traceIdLow(),
+              p.spanId(),
+              p.instanceId(),
+              p.sendNanos(),
+              p.drainNanos(),
+              p.ackNanos(),
+              -1,
+              1,
+              "p",
+              true));
+      c.offerConsumer(
+          consumer(
+              Spans.key(i),
+              "g",
+              Spans.CONSUMER_HOST,
+              s + 2 + skewMs,
+              s + 5 + skewMs,
+              s + 6 + skewMs));
+    }
+    return out;
+  }
+
+  @Test
+  void aConsumerClockAheadIsCorrectedByTheAgentsCollectorClockSync() {
+    skewedConsumerIsCorrectedByClockSync(250);
+  }
+
+  @Test
+  void aConsumerClockBehindIsCorrectedByTheAgentsCollectorClockSync() {
+    skewedConsumerIsCorrectedByClockSync(-250);
+  }
+
+  private void skewedConsumerIsCorrectedByClockSync(double skewMs) {
+    Correlator c = correlator(10_000);
+    // The collector's clock is 0.1 ms ahead of the producer host's. Each agent measured
+    // clock(collector) - clock(agent) with an error inside its uncertainty.
+    c.offerClockSync(Spans.PRODUCER_HOST, 100_000, 200_000);
+    long consumerTruth = 100_000 - Math.round(skewMs * 1_000_000);
+    c.offerClockSync(Spans.CONSUMER_HOST, consumerTruth + 100_000, 300_000);
+
+    List<JoinedBreakdown> joined = oneWayTraffic(c, skewMs, 50);
+
+    assertThat(joined).hasSize(50);
+    for (JoinedBreakdown j : joined) {
+      ClockOffset offset = j.consumerOffset();
+      // o_p - o_c = skew - 0.1 ms, within 0.2 + 0.3 ms.
+      assertThat(offset.bounded()).isTrue();
+      assertThat(offset.offsetNanos()).isEqualTo(Math.round(skewMs * 1_000_000) - 100_000);
+      assertThat(offset.uncertaintyNanos()).isEqualTo(500_000);
+      Breakdown b = j.breakdown();
+      assertThat(b.clampCount()).isZero();
+      assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(1_000_000);
+      assertThat(b.nanos(Segment.FETCH)).isEqualTo(2_100_000);
+      assertThat(b.e2eNanos()).isEqualTo(6_100_000);
+      assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
+      assertThat(j.e2eFlagged()).isFalse();
+    }
+    // What /api/clocks and klat_clock_offset_seconds report.
+    assertThat(c.clockOffsets())
+        .singleElement()
+        .satisfies(
+            o -> {
+              long sign = o.fromHost().equals(String.format("%016x", Spans.PRODUCER_HOST)) ? 1 : -1;
+              assertThat(sign * o.offsetNanos())
+                  .isEqualTo(Math.round(skewMs * 1_000_000) - 100_000);
+              assertThat(o.uncertaintyNanos()).isEqualTo(500_000);
+            });
+  }
+
+  @Test
+  void withoutClockSyncAConsumerClockAheadInflatesCatchUpAndFetch() {
+    Correlator c = correlator(10_000);
+    List<JoinedBreakdown> joined = oneWayTraffic(c, 250, 10);
+
+    // The one-way bound R - D cannot see a clock ahead: the skew lands in catch-up and fetch
+    // (3 ms true).
+    JoinedBreakdown j = joined.get(joined.size() - 1);
+    assertThat(j.consumerOffset().bounded()).isFalse();
+    assertThat(j.breakdown().nanos(Segment.CATCH_UP) + j.breakdown().nanos(Segment.FETCH))
+        .isEqualTo(253_000_000);
+  }
+
+  @Test
+  void aClockSyncOfOneSideOnlyOrAStaleOneAddsNoBound() {
+    Correlator c = correlator(10_000);
+    c.offerClockSync(Spans.PRODUCER_HOST, 0, 200_000);
+    oneWayTraffic(c, 250, 5);
+    assertThat(out.get(4).consumerOffset().bounded()).isFalse();
+
+    out.clear();
+    Correlator stale = correlator(10_000);
+    stale.offerClockSync(Spans.PRODUCER_HOST, 0, 200_000);
+    stale.offerClockSync(Spans.CONSUMER_HOST, -250_000_000, 200_000);
+    nowNanos += 61_000_000_000L; // past the 60 s clock window
+    oneWayTraffic(stale, 250, 5);
+    assertThat(out.get(4).consumerOffset().bounded()).isFalse();
+
+    out.clear();
+    Correlator garbage = correlator(10_000);
+    garbage.offerClockSync(Spans.PRODUCER_HOST, 0, -1);
+    garbage.offerClockSync(Spans.CONSUMER_HOST, Long.MIN_VALUE, 200_000);
+    oneWayTraffic(garbage, 250, 5);
+    assertThat(out.get(4).consumerOffset().bounded()).isFalse();
+  }
 }

@@ -28,6 +28,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       LAT partition/offset nanos} per record;
  *   <li>{@code produce}: produces {@code count} records at a steady rate;
  *   <li>{@code slow}: consumes {@code count} records, sleeping after every poll;
+ *   <li>{@code produce-later}: as {@code produce}, after a pause of {@code intervalMillis * 100}
+ *       with the producer open, so that the agent has exported (and measured its clock) first;
+ *   <li>{@code consume}: consumes {@code count} records of a {@code produce} run, printing each
+ *       one's latency from its value (the producer's {@code System.nanoTime()}, comparable across
+ *       JVMs of one Linux host) to the return of its poll;
  *   <li>{@code bad}: produces records with forged, broken and missing klat headers and consumes
  *       them.
  * </ul>
@@ -51,6 +56,12 @@ public final class ConsumerApp {
         break;
       case "e2e":
         e2e(bootstrap, topic, group, protocol, count, intervalMillis);
+        break;
+      case "produce-later":
+        produceLater(bootstrap, topic, count, intervalMillis);
+        break;
+      case "consume":
+        consume(bootstrap, topic, group, protocol, count);
         break;
       case "slow":
         slow(bootstrap, topic, group, protocol, count, intervalMillis);
@@ -146,6 +157,47 @@ public final class ConsumerApp {
       producer.flush();
     }
     System.out.println("SENT=" + count);
+  }
+
+  private static void produceLater(String bootstrap, String topic, int count, long intervalMs)
+      throws Exception {
+    try (KafkaProducer<String, String> producer = producer(bootstrap)) {
+      producer.partitionsFor(topic);
+      Thread.sleep(intervalMs * 100);
+      for (int i = 0; i < count; i++) {
+        producer.send(new ProducerRecord<>(topic, "k-" + i, Long.toString(System.nanoTime())));
+        Thread.sleep(intervalMs);
+      }
+      producer.flush();
+    }
+    System.out.println("SENT=" + count);
+  }
+
+  private static void consume(
+      String bootstrap, String topic, String group, String protocol, int count) {
+    try (KafkaConsumer<String, String> consumer = consumer(bootstrap, group, protocol, 500)) {
+      awaitAssignment(consumer, topic);
+      System.out.println("READY");
+      int received = 0;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      StringBuilder out = new StringBuilder();
+      while (received < count && System.nanoTime() < deadline) {
+        ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+        long pollReturnedNanos = System.nanoTime();
+        for (ConsumerRecord<String, String> record : records) {
+          out.append("LAT ")
+              .append(record.partition())
+              .append('/')
+              .append(record.offset())
+              .append(' ')
+              .append(pollReturnedNanos - Long.parseLong(record.value()))
+              .append('\n');
+          received++;
+        }
+      }
+      System.out.print(out);
+      System.out.println("RECEIVED=" + received);
+    }
   }
 
   private static void e2e(

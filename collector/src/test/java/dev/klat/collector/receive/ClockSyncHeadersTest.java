@@ -1,0 +1,327 @@
+package dev.klat.collector.receive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.aggregate.AgentMetrics;
+import dev.klat.collector.correlate.BrokerInstants;
+import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.Correlator;
+import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.model.ClockSyncHeaders;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collector's side of the agents' clock sync: every OTLP answer carries its receive and send
+ * times, and the offsets agents report in their resources bound a pair of hosts from both sides.
+ */
+class ClockSyncHeadersTest {
+  private static final long EPOCH_NANOS = 1_800_000_000_000_000_000L;
+
+  // Each reading of the fake wall clock is 1.5 ms after the previous one.
+  private final AtomicLong clock = new AtomicLong(EPOCH_NANOS);
+  private final List<JoinedBreakdown> joined = new ArrayList<>();
+  private final Correlator correlator =
+      new Correlator(
+          new Correlator.Settings(10_000_000_000L, 1000, 60_000_000_000L, 100),
+          System::nanoTime,
+          BrokerInstants.logAppendTime(),
+          joined::add);
+  private final OtlpIngest ingest =
+      new OtlpIngest(correlator, new AgentMetrics(100, 60_000_000_000L));
+  private final HttpClient http = HttpClient.newHttpClient();
+  private OtlpHttpReceiver receiver;
+  private OtlpGrpcReceiver grpc;
+
+  @AfterEach
+  void close() {
+    if (receiver != null) {
+      receiver.close();
+    }
+    if (grpc != null) {
+      grpc.close();
+    }
+  }
+
+  private long tick() {
+    return clock.getAndAdd(1_500_000);
+  }
+
+  private HttpResponse<byte[]> post(String path, String contentType, String body) throws Exception {
+    if (receiver == null) {
+      receiver =
+          new OtlpHttpReceiver(
+              new InetSocketAddress("127.0.0.1", 0), 1 << 20, 2, ingest, this::tick);
+    }
+    return http.send(
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + receiver.address().getPort() + path))
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static long header(HttpResponse<?> response, String name) {
+    return Long.parseLong(response.headers().firstValue(name).orElseThrow());
+  }
+
+  @Test
+  void everyOtlpHttpAnswerCarriesReceiveAndSendTimesInMicroseconds() throws Exception {
+    List<HttpResponse<byte[]>> responses = new ArrayList<>();
+    responses.add(post("/v1/traces", "application/json", "{}"));
+    responses.add(post("/v1/metrics", "application/json", "{}"));
+    responses.add(post("/v1/traces", "application/x-protobuf", "\u00ff\u0001"));
+    responses.add(post("/v1/metrics", "text/plain", "x"));
+
+    assertThat(responses).extracting(HttpResponse::statusCode).containsExactly(200, 200, 400, 415);
+    long previousSend = 0;
+    for (HttpResponse<byte[]> response : responses) {
+      long receive = header(response, ClockSyncHeaders.RECEIVE_TIME_MICROS);
+      long send = header(response, ClockSyncHeaders.SEND_TIME_MICROS);
+      // t1 when the request arrived, t2 at the answer: one tick of the fake clock later.
+      assertThat(receive).isGreaterThan(previousSend);
+      assertThat(send - receive).isEqualTo(1_500);
+      assertThat(receive * 1000).isBetween(EPOCH_NANOS, clock.get());
+      previousSend = send;
+    }
+  }
+
+  @Test
+  void otlpGrpcAnswersCarryTheTimesAsHeadersOnSuccessAndTrailersOnError() throws Exception {
+    grpc =
+        new OtlpGrpcReceiver(new InetSocketAddress("127.0.0.1", 0), 1 << 20, 2, ingest, this::tick);
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", grpc.address().getPort())
+            .usePlaintext()
+            .build();
+    try {
+      Metadata[] ok = export(channel, new byte[0]);
+      assertThat(ok[2].get(Metadata.Key.of("status", Metadata.ASCII_STRING_MARSHALLER)))
+          .isEqualTo("OK");
+      assertSyncTimes(ok[0]);
+      Metadata[] bad = export(channel, new byte[] {0x0a, 0x7f, 0x01});
+      assertThat(bad[2].get(Metadata.Key.of("status", Metadata.ASCII_STRING_MARSHALLER)))
+          .isEqualTo("INVALID_ARGUMENT");
+      assertSyncTimes(bad[1]);
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void assertSyncTimes(Metadata metadata) {
+    long receive =
+        Long.parseLong(
+            metadata.get(
+                Metadata.Key.of(
+                    ClockSyncHeaders.RECEIVE_TIME_MICROS, Metadata.ASCII_STRING_MARSHALLER)));
+    long send =
+        Long.parseLong(
+            metadata.get(
+                Metadata.Key.of(
+                    ClockSyncHeaders.SEND_TIME_MICROS, Metadata.ASCII_STRING_MARSHALLER)));
+    assertThat(send - receive).isEqualTo(1_500);
+  }
+
+  // Returns the response headers, the trailers, and a pseudo-metadata holding the status code.
+  private static Metadata[] export(ManagedChannel channel, byte[] body) throws Exception {
+    MethodDescriptor.Marshaller<byte[]> bytes =
+        new MethodDescriptor.Marshaller<>() {
+          @Override
+          public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+          }
+
+          @Override
+          public byte[] parse(InputStream stream) {
+            try {
+              return stream.readAllBytes();
+            } catch (java.io.IOException e) {
+              throw new IllegalStateException(e);
+            }
+          }
+        };
+    MethodDescriptor<byte[], byte[]> method =
+        MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName(OtlpGrpcReceiver.TRACE_SERVICE + "/Export")
+            .setRequestMarshaller(bytes)
+            .setResponseMarshaller(bytes)
+            .build();
+    CompletableFuture<Metadata[]> done = new CompletableFuture<>();
+    Metadata[] result = {new Metadata(), null, new Metadata()};
+    ClientCall<byte[], byte[]> call = channel.newCall(method, CallOptions.DEFAULT);
+    call.start(
+        new ClientCall.Listener<>() {
+          @Override
+          public void onHeaders(Metadata headers) {
+            result[0] = headers;
+          }
+
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            result[1] = trailers;
+            result[2].put(
+                Metadata.Key.of("status", Metadata.ASCII_STRING_MARSHALLER),
+                status.getCode().name());
+            done.complete(result);
+          }
+        },
+        new Metadata());
+    call.request(1);
+    call.sendMessage(body);
+    call.halfClose();
+    return done.get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void offsetsTheAgentsReportInTheirResourcesBoundAOneWayPairFromBothSides() throws Exception {
+    // The consumer host's clock is 250 ms ahead of the producer host's (and the collector's).
+    long skew = 250_000_000L;
+    String producerResource = resource("1111", 0, 400_000);
+    String consumerResource = resource("2222", -skew, 600_000);
+    long t = EPOCH_NANOS;
+    String producer =
+        span(
+            "\"klat.send.time_unix_nano\"",
+            t,
+            "\"klat.drain.time_unix_nano\"",
+            t + 1_000_000,
+            "\"klat.ack.time_unix_nano\"",
+            t + 3_000_000,
+            "\"klat.producer.acks\"",
+            "all");
+    String consumer =
+        span(
+            "\"klat.fetch_request.time_unix_nano\"",
+            t + skew + 2_000_000,
+            "\"klat.fetch_response.time_unix_nano\"",
+            t + skew + 5_000_000,
+            "\"klat.poll.time_unix_nano\"",
+            t + skew + 6_000_000,
+            "\"messaging.consumer.group.name\"",
+            "g");
+    assertThat(
+            post("/v1/traces", "application/json", request(producerResource, producer))
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            post("/v1/traces", "application/json", request(consumerResource, consumer))
+                .statusCode())
+        .isEqualTo(200);
+
+    assertThat(joined).hasSize(1);
+    ClockOffset offset = joined.get(0).consumerOffset();
+    assertThat(offset.bounded()).isTrue();
+    assertThat(offset.offsetNanos()).isEqualTo(skew);
+    assertThat(offset.uncertaintyNanos()).isEqualTo(1_000_000);
+    assertThat(joined.get(0).breakdown().e2eNanos()).isEqualTo(6_000_000);
+    assertThat(correlator.clockOffsets())
+        .singleElement()
+        .satisfies(o -> assertThat(o.bounded()).isTrue());
+  }
+
+  @Test
+  void aResourceWithoutOrWithGarbageClockAttributesAddsNoBound() throws Exception {
+    String garbage =
+        "{\"attributes\":["
+            + "{\"key\":\"klat.instance.id\",\"value\":{\"intValue\":\"4369\"}},"
+            + "{\"key\":\"klat.clock.collector_offset_ns\",\"value\":{\"stringValue\":\"soon\"}},"
+            + "{\"key\":\"klat.clock.collector_uncertainty_ns\",\"value\":{\"intValue\":\"5\"}}]}";
+    long t = EPOCH_NANOS;
+    post(
+        "/v1/traces",
+        "application/json",
+        request(
+            garbage,
+            span(
+                "\"klat.send.time_unix_nano\"",
+                t,
+                "\"klat.drain.time_unix_nano\"",
+                t + 1_000_000,
+                "\"klat.ack.time_unix_nano\"",
+                t + 3_000_000,
+                "\"klat.producer.acks\"",
+                "all")));
+    post(
+        "/v1/traces",
+        "application/json",
+        request(
+            "{\"attributes\":[{\"key\":\"klat.instance.id\",\"value\":{\"intValue\":\"8738\"}}]}",
+            span(
+                "\"klat.fetch_request.time_unix_nano\"",
+                t + 2_000_000,
+                "\"klat.fetch_response.time_unix_nano\"",
+                t + 5_000_000,
+                "\"klat.poll.time_unix_nano\"",
+                t + 6_000_000,
+                "\"messaging.consumer.group.name\"",
+                "g")));
+    assertThat(joined).hasSize(1);
+    assertThat(joined.get(0).consumerOffset().bounded()).isFalse();
+  }
+
+  private static String resource(String instanceHex, long offsetNanos, long uncertaintyNanos) {
+    return "{\"attributes\":["
+        + "{\"key\":\"klat.instance.id\",\"value\":{\"intValue\":\""
+        + Long.parseLong(instanceHex, 16)
+        + "\"}},"
+        + "{\"key\":\"klat.clock.collector_offset_ns\",\"value\":{\"intValue\":\""
+        + offsetNanos
+        + "\"}},"
+        + "{\"key\":\"klat.clock.collector_uncertainty_ns\",\"value\":{\"intValue\":\""
+        + uncertaintyNanos
+        + "\"}}]}";
+  }
+
+  private static String span(
+      String k1, long v1, String k2, long v2, String k3, long v3, String k4, String v4) {
+    return "{\"traceId\":\"0102030405060708090a0b0c0d0e0f10\",\"spanId\":\"00000000000000"
+        + (k4.contains("group") ? "02" : "01")
+        + "\",\"attributes\":["
+        + "{\"key\":\"messaging.destination.name\",\"value\":{\"stringValue\":\"orders\"}},"
+        + "{\"key\":\"messaging.destination.partition.id\",\"value\":{\"stringValue\":\"0\"}},"
+        + "{\"key\":\"messaging.kafka.offset\",\"value\":{\"intValue\":\"7\"}},"
+        + attribute(k1, v1)
+        + ","
+        + attribute(k2, v2)
+        + ","
+        + attribute(k3, v3)
+        + ",{\"key\":"
+        + k4
+        + ",\"value\":{\"stringValue\":\""
+        + v4
+        + "\"}}]}";
+  }
+
+  private static String attribute(String key, long value) {
+    return "{\"key\":" + key + ",\"value\":{\"intValue\":\"" + value + "\"}}";
+  }
+
+  private static String request(String resource, String span) {
+    return ("{\"resourceSpans\":[{\"resource\":"
+        + resource
+        + ",\"scopeSpans\":[{\"spans\":["
+        + span
+        + "]}]}]}");
+  }
+}

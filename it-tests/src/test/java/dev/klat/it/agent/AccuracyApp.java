@@ -29,8 +29,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * JVMs (for a consumer host with a shifted clock).
  *
  * <p>Arguments: mode, producer bootstrap, consumer bootstrap, seconds, records per second and
- * stream, linger.ms, fetch.min.bytes, fetch.max.wait.ms, sleep after each poll in ms, then one
- * {@code topic:acks} per stream. Prints {@code STREAM topic count p50Nanos p99Nanos} per stream.
+ * stream, then one {@code topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs} per
+ * stream, where the last is a sleep after each poll. Prints {@code STREAM topic count p50Nanos
+ * p99Nanos} per stream.
  */
 public final class AccuracyApp {
 
@@ -42,12 +43,8 @@ public final class AccuracyApp {
     String consumerBootstrap = args[2];
     int seconds = Integer.parseInt(args[3]);
     int perSecond = Integer.parseInt(args[4]);
-    String lingerMs = args[5];
-    String fetchMinBytes = args[6];
-    String fetchMaxWaitMs = args[7];
-    long sleepAfterPollMs = Long.parseLong(args[8]);
     List<String[]> streams = new ArrayList<>();
-    for (String stream : Arrays.asList(args).subList(9, args.length)) {
+    for (String stream : Arrays.asList(args).subList(5, args.length)) {
       streams.add(stream.split(":"));
     }
     int records = seconds * perSecond;
@@ -69,9 +66,9 @@ public final class AccuracyApp {
                     consume(
                         consumerBootstrap,
                         topic,
-                        fetchMinBytes,
-                        fetchMaxWaitMs,
-                        sleepAfterPollMs,
+                        stream[3],
+                        stream[4],
+                        Long.parseLong(stream[5]),
                         records,
                         seconds,
                         e2e,
@@ -90,7 +87,7 @@ public final class AccuracyApp {
                 "producer-" + stream[0],
                 () ->
                     produce(
-                        producerBootstrap, stream[0], stream[1], lingerMs, perSecond, records)));
+                        producerBootstrap, stream[0], stream[1], stream[2], perSecond, records)));
       }
     }
     for (Thread thread : threads) {

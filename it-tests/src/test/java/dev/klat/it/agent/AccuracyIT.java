@@ -40,13 +40,16 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
  * min.insync.replicas=2}) with real agents and the collector reading the brokers' request metrics,
  * each case injects one known delay, and the segment it belongs to must grow as much as the
  * application's own end-to-end measurement grew, within 20% or 5 ms (whichever is larger) at p50
- * and p99, while the other segments stay within the same tolerance of the undisturbed baseline.
+ * and p99, while the other segments stay within the same tolerance.
  *
- * <p>Every case runs four streams side by side: {@code acks=all} and {@code acks=1}, each on a
- * {@code CreateTime} and a {@code LogAppendTime} topic. The producers reach the brokers through a
- * delaying proxy on a second client listener (no delay except in the publish case), the consumers
- * directly, and the followers through a delaying proxy on the replication listener (no delay except
- * in the commit case). A table of every figure goes to {@code target/accuracy/accuracy.md}.
+ * <p>"Grew" is against control streams that run at the same time without the delay, so that the
+ * load of the machine hits both alike: the delayed streams' topics are led by broker 1, the
+ * controls' by broker 2, and network delays are set on broker 1's proxies only. Each case runs four
+ * kinds of stream, each delayed and control: {@code acks=all} and {@code acks=1}, on a {@code
+ * CreateTime} and on a {@code LogAppendTime} topic. The producers reach the brokers through a
+ * delaying proxy per broker on a second client listener, the followers reach each leader through a
+ * delaying proxy on its replication listener, the consumers connect directly. A table of every
+ * figure goes to {@code target/accuracy/accuracy.md}.
  */
 @DisabledIfSystemProperty(
     named = "klat.accuracy.skip",
@@ -60,8 +63,12 @@ class AccuracyIT {
   private static final long MS = 1_000_000L;
   private static final long TOLERANCE_FLOOR_NANOS = 5 * MS;
   private static final double TOLERANCE_RATIO = 0.2;
+  private static final int DELAYED_LEADER = 1;
+  private static final int CONTROL_LEADER = 2;
   private static final List<String> SEGMENTS =
       List.of("produce", "publish", "commit", "catch-up", "fetch");
+  private static final String SKEW = "clock-skew";
+  private static final Duration CONSUMER_CLOCK_SKEW = Duration.ofMillis(250);
 
   private static final Map<Integer, DelayingProxy> producerProxies = new ConcurrentHashMap<>();
   private static final Map<Integer, DelayingProxy> replicationProxies = new ConcurrentHashMap<>();
@@ -113,116 +120,104 @@ class AccuracyIT {
     replicationProxies.values().forEach(DelayingProxy::close);
   }
 
-  /** One stream of a case: its topic, acks and timestamp type, and what was measured. */
-  record Stream(String kind, String acks, TimestampType timestampType) {
-    String topic(String caseName) {
-      return caseName + "-" + kind;
+  /** A kind of stream: its {@code acks} and timestamp type. */
+  record Kind(String name, String acks, TimestampType timestampType) {}
+
+  private static final List<Kind> KINDS =
+      List.of(
+          new Kind("all-ct", "all", TimestampType.CREATE_TIME),
+          new Kind("one-ct", "1", TimestampType.CREATE_TIME),
+          new Kind("all-lat", "all", TimestampType.LOG_APPEND_TIME),
+          new Kind("one-lat", "1", TimestampType.LOG_APPEND_TIME));
+
+  /** Client settings of a stream: where the delays of produce, catch-up and fetch are set. */
+  record Clients(String lingerMs, String fetchMinBytes, String fetchMaxWaitMs, long sleepMs) {
+    static final Clients DEFAULT = new Clients("0", "1", "500", 0);
+
+    String spec(String topic, String acks) {
+      return String.join(
+          ":", topic, acks, lingerMs, fetchMinBytes, fetchMaxWaitMs, Long.toString(sleepMs));
     }
   }
 
-  private static final List<Stream> STREAMS =
-      List.of(
-          new Stream("all-ct", "all", TimestampType.CREATE_TIME),
-          new Stream("one-ct", "1", TimestampType.CREATE_TIME),
-          new Stream("all-lat", "all", TimestampType.LOG_APPEND_TIME),
-          new Stream("one-lat", "1", TimestampType.LOG_APPEND_TIME));
-
-  /** The quantiles of one stream in one case, nanoseconds: the application's and klat's. */
+  /** The quantiles of one stream, nanoseconds: the application's and klat's. */
   record Measured(long appP50, long appP99, int count, Map<String, long[]> segments, long[] e2e) {
     long segment(String name, int quantile) {
       long[] q = segments.get(name);
       return q == null ? -1 : q[quantile];
     }
+
+    long app(int quantile) {
+      return quantile == 0 ? appP50 : appP99;
+    }
   }
+
+  /** The delayed and the control stream of one kind in one case. */
+  record Pair(Measured delayed, Measured control) {}
 
   @Test
   void eachInjectedDelayShowsUpInItsOwnSegment() throws Exception {
-    Map<String, Map<String, Measured>> results = new LinkedHashMap<>();
-    results.put("baseline", runCase("baseline", "0", "1", "500", 0));
-    results.put("produce", runCase("produce", "100", "1", "500", 0));
-    setDelay(producerProxies, Duration.ofMillis(50));
-    results.put("publish", runCase("publish", "0", "1", "500", 0));
-    setDelay(producerProxies, Duration.ZERO);
-    setDelay(replicationProxies, Duration.ofMillis(25));
-    results.put("commit", runCase("commit", "0", "1", "500", 0));
-    setDelay(replicationProxies, Duration.ZERO);
-    results.put("catch-up", runCase("catch-up", "0", "1", "500", 200));
-    results.put("fetch", runCase("fetch", "0", "10000000", "300", 0));
-    Map<String, Measured> skewed = runSkewCase();
-    results.put(SKEW, skewed);
+    Map<String, Map<String, Pair>> results = new LinkedHashMap<>();
+    results.put("produce", runCase("produce", new Clients("100", "1", "500", 0)));
+    producerProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(50));
+    results.put("publish", runCase("publish", Clients.DEFAULT));
+    producerProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
+    replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(25));
+    results.put("commit", runCase("commit", Clients.DEFAULT));
+    replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
+    results.put("catch-up", runCase("catch-up", new Clients("0", "1", "500", 200)));
+    results.put("fetch", runCase("fetch", new Clients("0", "10000000", "300", 0)));
+    results.put(SKEW, runSkewCase());
     writeTable(results);
 
     SoftAssertions softly = new SoftAssertions();
-    Map<String, Measured> baseline = results.get("baseline");
-    for (Map.Entry<String, Map<String, Measured>> c : results.entrySet()) {
+    for (Map.Entry<String, Map<String, Pair>> c : results.entrySet()) {
       String caseName = c.getKey();
-      if (caseName.equals("baseline") || caseName.equals(SKEW)) {
-        continue;
-      }
-      for (Stream stream : STREAMS) {
+      for (Kind kind : KINDS) {
         // The commit case slows replication, which only acks=all reports through the produce
         // response; for acks=1 the leader's metrics cannot see the network between brokers.
-        if (caseName.equals("commit") && !stream.acks().equals("all")) {
+        if (caseName.equals("commit") && !kind.acks().equals("all")) {
           continue;
         }
-        Measured base = baseline.get(stream.kind());
-        Measured now = c.getValue().get(stream.kind());
-        String where = caseName + "/" + stream.kind();
-        softly
-            .assertThat(now.count())
-            .as(where + ": joined breakdowns")
-            .isGreaterThanOrEqualTo(SECONDS * PER_SECOND * 9 / 10);
+        Pair pair = c.getValue().get(kind.name());
+        String where = caseName + "/" + kind.name();
+        for (Measured m : List.of(pair.delayed(), pair.control())) {
+          softly
+              .assertThat(m.count())
+              .as(where + ": joined breakdowns")
+              .isGreaterThanOrEqualTo(SECONDS * PER_SECOND * 9 / 10);
+        }
         for (int q = 0; q < 2; q++) {
           String quantile = q == 0 ? "p50" : "p99";
-          long appGrowth = (q == 0 ? now.appP50() - base.appP50() : now.appP99() - base.appP99());
-          softly
-              .assertThat(appGrowth)
-              .as(where + ": the injected delay grew the application's " + quantile)
-              .isGreaterThan(q == 0 ? 20 * MS : 0);
-          long segmentGrowth = now.segment(caseName, q) - base.segment(caseName, q);
-          softly
-              .assertThat(Math.abs(segmentGrowth - appGrowth))
-              .as(
-                  "%s: %s grew %.1f ms at %s, the application's end-to-end %.1f ms",
-                  where, caseName, segmentGrowth / 1e6, quantile, appGrowth / 1e6)
-              .isLessThanOrEqualTo(tolerance(appGrowth));
+          boolean skew = caseName.equals(SKEW);
+          if (!skew) {
+            long appGrowth = pair.delayed().app(q) - pair.control().app(q);
+            softly
+                .assertThat(appGrowth)
+                .as(where + ": the injected delay grew the application's " + quantile)
+                .isGreaterThan(q == 0 ? 20 * MS : 0);
+            long segmentGrowth =
+                pair.delayed().segment(caseName, q) - pair.control().segment(caseName, q);
+            softly
+                .assertThat(Math.abs(segmentGrowth - appGrowth))
+                .as(
+                    "%s: %s grew %.1f ms at %s, the application's end-to-end %.1f ms",
+                    where, caseName, segmentGrowth / 1e6, quantile, appGrowth / 1e6)
+                .isLessThanOrEqualTo(tolerance(appGrowth));
+          }
           for (String other : SEGMENTS) {
             if (other.equals(caseName)) {
               continue;
             }
-            long before = base.segment(other, q);
-            long after = now.segment(other, q);
+            long control = pair.control().segment(other, q);
+            long delayed = pair.delayed().segment(other, q);
             softly
-                .assertThat(Math.abs(after - before))
+                .assertThat(Math.abs(delayed - control))
                 .as(
-                    "%s: %s %s stays put (%.1f ms in the baseline, %.1f ms now)",
-                    where, other, quantile, before / 1e6, after / 1e6)
-                .isLessThanOrEqualTo(tolerance(before));
+                    "%s: %s %s stays put (%.1f ms in the control stream, %.1f ms here)",
+                    where, other, quantile, control / 1e6, delayed / 1e6)
+                .isLessThanOrEqualTo(tolerance(control));
           }
-        }
-      }
-    }
-    // The consumer's host clock 250 ms ahead: every segment as in the baseline, and the collector
-    // found the offset.
-    for (Stream stream : STREAMS) {
-      Measured base = baseline.get(stream.kind());
-      Measured now = skewed.get(stream.kind());
-      String where = SKEW + "/" + stream.kind();
-      softly
-          .assertThat(now.count())
-          .as(where + ": joined breakdowns")
-          .isGreaterThanOrEqualTo(SECONDS * PER_SECOND * 9 / 10);
-      for (int q = 0; q < 2; q++) {
-        String quantile = q == 0 ? "p50" : "p99";
-        for (String segment : SEGMENTS) {
-          long before = base.segment(segment, q);
-          long after = now.segment(segment, q);
-          softly
-              .assertThat(Math.abs(after - before))
-              .as(
-                  "%s: %s %s as in the baseline (%.1f ms in the baseline, %.1f ms now)",
-                  where, segment, quantile, before / 1e6, after / 1e6)
-              .isLessThanOrEqualTo(tolerance(before));
         }
       }
     }
@@ -237,107 +232,45 @@ class AccuracyIT {
     softly.assertAll();
   }
 
-  private static final String SKEW = "clock-skew";
-  private static final Duration CONSUMER_CLOCK_SKEW = Duration.ofMillis(250);
-  private static final List<Long> skewOffsetsFoundNanos = new ArrayList<>();
-  private static String skewClocks = "";
-
-  // Producer and consumer in separate JVMs, the consumer's agent reading a clock 250 ms ahead.
-  private Map<String, Measured> runSkewCase() throws Exception {
-    List<String> topics = new ArrayList<>();
-    for (Stream stream : STREAMS) {
-      String topic = stream.topic(SKEW);
-      cluster.createTopic(
-          TopicSpec.named(topic)
-              .partitions(1)
-              .replicationFactor(3)
-              .minInsyncReplicas(2)
-              .timestampType(stream.timestampType())
-              .build());
-      topics.add(topic + ":" + stream.acks());
-    }
-    String endpoint = "http://127.0.0.1:" + otlpPort;
-    List<String> consumerAgent = new ArrayList<>(AppJvm.agentOptions(endpoint, "1.0"));
-    consumerAgent.add("-Dklat.test.clock-offset=" + CONSUMER_CLOCK_SKEW.toMillis() + "ms");
-    AppJvm.Running consumer =
-        AppJvm.start(CLIENTS, consumerAgent, AccuracyApp.class, skewArgs("consume", topics));
-    consumer.awaitLine("ASSIGNED");
-    AppJvm.Result producer =
-        AppJvm.run(
-            CLIENTS,
-            AppJvm.agentOptions(endpoint, "1.0"),
-            AccuracyApp.class,
-            skewArgs("produce", topics));
-    assertThat(producer.exitCode()).as(producer.output()).isZero();
-    AppJvm.Result consumed = consumer.await();
-    assertThat(consumed.exitCode()).as(consumed.output()).isZero();
-    Map<String, Measured> measured = new LinkedHashMap<>();
-    for (Stream stream : STREAMS) {
-      measured.put(stream.kind(), klat(stream.topic(SKEW), -1, -1));
-    }
-    // Every pair of agent instances the collector knows; the two of this case are the newest, and
-    // each earlier case ran producer and consumer in one JVM, a single clock.
-    skewClocks = get("/api/clocks");
-    Matcher offsets = Pattern.compile("\"offsetNanos\":(-?\\d+)").matcher(skewClocks);
-    while (offsets.find()) {
-      long offset = Long.parseLong(offsets.group(1));
-      if (Math.abs(offset) > 50 * MS) {
-        skewOffsetsFoundNanos.add(Math.abs(offset));
-      }
-    }
-    return measured;
+  private static long tolerance(long reference) {
+    return Math.max(TOLERANCE_FLOOR_NANOS, Math.round(Math.abs(reference) * TOLERANCE_RATIO));
   }
 
-  private String[] skewArgs(String mode, List<String> topics) {
-    List<String> args = new ArrayList<>();
-    args.addAll(
+  private static String topic(String caseName, Kind kind, boolean delayed) {
+    return caseName + "-" + kind.name() + (delayed ? "" : "-control");
+  }
+
+  private static void createTopics(String caseName) {
+    for (Kind kind : KINDS) {
+      for (boolean delayed : new boolean[] {true, false}) {
+        cluster.createTopic(
+            TopicSpec.named(topic(caseName, kind, delayed))
+                .partitions(1)
+                .replicationFactor(3)
+                .minInsyncReplicas(2)
+                .preferredLeader(delayed ? DELAYED_LEADER : CONTROL_LEADER)
+                .timestampType(kind.timestampType())
+                .build());
+      }
+    }
+  }
+
+  private static List<String> commonArgs(String mode) {
+    return new ArrayList<>(
         List.of(
             mode,
             cluster.secondClientBootstrapServers(),
             cluster.bootstrapServers(),
             Integer.toString(SECONDS),
-            Integer.toString(PER_SECOND),
-            "0",
-            "1",
-            "500",
-            "0"));
-    args.addAll(topics);
-    return args.toArray(new String[0]);
+            Integer.toString(PER_SECOND)));
   }
 
-  private static long tolerance(long reference) {
-    return Math.max(TOLERANCE_FLOOR_NANOS, Math.round(Math.abs(reference) * TOLERANCE_RATIO));
-  }
-
-  private static void setDelay(Map<Integer, DelayingProxy> proxies, Duration eachWay) {
-    proxies.values().forEach(p -> p.setDelay(eachWay));
-  }
-
-  private Map<String, Measured> runCase(
-      String caseName, String lingerMs, String fetchMinBytes, String fetchMaxWaitMs, long sleepMs)
-      throws Exception {
-    List<String> args = new ArrayList<>();
-    args.addAll(
-        List.of(
-            "both",
-            cluster.secondClientBootstrapServers(),
-            cluster.bootstrapServers(),
-            Integer.toString(SECONDS),
-            Integer.toString(PER_SECOND),
-            lingerMs,
-            fetchMinBytes,
-            fetchMaxWaitMs,
-            Long.toString(sleepMs)));
-    for (Stream stream : STREAMS) {
-      String topic = stream.topic(caseName);
-      cluster.createTopic(
-          TopicSpec.named(topic)
-              .partitions(1)
-              .replicationFactor(3)
-              .minInsyncReplicas(2)
-              .timestampType(stream.timestampType())
-              .build());
-      args.add(topic + ":" + stream.acks());
+  private Map<String, Pair> runCase(String caseName, Clients delayedClients) throws Exception {
+    createTopics(caseName);
+    List<String> args = commonArgs("both");
+    for (Kind kind : KINDS) {
+      args.add(delayedClients.spec(topic(caseName, kind, true), kind.acks()));
+      args.add(Clients.DEFAULT.spec(topic(caseName, kind, false), kind.acks()));
     }
     AppJvm.Result app =
         AppJvm.run(
@@ -346,17 +279,84 @@ class AccuracyIT {
             AccuracyApp.class,
             args.toArray(new String[0]));
     assertThat(app.exitCode()).as(app.output()).isZero();
-    Map<String, Measured> measured = new LinkedHashMap<>();
-    for (Stream stream : STREAMS) {
-      String topic = stream.topic(caseName);
-      String[] line =
-          app.output()
-              .lines()
-              .filter(l -> l.startsWith("STREAM " + topic + " "))
-              .findFirst()
-              .orElseThrow(() -> new AssertionError("no STREAM line for " + topic))
-              .split(" ");
-      measured.put(stream.kind(), klat(topic, Long.parseLong(line[3]), Long.parseLong(line[4])));
+    Map<String, Pair> measured = new LinkedHashMap<>();
+    for (Kind kind : KINDS) {
+      measured.put(
+          kind.name(),
+          new Pair(
+              measure(app, topic(caseName, kind, true)),
+              measure(app, topic(caseName, kind, false))));
+    }
+    return measured;
+  }
+
+  private static Measured measure(AppJvm.Result app, String topic) throws Exception {
+    String[] line =
+        app.output()
+            .lines()
+            .filter(l -> l.startsWith("STREAM " + topic + " "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no STREAM line for " + topic))
+            .split(" ");
+    return klat(topic, Long.parseLong(line[3]), Long.parseLong(line[4]));
+  }
+
+  private static final List<Long> skewOffsetsFoundNanos = new ArrayList<>();
+  private static String skewClocks = "";
+
+  // The delayed streams' producer and consumer in separate JVMs, the consumer's agent reading a
+  // clock 250 ms ahead; the control streams in one JVM alongside.
+  private Map<String, Pair> runSkewCase() throws Exception {
+    createTopics(SKEW);
+    List<String> skewed = new ArrayList<>();
+    List<String> controls = commonArgs("both");
+    for (Kind kind : KINDS) {
+      skewed.add(Clients.DEFAULT.spec(topic(SKEW, kind, true), kind.acks()));
+      controls.add(Clients.DEFAULT.spec(topic(SKEW, kind, false), kind.acks()));
+    }
+    String endpoint = "http://127.0.0.1:" + otlpPort;
+    List<String> consumerAgent = new ArrayList<>(AppJvm.agentOptions(endpoint, "1.0"));
+    consumerAgent.add("-Dklat.test.clock-offset=" + CONSUMER_CLOCK_SKEW.toMillis() + "ms");
+    List<String> consumeArgs = commonArgs("consume");
+    consumeArgs.addAll(skewed);
+    AppJvm.Running consumer =
+        AppJvm.start(CLIENTS, consumerAgent, AccuracyApp.class, consumeArgs.toArray(new String[0]));
+    consumer.awaitLine("ASSIGNED");
+    List<String> produceArgs = commonArgs("produce");
+    produceArgs.addAll(skewed);
+    AppJvm.Running producer =
+        AppJvm.start(
+            CLIENTS,
+            AppJvm.agentOptions(endpoint, "1.0"),
+            AccuracyApp.class,
+            produceArgs.toArray(new String[0]));
+    AppJvm.Result control =
+        AppJvm.run(
+            CLIENTS,
+            AppJvm.agentOptions(endpoint, "1.0"),
+            AccuracyApp.class,
+            controls.toArray(new String[0]));
+    assertThat(control.exitCode()).as(control.output()).isZero();
+    AppJvm.Result produced = producer.await();
+    assertThat(produced.exitCode()).as(produced.output()).isZero();
+    AppJvm.Result consumed = consumer.await();
+    assertThat(consumed.exitCode()).as(consumed.output()).isZero();
+    Map<String, Pair> measured = new LinkedHashMap<>();
+    for (Kind kind : KINDS) {
+      measured.put(
+          kind.name(),
+          new Pair(
+              klat(topic(SKEW, kind, true), -1, -1), measure(control, topic(SKEW, kind, false))));
+    }
+    // Every earlier case ran producer and consumer in one JVM, a single clock; the one pair of
+    // hosts far apart is this case's producer and consumer.
+    skewClocks = get("/api/clocks");
+    Matcher offsets = Pattern.compile("\"offsetNanos\":(-?\\d+)").matcher(skewClocks);
+    while (offsets.find()) {
+      long offset = Long.parseLong(offsets.group(1));
+      if (Math.abs(offset) > 50 * MS) {
+        skewOffsetsFoundNanos.add(Math.abs(offset));
+      }
     }
     return measured;
   }
@@ -397,7 +397,7 @@ class AccuracyIT {
     return seconds.equals("null") ? -1 : Math.round(Double.parseDouble(seconds) * 1e9);
   }
 
-  private static void writeTable(Map<String, Map<String, Measured>> results) throws IOException {
+  private static void writeTable(Map<String, Map<String, Pair>> results) throws IOException {
     StringBuilder out = new StringBuilder();
     out.append("| case | stream | app e2e p50 / p99 | klat e2e p50 / p99 |");
     for (String s : SEGMENTS) {
@@ -405,20 +405,23 @@ class AccuracyIT {
     }
     out.append(" breakdowns |\n|---|---|---|---|");
     out.append("---|".repeat(SEGMENTS.size())).append("---|\n");
-    for (Map.Entry<String, Map<String, Measured>> c : results.entrySet()) {
-      for (Map.Entry<String, Measured> s : c.getValue().entrySet()) {
-        Measured m = s.getValue();
-        out.append("| ").append(c.getKey()).append(" | ").append(s.getKey()).append(" | ");
-        out.append(ms(m.appP50())).append(" / ").append(ms(m.appP99())).append(" | ");
-        out.append(ms(m.e2e()[0])).append(" / ").append(ms(m.e2e()[1])).append(" |");
-        for (String seg : SEGMENTS) {
-          out.append(' ')
-              .append(ms(m.segment(seg, 0)))
-              .append(" / ")
-              .append(ms(m.segment(seg, 1)))
-              .append(" |");
+    for (Map.Entry<String, Map<String, Pair>> c : results.entrySet()) {
+      for (Map.Entry<String, Pair> s : c.getValue().entrySet()) {
+        for (boolean delayed : new boolean[] {true, false}) {
+          Measured m = delayed ? s.getValue().delayed() : s.getValue().control();
+          out.append("| ").append(c.getKey()).append(" | ").append(s.getKey());
+          out.append(delayed ? "" : " control").append(" | ");
+          out.append(ms(m.appP50())).append(" / ").append(ms(m.appP99())).append(" | ");
+          out.append(ms(m.e2e()[0])).append(" / ").append(ms(m.e2e()[1])).append(" |");
+          for (String seg : SEGMENTS) {
+            out.append(' ')
+                .append(ms(m.segment(seg, 0)))
+                .append(" / ")
+                .append(ms(m.segment(seg, 1)))
+                .append(" |");
+          }
+          out.append(' ').append(m.count()).append(" |\n");
         }
-        out.append(' ').append(m.count()).append(" |\n");
       }
     }
     Path file = Paths.get("target", "accuracy", "accuracy.md");

@@ -31,11 +31,13 @@ public final class TopicSpec {
   private final int partitions;
   private final short replicationFactor;
   private final Map<String, String> configs;
+  private final int preferredLeader;
 
   private TopicSpec(Builder builder) {
     this.name = builder.name;
     this.partitions = builder.partitions;
     this.replicationFactor = builder.replicationFactor;
+    this.preferredLeader = builder.preferredLeader;
     this.configs = Collections.unmodifiableMap(new LinkedHashMap<>(builder.configs));
   }
 
@@ -56,6 +58,11 @@ public final class TopicSpec {
     return replicationFactor;
   }
 
+  /** The node id that leads every partition, or 0 when the controller chooses. */
+  public int preferredLeader() {
+    return preferredLeader;
+  }
+
   /** Topic configs, such as {@code min.insync.replicas} and {@code message.timestamp.type}. */
   public Map<String, String> configs() {
     return configs;
@@ -71,6 +78,7 @@ public final class TopicSpec {
     private final String name;
     private int partitions = 1;
     private short replicationFactor = 1;
+    private int preferredLeader;
     private final Map<String, String> configs = new LinkedHashMap<>();
 
     private Builder(String name) {
@@ -110,6 +118,18 @@ public final class TopicSpec {
     /** {@code message.timestamp.type}; default: the broker's (CreateTime). */
     public Builder timestampType(TimestampType timestampType) {
       return config("message.timestamp.type", timestampType.configValue());
+    }
+
+    /**
+     * Makes broker {@code nodeId} the leader of every partition (the first replica of each), the
+     * other replicas following in node id order; default: the controller chooses.
+     */
+    public Builder preferredLeader(int nodeId) {
+      if (nodeId < 1) {
+        throw new IllegalArgumentException("node ids start at 1, was " + nodeId);
+      }
+      this.preferredLeader = nodeId;
+      return this;
     }
 
     /** Any other topic config. */

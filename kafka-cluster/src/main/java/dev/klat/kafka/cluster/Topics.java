@@ -19,14 +19,34 @@ final class Topics {
 
   private Topics() {}
 
+  // The preferred leader first, then the following node ids, wrapping around.
+  private static java.util.Map<Integer, java.util.List<Integer>> assignment(
+      TopicSpec spec, int brokerCount) {
+    if (spec.preferredLeader() > brokerCount) {
+      throw new IllegalArgumentException(
+          spec + ": preferred leader " + spec.preferredLeader() + " is not a broker");
+    }
+    java.util.List<Integer> replicas = new java.util.ArrayList<>();
+    for (int i = 0; i < spec.replicationFactor(); i++) {
+      replicas.add((spec.preferredLeader() - 1 + i) % brokerCount + 1);
+    }
+    java.util.Map<Integer, java.util.List<Integer>> assignment = new java.util.HashMap<>();
+    for (int partition = 0; partition < spec.partitions(); partition++) {
+      assignment.put(partition, replicas);
+    }
+    return assignment;
+  }
+
   static void create(Admin admin, TopicSpec spec, int brokerCount, Duration timeout) {
     if (spec.replicationFactor() > brokerCount) {
       throw new IllegalArgumentException(
           spec + ": replication factor exceeds the " + brokerCount + " brokers of the cluster");
     }
     NewTopic topic =
-        new NewTopic(spec.name(), spec.partitions(), spec.replicationFactor())
-            .configs(spec.configs());
+        spec.preferredLeader() > 0
+            ? new NewTopic(spec.name(), assignment(spec, brokerCount)).configs(spec.configs())
+            : new NewTopic(spec.name(), spec.partitions(), spec.replicationFactor())
+                .configs(spec.configs());
     long deadlineNanos = System.nanoTime() + timeout.toNanos();
     try {
       admin.createTopics(Collections.singleton(topic)).all().get(timeout.toMillis(), MILLIS);

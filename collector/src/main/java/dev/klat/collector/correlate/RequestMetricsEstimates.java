@@ -63,7 +63,8 @@ final class RequestMetricsEstimates implements BrokerInstants {
         producer.acksAll() ? null : timings.lookup(leader, Request.FETCH_FOLLOWER, at);
     long networkFloor = Long.MAX_VALUE;
     if (producer.hasAck()) {
-      long residual = producer.ackNanos() - producer.drainNanos() - brokerNanos(produce);
+      long residual =
+          producer.ackNanos() - producer.drainNanos() - brokerNanos(produce, producer.acksAll());
       WindowedMinimum floor = networkFloor(producer.instanceId(), leader);
       floor.add(residual, producer.drainNanos());
       networkFloor = floor.min(producer.drainNanos());
@@ -112,7 +113,8 @@ final class RequestMetricsEstimates implements BrokerInstants {
 
   private static long steadyNetwork(
       ProducerSpan producer, RequestTimings produce, long networkFloor) {
-    long residual = producer.ackNanos() - producer.drainNanos() - brokerNanos(produce);
+    long residual =
+        producer.ackNanos() - producer.drainNanos() - brokerNanos(produce, producer.acksAll());
     return Math.max(0, Math.min(networkFloor, residual));
   }
 
@@ -133,10 +135,12 @@ final class RequestMetricsEstimates implements BrokerInstants {
     return floor;
   }
 
-  private static long brokerNanos(RequestTimings t) {
+  // An acks=1 request never waits for replicas: the mean RemoteTimeMs on a leader that also
+  // serves acks=all producers is theirs, not its.
+  private static long brokerNanos(RequestTimings t, boolean acksAll) {
     return t.requestQueueNanos()
         + t.localNanos()
-        + t.remoteNanos()
+        + (acksAll ? t.remoteNanos() : 0)
         + t.throttleNanos()
         + t.responseQueueNanos()
         + t.responseSendNanos();
@@ -171,7 +175,7 @@ final class RequestMetricsEstimates implements BrokerInstants {
       return commit(append, acksAll, remote, replication, Long.MAX_VALUE);
     }
     long roundTrip = ackNanos - drainNanos;
-    long residual = roundTrip - brokerNanos(produce);
+    long residual = roundTrip - brokerNanos(produce, acksAll);
     long network = Math.max(0, Math.min(networkFloorNanos, residual));
     long deviation = residual - network;
     long upstream = network / 2;

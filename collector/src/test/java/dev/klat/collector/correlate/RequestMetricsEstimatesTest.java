@@ -91,6 +91,15 @@ class RequestMetricsEstimatesTest {
   }
 
   @Test
+  void withAcksOneTheReplicaWaitOfOtherProducersIsNotSubtracted() {
+    // The leader also serves acks=all producers: a 200 ms mean RemoteTimeMs that no acks=1
+    // request waited. 3 ms round trip, 1 ms floor, 1 ms in the broker before the append.
+    RequestTimings produce = timings(0.5, 0.5, 200, 0.5, 0.5);
+    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(3), false, produce, null, MS);
+    assertThat(e.appendNanos()).isEqualTo(ms(1.5));
+  }
+
+  @Test
   void theAppendNeverPassesTheAck() {
     RequestTimings produce = timings(50, 50, 0, 0, 0);
     Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(5), false, produce, null, 0);

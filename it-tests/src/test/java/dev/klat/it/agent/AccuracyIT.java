@@ -162,8 +162,11 @@ class AccuracyIT {
     producerProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(50));
     results.put("publish", runCase("publish", Clients.DEFAULT));
     producerProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
-    replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(25));
-    results.put("commit", runCase("commit", Clients.DEFAULT));
+    // Slow enough that each record's acks=all request is answered before the next one is sent: a
+    // request sent sooner would wait unread behind it on the connection, before its append, which
+    // is publish, not commit (the LogAppendTime streams show it).
+    replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(20));
+    results.put("commit", runCase("commit", Clients.DEFAULT, 10));
     replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
     results.put("catch-up", runCase("catch-up", new Clients("0", "1", "500", 200)));
     results.put("fetch", runCase("fetch", new Clients("0", "10000000", "300", 0)));
@@ -255,19 +258,25 @@ class AccuracyIT {
     }
   }
 
-  private static List<String> commonArgs(String mode) {
+  private static List<String> commonArgs(String mode, int perSecond) {
     return new ArrayList<>(
         List.of(
             mode,
             cluster.secondClientBootstrapServers(),
             cluster.bootstrapServers(),
-            Integer.toString(SECONDS),
-            Integer.toString(PER_SECOND)));
+            Integer.toString(SECONDS * PER_SECOND / perSecond),
+            Integer.toString(perSecond)));
   }
 
   private Map<String, Pair> runCase(String caseName, Clients delayedClients) throws Exception {
+    return runCase(caseName, delayedClients, PER_SECOND);
+  }
+
+  // perSecond below PER_SECOND runs longer, for the same number of records.
+  private Map<String, Pair> runCase(String caseName, Clients delayedClients, int perSecond)
+      throws Exception {
     createTopics(caseName);
-    List<String> args = commonArgs("both");
+    List<String> args = commonArgs("both", perSecond);
     for (Kind kind : KINDS) {
       args.add(delayedClients.spec(topic(caseName, kind, true), kind.acks()));
       args.add(Clients.DEFAULT.spec(topic(caseName, kind, false), kind.acks()));
@@ -309,7 +318,7 @@ class AccuracyIT {
   private Map<String, Pair> runSkewCase() throws Exception {
     createTopics(SKEW);
     List<String> skewed = new ArrayList<>();
-    List<String> controls = commonArgs("both");
+    List<String> controls = commonArgs("both", PER_SECOND);
     for (Kind kind : KINDS) {
       skewed.add(Clients.DEFAULT.spec(topic(SKEW, kind, true), kind.acks()));
       controls.add(Clients.DEFAULT.spec(topic(SKEW, kind, false), kind.acks()));
@@ -317,12 +326,12 @@ class AccuracyIT {
     String endpoint = "http://127.0.0.1:" + otlpPort;
     List<String> consumerAgent = new ArrayList<>(AppJvm.agentOptions(endpoint, "1.0"));
     consumerAgent.add("-Dklat.test.clock-offset=" + CONSUMER_CLOCK_SKEW.toMillis() + "ms");
-    List<String> consumeArgs = commonArgs("consume");
+    List<String> consumeArgs = commonArgs("consume", PER_SECOND);
     consumeArgs.addAll(skewed);
     AppJvm.Running consumer =
         AppJvm.start(CLIENTS, consumerAgent, AccuracyApp.class, consumeArgs.toArray(new String[0]));
     consumer.awaitLine("ASSIGNED");
-    List<String> produceArgs = commonArgs("produce");
+    List<String> produceArgs = commonArgs("produce", PER_SECOND);
     produceArgs.addAll(skewed);
     AppJvm.Running producer =
         AppJvm.start(

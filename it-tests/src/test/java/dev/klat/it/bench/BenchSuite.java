@@ -5,6 +5,7 @@ import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -172,6 +173,7 @@ public final class BenchSuite {
     }
 
     String started = Instant.now().toString();
+    double loadAtStart = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     List<Run> runs = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     Map<Variant, List<Long>> startupMillis = new LinkedHashMap<>();
@@ -285,17 +287,26 @@ public final class BenchSuite {
     String settings =
         String.format(
             Locale.ROOT,
-            "Started %s. %s%d round(s); %,d records per run of 100-byte records (the same bytes for"
-                + " bigger records); %d start-up run(s) per variant; warm-up %s; JDK %s; %d"
-                + " processors.",
+            "Started %s, finished %s. %s%d round(s); %,d records per run of 100-byte records (the"
+                + " same bytes for bigger records); %d start-up run(s) per variant; warm-up %s."
+                + " OpenTelemetry Java agent %s. Machine: %s, %d processors, %.1f GiB memory, %s"
+                + " %s, JDK %s; load average %.2f at the start, %.2f at the end.",
             started,
+            Instant.now(),
             quick ? "QUICK SMOKE RUN, figures meaningless. " : "",
             rounds,
             records,
             startupRuns,
             warmup ? "on" : "off",
+            System.getProperty("klat.otel.agent.version", "?"),
+            cpuModel(),
+            Runtime.getRuntime().availableProcessors(),
+            totalMemoryBytes() / (1024.0 * 1024 * 1024),
+            System.getProperty("os.name"),
+            System.getProperty("os.arch"),
             System.getProperty("java.version"),
-            Runtime.getRuntime().availableProcessors());
+            loadAtStart,
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     String report =
         report(settings, variants, loads, runs, startupMillis, failures)
             + jmhReport
@@ -309,6 +320,25 @@ public final class BenchSuite {
     if (!failures.isEmpty()) {
       throw new IllegalStateException(failures.size() + " part(s) failed, see " + benchDir);
     }
+  }
+
+  private static String cpuModel() {
+    try (Stream<String> lines = Files.lines(Paths.get("/proc/cpuinfo"))) {
+      return lines
+          .filter(l -> l.startsWith("model name"))
+          .map(l -> l.substring(l.indexOf(':') + 1).trim())
+          .findFirst()
+          .orElse("unknown CPU");
+    } catch (IOException | RuntimeException e) {
+      return "unknown CPU";
+    }
+  }
+
+  private static long totalMemoryBytes() {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getTotalMemorySize()
+        : 0L;
   }
 
   static List<String> jvmOptions(Variant variant, Path agentJar, Path otelJar, String endpoint) {
@@ -701,14 +731,15 @@ public final class BenchSuite {
     out.append(
         "Throughput is the tool's own (producer: records/s; consumer: `fetch.nMsg.sec`, after the"
             + " group joined); p50/p99 are `ProducerPerformance`'s latencies; CPU and allocation"
-            + " are the forked JVM's totals (all threads, start-up included) over the records.\n");
+            + " are the forked JVM's totals (all threads, start-up included) over the records;"
+            + " \"after main\" leaves out the CPU spent before `main` (JVM and agent start-up)."
+            + " Medians over the rounds; \"vs base\" compares with the median of ");
     Variant base = variants.isEmpty() ? null : variants.get(0);
+    out.append(base == null ? "nothing" : base.label).append(" in the same load.\n");
     for (Load load : loads) {
       out.append("\n## ").append(load.label()).append("\n\n");
       out.append(
-          "| variant | runs | throughput median (rec/s) | range | vs "
-              + (base == null ? "" : base.label)
-              + " | p50 ms | p99 ms | CPU ns/record | vs base | CPU after main ns/record | vs base"
+          "| variant | runs | throughput median (rec/s) | range | vs base | p50 ms | p99 ms | CPU ns/record | vs base | CPU after main ns/record | vs base"
               + " | alloc B/record | vs base | CPU before main ms |\n");
       out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
       List<Run> baseRuns = of(runs, base, load);

@@ -100,7 +100,13 @@ public final class BenchSuite {
       double p99Millis,
       double cpuNanosPerRecord,
       double allocatedBytesPerRecord,
-      double cpuBeforeMainMillis) {
+      double cpuBeforeMainMillis,
+      double allocatedBeforeMainBytes) {
+
+    /** Bytes allocated per record leaving out what was allocated before {@code main}. */
+    double allocatedAfterMainBytesPerRecord() {
+      return allocatedBytesPerRecord - allocatedBeforeMainBytes / records;
+    }
 
     /** CPU per record leaving out what the JVM and the agent spent before {@code main}. */
     double cpuAfterMainNanosPerRecord() {
@@ -498,6 +504,7 @@ public final class BenchSuite {
     long cpuNanos = Long.parseLong(value(output, "CPU_NANOS"));
     long beforeMainNanos = Long.parseLong(value(output, "CPU_BEFORE_MAIN_NANOS"));
     long allocated = Long.parseLong(value(output, "ALLOCATED_BYTES"));
+    long allocatedBeforeMain = Long.parseLong(value(output, "ALLOCATED_BYTES_BEFORE_MAIN"));
     return (variant, round) ->
         new Run(
             variant,
@@ -509,7 +516,8 @@ public final class BenchSuite {
             p99,
             (double) cpuNanos / records,
             (double) allocated / records,
-            beforeMainNanos / 1e6);
+            beforeMainNanos / 1e6,
+            allocatedBeforeMain);
   }
 
   private static long startup(String classpath, List<String> jvmOptions)
@@ -740,12 +748,13 @@ public final class BenchSuite {
       out.append("\n## ").append(load.label()).append("\n\n");
       out.append(
           "| variant | runs | throughput median (rec/s) | range | vs base | p50 ms | p99 ms | CPU ns/record | vs base | CPU after main ns/record | vs base"
-              + " | alloc B/record | vs base | CPU before main ms |\n");
-      out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              + " | alloc B/record | alloc after main B/record | vs base | CPU before main ms"
+              + " |\n");
+      out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
       List<Run> baseRuns = of(runs, base, load);
       double baseThroughput = median(baseRuns, Run::recordsPerSecond);
       double baseCpu = median(baseRuns, Run::cpuNanosPerRecord);
-      double baseAlloc = median(baseRuns, Run::allocatedBytesPerRecord);
+      double baseAlloc = median(baseRuns, Run::allocatedAfterMainBytesPerRecord);
       double baseAfterMain = median(baseRuns, Run::cpuAfterMainNanosPerRecord);
       for (Variant variant : variants) {
         List<Run> list = of(runs, variant, load);
@@ -755,13 +764,14 @@ public final class BenchSuite {
         }
         double throughput = median(list, Run::recordsPerSecond);
         double cpu = median(list, Run::cpuNanosPerRecord);
-        double alloc = median(list, Run::allocatedBytesPerRecord);
+        double allocTotal = median(list, Run::allocatedBytesPerRecord);
+        double alloc = median(list, Run::allocatedAfterMainBytesPerRecord);
         double afterMain = median(list, Run::cpuAfterMainNanosPerRecord);
         out.append(
             String.format(
                 Locale.ROOT,
                 "| %s | %d | %,.0f | %,.0f – %,.0f | %s | %s | %s | %,.0f | %s | %,.0f | %s | %,.0f"
-                    + " | %s | %.0f |%n",
+                    + " | %,.0f | %s | %.0f |%n",
                 variant.label,
                 list.size(),
                 throughput,
@@ -774,6 +784,7 @@ public final class BenchSuite {
                 change(cpu, baseCpu),
                 afterMain,
                 change(afterMain, baseAfterMain),
+                allocTotal,
                 alloc,
                 change(alloc, baseAlloc),
                 median(list, Run::cpuBeforeMainMillis)));
@@ -881,12 +892,12 @@ public final class BenchSuite {
     StringBuilder out =
         new StringBuilder(
             "variant,load,round,records,records_per_second,p50_ms,p99_ms,cpu_ns_per_record,"
-                + "cpu_after_main_ns_per_record,allocated_bytes_per_record,cpu_before_main_ms\n");
+                + "cpu_after_main_ns_per_record,allocated_bytes_per_record,allocated_after_main_bytes_per_record,cpu_before_main_ms\n");
     for (Run r : runs) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f%n",
+              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f%n",
               r.variant().id,
               r.load().label(),
               r.round() + 1,
@@ -897,6 +908,7 @@ public final class BenchSuite {
               r.cpuNanosPerRecord(),
               r.cpuAfterMainNanosPerRecord(),
               r.allocatedBytesPerRecord(),
+              r.allocatedAfterMainBytesPerRecord(),
               r.cpuBeforeMainMillis()));
     }
     return out.toString();

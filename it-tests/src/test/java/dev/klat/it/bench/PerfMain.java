@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * more at the end, the last value of each thread kept. Those are the counters JFR's {@code
  * jdk.ThreadAllocationStatistics} event reads; reading them here costs no recording and no parsing,
  * and works the same on every JDK. A thread that ends between two samples loses at most its last 50
- * ms of allocation.
+ * ms of allocation. {@code ALLOCATED_BYTES_BEFORE_MAIN} is what the threads alive when {@code main}
+ * starts had allocated by then (JVM and agent start-up).
  */
 public final class PerfMain {
 
@@ -30,6 +31,8 @@ public final class PerfMain {
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpuAtMainNanos = os.getProcessCpuTime();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    Map<Long, Long> allocatedAtMain = new ConcurrentHashMap<>();
+    sampleAllocated(threads, allocatedAtMain);
     // Threads end before the tool returns (the producer closes its network thread), so their CPU
     // time is sampled while they live and the last sample kept.
     Map<String, Long> lastCpuByThread = new ConcurrentHashMap<>();
@@ -68,6 +71,10 @@ public final class PerfMain {
     System.out.println(
         "ALLOCATED_BYTES="
             + lastAllocatedByThread.values().stream().mapToLong(Long::longValue).sum());
+    // What the threads alive when main started had allocated by then: JVM and agent start-up.
+    System.out.println(
+        "ALLOCATED_BYTES_BEFORE_MAIN="
+            + allocatedAtMain.values().stream().mapToLong(Long::longValue).sum());
     System.out.println("CPU_NANOS=" + os.getProcessCpuTime());
     System.out.println("CPU_BEFORE_MAIN_NANOS=" + cpuAtMainNanos);
     Map<String, Long> byKind = new TreeMap<>();

@@ -9,9 +9,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The suite's plot, an SVG written by hand: four panels (throughput, CPU per record, the same
- * without the CPU spent before {@code main}, bytes allocated per record), each a group of bars per
- * load with one bar per variant, as a percentage of the baseline variant's median in the same load.
- * A bar is the variant's median; its whisker spans the lowest to the highest run.
+ * without the CPU spent before {@code main}, bytes allocated per record after {@code main}), each a
+ * group of bars per load with one bar per variant, as a percentage of the baseline variant's median
+ * in the same load. A bar is the variant's median; its whisker spans the lowest to the highest run.
  */
 final class Svg {
 
@@ -84,8 +84,8 @@ final class Svg {
         variants,
         loads,
         runs,
-        Run::allocatedBytesPerRecord,
-        "bytes allocated per record, % of " + base,
+        Run::allocatedAfterMainBytesPerRecord,
+        "bytes allocated per record after main (start-up left out), % of " + base,
         3 * panelSpan,
         width);
     svg.append("</svg>\n");

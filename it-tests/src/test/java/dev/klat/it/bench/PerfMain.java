@@ -12,6 +12,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * JVM, then prints CPU time: the whole process, the part spent before {@code main} (JVM and agent
  * start-up), and per Java thread, so that the benchmark can tell per-record cost from one-off cost
  * and the application thread from the producer's network thread.
+ *
+ * <p>It also prints the bytes the process's Java threads allocated on the heap ({@code
+ * ALLOCATED_BYTES}), from the JVM's own per-thread counters ({@code
+ * com.sun.management.ThreadMXBean#getThreadAllocatedBytes}), sampled with the CPU times and once
+ * more at the end, the last value of each thread kept. Those are the counters JFR's {@code
+ * jdk.ThreadAllocationStatistics} event reads; reading them here costs no recording and no parsing,
+ * and works the same on every JDK. A thread that ends between two samples loses at most its last 50
+ * ms of allocation. {@code ALLOCATED_BYTES_BEFORE_MAIN} is what the threads alive when {@code main}
+ * starts had allocated by then (JVM and agent start-up).
  */
 public final class PerfMain {
 
@@ -22,9 +31,12 @@ public final class PerfMain {
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpuAtMainNanos = os.getProcessCpuTime();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    Map<Long, Long> allocatedAtMain = new ConcurrentHashMap<>();
+    sampleAllocated(threads, allocatedAtMain);
     // Threads end before the tool returns (the producer closes its network thread), so their CPU
     // time is sampled while they live and the last sample kept.
     Map<String, Long> lastCpuByThread = new ConcurrentHashMap<>();
+    Map<Long, Long> lastAllocatedByThread = new ConcurrentHashMap<>();
     Thread sampler =
         new Thread(
             () -> {
@@ -36,6 +48,7 @@ public final class PerfMain {
                     lastCpuByThread.put(info.getThreadName() + "#" + id, cpu);
                   }
                 }
+                sampleAllocated(threads, lastAllocatedByThread);
                 try {
                   Thread.sleep(50);
                 } catch (InterruptedException e) {
@@ -54,6 +67,14 @@ public final class PerfMain {
 
     sampler.interrupt();
     sampler.join();
+    sampleAllocated(threads, lastAllocatedByThread);
+    System.out.println(
+        "ALLOCATED_BYTES="
+            + lastAllocatedByThread.values().stream().mapToLong(Long::longValue).sum());
+    // What the threads alive when main started had allocated by then: JVM and agent start-up.
+    System.out.println(
+        "ALLOCATED_BYTES_BEFORE_MAIN="
+            + allocatedAtMain.values().stream().mapToLong(Long::longValue).sum());
     System.out.println("CPU_NANOS=" + os.getProcessCpuTime());
     System.out.println("CPU_BEFORE_MAIN_NANOS=" + cpuAtMainNanos);
     Map<String, Long> byKind = new TreeMap<>();
@@ -61,5 +82,18 @@ public final class PerfMain {
         (name, cpu) -> byKind.merge(name.replaceAll("[#\\d| -]+.*$", ""), cpu, Long::sum));
     byKind.forEach((kind, cpu) -> System.out.println("THREAD_CPU_NANOS " + kind + "=" + cpu));
     System.out.println("UPTIME_MILLIS=" + ManagementFactory.getRuntimeMXBean().getUptime());
+  }
+
+  private static void sampleAllocated(ThreadMXBean threads, Map<Long, Long> lastByThread) {
+    if (!(threads instanceof com.sun.management.ThreadMXBean)) {
+      return;
+    }
+    com.sun.management.ThreadMXBean counters = (com.sun.management.ThreadMXBean) threads;
+    for (long id : threads.getAllThreadIds()) {
+      long allocated = counters.getThreadAllocatedBytes(id);
+      if (allocated > 0) {
+        lastByThread.put(id, allocated);
+      }
+    }
   }
 }

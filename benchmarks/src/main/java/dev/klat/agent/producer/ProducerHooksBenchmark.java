@@ -1,0 +1,128 @@
+package dev.klat.agent.producer;
+
+import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.BenchRuntime;
+import dev.klat.agent.weave.StateHolder;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The producer hooks, called directly as the woven advice calls them, without Kafka around them
+ * (the same calls as {@code ProducerHooksCostTest} in the agent, under JMH):
+ *
+ * <ul>
+ *   <li>{@link #send()}: per record, {@code send()}'s three hooks and the append to a batch; a new
+ *       batch every 500 records;
+ *   <li>{@link #drain()}: the drain hook, once per batch, on the network thread;
+ *   <li>{@link #ackPerRecord()}: the completion (ack) hook of a batch of 500 records, with its two
+ *       histogram recordings, reported per record;
+ *   <li>{@link #sampledRecordAck()}: the extra work of a sampled record's acknowledgement: its span
+ *       built and offered to the exporter's queue (which is full and drops it, as it would be at
+ *       this rate).
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class ProducerHooksBenchmark {
+
+  private static final int BATCH_RECORDS = 500;
+
+  /** "default": probability 0.01, at most 100 per second; "every-record": 1 and no cap. */
+  @Param({"default", "every-record"})
+  public String sampling;
+
+  private final Holder producer = new Holder();
+  private final ProducerRecord<String, String> record = new ProducerRecord<>("bench", "k", "v");
+  private final Callback callback = (metadata, exception) -> {};
+  private final Object future = new Object();
+  private final TopicPartition partition = new TopicPartition("bench", 0);
+  private final Holder sendBatch = new Holder();
+  private int sendBatchRecords;
+  private final Holder fullBatch = new Holder();
+  private RecordTracker tracker;
+  private RecordMetadata metadata;
+
+  @Setup
+  public void setUp() {
+    boolean every = sampling.equals("every-record");
+    AgentRuntime runtime = BenchRuntime.install(every ? 1.0 : 0.01, every ? 1e12 : 100);
+    // The first send creates the producer's state and the topic's instruments.
+    ProducerHooks.onSend(producer, "bench-client", null, null, record, callback);
+    BatchTiming timing = new BatchTiming();
+    long now = System.nanoTime();
+    TopicInstruments instruments = new TopicInstruments("bench", "bench-client", runtime.metrics());
+    for (int i = 0; i < BATCH_RECORDS; i++) {
+      timing.append(instruments, now - 5_000_000L + i * 1000L);
+    }
+    timing.drained(now - 1_000_000L);
+    fullBatch.klat$state(timing);
+    ProducerState state = new ProducerState(runtime, "bench-client", null, null);
+    tracker = new RecordTracker(state, callback, now, record);
+    tracker.sampled = new RecordTracker.SampledRecord(1L, 2L, 3L, 0L, true);
+    metadata = new RecordMetadata(partition, 42L, 0, 1_800_000_000_000L, 1, 100);
+  }
+
+  @TearDown
+  public void tearDown() {
+    BenchRuntime.uninstall();
+  }
+
+  @Benchmark
+  @SuppressWarnings("rawtypes")
+  public ProducerRecord send() {
+    Callback used = ProducerHooks.onSend(producer, "bench-client", null, null, record, callback);
+    ProducerRecord sent = ProducerHooks.recordToSend(record, used);
+    ProducerHooks.onAppended(future, sendBatch);
+    ProducerHooks.onSendReturn(future);
+    if (++sendBatchRecords == BATCH_RECORDS) {
+      sendBatchRecords = 0;
+      sendBatch.klat$state(null);
+    }
+    return sent;
+  }
+
+  @Benchmark
+  public void drain() {
+    ProducerHooks.onDrained(fullBatch);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH_RECORDS)
+  public void ackPerRecord() {
+    ProducerHooks.onCompletionStart(fullBatch, 0L, -1L, null, BATCH_RECORDS, partition);
+    ProducerHooks.onCompletionEnd();
+  }
+
+  @Benchmark
+  public void sampledRecordAck() {
+    tracker.onCompletion(metadata, null);
+  }
+
+  private static final class Holder implements StateHolder {
+    private Object state;
+
+    @Override
+    public Object klat$state() {
+      return state;
+    }
+
+    @Override
+    public void klat$state(Object state) {
+      this.state = state;
+    }
+  }
+}

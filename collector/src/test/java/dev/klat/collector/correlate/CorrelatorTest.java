@@ -60,20 +60,7 @@ class CorrelatorTest {
   void withAcksAllTheAcknowledgementBoundsTheCommitSoTheFetchWaitStaysInFetch() {
     Correlator c = correlator(100);
     ProducerSpan p = producer(1, 0, 2, 10);
-    c.offerProducer(
-        new ProducerSpan(
-            p.key(),
-            p.traceIdHigh(),
-            p.traceIdLow(),
-            p.spanId(),
-            p.instanceId(),
-            p.sendNanos(),
-            p.drainNanos(),
-            p.ackNanos(),
-            p.logAppendTimeMs(),
-            p.leaderNodeId(),
-            p.clientId(),
-            true));
+    c.offerProducer(Spans.acksAll(p));
     // The consumer asked at 5 ms and its long poll answered at 12: after the ack at 10.
     c.offerConsumer(consumer(1, "g", 5, 12, 15));
 
@@ -350,20 +337,7 @@ class CorrelatorTest {
     for (int i = 0; i < records; i++) {
       double s = i * 10;
       ProducerSpan p = producer(Spans.key(i), Spans.PRODUCER_HOST, s, s + 1, s + 3, -1);
-      c.offerProducer(
-          new ProducerSpan(
-              p.key(),
-              p.traceIdHigh(),
-              p.traceIdLow(),
-              p.spanId(),
-              p.instanceId(),
-              p.sendNanos(),
-              p.drainNanos(),
-              p.ackNanos(),
-              -1,
-              1,
-              "p",
-              true));
+      c.offerProducer(Spans.acksAll(p));
       c.offerConsumer(
           consumer(
               Spans.key(i),

@@ -148,7 +148,8 @@ class RequestMetricsEstimatesTest {
     RequestMetricsEstimates estimates =
         new RequestMetricsEstimates((node, request, at) -> leader1.get(request), 60_000 * MS);
     long lMs = Spans.T0 / 1_000_000 + 12;
-    ProducerSpan p = acksAll(Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 10, 15, lMs));
+    ProducerSpan p =
+        Spans.acksAll(Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 10, 15, lMs));
     BrokerInstants.Times t = estimates.lookup(p, Spans.consumer(1, "g", 200, 300, 301));
     assertThat(t.producerClock()).isFalse();
     assertThat(t.appendMethod()).isEqualTo(EstimationMethod.LOG_APPEND_TIMESTAMP);
@@ -173,12 +174,13 @@ class RequestMetricsEstimatesTest {
             out::add);
     // A fast record teaches the path its network floor: 5 ms round trip, 5 ms broker time, so 0.
     long base = Spans.T0 / 1_000_000;
-    c.offerProducer(acksAll(Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 1, 6, base + 2)));
+    c.offerProducer(
+        Spans.acksAll(Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 1, 6, base + 2)));
     c.offerConsumer(Spans.consumer(1, "g", 3, 9, 12));
     // Then a record that waited 40 ms unread behind another request before the leader appended it
     // at 45 ms (its timestamp), committed 3 ms later and answered 1 ms after that.
     c.offerProducer(
-        acksAll(Spans.producer(Spans.key(2), Spans.PRODUCER_HOST, 0, 1, 49, base + 45)));
+        Spans.acksAll(Spans.producer(Spans.key(2), Spans.PRODUCER_HOST, 0, 1, 49, base + 45)));
     c.offerConsumer(Spans.consumer(2, "g", 40, 50, 51));
 
     Breakdown b = out.get(1).breakdown();
@@ -203,7 +205,7 @@ class RequestMetricsEstimatesTest {
             () -> 0L,
             BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS),
             out::add);
-    c.offerProducer(acksAll(Spans.producer(1, 0, 2, 7)));
+    c.offerProducer(Spans.acksAll(Spans.producer(1, 0, 2, 7)));
     c.offerConsumer(Spans.consumer(1, "g", 3, 9, 12));
 
     JoinedBreakdown joined = out.get(0);
@@ -218,21 +220,5 @@ class RequestMetricsEstimatesTest {
     assertThat(joined.brokerOffset().offsetNanos()).isZero();
     assertThat(joined.brokerOffset().uncertaintyNanos()).isZero();
     assertThat(joined.flagged()).doesNotContain(Segment.PUBLISH, Segment.COMMIT);
-  }
-
-  private static ProducerSpan acksAll(ProducerSpan p) {
-    return new ProducerSpan(
-        p.key(),
-        p.traceIdHigh(),
-        p.traceIdLow(),
-        p.spanId(),
-        p.instanceId(),
-        p.sendNanos(),
-        p.drainNanos(),
-        p.ackNanos(),
-        p.logAppendTimeMs(),
-        p.leaderNodeId(),
-        p.clientId(),
-        true);
   }
 }

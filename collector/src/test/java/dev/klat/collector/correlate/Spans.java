@@ -56,4 +56,21 @@ final class Spans {
         -1,
         "c");
   }
+
+  /** The same span from a producer with {@code acks=all}. */
+  static ProducerSpan acksAll(ProducerSpan p) {
+    return new ProducerSpan(
+        p.key(),
+        p.traceIdHigh(),
+        p.traceIdLow(),
+        p.spanId(),
+        p.instanceId(),
+        p.sendNanos(),
+        p.drainNanos(),
+        p.ackNanos(),
+        p.logAppendTimeMs(),
+        p.leaderNodeId(),
+        p.clientId(),
+        true);
+  }
 }

@@ -50,7 +50,6 @@ public final class ConsumerHooks {
   static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
 
   private static final long NANOS_PER_MILLI = 1_000_000L;
-  private static final long NO_START = Long.MIN_VALUE;
   private static final double NANOS_PER_SECOND = 1e9;
 
   // For 2.8, whose partition data is FetchResponse.PartitionData: its highWatermark() by
@@ -96,16 +95,15 @@ public final class ConsumerHooks {
         return;
       }
       ConsumerState state = consumerState(runtime, consumer);
-      long nowEpochNanos = WallClock.epochNanos(System.nanoTime());
-      int records = 0;
+      int starts = 0;
       for (int i = 0; i < context.size; i++) {
-        records = readList(runtime, state, context, i, records, nowEpochNanos);
+        starts = readList(runtime, state, context, i, starts);
       }
       long pollNanos = System.nanoTime();
       long pollEpochNanos = WallClock.epochNanos(pollNanos);
-      records = 0;
+      starts = 0;
       for (int i = 0; i < context.size; i++) {
-        records = reportList(state, context, i, records, pollNanos, pollEpochNanos);
+        starts = reportList(state, context, i, starts, pollNanos, pollEpochNanos);
       }
       for (int i = 0; i < context.spanCount; i++) {
         SpanRecord span = context.spans[i];
@@ -220,17 +218,16 @@ public final class ConsumerHooks {
   }
 
   /**
-   * First pass over one list: resolves its instruments, and notes for each record the instant its
-   * end-to-end latency starts from ({@code S} of a valid header, else a {@code CreateTime}
-   * timestamp), exporting nothing yet. Returns the index after the list's last record.
+   * First pass over one list: resolves its instruments, and notes where the end-to-end latency of
+   * each of its records starts ({@code S} of a valid header, else a {@code CreateTime} timestamp),
+   * exporting nothing yet. The starts go to {@code context.e2eStartEpochNanos} from {@code
+   * firstStart} on, records without one are left out; returns the index after the list's last.
+   *
+   * <p>This loop runs for every record the application gets: a record without a klat header costs
+   * one {@code lastHeader} lookup, two reads of its timestamp and one array store.
    */
   private static int readList(
-      AgentRuntime runtime,
-      ConsumerState state,
-      PollContext context,
-      int index,
-      int firstRecord,
-      long nowEpochNanos) {
+      AgentRuntime runtime, ConsumerState state, PollContext context, int index, int firstStart) {
     List<?> records = context.lists[index];
     int count = Math.min(context.counts[index], records.size());
     context.counts[index] = count;
@@ -238,16 +235,17 @@ public final class ConsumerHooks {
         count == 0 ? null : state.instruments(context.partitions[index].topic());
     context.instruments[index] = instruments;
     if (instruments == null) {
-      return firstRecord;
+      context.e2eStartsEnd[index] = firstStart;
+      return firstStart;
     }
-    context.ensureRecordCapacity(firstRecord + count);
+    context.ensureRecordCapacity(firstStart + count);
     long[] e2eStarts = context.e2eStartEpochNanos;
+    int next = firstStart;
     for (int i = 0; i < count; i++) {
       ConsumerRecord<?, ?> record = (ConsumerRecord<?, ?>) records.get(i);
-      long sendEpochMicros = 0L;
       Header timing = record.headers().lastHeader(HeaderNames.TIMING);
       if (timing != null) {
-        sendEpochMicros =
+        long sendEpochMicros =
             readTimingHeader(
                 runtime,
                 state,
@@ -255,32 +253,41 @@ public final class ConsumerHooks {
                 record,
                 timing,
                 context.stamps[index],
-                context.highWatermarks[index],
-                nowEpochNanos);
+                context.highWatermarks[index]);
+        if (sendEpochMicros > 0L) {
+          e2eStarts[next++] = sendEpochMicros * 1000L;
+          continue;
+        }
       }
-      long start = NO_START;
-      if (sendEpochMicros > 0L) {
-        start = sendEpochMicros * 1000L;
-      } else if (record.timestampType() == TimestampType.CREATE_TIME && record.timestamp() >= 0L) {
-        start = record.timestamp() * NANOS_PER_MILLI;
+      if (record.timestampType() == TimestampType.CREATE_TIME) {
+        long timestamp = record.timestamp();
+        if (timestamp >= 0L) {
+          e2eStarts[next++] = timestamp * NANOS_PER_MILLI;
+        }
       }
-      e2eStarts[firstRecord + i] = start;
     }
-    return firstRecord + count;
+    context.e2eStartsEnd[index] = next;
+    return next;
   }
 
-  /** Second pass over one list, after P was taken: histograms and the lag gauge. */
+  /**
+   * Second pass over one list, after P was taken: histograms and the lag gauge. {@code R - F} and
+   * {@code P - R} are the same for every record of the list (one response, one poll): one recording
+   * with a count each. The end-to-end latencies go in at once, one atomic addition per run of
+   * records in the same bucket. Returns the index after the list's last start.
+   */
   private static int reportList(
       ConsumerState state,
       PollContext context,
       int index,
-      int firstRecord,
+      int firstStart,
       long pollNanos,
       long pollEpochNanos) {
     ConsumerTopicInstruments instruments = context.instruments[index];
     int count = context.counts[index];
+    int endStart = context.e2eStartsEnd[index];
     if (instruments == null) {
-      return firstRecord;
+      return endStart;
     }
     FetchStamp stamp = context.stamps[index];
     if (stamp != null) {
@@ -294,11 +301,13 @@ public final class ConsumerHooks {
       record(
           state.clampedAtPoll, instruments.bufferLatency, pollNanos - stamp.responseNanos, count);
     }
-    long[] e2eStarts = context.e2eStartEpochNanos;
-    for (int i = 0; i < count; i++) {
-      long start = e2eStarts[firstRecord + i];
-      if (start != NO_START) {
-        record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
+    if (endStart > firstStart) {
+      // Negative ones (a future timestamp, a skewed producer clock) are never recorded.
+      int negatives =
+          instruments.e2eLatency.recordAll(
+              pollEpochNanos, context.e2eStartEpochNanos, firstStart, endStart);
+      if (negatives > 0) {
+        state.clampedAtPoll.add(negatives);
       }
     }
     List<?> records = context.lists[index];
@@ -308,7 +317,7 @@ public final class ConsumerHooks {
         (ConsumerRecord<?, ?>) records.get(count - 1),
         context.highWatermarks[index],
         pollEpochNanos);
-    return firstRecord + count;
+    return endStart;
   }
 
   /**
@@ -356,8 +365,7 @@ public final class ConsumerHooks {
       ConsumerRecord<?, ?> record,
       Header timing,
       FetchStamp stamp,
-      long highWatermark,
-      long nowEpochNanos) {
+      long highWatermark) {
     int timings = 0;
     int traceparents = 0;
     Header traceparent = null;
@@ -379,7 +387,10 @@ public final class ConsumerHooks {
     if (error == TimingHeader.DecodeError.NONE) {
       error =
           TimingHeader.checkPlausible(
-              decoded.sendEpochMicros(), nowEpochNanos / 1000L, MAX_FUTURE_MICROS, MAX_AGE_MICROS);
+              decoded.sendEpochMicros(),
+              WallClock.epochNanos(System.nanoTime()) / 1000L,
+              MAX_FUTURE_MICROS,
+              MAX_AGE_MICROS);
     }
     if (error != TimingHeader.DecodeError.NONE) {
       state.invalidHeader(error.id()).increment();

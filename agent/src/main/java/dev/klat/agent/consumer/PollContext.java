@@ -33,8 +33,14 @@ final class PollContext {
   long[] highWatermarks = new long[INITIAL_CAPACITY];
   ConsumerTopicInstruments[] instruments = new ConsumerTopicInstruments[INITIAL_CAPACITY];
 
-  /** Per record of the poll, in list order: where its end-to-end latency starts. */
+  /**
+   * Where the end-to-end latency of each record starts, in list order, records without a start (no
+   * valid header and no {@code CreateTime} timestamp) left out; list {@code i}'s starts end at
+   * {@code e2eStartsEnd[i]}, and begin where list {@code i - 1}'s end.
+   */
   long[] e2eStartEpochNanos = new long[512];
+
+  int[] e2eStartsEnd = new int[INITIAL_CAPACITY];
 
   /** Spans of sampled records, waiting for P. */
   int spanCount;
@@ -100,5 +106,6 @@ final class PollContext {
     partitions = java.util.Arrays.copyOf(partitions, capacity);
     highWatermarks = java.util.Arrays.copyOf(highWatermarks, capacity);
     instruments = java.util.Arrays.copyOf(instruments, capacity);
+    e2eStartsEnd = java.util.Arrays.copyOf(e2eStartsEnd, capacity);
   }
 }

@@ -50,6 +50,7 @@ public final class ConsumerHooks {
   static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
 
   private static final long NANOS_PER_MILLI = 1_000_000L;
+  private static final long NO_START = Long.MIN_VALUE;
   private static final double NANOS_PER_SECOND = 1e9;
 
   // For 2.8, whose partition data is FetchResponse.PartitionData: its highWatermark() by
@@ -63,7 +64,9 @@ public final class ConsumerHooks {
   public static void onPollEnter(Object consumer) {
     try {
       if (AgentRuntime.get() != null) {
-        PollContext.get().clear();
+        PollContext context = PollContext.get();
+        context.clear();
+        context.polling = true;
       }
     } catch (Throwable t) {
       warn("consumer-poll", t);
@@ -95,15 +98,13 @@ public final class ConsumerHooks {
         return;
       }
       ConsumerState state = consumerState(runtime, consumer);
-      int starts = 0;
       for (int i = 0; i < context.size; i++) {
-        starts = readList(runtime, state, context, i, starts);
+        readList(runtime, state, context, i);
       }
       long pollNanos = System.nanoTime();
       long pollEpochNanos = WallClock.epochNanos(pollNanos);
-      starts = 0;
       for (int i = 0; i < context.size; i++) {
-        starts = reportList(state, context, i, starts, pollNanos, pollEpochNanos);
+        reportList(state, context, i, pollNanos, pollEpochNanos);
       }
       for (int i = 0; i < context.spanCount; i++) {
         SpanRecord span = context.spans[i];
@@ -180,6 +181,27 @@ public final class ConsumerHooks {
   }
 
   /**
+   * At {@code CompletedFetch.parseRecord} exit (3.5 and later), on the thread running {@code
+   * poll()}, once per record: notes where the record's end-to-end latency starts while the record
+   * Kafka just built is still in the CPU's cache (read again at {@code poll()} exit, a few hundred
+   * kilobytes of allocation later, the same reads missed the cache and were most of the consumer
+   * hooks' cost). The woven code passes the returned record first.
+   */
+  public static void onRecordParsed(Object record, Object completedFetch) {
+    try {
+      Object stamp = ((StateHolder) completedFetch).klat$state();
+      if (stamp instanceof FetchStamp) {
+        PollContext context = PollContext.forNoting();
+        if (context.polling) {
+          context.noteParsed((FetchStamp) stamp, (ConsumerRecord<?, ?>) record);
+        }
+      }
+    } catch (Throwable t) {
+      warn("consumer-parse-record", t);
+    }
+  }
+
+  /**
    * At {@code CompletedFetch.fetchRecords} exit, on the thread running {@code poll()}: notes the
    * records handed out and the fetch they came from.
    */
@@ -194,13 +216,16 @@ public final class ConsumerHooks {
       if (records == null || records.isEmpty() || partition == null || AgentRuntime.get() == null) {
         return;
       }
+      PollContext context = PollContext.get();
+      if (!context.polling) {
+        return;
+      }
       Object stamp = ((StateHolder) completedFetch).klat$state();
-      PollContext.get()
-          .add(
-              records,
-              stamp instanceof FetchStamp ? (FetchStamp) stamp : null,
-              partition,
-              highWatermark(partitionData));
+      context.add(
+          records,
+          stamp instanceof FetchStamp ? (FetchStamp) stamp : null,
+          partition,
+          highWatermark(partitionData));
     } catch (Throwable t) {
       warn("consumer-fetch-records", t);
     }
@@ -220,14 +245,12 @@ public final class ConsumerHooks {
   /**
    * First pass over one list: resolves its instruments, and notes where the end-to-end latency of
    * each of its records starts ({@code S} of a valid header, else a {@code CreateTime} timestamp),
-   * exporting nothing yet. The starts go to {@code context.e2eStartEpochNanos} from {@code
-   * firstStart} on, records without one are left out; returns the index after the list's last.
-   *
-   * <p>This loop runs for every record the application gets: a record without a klat header costs
-   * one {@code lastHeader} lookup, two reads of its timestamp and one array store.
+   * exporting nothing yet. A list noted as its records were parsed only has its records with a klat
+   * timing header left to read; any other list is read whole, its starts appended to {@code
+   * context.e2eStartEpochNanos}.
    */
-  private static int readList(
-      AgentRuntime runtime, ConsumerState state, PollContext context, int index, int firstStart) {
+  private static void readList(
+      AgentRuntime runtime, ConsumerState state, PollContext context, int index) {
     List<?> records = context.lists[index];
     int count = Math.min(context.counts[index], records.size());
     context.counts[index] = count;
@@ -235,60 +258,80 @@ public final class ConsumerHooks {
         count == 0 ? null : state.instruments(context.partitions[index].topic());
     context.instruments[index] = instruments;
     if (instruments == null) {
-      context.e2eStartsEnd[index] = firstStart;
-      return firstStart;
+      return;
     }
-    context.ensureRecordCapacity(firstStart + count);
+    if (context.preRead[index]) {
+      for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
+        int position = context.headerIndexes[k];
+        ConsumerRecord<?, ?> record =
+            position < count ? (ConsumerRecord<?, ?>) records.get(position) : null;
+        context.headerStartEpochNanos[k] =
+            record == null ? NO_START : e2eStart(runtime, state, context, index, record);
+      }
+      return;
+    }
+    int next = context.startCount;
+    context.ensureRecordCapacity(next + count);
+    context.e2eStartsFrom[index] = next;
     long[] e2eStarts = context.e2eStartEpochNanos;
-    int next = firstStart;
     for (int i = 0; i < count; i++) {
-      ConsumerRecord<?, ?> record = (ConsumerRecord<?, ?>) records.get(i);
-      Header timing = record.headers().lastHeader(HeaderNames.TIMING);
-      if (timing != null) {
-        long sendEpochMicros =
-            readTimingHeader(
-                runtime,
-                state,
-                context,
-                record,
-                timing,
-                context.stamps[index],
-                context.highWatermarks[index]);
-        if (sendEpochMicros > 0L) {
-          e2eStarts[next++] = sendEpochMicros * 1000L;
-          continue;
-        }
-      }
-      if (record.timestampType() == TimestampType.CREATE_TIME) {
-        long timestamp = record.timestamp();
-        if (timestamp >= 0L) {
-          e2eStarts[next++] = timestamp * NANOS_PER_MILLI;
-        }
+      long start = e2eStart(runtime, state, context, index, (ConsumerRecord<?, ?>) records.get(i));
+      if (start != NO_START) {
+        e2eStarts[next++] = start;
       }
     }
-    context.e2eStartsEnd[index] = next;
-    return next;
+    context.e2eStartsTo[index] = next;
+    context.startCount = next;
+  }
+
+  /**
+   * Where a record's end-to-end latency starts, in epoch nanoseconds: {@code S} of a valid klat
+   * header (whose span, when sampled, is built here), else its {@code CreateTime} timestamp, else
+   * {@link #NO_START}.
+   */
+  private static long e2eStart(
+      AgentRuntime runtime,
+      ConsumerState state,
+      PollContext context,
+      int index,
+      ConsumerRecord<?, ?> record) {
+    Header timing = record.headers().lastHeader(HeaderNames.TIMING);
+    if (timing != null) {
+      long sendEpochMicros =
+          readTimingHeader(
+              runtime,
+              state,
+              context,
+              record,
+              timing,
+              context.stamps[index],
+              context.highWatermarks[index]);
+      if (sendEpochMicros > 0L) {
+        return sendEpochMicros * 1000L;
+      }
+    }
+    if (record.timestampType() == TimestampType.CREATE_TIME) {
+      long timestamp = record.timestamp();
+      if (timestamp >= 0L) {
+        return timestamp * NANOS_PER_MILLI;
+      }
+    }
+    return NO_START;
   }
 
   /**
    * Second pass over one list, after P was taken: histograms and the lag gauge. {@code R - F} and
    * {@code P - R} are the same for every record of the list (one response, one poll): one recording
    * with a count each. The end-to-end latencies go in at once, one atomic addition per run of
-   * records in the same bucket. Returns the index after the list's last start.
+   * records in the same bucket; those of records with a klat header one by one.
    */
-  private static int reportList(
-      ConsumerState state,
-      PollContext context,
-      int index,
-      int firstStart,
-      long pollNanos,
-      long pollEpochNanos) {
+  private static void reportList(
+      ConsumerState state, PollContext context, int index, long pollNanos, long pollEpochNanos) {
     ConsumerTopicInstruments instruments = context.instruments[index];
-    int count = context.counts[index];
-    int endStart = context.e2eStartsEnd[index];
     if (instruments == null) {
-      return endStart;
+      return;
     }
+    int count = context.counts[index];
     FetchStamp stamp = context.stamps[index];
     if (stamp != null) {
       if (stamp.requestNanos != 0L) {
@@ -301,13 +344,22 @@ public final class ConsumerHooks {
       record(
           state.clampedAtPoll, instruments.bufferLatency, pollNanos - stamp.responseNanos, count);
     }
-    if (endStart > firstStart) {
+    int from = context.e2eStartsFrom[index];
+    int to = context.e2eStartsTo[index];
+    if (to > from) {
       // Negative ones (a future timestamp, a skewed producer clock) are never recorded.
       int negatives =
-          instruments.e2eLatency.recordAll(
-              pollEpochNanos, context.e2eStartEpochNanos, firstStart, endStart);
+          instruments.e2eLatency.recordAll(pollEpochNanos, context.e2eStartEpochNanos, from, to);
       if (negatives > 0) {
         state.clampedAtPoll.add(negatives);
+      }
+    }
+    if (context.preRead[index]) {
+      for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
+        long start = context.headerStartEpochNanos[k];
+        if (start != NO_START) {
+          record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
+        }
       }
     }
     List<?> records = context.lists[index];
@@ -317,7 +369,6 @@ public final class ConsumerHooks {
         (ConsumerRecord<?, ?>) records.get(count - 1),
         context.highWatermarks[index],
         pollEpochNanos);
-    return endStart;
   }
 
   /**

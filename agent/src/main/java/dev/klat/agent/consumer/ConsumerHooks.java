@@ -27,9 +27,9 @@ import org.apache.kafka.common.record.TimestampType;
  * {@code F} when it is built; the response handler publishes {@code F} and {@code R} to its thread
  * ({@link HandlerContext}); each {@code CompletedFetch} built there keeps them ({@link
  * FetchStamp}); {@code CompletedFetch.fetchRecords} hands a list of records to {@code poll()},
- * noted in {@link PollContext}; at {@code poll()} exit every noted record gets {@code P}. A record
- * that waited in the fetch buffer across several polls keeps the {@code R} of the response that
- * brought it.
+ * noted in {@link PollContext} (from 3.5 with each record already noted as {@code parseRecord}
+ * built it); at {@code poll()} exit every noted record gets {@code P}. A record that waited in the
+ * fetch buffer across several polls keeps the {@code R} of the response that brought it.
  *
  * <p>Public only because woven code in kafka-clients' packages calls it.
  */

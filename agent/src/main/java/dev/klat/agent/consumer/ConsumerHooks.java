@@ -27,9 +27,9 @@ import org.apache.kafka.common.record.TimestampType;
  * {@code F} when it is built; the response handler publishes {@code F} and {@code R} to its thread
  * ({@link HandlerContext}); each {@code CompletedFetch} built there keeps them ({@link
  * FetchStamp}); {@code CompletedFetch.fetchRecords} hands a list of records to {@code poll()},
- * noted in {@link PollContext}; at {@code poll()} exit every noted record gets {@code P}. A record
- * that waited in the fetch buffer across several polls keeps the {@code R} of the response that
- * brought it.
+ * noted in {@link PollContext} (from 3.5 with each record already noted as {@code parseRecord}
+ * built it); at {@code poll()} exit every noted record gets {@code P}. A record that waited in the
+ * fetch buffer across several polls keeps the {@code R} of the response that brought it.
  *
  * <p>Public only because woven code in kafka-clients' packages calls it.
  */
@@ -64,7 +64,9 @@ public final class ConsumerHooks {
   public static void onPollEnter(Object consumer) {
     try {
       if (AgentRuntime.get() != null) {
-        PollContext.get().clear();
+        PollContext context = PollContext.get();
+        context.clear();
+        context.polling = true;
       }
     } catch (Throwable t) {
       warn("consumer-poll", t);
@@ -96,16 +98,13 @@ public final class ConsumerHooks {
         return;
       }
       ConsumerState state = consumerState(runtime, consumer);
-      long nowEpochNanos = WallClock.epochNanos(System.nanoTime());
-      int records = 0;
       for (int i = 0; i < context.size; i++) {
-        records = readList(runtime, state, context, i, records, nowEpochNanos);
+        readList(runtime, state, context, i);
       }
       long pollNanos = System.nanoTime();
       long pollEpochNanos = WallClock.epochNanos(pollNanos);
-      records = 0;
       for (int i = 0; i < context.size; i++) {
-        records = reportList(state, context, i, records, pollNanos, pollEpochNanos);
+        reportList(state, context, i, pollNanos, pollEpochNanos);
       }
       for (int i = 0; i < context.spanCount; i++) {
         SpanRecord span = context.spans[i];
@@ -182,6 +181,27 @@ public final class ConsumerHooks {
   }
 
   /**
+   * At {@code CompletedFetch.parseRecord} exit (3.5 and later), on the thread running {@code
+   * poll()}, once per record: notes where the record's end-to-end latency starts while the record
+   * Kafka just built is still in the CPU's cache (read again at {@code poll()} exit, a few hundred
+   * kilobytes of allocation later, the same reads missed the cache and were most of the consumer
+   * hooks' cost). The woven code passes the returned record first.
+   */
+  public static void onRecordParsed(Object record, Object completedFetch) {
+    try {
+      Object stamp = ((StateHolder) completedFetch).klat$state();
+      if (stamp instanceof FetchStamp) {
+        PollContext context = PollContext.forNoting();
+        if (context.polling) {
+          context.noteParsed((FetchStamp) stamp, (ConsumerRecord<?, ?>) record);
+        }
+      }
+    } catch (Throwable t) {
+      warn("consumer-parse-record", t);
+    }
+  }
+
+  /**
    * At {@code CompletedFetch.fetchRecords} exit, on the thread running {@code poll()}: notes the
    * records handed out and the fetch they came from.
    */
@@ -196,13 +216,16 @@ public final class ConsumerHooks {
       if (records == null || records.isEmpty() || partition == null || AgentRuntime.get() == null) {
         return;
       }
+      PollContext context = PollContext.get();
+      if (!context.polling) {
+        return;
+      }
       Object stamp = ((StateHolder) completedFetch).klat$state();
-      PollContext.get()
-          .add(
-              records,
-              stamp instanceof FetchStamp ? (FetchStamp) stamp : null,
-              partition,
-              highWatermark(partitionData));
+      context.add(
+          records,
+          stamp instanceof FetchStamp ? (FetchStamp) stamp : null,
+          partition,
+          highWatermark(partitionData));
     } catch (Throwable t) {
       warn("consumer-fetch-records", t);
     }
@@ -220,17 +243,14 @@ public final class ConsumerHooks {
   }
 
   /**
-   * First pass over one list: resolves its instruments, and notes for each record the instant its
-   * end-to-end latency starts from ({@code S} of a valid header, else a {@code CreateTime}
-   * timestamp), exporting nothing yet. Returns the index after the list's last record.
+   * First pass over one list: resolves its instruments, and notes where the end-to-end latency of
+   * each of its records starts ({@code S} of a valid header, else a {@code CreateTime} timestamp),
+   * exporting nothing yet. A list noted as its records were parsed only has its records with a klat
+   * timing header left to read; any other list is read whole, its starts appended to {@code
+   * context.e2eStartEpochNanos}.
    */
-  private static int readList(
-      AgentRuntime runtime,
-      ConsumerState state,
-      PollContext context,
-      int index,
-      int firstRecord,
-      long nowEpochNanos) {
+  private static void readList(
+      AgentRuntime runtime, ConsumerState state, PollContext context, int index) {
     List<?> records = context.lists[index];
     int count = Math.min(context.counts[index], records.size());
     context.counts[index] = count;
@@ -238,50 +258,80 @@ public final class ConsumerHooks {
         count == 0 ? null : state.instruments(context.partitions[index].topic());
     context.instruments[index] = instruments;
     if (instruments == null) {
-      return firstRecord;
+      return;
     }
-    context.ensureRecordCapacity(firstRecord + count);
+    if (context.preRead[index]) {
+      for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
+        int position = context.headerIndexes[k];
+        ConsumerRecord<?, ?> record =
+            position < count ? (ConsumerRecord<?, ?>) records.get(position) : null;
+        context.headerStartEpochNanos[k] =
+            record == null ? NO_START : e2eStart(runtime, state, context, index, record);
+      }
+      return;
+    }
+    int next = context.startCount;
+    context.ensureRecordCapacity(next + count);
+    context.e2eStartsFrom[index] = next;
     long[] e2eStarts = context.e2eStartEpochNanos;
     for (int i = 0; i < count; i++) {
-      ConsumerRecord<?, ?> record = (ConsumerRecord<?, ?>) records.get(i);
-      long sendEpochMicros = 0L;
-      Header timing = record.headers().lastHeader(HeaderNames.TIMING);
-      if (timing != null) {
-        sendEpochMicros =
-            readTimingHeader(
-                runtime,
-                state,
-                context,
-                record,
-                timing,
-                context.stamps[index],
-                context.highWatermarks[index],
-                nowEpochNanos);
+      long start = e2eStart(runtime, state, context, index, (ConsumerRecord<?, ?>) records.get(i));
+      if (start != NO_START) {
+        e2eStarts[next++] = start;
       }
-      long start = NO_START;
-      if (sendEpochMicros > 0L) {
-        start = sendEpochMicros * 1000L;
-      } else if (record.timestampType() == TimestampType.CREATE_TIME && record.timestamp() >= 0L) {
-        start = record.timestamp() * NANOS_PER_MILLI;
-      }
-      e2eStarts[firstRecord + i] = start;
     }
-    return firstRecord + count;
+    context.e2eStartsTo[index] = next;
+    context.startCount = next;
   }
 
-  /** Second pass over one list, after P was taken: histograms and the lag gauge. */
-  private static int reportList(
+  /**
+   * Where a record's end-to-end latency starts, in epoch nanoseconds: {@code S} of a valid klat
+   * header (whose span, when sampled, is built here), else its {@code CreateTime} timestamp, else
+   * {@link #NO_START}.
+   */
+  private static long e2eStart(
+      AgentRuntime runtime,
       ConsumerState state,
       PollContext context,
       int index,
-      int firstRecord,
-      long pollNanos,
-      long pollEpochNanos) {
-    ConsumerTopicInstruments instruments = context.instruments[index];
-    int count = context.counts[index];
-    if (instruments == null) {
-      return firstRecord;
+      ConsumerRecord<?, ?> record) {
+    Header timing = record.headers().lastHeader(HeaderNames.TIMING);
+    if (timing != null) {
+      long sendEpochMicros =
+          readTimingHeader(
+              runtime,
+              state,
+              context,
+              record,
+              timing,
+              context.stamps[index],
+              context.highWatermarks[index]);
+      if (sendEpochMicros > 0L) {
+        return sendEpochMicros * 1000L;
+      }
     }
+    if (record.timestampType() == TimestampType.CREATE_TIME) {
+      long timestamp = record.timestamp();
+      if (timestamp >= 0L) {
+        return timestamp * NANOS_PER_MILLI;
+      }
+    }
+    return NO_START;
+  }
+
+  /**
+   * Second pass over one list, after P was taken: histograms and the lag gauge. {@code R - F} and
+   * {@code P - R} are the same for every record of the list (one response, one poll): one recording
+   * with a count each. The end-to-end latencies go in at once, one atomic addition per run of
+   * records in the same bucket; those of records with a klat header one by one.
+   */
+  private static void reportList(
+      ConsumerState state, PollContext context, int index, long pollNanos, long pollEpochNanos) {
+    ConsumerTopicInstruments instruments = context.instruments[index];
+    if (instruments == null) {
+      return;
+    }
+    int count = context.counts[index];
     FetchStamp stamp = context.stamps[index];
     if (stamp != null) {
       if (stamp.requestNanos != 0L) {
@@ -294,11 +344,22 @@ public final class ConsumerHooks {
       record(
           state.clampedAtPoll, instruments.bufferLatency, pollNanos - stamp.responseNanos, count);
     }
-    long[] e2eStarts = context.e2eStartEpochNanos;
-    for (int i = 0; i < count; i++) {
-      long start = e2eStarts[firstRecord + i];
-      if (start != NO_START) {
-        record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
+    int from = context.e2eStartsFrom[index];
+    int to = context.e2eStartsTo[index];
+    if (to > from) {
+      // Negative ones (a future timestamp, a skewed producer clock) are never recorded.
+      int negatives =
+          instruments.e2eLatency.recordAll(pollEpochNanos, context.e2eStartEpochNanos, from, to);
+      if (negatives > 0) {
+        state.clampedAtPoll.add(negatives);
+      }
+    }
+    if (context.preRead[index]) {
+      for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
+        long start = context.headerStartEpochNanos[k];
+        if (start != NO_START) {
+          record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
+        }
       }
     }
     List<?> records = context.lists[index];
@@ -308,7 +369,6 @@ public final class ConsumerHooks {
         (ConsumerRecord<?, ?>) records.get(count - 1),
         context.highWatermarks[index],
         pollEpochNanos);
-    return firstRecord + count;
   }
 
   /**
@@ -356,8 +416,7 @@ public final class ConsumerHooks {
       ConsumerRecord<?, ?> record,
       Header timing,
       FetchStamp stamp,
-      long highWatermark,
-      long nowEpochNanos) {
+      long highWatermark) {
     int timings = 0;
     int traceparents = 0;
     Header traceparent = null;
@@ -379,7 +438,10 @@ public final class ConsumerHooks {
     if (error == TimingHeader.DecodeError.NONE) {
       error =
           TimingHeader.checkPlausible(
-              decoded.sendEpochMicros(), nowEpochNanos / 1000L, MAX_FUTURE_MICROS, MAX_AGE_MICROS);
+              decoded.sendEpochMicros(),
+              WallClock.epochNanos(System.nanoTime()) / 1000L,
+              MAX_FUTURE_MICROS,
+              MAX_AGE_MICROS);
     }
     if (error != TimingHeader.DecodeError.NONE) {
       state.invalidHeader(error.id()).increment();

@@ -3,6 +3,7 @@ package dev.klat.agent.consumer;
 import dev.klat.agent.weave.ClassPlan;
 import dev.klat.agent.weave.Hook;
 import dev.klat.agent.weave.Hook.Value;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -32,6 +33,8 @@ public final class ConsumerInstrumentation {
   private static final String HOOKS = "dev.klat.agent.consumer.ConsumerHooks";
   private static final String OBJECT = "Ljava/lang/Object;";
   private static final String LIST = "Ljava/util/List;";
+  private static final String CONSUMER_RECORD =
+      "Lorg/apache/kafka/clients/consumer/ConsumerRecord;";
   private static final String TOPIC_PARTITION = "Lorg/apache/kafka/common/TopicPartition;";
   private static final String CLIENT_RESPONSE = "Lorg/apache/kafka/clients/ClientResponse;";
   private static final String FETCH_REQUEST_DATA_DESCRIPTOR =
@@ -99,15 +102,26 @@ public final class ConsumerInstrumentation {
                     .atExit()
                     .calling(HOOKS, "onFetchResponseDone", "()V")
                     .build())),
-        completedFetch(COMPLETED_FETCH_OLD),
-        completedFetch(COMPLETED_FETCH));
+        completedFetch(COMPLETED_FETCH_OLD, false),
+        completedFetch(COMPLETED_FETCH, true));
   }
 
   // The class is Fetcher$CompletedFetch up to 3.4 and CompletedFetch from 3.5; a JVM loads one.
-  private static ClassPlan completedFetch(String className) {
-    return ClassPlan.of(
-        className,
-        true,
+  // From 3.5 it builds each record itself (parseRecord), and the agent notes the record there;
+  // up to 3.4 Fetcher does, and the poll() exit reads the records instead.
+  private static ClassPlan completedFetch(String className, boolean parsesRecords) {
+    List<Hook> hooks = new ArrayList<>();
+    if (parsesRecords) {
+      hooks.add(
+          Hook.on("CompletedFetch.parseRecord", className, "parseRecord")
+              .anyArguments()
+              .returning(CONSUMER_RECORD)
+              .atExit()
+              .passing(Value.returned(), Value.self())
+              .calling(HOOKS, "onRecordParsed", "(" + OBJECT + OBJECT + ")V")
+              .build());
+    }
+    hooks.addAll(
         Arrays.asList(
             Hook.on("CompletedFetch.<init>", className, "<init>")
                 .anyArguments()
@@ -129,5 +143,6 @@ public final class ConsumerInstrumentation {
                     "onRecordsReturned",
                     "(" + LIST + OBJECT + TOPIC_PARTITION + OBJECT + ")V")
                 .build()));
+    return ClassPlan.of(className, true, hooks);
   }
 }

@@ -1,9 +1,12 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.model.HeaderNames;
 import dev.klat.model.TimingHeader;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The record lists {@code CompletedFetch.fetchRecords} handed out during the {@code poll()} running
@@ -24,6 +27,7 @@ final class PollContext {
       };
 
   private static final int INITIAL_CAPACITY = 16;
+  private static final long NANOS_PER_MILLI = 1_000_000L;
 
   int size;
   List<?>[] lists = new List<?>[INITIAL_CAPACITY];
@@ -33,8 +37,42 @@ final class PollContext {
   long[] highWatermarks = new long[INITIAL_CAPACITY];
   ConsumerTopicInstruments[] instruments = new ConsumerTopicInstruments[INITIAL_CAPACITY];
 
-  /** Per record of the poll, in list order: where its end-to-end latency starts. */
+  /**
+   * Where the end-to-end latency of each record starts, records without a start (no {@code
+   * CreateTime} timestamp, or a klat header, whose records are read at {@code poll()} exit) left
+   * out; list {@code i}'s starts are {@code [e2eStartsFrom[i], e2eStartsTo[i])}. Starts noted as
+   * the records were parsed come first, in parsing order; lists read at {@code poll()} exit follow.
+   */
   long[] e2eStartEpochNanos = new long[512];
+
+  int startCount;
+  int[] e2eStartsFrom = new int[INITIAL_CAPACITY];
+  int[] e2eStartsTo = new int[INITIAL_CAPACITY];
+
+  /**
+   * Whether list {@code i} was read as its records were parsed: its starts are noted, and only its
+   * records with a klat timing header, at indexes {@code headerIndexes[headersFrom[i] ..
+   * headersTo[i])}, are left for {@code poll()} exit. Otherwise the exit reads the whole list.
+   */
+  boolean[] preRead = new boolean[INITIAL_CAPACITY];
+
+  int[] headersFrom = new int[INITIAL_CAPACITY];
+  int[] headersTo = new int[INITIAL_CAPACITY];
+  int headerCount;
+  int[] headerIndexes = new int[INITIAL_CAPACITY];
+
+  /** Per entry of {@link #headerIndexes}: where that record's end-to-end latency starts. */
+  long[] headerStartEpochNanos = new long[INITIAL_CAPACITY];
+
+  /** Set by the {@code poll()} entry hook: records are noted only inside a poll. */
+  boolean polling;
+
+  /** The records being parsed for the next list: their fetch, how many, where their notes begin. */
+  FetchStamp parsingFetch;
+
+  int parsedRecords;
+  int parsedStartsFrom;
+  int parsedHeadersFrom;
 
   /** Spans of sampled records, waiting for P. */
   int spanCount;
@@ -44,22 +82,98 @@ final class PollContext {
   /** Reused for every sampled record's header on this thread. */
   final TimingHeader.Decoded decoded = new TimingHeader.Decoded();
 
+  // The context a record was last noted in. Most applications poll from one thread, so this
+  // saves the ThreadLocal lookup per record; a plain field, checked against the current thread
+  // (a final field, so another thread's context is never seen half-built).
+  private static PollContext lastNoted;
+
+  private final Thread thread = Thread.currentThread();
+
   private PollContext() {}
 
   static PollContext get() {
     return CURRENT.get();
   }
 
+  /** {@link #get()}, without the ThreadLocal lookup when this thread asked last. */
+  static PollContext forNoting() {
+    PollContext context = lastNoted;
+    if (context == null || context.thread != Thread.currentThread()) {
+      context = CURRENT.get();
+      lastNoted = context;
+    }
+    return context;
+  }
+
+  /**
+   * Notes a list {@code fetchRecords} handed out. When the records parsed since the last list are
+   * exactly this list's (same fetch, same number), their notes become the list's; otherwise they
+   * are dropped and {@code poll()} exit reads the list.
+   */
   void add(List<?> records, FetchStamp stamp, TopicPartition partition, long highWatermark) {
     if (size == lists.length) {
       grow();
     }
+    int count = records.size();
     lists[size] = records;
-    counts[size] = records.size();
+    counts[size] = count;
     stamps[size] = stamp;
     partitions[size] = partition;
     highWatermarks[size] = highWatermark;
+    if (parsingFetch != null && parsingFetch == stamp && parsedRecords == count) {
+      preRead[size] = true;
+      e2eStartsFrom[size] = parsedStartsFrom;
+      e2eStartsTo[size] = startCount;
+      headersFrom[size] = parsedHeadersFrom;
+      headersTo[size] = headerCount;
+      parsingFetch = null;
+    } else {
+      preRead[size] = false;
+      dropParsed();
+    }
     size++;
+  }
+
+  /**
+   * Notes one record {@code CompletedFetch.parseRecord} just built, while it is still in the CPU's
+   * cache: where its end-to-end latency starts, or, when it has a klat timing header, its index in
+   * the list, left for {@code poll()} exit. A record without headers costs one {@code lastHeader}
+   * lookup and two field reads here.
+   */
+  void noteParsed(FetchStamp stamp, ConsumerRecord<?, ?> record) {
+    if (parsingFetch != stamp) {
+      dropParsed();
+      parsingFetch = stamp;
+      parsedRecords = 0;
+      parsedStartsFrom = startCount;
+      parsedHeadersFrom = headerCount;
+    }
+    if (record.headers().lastHeader(HeaderNames.TIMING) != null) {
+      if (headerCount == headerIndexes.length) {
+        headerIndexes = java.util.Arrays.copyOf(headerIndexes, 2 * headerCount);
+        headerStartEpochNanos = java.util.Arrays.copyOf(headerStartEpochNanos, 2 * headerCount);
+      }
+      headerIndexes[headerCount++] = parsedRecords;
+    } else if (record.timestampType() == TimestampType.CREATE_TIME) {
+      long timestamp = record.timestamp();
+      if (timestamp >= 0L) {
+        if (startCount == e2eStartEpochNanos.length) {
+          e2eStartEpochNanos = java.util.Arrays.copyOf(e2eStartEpochNanos, 2 * startCount);
+        }
+        e2eStartEpochNanos[startCount++] = timestamp * NANOS_PER_MILLI;
+      }
+    }
+    parsedRecords++;
+  }
+
+  // Notes of records that did not reach a list (fetchRecords threw after parsing them) are the
+  // newest: forget them.
+  private void dropParsed() {
+    if (parsingFetch != null) {
+      startCount = parsedStartsFrom;
+      headerCount = parsedHeadersFrom;
+      parsingFetch = null;
+    }
   }
 
   void ensureRecordCapacity(int records) {
@@ -86,6 +200,10 @@ final class PollContext {
       instruments[i] = null;
     }
     size = 0;
+    startCount = 0;
+    headerCount = 0;
+    parsingFetch = null;
+    polling = false;
     for (int i = 0; i < spanCount; i++) {
       spans[i] = null;
     }
@@ -100,5 +218,10 @@ final class PollContext {
     partitions = java.util.Arrays.copyOf(partitions, capacity);
     highWatermarks = java.util.Arrays.copyOf(highWatermarks, capacity);
     instruments = java.util.Arrays.copyOf(instruments, capacity);
+    e2eStartsFrom = java.util.Arrays.copyOf(e2eStartsFrom, capacity);
+    e2eStartsTo = java.util.Arrays.copyOf(e2eStartsTo, capacity);
+    preRead = java.util.Arrays.copyOf(preRead, capacity);
+    headersFrom = java.util.Arrays.copyOf(headersFrom, capacity);
+    headersTo = java.util.Arrays.copyOf(headersTo, capacity);
   }
 }

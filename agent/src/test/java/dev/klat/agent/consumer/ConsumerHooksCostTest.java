@@ -1,8 +1,10 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.TestRuntime;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -12,54 +14,138 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Not a test: measures the hooks' cost per record in-process (500 records without headers per poll,
- * 20,000 polls, five rounds), for {@code docs/benchmarks.md}. Run with {@code ./mvnw -pl agent test
- * -Dtest=ConsumerHooksCostTest -Dklat.cost=true}.
+ * Not a test: measures the hooks' cost per record in-process, for {@code docs/benchmarks.md}. Run
+ * with {@code ./mvnw -pl agent test -Dtest=ConsumerHooksCostTest -Dklat.cost=true}.
+ *
+ * <p>Like the classic consumer at its defaults: each poll builds 500 records without headers, as
+ * Kafka does ({@code ConsumerRecord}, {@code RecordHeaders} and a 100-byte value each, so that the
+ * records the hooks read are not all in the CPU's cache), in {@code -Dklat.cost.lists} lists
+ * (default 1) of one partition each, with {@code CreateTime} timestamps spread over {@code
+ * -Dklat.cost.spread.ms} milliseconds (default 2, a producer at 250,000 records per second). Three
+ * variants alternate, 20,000 polls each, in 8 rounds: no hooks; the hooks with the records read at
+ * {@code poll()} exit (kafka-clients up to 3.4, where {@code parseRecord} is not hooked); and with
+ * each record noted as it is built ({@code onRecordParsed}, 3.5 and later). Reported: thread CPU
+ * per record of the whole poll (building the records included) and its excess over no hooks, and
+ * the bytes the hooks allocate.
  */
 @EnabledIfSystemProperty(named = "klat.cost", matches = "true")
 class ConsumerHooksCostTest {
+
+  private static final int RECORDS_PER_POLL = 500;
+  private static final int POLLS = 20_000;
+  private static final String[] VARIANTS = {"no hooks", "read at poll exit", "noted when parsed"};
+
   @Test
   void costPerRecord() {
     TestRuntime.install();
     try {
-      List<ConsumerRecord<String, String>> list = new ArrayList<>();
-      long now = System.currentTimeMillis();
-      for (int i = 0; i < 500; i++) {
-        list.add(
-            new ConsumerRecord<>(
-                "bench",
-                0,
-                i,
-                now,
-                TimestampType.CREATE_TIME,
-                1,
-                1,
-                "k",
-                "v",
-                new RecordHeaders(),
-                Optional.empty()));
-      }
-      TopicPartition tp = new TopicPartition("bench", 0);
-      ConsumerHooksTest.Holder consumer = new ConsumerHooksTest.Holder();
-      for (int round = 0; round < 5; round++) {
-        long start = System.nanoTime();
-        int polls = 20_000;
-        for (int p = 0; p < polls; p++) {
-          ConsumerHooksTest.Holder req = new ConsumerHooksTest.Holder();
-          ConsumerHooks.onFetchRequestCreated(req);
-          ConsumerHooks.onFetchResponse(req);
-          ConsumerHooksTest.Holder cf = new ConsumerHooksTest.Holder();
-          ConsumerHooks.onCompletedFetchCreated(cf);
-          ConsumerHooks.onFetchResponseDone();
-          ConsumerHooks.onPollEnter(consumer);
-          ConsumerHooks.onRecordsFetched(cf, tp, null, list);
-          ConsumerHooks.onPollExit(consumer, null);
+      int lists = Integer.getInteger("klat.cost.lists", 1);
+      int spreadMillis = Integer.getInteger("klat.cost.spread.ms", 2);
+      Poller poller = new Poller(lists, RECORDS_PER_POLL / lists, spreadMillis);
+      com.sun.management.ThreadMXBean threads =
+          (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long thread = Thread.currentThread().getId();
+      for (int round = 0; round < 8; round++) {
+        double[] nanosPerRecord = new double[VARIANTS.length];
+        double[] bytesPerRecord = new double[VARIANTS.length];
+        for (int v = 0; v < VARIANTS.length; v++) {
+          int variant = round % 2 == 0 ? v : VARIANTS.length - 1 - v;
+          long bytes = threads.getThreadAllocatedBytes(thread);
+          long start = threads.getCurrentThreadCpuTime();
+          for (int p = 0; p < POLLS; p++) {
+            poller.poll(variant);
+          }
+          long records = (long) POLLS * poller.perList * lists;
+          nanosPerRecord[variant] = (double) (threads.getCurrentThreadCpuTime() - start) / records;
+          bytesPerRecord[variant] =
+              (double) (threads.getThreadAllocatedBytes(thread) - bytes) / records;
         }
-        long nanos = System.nanoTime() - start;
-        System.out.println("hooks cost per record: " + (double) nanos / (polls * 500L) + " ns");
+        for (int v = 0; v < VARIANTS.length; v++) {
+          System.out.printf(
+              Locale.ROOT,
+              "round %d %-18s %6.1f ns/record (%+5.1f ns), %6.1f bytes/record (%+.2f)%n",
+              round + 1,
+              VARIANTS[v],
+              nanosPerRecord[v],
+              nanosPerRecord[v] - nanosPerRecord[0],
+              bytesPerRecord[v],
+              bytesPerRecord[v] - bytesPerRecord[0]);
+        }
       }
     } finally {
       TestRuntime.uninstall();
+    }
+  }
+
+  /**
+   * One consumer's polls, with or without the hooks, as the woven kafka-clients would call them.
+   */
+  private static final class Poller {
+    final int lists;
+    final int perList;
+    final int spreadMillis;
+    final TopicPartition[] partitions;
+    final ConsumerHooksTest.Holder consumer = new ConsumerHooksTest.Holder();
+    long offset;
+
+    Poller(int lists, int perList, int spreadMillis) {
+      this.lists = lists;
+      this.perList = perList;
+      this.spreadMillis = spreadMillis;
+      this.partitions = new TopicPartition[lists];
+      for (int l = 0; l < lists; l++) {
+        partitions[l] = new TopicPartition("bench", l);
+      }
+    }
+
+    void poll(int variant) {
+      boolean hooks = variant > 0;
+      boolean parsed = variant == 2;
+      ConsumerHooksTest.Holder request = new ConsumerHooksTest.Holder();
+      ConsumerHooksTest.Holder[] fetches = new ConsumerHooksTest.Holder[lists];
+      if (hooks) {
+        ConsumerHooks.onFetchRequestCreated(request);
+        ConsumerHooks.onFetchResponse(request);
+      }
+      for (int l = 0; l < lists; l++) {
+        fetches[l] = new ConsumerHooksTest.Holder();
+        if (hooks) {
+          ConsumerHooks.onCompletedFetchCreated(fetches[l]);
+        }
+      }
+      if (hooks) {
+        ConsumerHooks.onFetchResponseDone();
+        ConsumerHooks.onPollEnter(consumer);
+      }
+      long now = System.currentTimeMillis();
+      for (int l = 0; l < lists; l++) {
+        List<ConsumerRecord<byte[], byte[]>> list = new ArrayList<>();
+        for (int i = 0; i < perList; i++) {
+          ConsumerRecord<byte[], byte[]> record =
+              new ConsumerRecord<>(
+                  "bench",
+                  l,
+                  offset++,
+                  now - spreadMillis + (long) i * spreadMillis / perList,
+                  TimestampType.CREATE_TIME,
+                  0,
+                  100,
+                  null,
+                  new byte[100],
+                  new RecordHeaders(),
+                  Optional.empty());
+          if (parsed) {
+            ConsumerHooks.onRecordParsed(record, fetches[l]);
+          }
+          list.add(record);
+        }
+        if (hooks) {
+          ConsumerHooks.onRecordsFetched(fetches[l], partitions[l], null, list);
+        }
+      }
+      if (hooks) {
+        ConsumerHooks.onPollExit(consumer, null);
+      }
     }
   }
 }

@@ -112,6 +112,67 @@ class ConsumerHooksTest {
   }
 
   @Test
+  void recordsNotedAsTheyWereParsedCountAsIfReadAtPollExit() {
+    RecordHeaders truncated = new RecordHeaders();
+    truncated.add(HeaderNames.TIMING, new byte[] {1, 1, 0});
+    RecordHeaders valid = new RecordHeaders();
+    valid.add(
+        HeaderNames.TIMING, TimingHeader.encode(System.currentTimeMillis() * 1000L, 5L, false));
+    long now = System.currentTimeMillis();
+    Holder completedFetch = respond();
+
+    pollParsed(
+        completedFetch,
+        record(0, now, new RecordHeaders()),
+        record(1, now, truncated),
+        record(2, now + 60_000, new RecordHeaders()),
+        record(3, now, valid),
+        record(4, now - 5, new RecordHeaders()));
+
+    // Every record but the future one; the truncated header falls back to the timestamp.
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isEqualTo(4);
+    assertThat(histogram(MetricDef.CONSUMER_BUFFER_LATENCY).count()).isEqualTo(5);
+    assertThat(invalid("wrong-length")).isEqualTo(1);
+    assertThat(runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, "P").value())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void notesThatDoNotMatchTheListAreDroppedAndTheListIsReadAtPollExit() {
+    long now = System.currentTimeMillis();
+    Holder completedFetch = respond();
+    ConsumerHooks.onPollEnter(consumer);
+    // Three records parsed, but the list handed out has two (fetchRecords threw after the third
+    // was parsed, in a real consumer): the notes are not trusted.
+    List<ConsumerRecord<String, String>> list = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ConsumerRecord<String, String> record = record(i, now, new RecordHeaders());
+      ConsumerHooks.onRecordParsed(record, completedFetch);
+      if (i < 2) {
+        list.add(record);
+      }
+    }
+    ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, list);
+    ConsumerHooks.onPollExit(consumer, null);
+
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isEqualTo(2);
+  }
+
+  @Test
+  void recordsParsedOutsideAPollAreNotNoted() {
+    // Without the poll() hooks (woven elsewhere, or skipped), nothing would ever clear the notes.
+    poll(respond());
+    Holder completedFetch = respond();
+    ConsumerRecord<String, String> record =
+        record(0, System.currentTimeMillis(), new RecordHeaders());
+    ConsumerHooks.onRecordParsed(record, completedFetch);
+    ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, List.of(record));
+
+    assertThat(PollContext.get().startCount).isZero();
+    assertThat(PollContext.get().size).isZero();
+  }
+
+  @Test
   void spansAreCappedPerSecondAndTheRestIsStillMeasured() {
     SpanRateLimiter limiter = new SpanRateLimiter(10, 0L);
     int granted = 0;
@@ -143,6 +204,19 @@ class ConsumerHooksTest {
       List<ConsumerRecord<String, String>> list = new ArrayList<>(List.of(records));
       ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, list);
     }
+    ConsumerHooks.onPollExit(consumer, null);
+  }
+
+  /** A poll as kafka-clients 3.5 and later run it: each record noted as it is parsed. */
+  @SafeVarargs
+  private void pollParsed(Holder completedFetch, ConsumerRecord<String, String>... records) {
+    ConsumerHooks.onPollEnter(consumer);
+    List<ConsumerRecord<String, String>> list = new ArrayList<>();
+    for (ConsumerRecord<String, String> record : records) {
+      ConsumerHooks.onRecordParsed(record, completedFetch);
+      list.add(record);
+    }
+    ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, list);
     ConsumerHooks.onPollExit(consumer, null);
   }
 

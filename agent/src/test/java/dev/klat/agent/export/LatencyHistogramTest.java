@@ -195,6 +195,40 @@ class LatencyHistogramTest {
   }
 
   @Test
+  void recordingABatchOfMillisecondStartsEqualsRecordingEachDuration() {
+    // Consumer records: millisecond timestamps, many equal in a row, runs of one bucket broken by
+    // other buckets and by starts after the end.
+    java.util.Random random = new java.util.Random(7);
+    long endNanos = 5_000_000_000_000L;
+    long[] startNanos = new long[2000];
+    long millis = endNanos / 1_000_000L - 900;
+    for (int i = 0; i < startNanos.length; i++) {
+      int dice = random.nextInt(100);
+      if (dice < 60) {
+        // same millisecond as the record before
+      } else if (dice < 95) {
+        millis += random.nextInt(3);
+      } else if (dice < 98) {
+        millis = endNanos / 1_000_000L - random.nextInt(100_000);
+      } else {
+        millis = endNanos / 1_000_000L + 1 + random.nextInt(5);
+      }
+      startNanos[i] = millis * 1_000_000L;
+    }
+    LatencyHistogram batch = new LatencyHistogram();
+    LatencyHistogram oneByOne = new LatencyHistogram();
+
+    int negatives = batch.recordAll(endNanos, startNanos, 3, 1997);
+    for (int i = 3; i < 1997; i++) {
+      oneByOne.recordNanos(endNanos - startNanos[i]);
+    }
+
+    assertThat(batch.snapshot().bucketCounts()).isEqualTo(oneByOne.snapshot().bucketCounts());
+    assertThat(batch.snapshot().sumSeconds()).isEqualTo(oneByOne.snapshot().sumSeconds());
+    assertThat((long) negatives).isEqualTo(oneByOne.negativeCount()).isPositive();
+  }
+
+  @Test
   void negativeValuesAreCountedSeparatelyAndNotRecorded() {
     LatencyHistogram histogram = new LatencyHistogram();
     histogram.recordNanos(-1);

@@ -55,8 +55,18 @@ public final class ConsumerOverheadBenchmark {
             clientsDir.resolve("4.4.0"),
             clientsDir.resolve("common"));
 
-    List<String> variants =
-        List.of("classic, no agent", "classic, klat", "consumer, no agent", "consumer, klat");
+    // -Dbench.protocols=classic runs one protocol only; -Dbench.compare.jar=other-klat-agent.jar
+    // adds a "klat (compare)" variant per protocol, interleaved with the others, to compare two
+    // builds of the agent in one run.
+    String compareJar = System.getProperty("bench.compare.jar", "").trim();
+    List<String> variants = new ArrayList<>();
+    for (String protocol : System.getProperty("bench.protocols", "classic,consumer").split(",")) {
+      variants.add(protocol + ", no agent");
+      variants.add(protocol + ", klat");
+      if (!compareJar.isEmpty()) {
+        variants.add(protocol + ", klat (compare)");
+      }
+    }
     Map<String, List<double[]>> runs = new LinkedHashMap<>();
     variants.forEach(v -> runs.put(v, new ArrayList<>()));
 
@@ -69,8 +79,16 @@ public final class ConsumerOverheadBenchmark {
                     .build());
         dev.klat.it.agent.OtlpReceiver receiver = new dev.klat.it.agent.OtlpReceiver()) {
       cluster.createTopic(TopicSpec.named("bench").partitions(6).build());
-      List<String> agentOptions =
-          List.of("-javaagent:" + agentJar, "-Dklat.endpoint=" + receiver.endpoint());
+      List<String> agentOptions = new ArrayList<>();
+      agentOptions.add("-javaagent:" + agentJar);
+      agentOptions.add("-Dklat.endpoint=" + receiver.endpoint());
+      // For profiling, e.g. -Dbench.agent.jvm=-XX:StartFlightRecording=filename=agent-%p.jfr
+      String extra = System.getProperty("bench.agent.jvm", "").trim();
+      if (!extra.isEmpty()) {
+        agentOptions.addAll(List.of(extra.split("\\s+")));
+      }
+      List<String> compareOptions = new ArrayList<>(agentOptions);
+      compareOptions.set(0, "-javaagent:" + compareJar);
       fill(classpath, agentOptions, cluster.bootstrapServers(), records);
       // One discarded run of each protocol: the broker's JIT and page cache warm up first.
       consume(classpath, List.of(), cluster.bootstrapServers(), records, "classic");
@@ -82,16 +100,20 @@ public final class ConsumerOverheadBenchmark {
         }
         for (String variant : order) {
           String protocol = variant.startsWith("classic") ? "classic" : "consumer";
-          List<String> jvm = variant.endsWith("klat") ? agentOptions : List.of();
+          List<String> jvm =
+              variant.endsWith("klat")
+                  ? agentOptions
+                  : variant.endsWith("(compare)") ? compareOptions : List.of();
           double[] run = consume(classpath, jvm, cluster.bootstrapServers(), records, protocol);
           runs.get(variant).add(run);
           System.out.printf(
               Locale.ROOT,
-              "round %d %-20s %,.0f rec/s  cpu %.0f ns/rec%n",
+              "round %d %-30s %,.0f rec/s  cpu %.0f ns/rec  main thread %.0f ns/rec%n",
               round + 1,
               variant,
               run[0],
-              run[1]);
+              run[1],
+              run[4]);
         }
       }
     }
@@ -124,12 +146,22 @@ public final class ConsumerOverheadBenchmark {
 
   /**
    * Returns {records per second after the join, CPU ns per record, CPU ns per record after {@code
-   * main} started, CPU ms before {@code main}}.
+   * main} started, CPU ms before {@code main}, CPU ns per record of the application thread}.
    */
   private static double[] consume(
       String classpath, List<String> jvm, String bootstrap, long records, String protocol)
       throws IOException, InterruptedException {
-    List<String> options = new ArrayList<>(jvm);
+    List<String> options = new ArrayList<>();
+    // bench.jvm applies to every run, bench.agent.jvm to the agent's; "%p" in either becomes the
+    // run's number (Java 17's JFR does not expand it), e.g.
+    // -Dbench.jvm=-XX:StartFlightRecording=filename=/tmp/consumer-%p.jfr
+    String all = System.getProperty("bench.jvm", "").trim();
+    if (!all.isEmpty()) {
+      options.addAll(List.of(all.split("\\s+")));
+    }
+    options.addAll(jvm);
+    int run = ++groups;
+    options.replaceAll(o -> o.replace("%p", run + "-" + protocol + (jvm.isEmpty() ? "" : "-klat")));
     options.add("-Dbench.tool=org.apache.kafka.tools.ConsumerPerformance");
     List<String> command = java(classpath, options);
     command.addAll(
@@ -142,7 +174,7 @@ public final class ConsumerOverheadBenchmark {
             "--num-records",
             Long.toString(records),
             "--group",
-            "bench-" + (++groups),
+            "bench-" + run,
             "--timeout",
             "60000",
             "--command-property",
@@ -165,7 +197,8 @@ public final class ConsumerOverheadBenchmark {
       Double.parseDouble(values[9].trim()),
       (double) cpuNanos / consumed,
       (double) (cpuNanos - beforeMainNanos) / consumed,
-      beforeMainNanos / 1e6
+      beforeMainNanos / 1e6,
+      Long.parseLong(value(output, "THREAD_CPU_NANOS main")) / (double) consumed
     };
   }
 

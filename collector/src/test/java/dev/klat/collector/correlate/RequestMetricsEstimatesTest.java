@@ -163,15 +163,8 @@ class RequestMetricsEstimatesTest {
 
   @Test
   void withALogAppendTimeAndAcksAllAWaitBeforeTheAppendStaysOutOfCommit() {
-    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
-    leader1.put(Request.PRODUCE, timings(0.5, 0.5, 3, 0.5, 0.5));
     List<JoinedBreakdown> out = new ArrayList<>();
-    Correlator c =
-        new Correlator(
-            new Correlator.Settings(10_000 * MS, 100, 60_000 * MS, 100),
-            () -> 0L,
-            BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS),
-            out::add);
+    Correlator c = correlatorWithProduceTimings(timings(0.5, 0.5, 3, 0.5, 0.5), out);
     // A fast record teaches the path its network floor: 5 ms round trip, 5 ms broker time, so 0.
     long base = Spans.T0 / 1_000_000;
     c.offerProducer(
@@ -196,15 +189,8 @@ class RequestMetricsEstimatesTest {
 
   @Test
   void theCorrelatorPlacesProducerClockEstimatesWithoutABrokerOffset() {
-    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
-    leader1.put(Request.PRODUCE, timings(0.5, 0.5, 3, 0, 0));
     List<JoinedBreakdown> out = new ArrayList<>();
-    Correlator c =
-        new Correlator(
-            new Correlator.Settings(10_000 * MS, 100, 60_000 * MS, 100),
-            () -> 0L,
-            BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS),
-            out::add);
+    Correlator c = correlatorWithProduceTimings(timings(0.5, 0.5, 3, 0, 0), out);
     c.offerProducer(Spans.acksAll(Spans.producer(1, 0, 2, 7)));
     c.offerConsumer(Spans.consumer(1, "g", 3, 9, 12));
 
@@ -220,5 +206,15 @@ class RequestMetricsEstimatesTest {
     assertThat(joined.brokerOffset().offsetNanos()).isZero();
     assertThat(joined.brokerOffset().uncertaintyNanos()).isZero();
     assertThat(joined.flagged()).doesNotContain(Segment.PUBLISH, Segment.COMMIT);
+  }
+
+  private static Correlator correlatorWithProduceTimings(
+      RequestTimings produce, List<JoinedBreakdown> out) {
+    return new Correlator(
+        new Correlator.Settings(10_000 * MS, 100, 60_000 * MS, 100),
+        () -> 0L,
+        BrokerInstants.requestMetrics(
+            (node, request, at) -> request == Request.PRODUCE ? produce : null, 60_000 * MS),
+        out::add);
   }
 }

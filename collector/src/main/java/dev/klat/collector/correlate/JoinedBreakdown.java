@@ -39,34 +39,6 @@ public record JoinedBreakdown(
     boolean e2eFlagged,
     int leaderNodeId) {
 
-  /** A breakdown whose partition leader is not known. */
-  public JoinedBreakdown(
-      RecordKey key,
-      String group,
-      long traceIdHigh,
-      long traceIdLow,
-      long producerSpanId,
-      long consumerSpanId,
-      Breakdown breakdown,
-      ClockOffset consumerOffset,
-      ClockOffset brokerOffset,
-      Set<Segment> flagged,
-      boolean e2eFlagged) {
-    this(
-        key,
-        group,
-        traceIdHigh,
-        traceIdLow,
-        producerSpanId,
-        consumerSpanId,
-        breakdown,
-        consumerOffset,
-        brokerOffset,
-        flagged,
-        e2eFlagged,
-        -1);
-  }
-
   /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
   public String traceIdHex() {
     char[] out = new char[32];

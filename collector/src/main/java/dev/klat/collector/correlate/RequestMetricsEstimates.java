@@ -84,7 +84,7 @@ final class RequestMetricsEstimates implements BrokerInstants {
       // on the same connection, say) then stays out of commit.
       long beforeAck =
           producer.acksAll() && producer.hasAck()
-              ? responseNanos(produce) + steadyNetwork(producer, produce, networkFloor) / 2
+              ? responseNanos(produce) + estimate.networkNanos / 2
               : Long.MIN_VALUE;
       long commit =
           estimate.commitNanos == Long.MIN_VALUE
@@ -109,13 +109,6 @@ final class RequestMetricsEstimates implements BrokerInstants {
         estimate.commitMethod,
         true,
         Long.MIN_VALUE);
-  }
-
-  private static long steadyNetwork(
-      ProducerSpan producer, RequestTimings produce, long networkFloor) {
-    long residual =
-        producer.ackNanos() - producer.drainNanos() - brokerNanos(produce, producer.acksAll());
-    return Math.max(0, Math.min(networkFloor, residual));
   }
 
   private static long responseNanos(RequestTimings t) {
@@ -146,8 +139,12 @@ final class RequestMetricsEstimates implements BrokerInstants {
         + t.responseSendNanos();
   }
 
-  /** {@code L} and {@code H} on the producer's clock; {@code H} is MIN_VALUE when unknown. */
-  record Estimate(long appendNanos, long commitNanos, EstimationMethod commitMethod) {}
+  /**
+   * {@code L} and {@code H} on the producer's clock ({@code H} is MIN_VALUE when unknown), and the
+   * steady network round trip the split assumed (0 without an ack).
+   */
+  record Estimate(
+      long appendNanos, long commitNanos, EstimationMethod commitMethod, long networkNanos) {}
 
   /**
    * The estimate for one record, on the producer's clock.
@@ -172,7 +169,7 @@ final class RequestMetricsEstimates implements BrokerInstants {
     long replication = follower == null ? Long.MIN_VALUE : followerLagNanos(follower);
     if (ackNanos == Long.MIN_VALUE) {
       long append = drainNanos + beforeAppend;
-      return commit(append, acksAll, remote, replication, Long.MAX_VALUE);
+      return commit(append, acksAll, remote, replication, Long.MAX_VALUE, 0);
     }
     long roundTrip = ackNanos - drainNanos;
     long residual = roundTrip - brokerNanos(produce, acksAll);
@@ -192,20 +189,24 @@ final class RequestMetricsEstimates implements BrokerInstants {
     }
     beforeAppend = Math.max(0, beforeAppend);
     long append = Math.min(ackNanos, drainNanos + upstream + beforeAppend);
-    return commit(append, acksAll, remote, replication, ackNanos);
+    return commit(append, acksAll, remote, replication, ackNanos, network);
   }
 
   private static Estimate commit(
-      long append, boolean acksAll, long remote, long replication, long ackNanos) {
+      long append, boolean acksAll, long remote, long replication, long ackNanos, long network) {
     if (acksAll) {
       // The leader answered only once the record was committed, so H <= A as well.
       return new Estimate(
-          append, Math.min(ackNanos, append + remote), EstimationMethod.PRODUCE_REMOTE_TIME);
+          append,
+          Math.min(ackNanos, append + remote),
+          EstimationMethod.PRODUCE_REMOTE_TIME,
+          network);
     }
     if (replication == Long.MIN_VALUE) {
-      return new Estimate(append, Long.MIN_VALUE, EstimationMethod.UNKNOWN);
+      return new Estimate(append, Long.MIN_VALUE, EstimationMethod.UNKNOWN, network);
     }
-    return new Estimate(append, append + replication, EstimationMethod.FOLLOWER_FETCH_METRICS);
+    return new Estimate(
+        append, append + replication, EstimationMethod.FOLLOWER_FETCH_METRICS, network);
   }
 
   // The fetch answered on the append (its response queue and send) and the next fetch, whose

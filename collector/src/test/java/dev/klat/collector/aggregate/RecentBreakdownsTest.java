@@ -36,7 +36,8 @@ class RecentBreakdownsTest {
         new ClockOffset("a", "b", 0, 0, 0, 0),
         null,
         Set.of(),
-        false);
+        false,
+        -1);
   }
 
   @Test

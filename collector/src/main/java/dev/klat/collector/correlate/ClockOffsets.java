@@ -1,9 +1,11 @@
 package dev.klat.collector.correlate;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Keeps, for each ordered pair of clock domains {@code (a, b)}, the tightest upper bound on {@code
@@ -18,6 +20,15 @@ import java.util.Map;
  * uncertainty is reported as {@link ClockOffset#UNBOUNDED}, because a skew in the other direction
  * cannot be told apart from latency.
  *
+ * <p>Where both sides are bounded, the estimate depends on where the bounds come from. Between two
+ * agents, the collector's clock exchanges bound the offset by round trips the way NTP does, so the
+ * midpoint is the estimate. A broker's clock is bounded only by records flowing one way through it
+ * ({@code D <= L <= A}, {@code L <= R}), and nothing puts the truth in the middle of that interval:
+ * with a producer 50 ms away and a consumer next to the broker, the interval was [-3, +50] ms on
+ * one machine clock, and its midpoint moved {@code L} 24 ms. For a pair with a broker the estimate
+ * is therefore the smallest correction the bounds allow (0 when they allow it), as for one-sided
+ * bounds: brokers and clients kept in step by NTP are taken as they read.
+ *
  * <p>The window is split into {@value WindowedMinimum#SLOTS} slots that each keep their minimum, so
  * that memory per pair is constant and an old tight bound leaves the window after at most one slot.
  * At most {@code maxPairs} directed pairs are kept; the least recently updated goes first. Not
@@ -25,8 +36,11 @@ import java.util.Map;
  */
 final class ClockOffsets {
 
+  private static final int MAX_BROKER_DOMAINS = 4096;
+
   private final long windowNanos;
   private final Map<Pair, WindowedMinimum> bounds;
+  private final Set<String> brokerDomains = new HashSet<>();
 
   ClockOffsets(long windowNanos, int maxPairs) {
     this.windowNanos = windowNanos;
@@ -49,6 +63,14 @@ final class ClockOffsets {
         .add(upperNanos, nowNanos);
   }
 
+  /** Marks {@code domain} as a broker's clock, bounded only by one-way record flows. */
+  void brokerDomain(String domain) {
+    if (brokerDomains.size() >= MAX_BROKER_DOMAINS && !brokerDomains.contains(domain)) {
+      brokerDomains.clear();
+    }
+    brokerDomains.add(domain);
+  }
+
   /** Returns the current estimate of {@code clock(to) - clock(from)}. */
   ClockOffset estimate(String from, String to, long nowNanos) {
     if (from.equals(to)) {
@@ -63,6 +85,9 @@ final class ClockOffsets {
       // When the bounds cross (drift, or a clock stepped inside the window) the midpoint is still
       // the best guess, and the gap is reported as its uncertainty.
       long offset = lower / 2 + upper / 2 + ((lower % 2 + upper % 2) / 2);
+      if (lower <= upper && (brokerDomains.contains(from) || brokerDomains.contains(to))) {
+        offset = Math.max(lower, Math.min(0, upper));
+      }
       long uncertainty = Math.abs(upper / 2 - lower / 2);
       return new ClockOffset(from, to, offset, uncertainty, lower, upper);
     }
@@ -80,7 +105,7 @@ final class ClockOffsets {
   /** Returns the estimate of every pair with a bound in the window, each unordered pair once. */
   List<ClockOffset> all(long nowNanos) {
     List<ClockOffset> out = new ArrayList<>();
-    java.util.Set<Pair> seen = new java.util.HashSet<>();
+    Set<Pair> seen = new HashSet<>();
     for (Pair key : new ArrayList<>(bounds.keySet())) {
       String a = key.from();
       String b = key.to();

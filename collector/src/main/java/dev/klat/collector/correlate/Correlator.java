@@ -343,6 +343,7 @@ public final class Correlator {
       long half = broker.appendResolutionNanos() / 2;
       long earliest = broker.appendNanos() - half;
       long latest = broker.appendNanos() + half;
+      offsets.brokerDomain(broker.brokerHost());
       offsets.bound(producerHost, broker.brokerHost(), latest - p.drainNanos(), now);
       if (p.hasAck()) {
         offsets.bound(broker.brokerHost(), producerHost, p.ackNanos() - earliest, now);

@@ -22,6 +22,12 @@ import java.util.Map;
  * most; with {@code acks=1}, into the network, half each way. A record faster than the means takes
  * its shortfall from the replica wait first, then from the queue and append.
  *
+ * <p>With {@code acks=all} the replica wait taken as the mean is the leader's quietest interval
+ * mean {@code RemoteTimeMs} over the window, not the mean of the record's own interval: one slow
+ * replica fetch raises an interval's mean for every request in it, a quick request of that interval
+ * then left a residual below the path's true network, and the floor kept it for its whole window
+ * (the accuracy suite saw a 100 ms path taken for about 20 ms).
+ *
  * <p>With {@code acks=1} the produce response says nothing about replication, so {@code H - L} is
  * taken from the leader's follower fetch metrics: a follower's fetch waiting at the leader is
  * answered on the append, and the next fetch, which carries the follower's new position, moves the
@@ -39,6 +45,7 @@ final class RequestMetricsEstimates implements BrokerInstants {
   private final BrokerInstants logAppendTime = BrokerInstants.logAppendTime();
   private final long networkWindowNanos;
   private final Map<Path, WindowedMinimum> networkFloors = new HashMap<>();
+  private final Map<Integer, WindowedMinimum> quietReplicaWaits = new HashMap<>();
 
   RequestMetricsEstimates(BrokerTimings timings, long networkWindowNanos) {
     this.timings = timings;
@@ -61,10 +68,16 @@ final class RequestMetricsEstimates implements BrokerInstants {
     }
     RequestTimings follower =
         producer.acksAll() ? null : timings.lookup(leader, Request.FETCH_FOLLOWER, at);
+    long quietReplicaWait = 0;
+    if (producer.acksAll()) {
+      WindowedMinimum waits = quietReplicaWait(leader);
+      waits.add(produce.remoteNanos(), at);
+      quietReplicaWait = waits.min(at);
+    }
     long networkFloor = Long.MAX_VALUE;
     if (producer.hasAck()) {
       long residual =
-          producer.ackNanos() - producer.drainNanos() - brokerNanos(produce, producer.acksAll());
+          producer.ackNanos() - producer.drainNanos() - brokerNanos(produce) - quietReplicaWait;
       WindowedMinimum floor = networkFloor(producer.instanceId(), leader);
       floor.add(residual, producer.drainNanos());
       networkFloor = floor.min(producer.drainNanos());
@@ -75,6 +88,7 @@ final class RequestMetricsEstimates implements BrokerInstants {
             producer.hasAck() ? producer.ackNanos() : Long.MIN_VALUE,
             producer.acksAll(),
             produce,
+            quietReplicaWait,
             follower,
             networkFloor);
     String broker = "broker-" + leader;
@@ -115,6 +129,18 @@ final class RequestMetricsEstimates implements BrokerInstants {
     return t.throttleNanos() + t.responseQueueNanos() + t.responseSendNanos();
   }
 
+  private WindowedMinimum quietReplicaWait(int leader) {
+    WindowedMinimum waits = quietReplicaWaits.get(leader);
+    if (waits == null) {
+      if (quietReplicaWaits.size() >= MAX_PATHS) {
+        quietReplicaWaits.clear();
+      }
+      waits = new WindowedMinimum(networkWindowNanos);
+      quietReplicaWaits.put(leader, waits);
+    }
+    return waits;
+  }
+
   private WindowedMinimum networkFloor(long producerInstance, int leader) {
     Path path = new Path(producerInstance, leader);
     WindowedMinimum floor = networkFloors.get(path);
@@ -128,12 +154,12 @@ final class RequestMetricsEstimates implements BrokerInstants {
     return floor;
   }
 
-  // An acks=1 request never waits for replicas: the mean RemoteTimeMs on a leader that also
-  // serves acks=all producers is theirs, not its.
-  private static long brokerNanos(RequestTimings t, boolean acksAll) {
+  // Without RemoteTimeMs: an acks=1 request never waits for replicas (the mean on a leader that
+  // also
+  // serves acks=all producers is theirs, not its), and an acks=all request's is taken apart.
+  private static long brokerNanos(RequestTimings t) {
     return t.requestQueueNanos()
         + t.localNanos()
-        + (acksAll ? t.remoteNanos() : 0)
         + t.throttleNanos()
         + t.responseQueueNanos()
         + t.responseSendNanos();
@@ -153,6 +179,8 @@ final class RequestMetricsEstimates implements BrokerInstants {
    * @param ackNanos {@code A}, or {@link Long#MIN_VALUE} when the producer saw no response
    * @param acksAll whether the producer used {@code acks=all}
    * @param produce the leader's Produce timings around {@code D}
+   * @param quietReplicaWaitNanos with {@code acks=all}, the replica wait of a request at the mean
+   *     (the leader's quietest interval mean {@code RemoteTimeMs} in the window)
    * @param follower the leader's FetchFollower timings around {@code D}, or null
    * @param networkFloorNanos the smallest network residual of this producer-leader path in the
    *     window, or {@link Long#MAX_VALUE} when unknown
@@ -162,6 +190,7 @@ final class RequestMetricsEstimates implements BrokerInstants {
       long ackNanos,
       boolean acksAll,
       RequestTimings produce,
+      long quietReplicaWaitNanos,
       RequestTimings follower,
       long networkFloorNanos) {
     long beforeAppend = produce.requestQueueNanos() + produce.localNanos();
@@ -172,7 +201,10 @@ final class RequestMetricsEstimates implements BrokerInstants {
       return commit(append, acksAll, remote, replication, Long.MAX_VALUE, 0);
     }
     long roundTrip = ackNanos - drainNanos;
-    long residual = roundTrip - brokerNanos(produce, acksAll);
+    if (acksAll) {
+      remote = quietReplicaWaitNanos;
+    }
+    long residual = roundTrip - brokerNanos(produce) - (acksAll ? remote : 0);
     long network = Math.max(0, Math.min(networkFloorNanos, residual));
     long deviation = residual - network;
     long upstream = network / 2;

@@ -24,6 +24,27 @@ class ClockOffsetsTest {
   }
 
   @Test
+  void aBrokerClockMovesOnlyAsFarAsItsBoundsNeed() {
+    ClockOffsets offsets = new ClockOffsets(WINDOW, 10);
+    offsets.brokerDomain("broker-1");
+    // D <= L <= A through a slow path, L <= R from a consumer next to the broker: [-3, 50].
+    offsets.bound("p", "broker-1", 50, 0);
+    offsets.bound("broker-1", "p", 3, 0);
+    ClockOffset o = offsets.estimate("p", "broker-1", 0);
+    assertThat(o.offsetNanos()).isZero();
+    assertThat(o.uncertaintyNanos()).isEqualTo(26);
+    assertThat(offsets.estimate("broker-1", "p", 0).offsetNanos()).isZero();
+    // Bounds that exclude zero: the nearest one.
+    offsets.bound("broker-1", "p", -20, 0);
+    assertThat(offsets.estimate("p", "broker-1", 0).offsetNanos()).isEqualTo(20);
+    assertThat(offsets.estimate("broker-1", "p", 0).offsetNanos()).isEqualTo(-20);
+    // Two agents keep the midpoint of their round-trip bounds.
+    offsets.bound("p", "c", 50, 0);
+    offsets.bound("c", "p", 3, 0);
+    assertThat(offsets.estimate("p", "c", 0).offsetNanos()).isEqualTo(24);
+  }
+
+  @Test
   void oneSidedBoundsMoveOnlyWhenCausalityNeedsIt() {
     ClockOffsets offsets = new ClockOffsets(WINDOW, 10);
     offsets.bound("p", "c", 500, 0);

@@ -74,7 +74,7 @@ class CorrelatorTest {
   }
 
   @Test
-  void logAppendTimeGivesPublishAndCommitWithTheMidpointOffset() {
+  void logAppendTimeGivesPublishAndCommitWithTheSmallestBrokerCorrection() {
     Correlator c = correlator(100);
     long lMs = Spans.T0 / 1_000_000 + 4; // L read as T0 + 4 ms on the broker: true L in [4, 5)
     c.offerProducer(producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 2, 10, lMs));
@@ -82,21 +82,21 @@ class CorrelatorTest {
 
     Breakdown b = out.get(0).breakdown();
     // Broker bounds from this record: clock(b) - clock(p) in [A - (L - 0.5), (L + 0.5) - D] =
-    // [4.5 - 10 - 0.5, 4.5 + 0.5 - 2] ms = [-6, 3] ms, so the offset is -1.5 ms +- 4.5 ms and L
-    // lands at 4.5 + 1.5 = 6 ms on the producer's clock.
+    // [4.5 - 10 - 0.5, 4.5 + 0.5 - 2] ms = [-6, 3] ms. Zero is inside, so the broker's clock is
+    // taken as it reads (+- 4.5 ms) and L lands at 4.5 ms on the producer's clock.
     ClockOffset broker = out.get(0).brokerOffset();
-    assertThat(broker.offsetNanos()).isEqualTo(-1_500_000);
+    assertThat(broker.offsetNanos()).isZero();
     assertThat(broker.uncertaintyNanos()).isEqualTo(4_500_000);
-    assertThat(b.instants().nanos(TimePoint.APPEND)).isEqualTo(Spans.ms(6));
+    assertThat(b.instants().nanos(TimePoint.APPEND)).isEqualTo(Spans.ms(4.5));
     assertThat(b.nanos(Segment.PRODUCE)).isEqualTo(2_000_000);
-    assertThat(b.nanos(Segment.PUBLISH)).isEqualTo(4_000_000);
-    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(6_000_000);
+    assertThat(b.nanos(Segment.PUBLISH)).isEqualTo(2_500_000);
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(7_500_000);
     assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(3_000_000);
     assertThat(b.nanos(Segment.FETCH)).isZero();
     assertThat(b.quality(Segment.PUBLISH)).isEqualTo(Quality.LOG_APPEND_TIME);
     assertThat(b.method(Segment.PUBLISH)).isEqualTo(EstimationMethod.LOG_APPEND_TIMESTAMP);
     assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos()).isEqualTo(15_000_000);
-    // The broker offset is uncertain by 4.5 + 0.5 ms, more than the 4 ms publish segment.
+    // The broker offset is uncertain by 4.5 + 0.5 ms, more than the 2.5 ms publish segment.
     assertThat(out.get(0).flagged()).contains(Segment.PUBLISH);
     assertThat(out.get(0).flagged()).doesNotContain(Segment.PRODUCE);
   }

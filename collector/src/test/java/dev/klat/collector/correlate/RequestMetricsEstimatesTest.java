@@ -36,7 +36,9 @@ class RequestMetricsEstimatesTest {
     // 50 ms each way between producer and leader; the broker spends 1 ms before the append, 2 ms
     // waiting for replicas and 0.5 ms answering: A - D = 103.5 ms.
     RequestTimings produce = timings(0.5, 0.5, 2, 0.25, 0.25);
-    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(103.5), true, produce, null, 100 * MS);
+    Estimate e =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(103.5), true, produce, produce.remoteNanos(), null, 100 * MS);
     assertThat(e.appendNanos()).isEqualTo(ms(51));
     assertThat(e.commitNanos()).isEqualTo(ms(53));
     assertThat(e.commitMethod()).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
@@ -47,7 +49,9 @@ class RequestMetricsEstimatesTest {
     // Mean remote 30 ms; this record's round trip is 20 ms longer than the path's fastest.
     RequestTimings produce = timings(0.5, 0.5, 30, 0, 0);
     long floor = 0;
-    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(51.2), true, produce, null, floor);
+    Estimate e =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(51.2), true, produce, produce.remoteNanos(), null, floor);
     // Network floor 0: append after queue and local; the 20.2 ms above the means is replica wait.
     assertThat(e.appendNanos()).isEqualTo(ms(1));
     assertThat(e.commitNanos()).isEqualTo(ms(51.2));
@@ -57,11 +61,15 @@ class RequestMetricsEstimatesTest {
   void withAcksAllARecordFasterThanTheMeanTakesItsShortfallFromTheReplicaWaitFirst() {
     RequestTimings produce = timings(1, 1, 30, 0, 0);
     // Round trip 12 ms: 20 ms shorter than the means, so the replica wait was 10 ms.
-    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(12), true, produce, null, 0);
+    Estimate e =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(12), true, produce, produce.remoteNanos(), null, 0);
     assertThat(e.appendNanos()).isEqualTo(ms(2));
     assertThat(e.commitNanos()).isEqualTo(ms(12));
     // Faster still than queue and append alone: everything shrinks, nothing goes negative.
-    Estimate tiny = RequestMetricsEstimates.estimate(ms(0), ms(1), true, produce, null, 0);
+    Estimate tiny =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(1), true, produce, produce.remoteNanos(), null, 0);
     assertThat(tiny.appendNanos()).isEqualTo(ms(1));
     assertThat(tiny.commitNanos()).isEqualTo(ms(1));
   }
@@ -72,13 +80,17 @@ class RequestMetricsEstimatesTest {
     // The follower's fetch is answered on the append (0.2 + 0.3 ms) and the next one moves the
     // high watermark (0.1 + 0.4 ms); the 400 ms long-poll wait is not lag.
     RequestTimings follower = timings(0.1, 0.4, 400, 0.2, 0.3);
-    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(4), false, produce, follower, 2 * MS);
+    Estimate e =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(4), false, produce, produce.remoteNanos(), follower, 2 * MS);
     // Network floor 2 ms: 1 ms up, then 1 ms in the broker before the append.
     assertThat(e.appendNanos()).isEqualTo(ms(2));
     assertThat(e.commitNanos()).isEqualTo(ms(3));
     assertThat(e.commitMethod()).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
     // Without follower metrics the commit is left to the H <= R bound.
-    Estimate unknown = RequestMetricsEstimates.estimate(ms(0), ms(4), false, produce, null, 0);
+    Estimate unknown =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(4), false, produce, produce.remoteNanos(), null, 0);
     assertThat(unknown.commitNanos()).isEqualTo(Long.MIN_VALUE);
   }
 
@@ -86,7 +98,9 @@ class RequestMetricsEstimatesTest {
   void withAcksOneASlowRecordsExtraTimeIsNetworkHalfEachWay() {
     RequestTimings produce = timings(0.5, 0.5, 0, 0.5, 0.5);
     // Floor 2 ms, this record 12 ms: 8 ms above the floor and the means, 4 ms of it upstream.
-    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(12), false, produce, null, 2 * MS);
+    Estimate e =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(12), false, produce, produce.remoteNanos(), null, 2 * MS);
     assertThat(e.appendNanos()).isEqualTo(ms(6));
   }
 
@@ -95,14 +109,18 @@ class RequestMetricsEstimatesTest {
     // The leader also serves acks=all producers: a 200 ms mean RemoteTimeMs that no acks=1
     // request waited. 3 ms round trip, 1 ms floor, 1 ms in the broker before the append.
     RequestTimings produce = timings(0.5, 0.5, 200, 0.5, 0.5);
-    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(3), false, produce, null, MS);
+    Estimate e =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(3), false, produce, produce.remoteNanos(), null, MS);
     assertThat(e.appendNanos()).isEqualTo(ms(1.5));
   }
 
   @Test
   void theAppendNeverPassesTheAck() {
     RequestTimings produce = timings(50, 50, 0, 0, 0);
-    Estimate e = RequestMetricsEstimates.estimate(ms(0), ms(5), false, produce, null, 0);
+    Estimate e =
+        RequestMetricsEstimates.estimate(
+            ms(0), ms(5), false, produce, produce.remoteNanos(), null, 0);
     assertThat(e.appendNanos()).isLessThanOrEqualTo(ms(5));
     assertThat(e.appendNanos()).isGreaterThanOrEqualTo(ms(0));
   }
@@ -125,6 +143,28 @@ class RequestMetricsEstimatesTest {
     // The slow record: 2 ms of the 4 ms floor up, plus half of its 40 ms excess, then 1 ms.
     assertThat(slow.appendNanos()).isEqualTo(ms(20 + 2 + 20 + 1));
     assertThat(slow.appendMethod()).isEqualTo(EstimationMethod.PRODUCE_REQUEST_METRICS);
+  }
+
+  @Test
+  void oneSlowReplicaFetchDoesNotTeachThePathAShorterNetwork() {
+    // The leader's intervals: a quiet one (mean replica wait 3 ms) until 1 s, then one in which a
+    // slow replica fetch raised the mean to 80 ms.
+    RequestTimings quiet = timings(0.5, 0.5, 3, 0, 0);
+    RequestTimings stalled = timings(0.5, 0.5, 80, 0, 0);
+    BrokerTimings timings =
+        (node, request, at) -> request != Request.PRODUCE ? null : at < ms(1_000) ? quiet : stalled;
+    RequestMetricsEstimates estimates = new RequestMetricsEstimates(timings, 60_000 * MS);
+    ConsumerSpan consumer = Spans.consumer(1, "g", 5_000, 5_001, 5_002);
+    // 100 ms of network each round trip. In the quiet interval a record at the means: 104 ms.
+    estimates.lookup(Spans.acksAll(Spans.producer(1, 0, 10, 114)), consumer);
+    // In the stalled interval a record that waited only 2 ms for its replicas: 103 ms, 77 ms
+    // below its interval's means.
+    estimates.lookup(Spans.acksAll(Spans.producer(2, 0, 1_100, 1_203)), consumer);
+    // Then a record that waited 49 ms for its replicas: its append is still 50 ms after D.
+    BrokerInstants.Times slow =
+        estimates.lookup(Spans.acksAll(Spans.producer(3, 0, 1_200, 1_350)), consumer);
+    assertThat(slow.appendNanos()).isBetween(ms(1_250), ms(1_251.5));
+    assertThat(slow.commitNanos()).isBetween(ms(1_299), ms(1_300.5));
   }
 
   @Test

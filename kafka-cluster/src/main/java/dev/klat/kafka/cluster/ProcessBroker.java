@@ -90,6 +90,9 @@ final class ProcessBroker implements Broker {
     command.add("-XX:InitiatingHeapOccupancyPercent=35");
     command.add("-XX:+ExplicitGCInvokesConcurrent");
     command.add("-XX:+ExitOnOutOfMemoryError");
+    // C1 only: with C2, each broker's compiler threads still took 13-24% of a core 75 s after start
+    // (top -H, three brokers on two cores), enough to put hundreds of ms into the tests' p99.
+    command.add("-XX:TieredStopAtLevel=1");
     command.add("-Djava.awt.headless=true");
     command.add("-Dcom.sun.management.jmxremote");
     command.add("-Dcom.sun.management.jmxremote.port=" + ports.jmx);

@@ -29,6 +29,14 @@ final class ProtoReader {
 
   /** Returns the next tag (field number << 3 | wire type). */
   int tag() throws MalformedException {
+    if (pos < limit) {
+      // Nearly every tag is one byte: fields 1 to 15.
+      byte b = buf[pos];
+      if (b >= 8) {
+        pos++;
+        return b;
+      }
+    }
     long tag = varint();
     if (tag <= 0 || tag > Integer.MAX_VALUE || (tag >>> 3) == 0) {
       throw new MalformedException("invalid tag at byte " + pos);
@@ -38,6 +46,11 @@ final class ProtoReader {
 
   long varint() throws MalformedException {
     int p = pos;
+    if (p < limit && buf[p] >= 0) {
+      // Lengths, kinds and flags: one byte.
+      pos = p + 1;
+      return buf[p];
+    }
     if (limit - p >= 10) {
       // Room for the longest varint: no bound check per byte (attribute values are mostly
       // nanosecond instants, 9 bytes each).

@@ -78,11 +78,20 @@ final class KnownKeys {
     return true;
   }
 
+  // The length and four bytes spread over the key, not every byte: klat's keys are long and share
+  // prefixes ("messaging.", "klat."), and every span carries a dozen of them, so hashing all their
+  // bytes was a visible part of decoding. Collisions only cost a comparison more; a match is
+  // always checked byte for byte.
   private static int hash(byte[] b, int from, int length) {
-    int h = length;
-    for (int i = from; i < from + length; i++) {
-      h = 31 * h + b[i];
+    if (length == 0) {
+      return 0;
     }
+    int last = from + length - 1;
+    int h = length;
+    h = 31 * h + b[last];
+    h = 31 * h + b[last - (length >> 1)];
+    h = 31 * h + b[last - (length >> 2)];
+    h = 31 * h + b[from + (length >> 3)];
     return h ^ (h >>> 16);
   }
 }

@@ -106,7 +106,14 @@ class SpanDecodingTest {
 
   @Test
   void varintsOfEveryLengthDecodeNearTheEndOfTheBufferAndFarFromIt() throws Exception {
-    long[] values = {0, 1, 127, 128, 300, S, Long.MAX_VALUE, -1, Long.MIN_VALUE};
+    List<Long> values =
+        new ArrayList<>(List.of(0L, 1L, 300L, S, Long.MAX_VALUE, -1L, Long.MIN_VALUE));
+    for (int bits = 7; bits < 64; bits += 7) {
+      // The largest value of each length, the smallest of the next, and one with every group set.
+      values.add((1L << bits) - 1);
+      values.add(1L << bits);
+      values.add(0x5555_5555_5555_5555L & ((1L << bits) - 1));
+    }
     for (long v : values) {
       byte[] encoded = varint(v);
       // Alone (the bounded path) and followed by padding (the path that checks no bound per byte).

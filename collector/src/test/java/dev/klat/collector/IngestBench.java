@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * has decoded it and offered every span to the join, so the last answer ends the round.
  */
 public final class IngestBench {
-  static final int PER_REQUEST = 500;
+  public static final int PER_REQUEST = 500;
   private static final long BASE_NANOS = 1_800_000_000_000_000_000L;
   private static final Pattern JOINED = Pattern.compile("\"joined\":(\\d+)");
 
@@ -80,12 +80,16 @@ public final class IngestBench {
   private static void server(int requests, int rounds, int port) throws Exception {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     try (Collector collector = startCollector(requests, rounds, port)) {
       System.out.printf(
           "server: OTLP/HTTP on port %d, admin on %d, waiting for %d rounds of %d records%n",
           collector.otlpAddress().getPort(), port + 1, rounds, requests * PER_REQUEST);
       long perRound = (long) requests * PER_REQUEST;
       long cpuBeforeNanos = os.getProcessCpuTime();
+      long allocatedBefore = threads.getTotalThreadAllocatedBytes();
+      long gcBeforeMs = gcMillis();
       for (int round = 0; round < rounds; round++) {
         // Polled, not signalled: a few wake-ups a second cost the measured core nothing to speak
         // of, and the collector stays exactly as it runs in production.
@@ -93,16 +97,33 @@ public final class IngestBench {
           Thread.sleep(100);
         }
         long cpuNanos = os.getProcessCpuTime();
+        long allocated = threads.getTotalThreadAllocatedBytes();
+        long gcMs = gcMillis();
+        // CPU time and bytes allocated are steadier than the client's clock on a shared machine.
         System.out.printf(
             Locale.ROOT,
-            "server round %d: %d joins, %.2f s of CPU = %.0f ns of CPU per join%n",
+            "server round %d: %d joins, %.2f s of CPU = %.0f ns of CPU per join, %.0f bytes"
+                + " allocated per join, %d ms in GC%n",
             round,
             perRound,
             (cpuNanos - cpuBeforeNanos) / 1e9,
-            (cpuNanos - cpuBeforeNanos) / (double) perRound);
+            (cpuNanos - cpuBeforeNanos) / (double) perRound,
+            (allocated - allocatedBefore) / (double) perRound,
+            gcMs - gcBeforeMs);
         cpuBeforeNanos = cpuNanos;
+        allocatedBefore = allocated;
+        gcBeforeMs = gcMs;
       }
     }
+  }
+
+  private static long gcMillis() {
+    long ms = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc :
+        ManagementFactory.getGarbageCollectorMXBeans()) {
+      ms += Math.max(0, gc.getCollectionTime());
+    }
+    return ms;
   }
 
   private static void client(int requests, int rounds, int port) throws Exception {
@@ -175,7 +196,8 @@ public final class IngestBench {
         round);
   }
 
-  static List<byte[]> bodies(int requests, int round) {
+  /** The request bodies of one round; also {@code DecodeBench}'s input. */
+  public static List<byte[]> bodies(int requests, int round) {
     List<byte[]> bodies = new ArrayList<>();
     for (int r = 0; r < requests; r++) {
       ScopeSpans.Builder scope = ScopeSpans.newBuilder();

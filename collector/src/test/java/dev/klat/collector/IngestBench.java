@@ -9,6 +9,7 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,26 +17,193 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A manual benchmark of the whole OTLP/HTTP path (not a test): pre-encoded protobuf requests of 500
- * records (a producer and a consumer span each) posted by one client thread to an in-process
- * collector; prints joined breakdowns per second. Run as in {@code docs/collector.md}.
+ * records (a producer and a consumer span each) posted by one client thread to a collector; prints
+ * joined breakdowns per second. Run as in {@code docs/collector.md}.
+ *
+ * <p>{@code IngestBench <requests> [rounds] [mode] [port]}; each round posts {@code requests} new
+ * requests (fresh offsets, so that every round joins anew) and is timed on its own, the request
+ * bodies encoded before the clock starts. Modes:
+ *
+ * <ul>
+ *   <li>{@code same} (default): the collector in this JVM, the client a thread beside it, so that
+ *       one {@code taskset} puts both on the same cores;
+ *   <li>{@code server}: only the collector, OTLP/HTTP on {@code port} (default 4318) and the admin
+ *       endpoint on {@code port + 1}; exits once it has joined every record of every round, and
+ *       prints its own CPU time per round;
+ *   <li>{@code client}: only the client, posting to a {@code server} on {@code port} and reading
+ *       its join count from the admin endpoint between rounds, outside the timing.
+ * </ul>
+ *
+ * <p>The client's clock is the measure in every mode: the collector answers a request only after it
+ * has decoded it and offered every span to the join, so the last answer ends the round.
  */
 public final class IngestBench {
+  public static final int PER_REQUEST = 500;
+  private static final long BASE_NANOS = 1_800_000_000_000_000_000L;
+  private static final Pattern JOINED = Pattern.compile("\"joined\":(\\d+)");
+
   private IngestBench() {}
 
   public static void main(String[] args) throws Exception {
     int requests = args.length > 0 ? Integer.parseInt(args[0]) : 400;
-    int perRequest = 500;
-    long base = 1_800_000_000_000_000_000L;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+    String mode = args.length > 2 ? args[2] : "same";
+    int port = args.length > 3 ? Integer.parseInt(args[3]) : 4318;
+    switch (mode) {
+      case "same" -> same(requests, rounds);
+      case "server" -> server(requests, rounds, port);
+      case "client" -> client(requests, rounds, port);
+      default -> throw new IllegalArgumentException("mode is same, server or client: " + mode);
+    }
+  }
+
+  private static void same(int requests, int rounds) throws Exception {
+    try (Collector collector = startCollector(requests, rounds, 0)) {
+      URI uri = URI.create("http://127.0.0.1:" + collector.otlpAddress().getPort() + "/v1/traces");
+      HttpClient http = HttpClient.newHttpClient();
+      for (int round = 0; round < rounds; round++) {
+        List<byte[]> bodies = bodies(requests, round);
+        long before = collector.correlator().stats().joined();
+        double seconds = post(http, uri, bodies);
+        report(round, bodies, collector.correlator().stats().joined() - before, seconds);
+      }
+    }
+  }
+
+  private static void server(int requests, int rounds, int port) throws Exception {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    try (Collector collector = startCollector(requests, rounds, port)) {
+      System.out.printf(
+          "server: OTLP/HTTP on port %d, admin on %d, waiting for %d rounds of %d records%n",
+          collector.otlpAddress().getPort(), port + 1, rounds, requests * PER_REQUEST);
+      long perRound = (long) requests * PER_REQUEST;
+      long cpuBeforeNanos = os.getProcessCpuTime();
+      long allocatedBefore = threads.getTotalThreadAllocatedBytes();
+      long gcBeforeMs = gcMillis();
+      for (int round = 0; round < rounds; round++) {
+        // Polled, not signalled: a few wake-ups a second cost the measured core nothing to speak
+        // of, and the collector stays exactly as it runs in production.
+        while (collector.correlator().stats().joined() < perRound * (round + 1)) {
+          Thread.sleep(100);
+        }
+        long cpuNanos = os.getProcessCpuTime();
+        long allocated = threads.getTotalThreadAllocatedBytes();
+        long gcMs = gcMillis();
+        // CPU time and bytes allocated are steadier than the client's clock on a shared machine.
+        System.out.printf(
+            Locale.ROOT,
+            "server round %d: %d joins, %.2f s of CPU = %.0f ns of CPU per join, %.0f bytes"
+                + " allocated per join, %d ms in GC%n",
+            round,
+            perRound,
+            (cpuNanos - cpuBeforeNanos) / 1e9,
+            (cpuNanos - cpuBeforeNanos) / (double) perRound,
+            (allocated - allocatedBefore) / (double) perRound,
+            gcMs - gcBeforeMs);
+        cpuBeforeNanos = cpuNanos;
+        allocatedBefore = allocated;
+        gcBeforeMs = gcMs;
+      }
+    }
+  }
+
+  private static long gcMillis() {
+    long ms = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc :
+        ManagementFactory.getGarbageCollectorMXBeans()) {
+      ms += Math.max(0, gc.getCollectionTime());
+    }
+    return ms;
+  }
+
+  private static void client(int requests, int rounds, int port) throws Exception {
+    URI uri = URI.create("http://127.0.0.1:" + port + "/v1/traces");
+    URI stats = URI.create("http://127.0.0.1:" + (port + 1) + "/api/stats");
+    HttpClient http = HttpClient.newHttpClient();
+    for (int round = 0; round < rounds; round++) {
+      List<byte[]> bodies = bodies(requests, round);
+      long before = joined(http, stats);
+      double seconds = post(http, uri, bodies);
+      report(round, bodies, joined(http, stats) - before, seconds);
+    }
+  }
+
+  // A joined record stays in the table for its window, in case another group consumes it too:
+  // room for every round, so that no request meets a full table.
+  private static Collector startCollector(int requests, int rounds, int port) throws Exception {
+    return Collector.start(
+        CollectorConfig.of(
+            Map.of(
+                "otlp.http.port",
+                Integer.toString(port),
+                "otlp.grpc.enabled",
+                "false",
+                "admin.port",
+                port == 0 ? "0" : Integer.toString(port + 1),
+                "join.max.pending.records",
+                Long.toString((long) rounds * requests * PER_REQUEST + 1))));
+  }
+
+  private static double post(HttpClient http, URI uri, List<byte[]> bodies) throws Exception {
+    long startNanos = System.nanoTime();
+    for (byte[] body : bodies) {
+      HttpResponse<Void> r =
+          http.send(
+              HttpRequest.newBuilder(uri)
+                  .header("Content-Type", "application/x-protobuf")
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
+      if (r.statusCode() != 200) {
+        throw new IllegalStateException("HTTP " + r.statusCode());
+      }
+    }
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  private static long joined(HttpClient http, URI stats) throws Exception {
+    String body =
+        http.send(HttpRequest.newBuilder(stats).build(), HttpResponse.BodyHandlers.ofString())
+            .body();
+    Matcher m = JOINED.matcher(body);
+    if (!m.find()) {
+      throw new IllegalStateException("no join count in " + body);
+    }
+    return Long.parseLong(m.group(1));
+  }
+
+  // The first line's format is what the benchmark suite (BenchSuite) reads.
+  private static void report(int round, List<byte[]> bodies, long joined, double seconds) {
+    System.out.printf(
+        Locale.ROOT,
+        "%d requests of %d records (%.0f KiB each): %d joins in %.2f s = %.0f joins/s (round %d)%n",
+        bodies.size(),
+        PER_REQUEST,
+        bodies.get(0).length / 1024.0,
+        joined,
+        seconds,
+        joined / seconds,
+        round);
+  }
+
+  /** The request bodies of one round; also {@code DecodeBench}'s input. */
+  public static List<byte[]> bodies(int requests, int round) {
     List<byte[]> bodies = new ArrayList<>();
     for (int r = 0; r < requests; r++) {
       ScopeSpans.Builder scope = ScopeSpans.newBuilder();
-      for (int i = 0; i < perRequest; i++) {
-        long offset = (long) r * perRequest + i;
-        long s = base + offset * 10_000;
+      for (int i = 0; i < PER_REQUEST; i++) {
+        long offset = ((long) round * requests + r) * PER_REQUEST + i;
+        long s = BASE_NANOS + offset * 10_000;
         ByteString trace = id(offset + 1, offset + 7);
         scope.addSpans(
             Span.newBuilder()
@@ -73,35 +241,7 @@ public final class IngestBench {
               .build()
               .toByteArray());
     }
-    try (Collector collector =
-        Collector.start(
-            CollectorConfig.of(
-                Map.of(
-                    "otlp.http.port", "0",
-                    "otlp.grpc.enabled", "false",
-                    "admin.port", "0",
-                    "join.max.pending.records", Integer.toString(requests * perRequest + 1))))) {
-      HttpClient http = HttpClient.newHttpClient();
-      URI uri = URI.create("http://127.0.0.1:" + collector.otlpAddress().getPort() + "/v1/traces");
-      long start = System.nanoTime();
-      for (byte[] body : bodies) {
-        HttpResponse<Void> r =
-            http.send(
-                HttpRequest.newBuilder(uri)
-                    .header("Content-Type", "application/x-protobuf")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                    .build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() != 200) {
-          throw new IllegalStateException("HTTP " + r.statusCode());
-        }
-      }
-      double seconds = (System.nanoTime() - start) / 1e9;
-      long joined = collector.correlator().stats().joined();
-      System.out.printf(
-          "%d requests of %d records (%.0f KiB each): %d joins in %.2f s = %.0f joins/s%n",
-          requests, perRequest, bodies.get(0).length / 1024.0, joined, seconds, joined / seconds);
-    }
+    return bodies;
   }
 
   static KeyValue str(String k, String v) {

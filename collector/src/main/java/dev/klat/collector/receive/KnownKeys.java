@@ -13,7 +13,8 @@ import java.util.List;
  * into. Unknown keys fall back to a new {@code String}. Immutable after class initialisation.
  */
 final class KnownKeys {
-  private static final int SLOTS = 256; // a power of two, at least four times the key count
+  static final int TABLE_SIZE = 256; // a power of two, at least four times the key count
+  private static final int SLOTS = TABLE_SIZE;
   private static final byte[][] BYTES = new byte[SLOTS][];
   private static final String[] KEYS = new String[SLOTS];
 
@@ -46,15 +47,26 @@ final class KnownKeys {
   private KnownKeys() {}
 
   static String of(byte[] buf, int from, int length) {
+    int index = find(buf, from, length);
+    return index >= 0 ? KEYS[index] : new String(buf, from, length, StandardCharsets.UTF_8);
+  }
+
+  /** The key's index in the table (below {@link #TABLE_SIZE}), or -1 when klat does not know it. */
+  static int find(byte[] buf, int from, int length) {
     int slot = hash(buf, from, length) & (SLOTS - 1);
     while (BYTES[slot] != null) {
       byte[] candidate = BYTES[slot];
       if (candidate.length == length && equal(candidate, buf, from)) {
-        return KEYS[slot];
+        return slot;
       }
       slot = (slot + 1) & (SLOTS - 1);
     }
-    return new String(buf, from, length, StandardCharsets.UTF_8);
+    return -1;
+  }
+
+  static int indexOf(String key) {
+    byte[] b = key.getBytes(StandardCharsets.UTF_8);
+    return find(b, 0, b.length);
   }
 
   private static boolean equal(byte[] candidate, byte[] buf, int from) {
@@ -66,11 +78,20 @@ final class KnownKeys {
     return true;
   }
 
+  // The length and four bytes spread over the key, not every byte: klat's keys are long and share
+  // prefixes ("messaging.", "klat."), and every span carries a dozen of them, so hashing all their
+  // bytes was a visible part of decoding. Collisions only cost a comparison more; a match is
+  // always checked byte for byte.
   private static int hash(byte[] b, int from, int length) {
-    int h = length;
-    for (int i = from; i < from + length; i++) {
-      h = 31 * h + b[i];
+    if (length == 0) {
+      return 0;
     }
+    int last = from + length - 1;
+    int h = length;
+    h = 31 * h + b[last];
+    h = 31 * h + b[last - (length >> 1)];
+    h = 31 * h + b[last - (length >> 2)];
+    h = 31 * h + b[from + (length >> 3)];
     return h ^ (h >>> 16);
   }
 }

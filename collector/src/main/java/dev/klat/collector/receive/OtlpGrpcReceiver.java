@@ -165,7 +165,9 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
               return;
             }
             byte[] response =
-                traces ? ingest.traces(request, false) : ingest.metrics(request, false);
+                traces
+                    ? ingest.traces(request, request.length, false)
+                    : ingest.metrics(request, request.length, false);
             call.sendHeaders(sync(receiveNanos));
             call.sendMessage(response);
             call.close(Status.OK, new Metadata());

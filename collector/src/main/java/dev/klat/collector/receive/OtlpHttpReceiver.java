@@ -158,7 +158,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
           refuse(exchange, 429, json, "join-table-full", "join table full, retry later");
           return;
         }
-        byte[] body;
+        Body body;
         try {
           body = readBody(exchange, gzip);
         } catch (TooLargeException e) {
@@ -170,7 +170,10 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         }
         byte[] response;
         try {
-          response = traces ? ingest.traces(body, json) : ingest.metrics(body, json);
+          response =
+              traces
+                  ? ingest.traces(body.bytes, body.length, json)
+                  : ingest.metrics(body.bytes, body.length, json);
         } catch (MalformedException e) {
           refuse(exchange, 400, json, "malformed", e.getMessage());
           return;
@@ -192,12 +195,21 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     }
   }
 
-  private byte[] readBody(HttpExchange exchange, boolean gzip) throws IOException {
+  private record Body(byte[] bytes, int length) {}
+
+  private Body readBody(HttpExchange exchange, boolean gzip) throws IOException {
     String lengthHeader = exchange.getRequestHeaders().getFirst("Content-Length");
+    int capacity = Math.min(maxBodyBytes + 1, 64 * 1024);
     if (lengthHeader != null) {
       try {
-        if (Long.parseLong(lengthHeader.trim()) > maxBodyBytes) {
+        long declared = Long.parseLong(lengthHeader.trim());
+        if (declared > maxBodyBytes) {
           throw new TooLargeException();
+        }
+        if (!gzip && declared >= 0) {
+          // One byte more than declared, so that the end of the stream is seen without growing
+          // the buffer: the body is read into one array and never copied.
+          capacity = (int) Math.min(declared + 1, Integer.MAX_VALUE - 8);
         }
       } catch (NumberFormatException e) {
         // The server rejects a bad Content-Length itself; read and limit.
@@ -208,7 +220,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         gzip
             ? new GZIPInputStream(new LimitedInputStream(raw, maxBodyBytes), 8192)
             : new LimitedInputStream(raw, maxBodyBytes);
-    byte[] buf = new byte[Math.min(maxBodyBytes + 1, 64 * 1024)];
+    byte[] buf = new byte[capacity];
     int size = 0;
     try (in) {
       while (true) {
@@ -229,7 +241,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         }
       }
     }
-    return size == buf.length ? buf : Arrays.copyOf(buf, size);
+    return new Body(buf, size);
   }
 
   // A client still sending when the answer comes and the connection closes gets a reset instead

@@ -2,9 +2,12 @@ package dev.klat.collector.receive;
 
 import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.Correlator;
+import dev.klat.collector.correlate.ProducerSpan;
 import dev.klat.model.SpanAttributes;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -32,43 +35,77 @@ public final class OtlpIngest {
     return correlator.saturated();
   }
 
-  byte[] traces(byte[] body, boolean json) throws MalformedException {
-    List<OtlpSpan> spans =
-        json
-            ? OtlpJson.decodeTraces(new String(body, StandardCharsets.UTF_8))
-            : OtlpProtobuf.decodeTraces(body, body.length);
-    long rejected = 0;
+  byte[] traces(byte[] body, int length, boolean json) throws MalformedException {
+    TraceBatch batch = new TraceBatch();
+    if (json) {
+      for (OtlpSpan span :
+          OtlpJson.decodeTraces(new String(body, 0, length, StandardCharsets.UTF_8))) {
+        batch.accept(span);
+      }
+    } else {
+      OtlpProtobuf.decodeTraces(body, length, batch);
+    }
+    // Only a body that decoded to the end reaches the join: a malformed one is refused whole, so
+    // that the sender's retry adds nothing twice.
+    for (Object item : batch.items) {
+      if (item instanceof ProducerSpan p) {
+        correlator.offerProducer(p);
+      } else if (item instanceof ConsumerSpan c) {
+        correlator.offerConsumer(c);
+      } else {
+        SpanMapper.ClockSync sync = (SpanMapper.ClockSync) item;
+        correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
+      }
+    }
+    stats.spansReceived.addAndGet(batch.received);
+    stats.spansRejected.addAndGet(batch.rejected);
+    stats.spansNotKlat.addAndGet(batch.notKlat);
+    return partialSuccess(json, batch.rejected, batch.firstError, "rejectedSpans");
+  }
+
+  /**
+   * A request's spans mapped for the join as they are decoded, in order, each resource's clock
+   * sample before its first span, held until the whole body has decoded.
+   */
+  private static final class TraceBatch implements OtlpProtobuf.SpanSink {
+    final List<Object> items = new ArrayList<>();
+    long received;
+    long rejected;
+    long notKlat;
     String firstError = "";
-    Map<String, Object> resource = null;
-    for (OtlpSpan span : spans) {
+    private Map<String, Object> resource;
+
+    @Override
+    public void accept(OtlpSpan span) {
+      received++;
       if (span.resource != resource) {
         // The spans of one resource share its map: one clock sample per resource, not per span.
         resource = span.resource;
-        offerClockSync(resource);
+        SpanMapper.ClockSync sync = SpanMapper.clockSync(resource);
+        if (sync != null) {
+          items.add(sync);
+        }
       }
       SpanMapper.Result result = SpanMapper.map(span);
       if (result.producer() != null) {
-        correlator.offerProducer(result.producer());
+        items.add(result.producer());
       } else if (result.consumer() != null) {
-        correlator.offerConsumer(result.consumer());
+        items.add(result.consumer());
       } else if (result.rejected() != null) {
         if (rejected++ == 0) {
           firstError = result.rejected();
         }
       } else if (result == SpanMapper.Result.IGNORED) {
-        stats.spansNotKlat.incrementAndGet();
+        notKlat++;
       }
     }
-    stats.spansReceived.addAndGet(spans.size());
-    stats.spansRejected.addAndGet(rejected);
-    return partialSuccess(json, rejected, firstError, "rejectedSpans");
   }
 
-  byte[] metrics(byte[] body, boolean json) throws MalformedException {
+  byte[] metrics(byte[] body, int length, boolean json) throws MalformedException {
     List<OtlpMetricPoint> points =
         json
-            ? OtlpJson.decodeMetrics(new String(body, StandardCharsets.UTF_8))
-            : OtlpProtobuf.decodeMetrics(body, body.length);
+            ? OtlpJson.decodeMetrics(new String(body, 0, length, StandardCharsets.UTF_8))
+            : OtlpProtobuf.decodeMetrics(body, length);
     long rejected = 0;
     String firstError = "";
     Map<String, Object> resource = null;

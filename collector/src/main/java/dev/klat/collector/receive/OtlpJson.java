@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Decodes OTLP/JSON: the protobuf JSON mapping with OTLP's exceptions (trace and span ids as hex
@@ -38,12 +39,10 @@ final class OtlpJson {
     span.traceIdLow = traceId[1];
     span.spanId = hexId(get(json, "spanId", "span_id"), 1, "spanId")[0];
     span.parentSpanId = hexId(get(json, "parentSpanId", "parent_span_id"), 1, "parentSpanId")[0];
-    Object name = json.get("name");
-    span.name = name instanceof String n ? n : "";
     span.kind = kind(json.get("kind"));
     span.startNanos = int64(get(json, "startTimeUnixNano", "start_time_unix_nano"), "startTime");
     span.endNanos = int64(get(json, "endTimeUnixNano", "end_time_unix_nano"), "endTime");
-    attributes(json, span.attributes);
+    attributes(json, span.attributes::put);
     return span;
   }
 
@@ -108,7 +107,7 @@ final class OtlpJson {
       p.startNanos = int64(get(json, "startTimeUnixNano", "start_time_unix_nano"), "startTime");
       p.timeNanos = int64(get(json, "timeUnixNano", "time_unix_nano"), "time");
       Map<String, Object> attributes = new HashMap<>();
-      attributes(json, attributes);
+      attributes(json, attributes::put);
       p.attributes = OtlpProtobuf.strings(attributes);
       if (type == OtlpMetricPoint.Type.HISTOGRAM) {
         p.count = int64(json.get("count"), "count");
@@ -152,11 +151,11 @@ final class OtlpJson {
       return Map.of();
     }
     Map<String, Object> attributes = new LinkedHashMap<>();
-    attributes(object(resource, "resource"), attributes);
+    attributes(object(resource, "resource"), attributes::put);
     return attributes;
   }
 
-  private static void attributes(Map<String, Object> json, Map<String, Object> into)
+  private static void attributes(Map<String, Object> json, BiConsumer<String, Object> into)
       throws MalformedException {
     for (Object kv : list(json, "attributes", "attributes")) {
       Map<String, Object> keyValue = object(kv, "attribute");
@@ -168,13 +167,13 @@ final class OtlpJson {
       Map<String, Object> any = object(value, "value");
       Object v;
       if ((v = get(any, "stringValue", "string_value")) != null) {
-        into.put(k, String.valueOf(v));
+        into.accept(k, String.valueOf(v));
       } else if ((v = get(any, "intValue", "int_value")) != null) {
-        into.put(k, int64(v, k));
+        into.accept(k, int64(v, k));
       } else if ((v = get(any, "doubleValue", "double_value")) != null) {
-        into.put(k, number(v, k));
+        into.accept(k, number(v, k));
       } else if ((v = get(any, "boolValue", "bool_value")) != null) {
-        into.put(k, Boolean.TRUE.equals(v));
+        into.accept(k, Boolean.TRUE.equals(v));
       }
     }
   }

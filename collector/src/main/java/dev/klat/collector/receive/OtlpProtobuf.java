@@ -14,43 +14,61 @@ import java.util.Map;
 final class OtlpProtobuf {
   private OtlpProtobuf() {}
 
-  static List<OtlpSpan> decodeTraces(byte[] body, int length) throws MalformedException {
-    List<OtlpSpan> spans = new ArrayList<>();
+  /** Receives the spans of a request as they are decoded. */
+  interface SpanSink {
+    /**
+     * Takes one span; {@code span} is reused for the next one, so read it now and keep nothing of
+     * it but its strings and its resource.
+     */
+    void accept(OtlpSpan span);
+  }
+
+  /**
+   * Decodes every span of the request into {@code sink}, in order. A malformed body throws after
+   * the spans before the fault went to the sink: a sink that acts on spans must hold its actions
+   * until this returns.
+   */
+  static void decodeTraces(byte[] body, int length, SpanSink sink) throws MalformedException {
     ProtoReader r = new ProtoReader(body, length);
+    Scratch scratch = new Scratch();
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
         int outer = r.push();
-        resourceSpans(r, spans);
+        resourceSpans(r, sink, scratch);
         r.pop(outer);
       } else {
         r.skip(tag);
       }
     }
-    return spans;
   }
 
-  private static void resourceSpans(ProtoReader r, List<OtlpSpan> out) throws MalformedException {
+  private static void resourceSpans(ProtoReader r, SpanSink sink, Scratch scratch)
+      throws MalformedException {
+    // The resource may come after the scopes on the wire: find it first (the last one wins), so
+    // that every span leaves complete as soon as it is read.
     Map<String, Object> resource = Map.of();
-    int first = out.size();
+    int start = r.position();
     while (r.hasMore()) {
       int tag = r.tag();
-      int field = tag >>> 3;
-      if (field == 1 && (tag & 7) == ProtoReader.LENGTH_DELIMITED) {
+      if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
         int outer = r.push();
         resource = resource(r);
         r.pop(outer);
-      } else if (field == 2 && (tag & 7) == ProtoReader.LENGTH_DELIMITED) {
-        int outer = r.push();
-        scopeSpans(r, out);
-        r.pop(outer);
       } else {
         r.skip(tag);
       }
     }
-    // The resource may come after the scopes on the wire.
-    for (int i = first; i < out.size(); i++) {
-      out.get(i).resource = resource;
+    r.rewind(start);
+    while (r.hasMore()) {
+      int tag = r.tag();
+      if (tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+        int outer = r.push();
+        scopeSpans(r, sink, scratch, resource);
+        r.pop(outer);
+      } else {
+        r.skip(tag);
+      }
     }
   }
 
@@ -69,12 +87,18 @@ final class OtlpProtobuf {
     return attributes;
   }
 
-  private static void scopeSpans(ProtoReader r, List<OtlpSpan> out) throws MalformedException {
+  private static void scopeSpans(
+      ProtoReader r, SpanSink sink, Scratch scratch, Map<String, Object> resource)
+      throws MalformedException {
+    OtlpSpan span = scratch.span;
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED)) {
         int outer = r.push();
-        out.add(span(r));
+        span.clear();
+        span(r, span, scratch);
+        span.resource = resource;
+        sink.accept(span);
         r.pop(outer);
       } else {
         r.skip(tag);
@@ -82,29 +106,35 @@ final class OtlpProtobuf {
     }
   }
 
-  private static OtlpSpan span(ProtoReader r) throws MalformedException {
-    OtlpSpan span = new OtlpSpan();
+  private static void span(ProtoReader r, OtlpSpan span, Scratch scratch)
+      throws MalformedException {
     while (r.hasMore()) {
       int tag = r.tag();
       int wire = tag & 7;
       switch (tag >>> 3) {
         case 1 -> {
           expect(wire, ProtoReader.LENGTH_DELIMITED, "trace_id");
-          long[] id = r.id(2);
-          span.traceIdHigh = id[0];
-          span.traceIdLow = id[1];
+          int outer = r.pushId(2);
+          span.traceIdHigh = r.idWord();
+          span.traceIdLow = r.idWord();
+          r.pop(outer);
         }
         case 2 -> {
           expect(wire, ProtoReader.LENGTH_DELIMITED, "span_id");
-          span.spanId = r.id(1)[0];
+          int outer = r.pushId(1);
+          span.spanId = r.idWord();
+          r.pop(outer);
         }
         case 4 -> {
           expect(wire, ProtoReader.LENGTH_DELIMITED, "parent_span_id");
-          span.parentSpanId = r.id(1)[0];
+          int outer = r.pushId(1);
+          span.parentSpanId = r.idWord();
+          r.pop(outer);
         }
         case 5 -> {
+          // The name is not read: checked and skipped, never decoded.
           expect(wire, ProtoReader.LENGTH_DELIMITED, "name");
-          span.name = r.string();
+          r.skip(tag);
         }
         case 6 -> {
           expect(wire, ProtoReader.VARINT, "kind");
@@ -121,61 +151,107 @@ final class OtlpProtobuf {
         case 9 -> {
           expect(wire, ProtoReader.LENGTH_DELIMITED, "attributes");
           int outer = r.push();
-          keyValue(r, span.attributes);
+          spanKeyValue(r, span.attributes, scratch);
           r.pop(outer);
         }
         default -> r.skip(tag);
       }
     }
-    return span;
+  }
+
+  // A span's attribute: the value is checked whatever the key (a malformed value is a malformed
+  // body), but only a key klat reads gets it, and only a string gets a String.
+  private static void spanKeyValue(ProtoReader r, KlatAttributes into, Scratch scratch)
+      throws MalformedException {
+    int keyFrom = -1;
+    int keyLength = 0;
+    Value value = scratch.value;
+    value.type = KlatAttributes.ABSENT;
+    while (r.hasMore()) {
+      int tag = r.tag();
+      if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+        int outer = r.push();
+        keyFrom = r.position();
+        keyLength = r.remaining();
+        r.pop(outer);
+      } else if (tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+        int outer = r.push();
+        anyValue(r, value);
+        r.pop(outer);
+      } else {
+        r.skip(tag);
+      }
+    }
+    if (keyFrom < 0 || value.type == KlatAttributes.ABSENT) {
+      return;
+    }
+    int slot = KlatAttributes.slotOfKnownKey(r.knownKey(keyFrom, keyLength));
+    if (slot < 0) {
+      return;
+    }
+    switch (value.type) {
+      case KlatAttributes.STRING ->
+          into.setString(slot, scratch.string(r, slot, value.from, value.length));
+      case KlatAttributes.LONG -> into.setLong(slot, value.bits);
+      case KlatAttributes.DOUBLE -> into.setDouble(slot, Double.longBitsToDouble(value.bits));
+      default -> into.setBool(slot, value.bits != 0);
+    }
   }
 
   private static void keyValue(ProtoReader r, Map<String, Object> into) throws MalformedException {
     String key = null;
-    Object value = null;
+    Value value = new Value();
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
         key = r.key();
       } else if (tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED)) {
         int outer = r.push();
-        value = anyValue(r);
+        anyValue(r, value);
         r.pop(outer);
       } else {
         r.skip(tag);
       }
     }
-    if (key != null && value != null) {
-      into.put(key, value);
+    if (key != null && value.type != KlatAttributes.ABSENT) {
+      into.put(key, value.toObject(r));
     }
   }
 
-  private static Object anyValue(ProtoReader r) throws MalformedException {
-    Object value = null;
+  // The last scalar field wins, as in a generated decoder; array, map and bytes values leave the
+  // value as it was. Allocates nothing: a string is kept as its range in the buffer.
+  private static void anyValue(ProtoReader r, Value value) throws MalformedException {
+    value.type = KlatAttributes.ABSENT;
     while (r.hasMore()) {
       int tag = r.tag();
       int wire = tag & 7;
       switch (tag >>> 3) {
         case 1 -> {
           expect(wire, ProtoReader.LENGTH_DELIMITED, "string_value");
-          value = r.string();
+          int outer = r.push();
+          value.type = KlatAttributes.STRING;
+          value.from = r.position();
+          value.length = r.remaining();
+          r.pop(outer);
         }
         case 2 -> {
           expect(wire, ProtoReader.VARINT, "bool_value");
-          value = r.varint() != 0;
+          value.type = KlatAttributes.BOOL;
+          value.bits = r.varint() != 0 ? 1 : 0;
         }
         case 3 -> {
           expect(wire, ProtoReader.VARINT, "int_value");
-          value = r.varint();
+          value.type = KlatAttributes.LONG;
+          value.bits = r.varint();
         }
         case 4 -> {
           expect(wire, ProtoReader.FIXED64, "double_value");
-          value = r.doubleValue();
+          value.type = KlatAttributes.DOUBLE;
+          value.bits = r.fixed64();
         }
         default -> r.skip(tag);
       }
     }
-    return value;
   }
 
   static List<OtlpMetricPoint> decodeMetrics(byte[] body, int length) throws MalformedException {
@@ -422,6 +498,48 @@ final class OtlpProtobuf {
 
     long[] toArray() {
       return java.util.Arrays.copyOf(values, size);
+    }
+  }
+
+  /** One {@code AnyValue} as read: its type and bits, or for a string its range in the buffer. */
+  private static final class Value {
+    byte type;
+    long bits;
+    int from;
+    int length;
+
+    Object toObject(ProtoReader r) {
+      return switch (type) {
+        case KlatAttributes.STRING -> r.utf8(from, length);
+        case KlatAttributes.LONG -> Long.valueOf(bits);
+        case KlatAttributes.DOUBLE -> Double.valueOf(Double.longBitsToDouble(bits));
+        default -> Boolean.valueOf(bits != 0);
+      };
+    }
+  }
+
+  /**
+   * What decoding one request reuses from span to span: the span and the value being read, and per
+   * slot the last string decoded, so that the topic, group and client id every span of a batch
+   * repeats become one {@code String} each (with its hash computed once, for the join's map).
+   */
+  private static final class Scratch {
+    final OtlpSpan span = new OtlpSpan();
+    final Value value = new Value();
+    private final String[] strings = new String[KlatAttributes.COUNT];
+    private final int[] froms = new int[KlatAttributes.COUNT];
+    private final int[] lengths = new int[KlatAttributes.COUNT];
+
+    String string(ProtoReader r, int slot, int from, int length) {
+      String last = strings[slot];
+      if (last != null && lengths[slot] == length && r.sameBytes(froms[slot], from, length)) {
+        return last;
+      }
+      String s = r.utf8(from, length);
+      strings[slot] = s;
+      froms[slot] = from;
+      lengths[slot] = length;
+      return s;
     }
   }
 }

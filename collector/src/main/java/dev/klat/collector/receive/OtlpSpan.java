@@ -1,6 +1,5 @@
 package dev.klat.collector.receive;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /** The fields of one OTLP span the collector reads, from protobuf or JSON. */
@@ -13,10 +12,21 @@ final class OtlpSpan {
   long spanId;
   long parentSpanId;
   int kind;
-  String name = "";
   long startNanos;
   long endNanos;
-  // Values are String, Long, Double or Boolean; arrays and maps are left out.
-  final Map<String, Object> attributes = new HashMap<>();
+  final KlatAttributes attributes = new KlatAttributes();
   Map<String, Object> resource = Map.of();
+
+  /** Makes this span as new, for the next span of a request. */
+  void clear() {
+    traceIdHigh = 0;
+    traceIdLow = 0;
+    spanId = 0;
+    parentSpanId = 0;
+    kind = 0;
+    startNanos = 0;
+    endNanos = 0;
+    attributes.clear();
+    resource = Map.of();
+  }
 }

@@ -1,6 +1,7 @@
 package dev.klat.collector.receive;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads the protobuf wire format from a byte array, checking every length against the enclosing
@@ -28,6 +29,14 @@ final class ProtoReader {
 
   /** Returns the next tag (field number << 3 | wire type). */
   int tag() throws MalformedException {
+    if (pos < limit) {
+      // Nearly every tag is one byte: fields 1 to 15.
+      byte b = buf[pos];
+      if (b >= 8) {
+        pos++;
+        return b;
+      }
+    }
     long tag = varint();
     if (tag <= 0 || tag > Integer.MAX_VALUE || (tag >>> 3) == 0) {
       throw new MalformedException("invalid tag at byte " + pos);
@@ -36,6 +45,26 @@ final class ProtoReader {
   }
 
   long varint() throws MalformedException {
+    int p = pos;
+    if (p < limit && buf[p] >= 0) {
+      // Lengths, kinds and flags: one byte.
+      pos = p + 1;
+      return buf[p];
+    }
+    if (limit - p >= 10) {
+      // Room for the longest varint: no bound check per byte (attribute values are mostly
+      // nanosecond instants, 9 bytes each).
+      long result = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        byte b = buf[p++];
+        result |= (long) (b & 0x7f) << shift;
+        if (b >= 0) {
+          pos = p;
+          return result;
+        }
+      }
+      throw new MalformedException("varint longer than 10 bytes");
+    }
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (pos >= limit) {
@@ -103,27 +132,66 @@ final class ProtoReader {
     return out;
   }
 
-  /** Reads a big-endian long from {@code length} bytes of a bytes field (trace and span ids). */
-  long[] id(int words) throws MalformedException {
+  /**
+   * Enters a bytes field holding an id (trace or span) of {@code 8 * words} bytes, or none; returns
+   * the outer limit to pass to {@link #pop}. Read the words with {@link #idWord}.
+   */
+  int pushId(int words) throws MalformedException {
     int outer = push();
     int length = limit - pos;
-    long[] out = new long[words];
-    if (length == 0) {
-      pop(outer);
-      return out;
-    }
-    if (length != 8 * words) {
+    if (length != 0 && length != 8 * words) {
       throw new MalformedException("id of " + length + " bytes, expected " + 8 * words);
     }
-    for (int w = 0; w < words; w++) {
-      long v = 0;
-      for (int i = 0; i < 8; i++) {
-        v = (v << 8) | (buf[pos++] & 0xffL);
-      }
-      out[w] = v;
+    return outer;
+  }
+
+  /** The next 8 bytes of an id as a big-endian long; 0 for an empty id. */
+  long idWord() {
+    if (limit - pos < 8) {
+      return 0;
     }
-    pop(outer);
-    return out;
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (buf[pos++] & 0xffL);
+    }
+    return v;
+  }
+
+  /** Goes back to {@code position}, read earlier inside the current message. */
+  void rewind(int position) {
+    pos = position;
+  }
+
+  int position() {
+    return pos;
+  }
+
+  int remaining() {
+    return limit - pos;
+  }
+
+  /** Decodes {@code length} bytes at {@code from}, a range this reader has already checked. */
+  String utf8(int from, int length) {
+    return new String(buf, from, length, StandardCharsets.UTF_8);
+  }
+
+  /** Whether two checked ranges of {@code length} bytes hold the same bytes. */
+  boolean sameBytes(int from, int otherFrom, int length) {
+    if (length > 16) {
+      return Arrays.equals(buf, from, from + length, buf, otherFrom, otherFrom + length);
+    }
+    // Topics and groups are short: a plain loop beats the range checks of Arrays.equals.
+    for (int i = 0; i < length; i++) {
+      if (buf[from + i] != buf[otherFrom + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The {@link KnownKeys} index of the key in a checked range, or -1. */
+  int knownKey(int from, int length) {
+    return KnownKeys.find(buf, from, length);
   }
 
   void skip(int tag) throws MalformedException {

@@ -50,14 +50,13 @@ final class SpanMapper {
   }
 
   static Result map(OtlpSpan span) {
-    Map<String, Object> a = span.attributes;
+    KlatAttributes a = span.attributes;
     try {
-      if (a.containsKey(SpanAttributes.POLL_TIME.name())) {
+      if (a.has(KlatAttributes.POLL_TIME)) {
         return new Result(null, consumer(span), null);
       }
-      if (a.containsKey(SpanAttributes.SEND_TIME.name())) {
-        if (a.containsKey(SpanAttributes.ERROR_TYPE.name())
-            || !a.containsKey(SpanAttributes.MESSAGING_KAFKA_OFFSET.name())) {
+      if (a.has(KlatAttributes.SEND_TIME)) {
+        if (a.has(KlatAttributes.ERROR_TYPE) || !a.has(KlatAttributes.OFFSET)) {
           // A failed send has no offset and no latency: nothing to join, nothing wrong.
           return Result.NOT_JOINABLE;
         }
@@ -70,21 +69,21 @@ final class SpanMapper {
   }
 
   private static ProducerSpan producer(OtlpSpan span) {
-    Map<String, Object> a = span.attributes;
-    long ack = a.containsKey(SpanAttributes.ACK_TIME.name()) ? time(a, SpanAttributes.ACK_TIME) : 0;
+    KlatAttributes a = span.attributes;
+    long ack = a.has(KlatAttributes.ACK_TIME) ? time(a, KlatAttributes.ACK_TIME) : 0;
     return new ProducerSpan(
         key(a),
         span.traceIdHigh,
         span.traceIdLow,
         span.spanId,
         instanceId(span),
-        time(a, SpanAttributes.SEND_TIME),
-        time(a, SpanAttributes.DRAIN_TIME),
+        time(a, KlatAttributes.SEND_TIME),
+        time(a, KlatAttributes.DRAIN_TIME),
         ack == 0 ? Long.MIN_VALUE : ack,
         logAppendTimeMs(a),
-        (int) optionalLong(a, SpanAttributes.LEADER_NODE_ID, -1),
-        optionalString(a, SpanAttributes.MESSAGING_CLIENT_ID),
-        isAcksAll(optionalString(a, SpanAttributes.PRODUCER_ACKS)));
+        (int) optionalLong(a, KlatAttributes.LEADER_NODE_ID, -1),
+        a.asString(KlatAttributes.CLIENT_ID),
+        isAcksAll(a.asString(KlatAttributes.ACKS)));
   }
 
   // The producer's own setting: "all" and "-1" are the same.
@@ -93,8 +92,8 @@ final class SpanMapper {
   }
 
   private static ConsumerSpan consumer(OtlpSpan span) {
-    Map<String, Object> a = span.attributes;
-    String group = optionalString(a, SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME);
+    KlatAttributes a = span.attributes;
+    String group = a.asString(KlatAttributes.GROUP);
     if (group.isEmpty()) {
       throw new IllegalArgumentException(
           "consumer span without " + SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME);
@@ -107,21 +106,21 @@ final class SpanMapper {
         span.spanId,
         span.parentSpanId,
         instanceId(span),
-        time(a, SpanAttributes.FETCH_REQUEST_TIME),
-        time(a, SpanAttributes.FETCH_RESPONSE_TIME),
-        time(a, SpanAttributes.POLL_TIME),
+        time(a, KlatAttributes.FETCH_REQUEST_TIME),
+        time(a, KlatAttributes.FETCH_RESPONSE_TIME),
+        time(a, KlatAttributes.POLL_TIME),
         logAppendTimeMs(a),
-        optionalString(a, SpanAttributes.MESSAGING_CLIENT_ID));
+        a.asString(KlatAttributes.CLIENT_ID));
   }
 
-  private static RecordKey key(Map<String, Object> a) {
-    String topic = optionalString(a, SpanAttributes.MESSAGING_DESTINATION_NAME);
+  private static RecordKey key(KlatAttributes a) {
+    String topic = a.asString(KlatAttributes.TOPIC);
     if (topic.isEmpty()) {
       throw new IllegalArgumentException(
           "span without " + SpanAttributes.MESSAGING_DESTINATION_NAME);
     }
-    long partition = requiredLong(a, SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID);
-    long offset = requiredLong(a, SpanAttributes.MESSAGING_KAFKA_OFFSET);
+    long partition = requiredLong(a, KlatAttributes.PARTITION);
+    long offset = requiredLong(a, KlatAttributes.OFFSET);
     if (partition < 0 || partition > Integer.MAX_VALUE || offset < 0) {
       throw new IllegalArgumentException("negative partition or offset");
     }
@@ -129,36 +128,38 @@ final class SpanMapper {
   }
 
   private static long instanceId(OtlpSpan span) {
-    long id = optionalLong(span.attributes, SpanAttributes.INSTANCE_ID, 0);
+    long id = optionalLong(span.attributes, KlatAttributes.INSTANCE_ID, 0);
     return id != 0 ? id : optionalLong(span.resource, SpanAttributes.INSTANCE_ID, 0);
   }
 
-  private static long logAppendTimeMs(Map<String, Object> a) {
-    if (!LOG_APPEND_TIME.equals(a.get(SpanAttributes.RECORD_TIMESTAMP_TYPE.name()))) {
+  private static long logAppendTimeMs(KlatAttributes a) {
+    if (!LOG_APPEND_TIME.equals(a.string(KlatAttributes.TIMESTAMP_TYPE))) {
       return -1;
     }
-    long ms = optionalLong(a, SpanAttributes.RECORD_TIMESTAMP_MS, -1);
+    long ms = optionalLong(a, KlatAttributes.TIMESTAMP_MS, -1);
     return ms > 0 && ms < MAX_EPOCH_NANOS / 1_000_000 ? ms : -1;
   }
 
-  private static long time(Map<String, Object> a, AttributeDef def) {
-    long nanos = requiredLong(a, def);
+  private static long time(KlatAttributes a, int slot) {
+    long nanos = requiredLong(a, slot);
     if (nanos <= 0 || nanos >= MAX_EPOCH_NANOS) {
-      throw new IllegalArgumentException(def.name() + " out of range: " + nanos);
+      throw new IllegalArgumentException(KlatAttributes.name(slot) + " out of range: " + nanos);
     }
     return nanos;
   }
 
-  private static long requiredLong(Map<String, Object> a, AttributeDef def) {
-    Object v = a.get(def.name());
-    if (v == null) {
-      throw new IllegalArgumentException("span without " + def.name());
+  private static long requiredLong(KlatAttributes a, int slot) {
+    if (!a.has(slot)) {
+      throw new IllegalArgumentException("span without " + KlatAttributes.name(slot));
     }
-    Long value = asLong(v);
-    if (value == null) {
-      throw new IllegalArgumentException(def.name() + " is not an integer");
+    if (!a.isLong(slot)) {
+      throw new IllegalArgumentException(KlatAttributes.name(slot) + " is not an integer");
     }
-    return value;
+    return a.longValue(slot);
+  }
+
+  private static long optionalLong(KlatAttributes a, int slot, long absent) {
+    return a.isLong(slot) ? a.longValue(slot) : absent;
   }
 
   private static long optionalLong(Map<String, Object> a, AttributeDef def, long absent) {
@@ -184,10 +185,5 @@ final class SpanMapper {
       return (long) (double) d;
     }
     return null;
-  }
-
-  private static String optionalString(Map<String, Object> a, AttributeDef def) {
-    Object v = a.get(def.name());
-    return v == null ? "" : String.valueOf(v);
   }
 }

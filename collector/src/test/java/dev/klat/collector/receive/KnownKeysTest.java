@@ -19,4 +19,21 @@ class KnownKeysTest {
     byte[] prefix = "klat.send".getBytes(StandardCharsets.UTF_8);
     assertThat(KnownKeys.of(prefix, 0, prefix.length)).isEqualTo("klat.send");
   }
+
+  @Test
+  void aKeyThatDiffersInAnyByteIsNotTakenForAKnownOne() {
+    // The hash reads four bytes of a key: every other byte must still be compared.
+    for (AttributeDef def : SpanAttributes.all()) {
+      byte[] key = def.name().getBytes(StandardCharsets.UTF_8);
+      assertThat(KnownKeys.find(key, 0, key.length)).isNotNegative();
+      for (int i = 0; i < key.length; i++) {
+        byte[] changed = key.clone();
+        changed[i] = (byte) (changed[i] == 'x' ? 'y' : 'x');
+        String expected = new String(changed, StandardCharsets.UTF_8);
+        String found = KnownKeys.of(changed, 0, changed.length);
+        assertThat(found).isEqualTo(expected);
+      }
+    }
+    assertThat(KnownKeys.find(new byte[0], 0, 0)).isNegative();
+  }
 }

@@ -35,9 +35,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Arguments: mode, producer bootstrap, consumer bootstrap, seconds, warm-up seconds, records per
  * second and stream, then one {@code
- * topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs} per stream, where the last is a
- * sleep after each poll. Prints {@code STREAM topic count p50Nanos p99Nanos} per stream, for the
- * measured records only.
+ * topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs:group.protocol} per stream, where
+ * sleepMs is a sleep after each poll. Prints {@code STREAM topic count p50Nanos p99Nanos} per
+ * stream, for the measured records only.
  */
 public final class AccuracyApp {
 
@@ -77,6 +77,7 @@ public final class AccuracyApp {
                         stream[3],
                         stream[4],
                         Long.parseLong(stream[5]),
+                        stream[6],
                         records,
                         seconds + warmupSeconds,
                         e2e,
@@ -207,6 +208,7 @@ public final class AccuracyApp {
       String fetchMinBytes,
       String fetchMaxWaitMs,
       long sleepAfterPollMs,
+      String groupProtocol,
       int records,
       int seconds,
       long[] e2e,
@@ -220,6 +222,7 @@ public final class AccuracyApp {
     p.put("auto.offset.reset", "earliest");
     p.put("fetch.min.bytes", fetchMinBytes);
     p.put("fetch.max.wait.ms", fetchMaxWaitMs);
+    p.put("group.protocol", groupProtocol);
     p.put("key.deserializer", ByteArrayDeserializer.class.getName());
     p.put("value.deserializer", ByteArrayDeserializer.class.getName());
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {

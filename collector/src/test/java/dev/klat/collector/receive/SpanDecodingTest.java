@@ -292,15 +292,17 @@ class SpanDecodingTest {
     assertThat(r.get(0).producer().instanceId()).isEqualTo(0x55);
   }
 
+  private static Correlator correlator() {
+    return new Correlator(
+        new Correlator.Settings(60_000_000_000L, 1000, 60_000_000_000L, 100),
+        () -> 0L,
+        BrokerInstants.logAppendTime(),
+        joined -> {});
+  }
+
   @Test
   void aBodyMalformedAfterGoodSpansReachesTheJoinNotAtAll() {
-    List<Object> joined = new ArrayList<>();
-    Correlator correlator =
-        new Correlator(
-            new Correlator.Settings(60_000_000_000L, 1000, 60_000_000_000L, 100),
-            () -> 0L,
-            BrokerInstants.logAppendTime(),
-            joined::add);
+    Correlator correlator = correlator();
     OtlpIngest ingest = new OtlpIngest(correlator, new AgentMetrics(100, Long.MAX_VALUE));
     byte[] good = request(null, producer(1), producer(2));
     byte[] body = cat(good, wrapSpan(cat(tag(3, 0), new byte[] {(byte) 0x80})));
@@ -312,13 +314,7 @@ class SpanDecodingTest {
 
   @Test
   void theBodyIsReadOnlyUpToTheGivenLength() throws Exception {
-    List<Object> joined = new ArrayList<>();
-    Correlator correlator =
-        new Correlator(
-            new Correlator.Settings(60_000_000_000L, 1000, 60_000_000_000L, 100),
-            () -> 0L,
-            BrokerInstants.logAppendTime(),
-            joined::add);
+    Correlator correlator = correlator();
     OtlpIngest ingest = new OtlpIngest(correlator, new AgentMetrics(100, Long.MAX_VALUE));
     byte[] good = request(null, producer(1));
     // Garbage after the length, as in a buffer read with room to spare.

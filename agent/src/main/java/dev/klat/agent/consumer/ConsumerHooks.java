@@ -189,12 +189,9 @@ public final class ConsumerHooks {
    */
   public static void onRecordParsed(Object record, Object completedFetch) {
     try {
-      Object stamp = ((StateHolder) completedFetch).klat$state();
-      if (stamp instanceof FetchStamp) {
-        PollContext context = PollContext.forNoting();
-        if (context.polling) {
-          context.noteParsed((FetchStamp) stamp, (ConsumerRecord<?, ?>) record);
-        }
+      PollContext context = PollContext.forNoting();
+      if (context.polling) {
+        context.noteParsed(completedFetch, (ConsumerRecord<?, ?>) record);
       }
     } catch (Throwable t) {
       warn("consumer-parse-record", t);

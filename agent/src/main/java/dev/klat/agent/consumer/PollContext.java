@@ -1,6 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.TimingHeader;
 import java.util.List;
@@ -67,7 +68,14 @@ final class PollContext {
   /** Set by the {@code poll()} entry hook: records are noted only inside a poll. */
   boolean polling;
 
-  /** The records being parsed for the next list: their fetch, how many, where their notes begin. */
+  /**
+   * The records being parsed for the next list: the {@code CompletedFetch} they come from and its
+   * stamp (null when that fetch has none: its records are not noted), how many, where their notes
+   * begin. Comparing the {@code CompletedFetch} itself spares each record the read of its volatile
+   * {@code klat$state} field; the stamp is read once per fetch and list.
+   */
+  Object parsingCompletedFetch;
+
   FetchStamp parsingFetch;
 
   int parsedRecords;
@@ -127,6 +135,9 @@ final class PollContext {
       headersFrom[size] = parsedHeadersFrom;
       headersTo[size] = headerCount;
       parsingFetch = null;
+      // The same CompletedFetch parses its next list afresh (a partition's fetch often spans
+      // polls).
+      parsingCompletedFetch = null;
     } else {
       preRead[size] = false;
       dropParsed();
@@ -140,13 +151,14 @@ final class PollContext {
    * the list, left for {@code poll()} exit. A record without headers costs one {@code lastHeader}
    * lookup and two field reads here.
    */
-  void noteParsed(FetchStamp stamp, ConsumerRecord<?, ?> record) {
-    if (parsingFetch != stamp) {
-      dropParsed();
-      parsingFetch = stamp;
-      parsedRecords = 0;
-      parsedStartsFrom = startCount;
-      parsedHeadersFrom = headerCount;
+  void noteParsed(Object completedFetch, ConsumerRecord<?, ?> record) {
+    if (parsingCompletedFetch != completedFetch) {
+      startParsing(completedFetch);
+    }
+    if (parsingFetch == null) {
+      // A fetch without a stamp (its response came before the agent saw a request): not noted,
+      // and its list has no stamp either, so poll() exit reads it whole.
+      return;
     }
     if (record.headers().lastHeader(HeaderNames.TIMING) != null) {
       if (headerCount == headerIndexes.length) {
@@ -166,6 +178,17 @@ final class PollContext {
     parsedRecords++;
   }
 
+  // Once per CompletedFetch and list, not per record: the fetch's stamp is read here.
+  private void startParsing(Object completedFetch) {
+    dropParsed();
+    Object stamp = ((StateHolder) completedFetch).klat$state();
+    parsingCompletedFetch = completedFetch;
+    parsingFetch = stamp instanceof FetchStamp ? (FetchStamp) stamp : null;
+    parsedRecords = 0;
+    parsedStartsFrom = startCount;
+    parsedHeadersFrom = headerCount;
+  }
+
   // Notes of records that did not reach a list (fetchRecords threw after parsing them) are the
   // newest: forget them.
   private void dropParsed() {
@@ -174,6 +197,7 @@ final class PollContext {
       headerCount = parsedHeadersFrom;
       parsingFetch = null;
     }
+    parsingCompletedFetch = null;
   }
 
   void ensureRecordCapacity(int records) {
@@ -203,6 +227,7 @@ final class PollContext {
     startCount = 0;
     headerCount = 0;
     parsingFetch = null;
+    parsingCompletedFetch = null;
     polling = false;
     for (int i = 0; i < spanCount; i++) {
       spans[i] = null;

@@ -159,6 +159,72 @@ class ConsumerHooksTest {
   }
 
   @Test
+  void aFetchHandingOutTwoListsHasBothNoted() {
+    long now = System.currentTimeMillis();
+    Holder completedFetch = respond();
+    PollContext context = PollContext.get();
+    ConsumerHooks.onPollEnter(consumer);
+    for (int list = 0; list < 2; list++) {
+      List<ConsumerRecord<String, String>> records = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        ConsumerRecord<String, String> record = record(2 * list + i, now, new RecordHeaders());
+        ConsumerHooks.onRecordParsed(record, completedFetch);
+        records.add(record);
+      }
+      ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, records);
+    }
+
+    // The second list comes from the same CompletedFetch and is noted afresh, not read again.
+    assertThat(context.preRead[0]).isTrue();
+    assertThat(context.preRead[1]).isTrue();
+    assertThat(context.e2eStartsTo[1] - context.e2eStartsFrom[1]).isEqualTo(2);
+    ConsumerHooks.onPollExit(consumer, null);
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isEqualTo(4);
+  }
+
+  @Test
+  void recordsOfAFetchWithoutAStampAreReadAtPollExit() {
+    long now = System.currentTimeMillis();
+    // A response handled before the agent saw its request: the CompletedFetch has no stamp.
+    Holder completedFetch = new Holder();
+    PollContext context = PollContext.get();
+    ConsumerHooks.onPollEnter(consumer);
+    List<ConsumerRecord<String, String>> list = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ConsumerRecord<String, String> record = record(i, now, new RecordHeaders());
+      ConsumerHooks.onRecordParsed(record, completedFetch);
+      list.add(record);
+    }
+    assertThat(context.startCount).isZero();
+    ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, list);
+    assertThat(context.preRead[0]).isFalse();
+    ConsumerHooks.onPollExit(consumer, null);
+
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isEqualTo(3);
+    assertThat(histogram(MetricDef.CONSUMER_BUFFER_LATENCY).count()).isZero();
+  }
+
+  @Test
+  void notesOfAFetchWhoseListNeverCameAreDroppedWhenTheNextFetchParses() {
+    long now = System.currentTimeMillis();
+    Holder abandoned = respond();
+    Holder completedFetch = respond();
+    PollContext context = PollContext.get();
+    ConsumerHooks.onPollEnter(consumer);
+    // fetchRecords of the first fetch threw after parsing two records: no list for them.
+    ConsumerHooks.onRecordParsed(record(0, now, new RecordHeaders()), abandoned);
+    ConsumerHooks.onRecordParsed(record(1, now, new RecordHeaders()), abandoned);
+    ConsumerRecord<String, String> record = record(2, now, new RecordHeaders());
+    ConsumerHooks.onRecordParsed(record, completedFetch);
+    ConsumerHooks.onRecordsFetched(completedFetch, PARTITION, null, List.of(record));
+
+    assertThat(context.preRead[0]).isTrue();
+    assertThat(context.startCount).isEqualTo(1);
+    ConsumerHooks.onPollExit(consumer, null);
+    assertThat(histogram(MetricDef.E2E_LATENCY).count()).isEqualTo(1);
+  }
+
+  @Test
   void recordsParsedOutsideAPollAreNotNoted() {
     // Without the poll() hooks (woven elsewhere, or skipped), nothing would ever clear the notes.
     poll(respond());

@@ -54,6 +54,8 @@ public final class BenchSuite {
     NONE("none", "no agent"),
     KLAT("klat", "klat (defaults)"),
     KLAT_ALL("klat-all", "klat, every record sampled"),
+    /** klat at its defaults from the jar {@code -Dbench.compare.jar} names: before and after. */
+    KLAT_COMPARE("klat-compare", "klat (defaults), compare jar"),
     OTEL_OFF("otel-off", "OpenTelemetry agent, exporters off"),
     OTEL_OTLP("otel-otlp", "OpenTelemetry agent, OTLP export");
 
@@ -72,7 +74,9 @@ public final class BenchSuite {
         }
       }
       throw new IllegalArgumentException(
-          "unknown variant " + id + "; known: none, klat, klat-all, otel-off, otel-otlp");
+          "unknown variant "
+              + id
+              + "; known: none, klat, klat-all, klat-compare, otel-off, otel-otlp");
     }
   }
 
@@ -138,6 +142,11 @@ public final class BenchSuite {
         list("bench.variants", "none,klat,klat-all,otel-off,otel-otlp").stream()
             .map(Variant::of)
             .collect(Collectors.toList());
+    if (variants.contains(Variant.KLAT_COMPARE)
+        && !Files.isRegularFile(Paths.get(System.getProperty("bench.compare.jar", " ").trim()))) {
+      throw new IllegalArgumentException(
+          "variant klat-compare needs -Dbench.compare.jar=<an agent jar>, an existing file");
+    }
     List<String> loadKinds = list("bench.loads", "producer,consumer");
     List<Integer> sizes =
         list("bench.sizes", "100,1024").stream().map(Integer::valueOf).collect(Collectors.toList());
@@ -362,6 +371,14 @@ public final class BenchSuite {
           options.add("-Dklat.sampling.max-per-second=1000000000");
         }
         break;
+      case KLAT_COMPARE:
+        // Resolved only when the variant is chosen, so that the other runs need no second jar.
+        String compareJar = System.getProperty("bench.compare.jar", "").trim();
+        if (!compareJar.isEmpty()) {
+          options.add("-javaagent:" + Paths.get(compareJar).toAbsolutePath());
+          options.add("-Dklat.endpoint=" + endpoint);
+        }
+        break;
       case OTEL_OFF:
         options.add("-javaagent:" + otelJar);
         options.add("-Dotel.service.name=bench");
@@ -380,6 +397,11 @@ public final class BenchSuite {
     String extra = System.getProperty("bench.agent.jvm", "").trim();
     if (variant != Variant.NONE && !extra.isEmpty()) {
       options.addAll(List.of(extra.split("\\s+")));
+    }
+    // For comparing with the baseline as well, e.g. -Dbench.jvm=-XX:+PrintCompilation
+    String every = System.getProperty("bench.jvm", "").trim();
+    if (!every.isEmpty()) {
+      options.addAll(List.of(every.split("\\s+")));
     }
     return options;
   }

@@ -1,0 +1,125 @@
+package dev.klat.agent.consumer;
+
+import dev.klat.agent.BenchRuntime;
+import dev.klat.agent.weave.StateHolder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The consumer hooks of kafka-clients 3.5 and later, called directly as the woven advice calls
+ * them, without Kafka around them; reported per record:
+ *
+ * <ul>
+ *   <li>{@link #pollWithoutHooks()}: one poll of 500 records built the way {@code
+ *       CompletedFetch.parseRecord} builds them ({@code ConsumerRecord}, empty {@code
+ *       RecordHeaders}, a 100-byte value), fresh for every poll so that they are not all in the
+ *       CPU's cache, and nothing else: the baseline;
+ *   <li>{@link #pollWithHooks()}: the same poll with every consumer hook: the fetch stamps, {@code
+ *       onRecordParsed} per record, the list handed out and the poll's exit with its histograms;
+ *       its excess over the baseline is the hooks' cost per record.
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class ConsumerHooksBenchmark {
+
+  private static final int RECORDS_PER_POLL = 500;
+  // A producer at 250,000 records per second spreads 500 records over 2 ms of timestamps.
+  private static final int TIMESTAMP_SPREAD_MILLIS = 2;
+
+  private final Holder consumer = new Holder();
+  private final TopicPartition partition = new TopicPartition("bench", 0);
+  private long offset;
+
+  @Setup
+  public void setUp() {
+    BenchRuntime.install(0.01, 100);
+  }
+
+  @TearDown
+  public void tearDown() {
+    BenchRuntime.uninstall();
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(RECORDS_PER_POLL)
+  public List<ConsumerRecord<byte[], byte[]>> pollWithoutHooks() {
+    return poll(false);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(RECORDS_PER_POLL)
+  public List<ConsumerRecord<byte[], byte[]>> pollWithHooks() {
+    return poll(true);
+  }
+
+  private List<ConsumerRecord<byte[], byte[]>> poll(boolean hooks) {
+    Holder request = new Holder();
+    Holder completedFetch = new Holder();
+    if (hooks) {
+      ConsumerHooks.onFetchRequestCreated(request);
+      ConsumerHooks.onFetchResponse(request);
+      ConsumerHooks.onCompletedFetchCreated(completedFetch);
+      ConsumerHooks.onFetchResponseDone();
+      ConsumerHooks.onPollEnter(consumer);
+    }
+    long nowMillis = System.currentTimeMillis();
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(RECORDS_PER_POLL);
+    for (int i = 0; i < RECORDS_PER_POLL; i++) {
+      ConsumerRecord<byte[], byte[]> record =
+          new ConsumerRecord<>(
+              "bench",
+              0,
+              offset++,
+              nowMillis
+                  - TIMESTAMP_SPREAD_MILLIS
+                  + (long) i * TIMESTAMP_SPREAD_MILLIS / RECORDS_PER_POLL,
+              TimestampType.CREATE_TIME,
+              0,
+              100,
+              null,
+              new byte[100],
+              new RecordHeaders(),
+              Optional.empty());
+      if (hooks) {
+        ConsumerHooks.onRecordParsed(record, completedFetch);
+      }
+      records.add(record);
+    }
+    if (hooks) {
+      ConsumerHooks.onRecordsReturned(records, completedFetch, partition, null);
+      ConsumerHooks.onPollReturn(null, consumer);
+    }
+    return records;
+  }
+
+  private static final class Holder implements StateHolder {
+    private Object state;
+
+    @Override
+    public Object klat$state() {
+      return state;
+    }
+
+    @Override
+    public void klat$state(Object state) {
+      this.state = state;
+    }
+  }
+}

@@ -1,7 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.BenchRuntime;
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agent.BenchStateHolder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +43,7 @@ public class ConsumerHooksBenchmark {
   // A producer at 250,000 records per second spreads 500 records over 2 ms of timestamps.
   private static final int TIMESTAMP_SPREAD_MILLIS = 2;
 
-  private final Holder consumer = new Holder();
+  private final BenchStateHolder consumer = new BenchStateHolder();
   private final TopicPartition partition = new TopicPartition("bench", 0);
   private long offset;
 
@@ -70,8 +70,8 @@ public class ConsumerHooksBenchmark {
   }
 
   private List<ConsumerRecord<byte[], byte[]>> poll(boolean hooks) {
-    Holder request = new Holder();
-    Holder completedFetch = new Holder();
+    BenchStateHolder request = new BenchStateHolder();
+    BenchStateHolder completedFetch = new BenchStateHolder();
     if (hooks) {
       ConsumerHooks.onFetchRequestCreated(request);
       ConsumerHooks.onFetchResponse(request);
@@ -107,19 +107,5 @@ public class ConsumerHooksBenchmark {
       ConsumerHooks.onPollReturn(null, consumer);
     }
     return records;
-  }
-
-  private static final class Holder implements StateHolder {
-    private Object state;
-
-    @Override
-    public Object klat$state() {
-      return state;
-    }
-
-    @Override
-    public void klat$state(Object state) {
-      this.state = state;
-    }
   }
 }

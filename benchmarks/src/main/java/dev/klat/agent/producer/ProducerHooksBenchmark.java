@@ -2,7 +2,7 @@ package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.BenchRuntime;
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agent.BenchStateHolder;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -45,14 +45,14 @@ public class ProducerHooksBenchmark {
   @Param({"default", "every-record"})
   public String sampling;
 
-  private final Holder producer = new Holder();
+  private final BenchStateHolder producer = new BenchStateHolder();
   private final ProducerRecord<String, String> record = new ProducerRecord<>("bench", "k", "v");
   private final Callback callback = (metadata, exception) -> {};
   private final Object future = new Object();
   private final TopicPartition partition = new TopicPartition("bench", 0);
-  private final Holder sendBatch = new Holder();
+  private final BenchStateHolder sendBatch = new BenchStateHolder();
   private int sendBatchRecords;
-  private final Holder fullBatch = new Holder();
+  private final BenchStateHolder fullBatch = new BenchStateHolder();
   private RecordTracker tracker;
   private RecordMetadata metadata;
 
@@ -110,19 +110,5 @@ public class ProducerHooksBenchmark {
   @Benchmark
   public void sampledRecordAck() {
     tracker.onCompletion(metadata, null);
-  }
-
-  private static final class Holder implements StateHolder {
-    private Object state;
-
-    @Override
-    public Object klat$state() {
-      return state;
-    }
-
-    @Override
-    public void klat$state(Object state) {
-      this.state = state;
-    }
   }
 }

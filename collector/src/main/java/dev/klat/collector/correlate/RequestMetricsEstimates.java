@@ -77,7 +77,11 @@ final class RequestMetricsEstimates implements BrokerInstants {
     long networkFloor = Long.MAX_VALUE;
     if (producer.hasAck()) {
       long residual =
-          producer.ackNanos() - producer.drainNanos() - brokerNanos(produce) - quietReplicaWait;
+          residualNanos(
+              producer.ackNanos() - producer.drainNanos(),
+              produce,
+              producer.acksAll(),
+              quietReplicaWait);
       WindowedMinimum floor = networkFloor(producer.instanceId(), leader);
       floor.add(residual, producer.drainNanos());
       networkFloor = floor.min(producer.drainNanos());
@@ -154,15 +158,18 @@ final class RequestMetricsEstimates implements BrokerInstants {
     return floor;
   }
 
-  // Without RemoteTimeMs: an acks=1 request never waits for replicas (the mean on a leader that
-  // also
-  // serves acks=all producers is theirs, not its), and an acks=all request's is taken apart.
-  private static long brokerNanos(RequestTimings t) {
-    return t.requestQueueNanos()
-        + t.localNanos()
-        + t.throttleNanos()
-        + t.responseQueueNanos()
-        + t.responseSendNanos();
+  // What the broker's means leave of the round trip: network, and with acks=all this record's
+  // deviation from the quiet replica wait. The mean RemoteTimeMs is never used: an acks=1 request
+  // waits for no replica (the mean on a leader that also serves acks=all producers is theirs).
+  private static long residualNanos(
+      long roundTripNanos, RequestTimings t, boolean acksAll, long quietReplicaWaitNanos) {
+    return roundTripNanos
+        - t.requestQueueNanos()
+        - t.localNanos()
+        - t.throttleNanos()
+        - t.responseQueueNanos()
+        - t.responseSendNanos()
+        - (acksAll ? quietReplicaWaitNanos : 0);
   }
 
   /**
@@ -200,11 +207,10 @@ final class RequestMetricsEstimates implements BrokerInstants {
       long append = drainNanos + beforeAppend;
       return commit(append, acksAll, remote, replication, Long.MAX_VALUE, 0);
     }
-    long roundTrip = ackNanos - drainNanos;
     if (acksAll) {
       remote = quietReplicaWaitNanos;
     }
-    long residual = roundTrip - brokerNanos(produce) - (acksAll ? remote : 0);
+    long residual = residualNanos(ackNanos - drainNanos, produce, acksAll, quietReplicaWaitNanos);
     long network = Math.max(0, Math.min(networkFloorNanos, residual));
     long deviation = residual - network;
     long upstream = network / 2;

@@ -30,8 +30,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Each stream first sends its records for the warm-up seconds to the topic's warm-up twin
  * ({@code topic-warmup}, same leader), through the same clients: a freshly started broker and
- * client JVM run interpreted code, and their first seconds measured up to 30 ms at p50 and 740 ms
- * at p99 where the warm cluster measured 4 and 60 ms.
+ * client JVM run interpreted code: eight streams' first 16 s measured 28 to 34 ms at p50 and 220 to
+ * 797 ms at p99, where the same streams on the warm cluster measured 9 to 10 ms and 54 to 83 ms.
  *
  * <p>Arguments: mode, producer bootstrap, consumer bootstrap, seconds, warm-up seconds, records per
  * second and stream, then one {@code

@@ -1,0 +1,21 @@
+package dev.klat.agent;
+
+import dev.klat.agent.weave.StateHolder;
+
+/**
+ * Stands in for a kafka-clients object the weaver gave a {@code klat$state} field (a producer, a
+ * batch, a {@code CompletedFetch}), so that the hook benchmarks can call the hooks without weaving.
+ */
+public final class BenchStateHolder implements StateHolder {
+  private Object state;
+
+  @Override
+  public Object klat$state() {
+    return state;
+  }
+
+  @Override
+  public void klat$state(Object state) {
+    this.state = state;
+  }
+}

@@ -42,7 +42,8 @@ public final class DemoMain {
 
   static final String TOPIC = "demo-orders";
   static final String GROUP = "demo-app";
-  private static final int FOLLOWER_NODE_ID = 3;
+  // Followers of every demo partition (broker 1 leads them all); the pacer pauses one of them.
+  private static final List<Integer> FOLLOWER_NODE_IDS = Arrays.asList(3, 2);
   // Low-rate scenarios first; the slow consumer last, so that the steady phase after it drains its
   // backlog before the cycle starts over.
   private static final List<Scenario> DEFAULT_ORDER =
@@ -64,6 +65,7 @@ public final class DemoMain {
   private final PrintStream out = System.out;
   private final List<Process> processes = new CopyOnWriteArrayList<>();
   private volatile KafkaCluster cluster;
+  private volatile int pausedFollowerId = FOLLOWER_NODE_IDS.get(0);
   private volatile Scenario current = Scenario.STEADY;
   private volatile long scenarioStartNanos;
   private volatile boolean stopping;
@@ -170,19 +172,31 @@ public final class DemoMain {
 
   // A follower that stops answering holds the high watermark, so acks=all waits: the commit
   // segment. Paused 1 s out of every 4 s, it stays in the ISR (replica.lag.time.max.ms is 10 s).
+  // The consumer starts a new member when fetch-wait ends, at the same moment as this scenario:
+  // had the paused broker been the group's coordinator, the join would wait for it and the demo
+  // would show catch-up (truthfully, but not the cause this scenario is about). So the pacer
+  // pauses a follower that does not coordinate the group, from the scenario's second second on.
   private void startFollowerPacer() {
     Thread pacer =
         new Thread(
             () -> {
               boolean paused = false;
+              Scenario followerChosenFor = null;
               while (!stopping) {
                 long inScenarioMillis =
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - scenarioStartNanos);
+                Scenario scenario = current;
                 boolean wantPaused =
-                    current == Scenario.SLOW_FOLLOWER && inScenarioMillis % 4000 < 1000;
+                    scenario == Scenario.SLOW_FOLLOWER && (inScenarioMillis + 3000) % 4000 < 1000;
                 try {
+                  if (scenario == Scenario.SLOW_FOLLOWER && followerChosenFor == null && !paused) {
+                    pausedFollowerId = followerOutsideCoordinator();
+                    followerChosenFor = scenario;
+                  } else if (scenario != Scenario.SLOW_FOLLOWER) {
+                    followerChosenFor = null;
+                  }
                   if (wantPaused != paused && cluster != null) {
-                    Broker follower = cluster.broker(FOLLOWER_NODE_ID);
+                    Broker follower = cluster.broker(pausedFollowerId);
                     if (wantPaused) {
                       follower.pause();
                     } else {
@@ -196,7 +210,12 @@ public final class DemoMain {
                 } catch (RuntimeException e) {
                   if (!stopping) {
                     out.println(
-                        "could not " + (wantPaused ? "pause" : "resume") + " broker 3: " + e);
+                        "could not "
+                            + (wantPaused ? "pause" : "resume")
+                            + " broker "
+                            + pausedFollowerId
+                            + ": "
+                            + e);
                   }
                   paused = wantPaused;
                 }
@@ -205,6 +224,34 @@ public final class DemoMain {
             "klat-demo-follower");
     pacer.setDaemon(true);
     pacer.start();
+  }
+
+  /** A follower of the demo partitions that is not the demo group's coordinator. */
+  private int followerOutsideCoordinator() {
+    KafkaCluster running = cluster;
+    if (running == null) {
+      return FOLLOWER_NODE_IDS.get(0);
+    }
+    try (Admin admin = running.admin()) {
+      int coordinatorId =
+          admin
+              .describeConsumerGroups(Collections.singletonList(GROUP))
+              .describedGroups()
+              .get(GROUP)
+              .get(10, TimeUnit.SECONDS)
+              .coordinator()
+              .id();
+      for (int followerId : FOLLOWER_NODE_IDS) {
+        if (followerId != coordinatorId) {
+          return followerId;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      out.println("could not find the coordinator of group " + GROUP + ": " + e);
+    }
+    return FOLLOWER_NODE_IDS.get(0);
   }
 
   private KafkaCluster startCluster() {
@@ -504,7 +551,7 @@ public final class DemoMain {
     cluster = null;
     if (running != null) {
       try {
-        running.broker(FOLLOWER_NODE_ID).resume();
+        running.broker(pausedFollowerId).resume();
       } catch (RuntimeException ignored) {
         // Closing kills it anyway.
       }

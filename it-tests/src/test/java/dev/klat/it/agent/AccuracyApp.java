@@ -8,12 +8,14 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -35,9 +37,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Arguments: mode, producer bootstrap, consumer bootstrap, seconds, warm-up seconds, records per
  * second and stream, then one {@code
- * topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs:group.protocol} per stream, where
- * sleepMs is a sleep after each poll. Prints {@code STREAM topic count p50Nanos p99Nanos} per
- * stream, for the measured records only.
+ * topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs:group.protocol:sendAfterAck} per
+ * stream, where sleepMs is a sleep after each poll and sendAfterAck ({@code true} or {@code false})
+ * makes the producer send each record only once the previous one is acknowledged, and no sooner
+ * than its slot in the rate (a slot missed while waiting is skipped, not caught up on). Prints
+ * {@code STREAM topic count p50Nanos p99Nanos} per stream, for the measured records only.
  */
 public final class AccuracyApp {
 
@@ -100,6 +104,7 @@ public final class AccuracyApp {
                         stream[0],
                         stream[1],
                         stream[2],
+                        Boolean.parseBoolean(stream[7]),
                         perSecond,
                         warmupRecords,
                         records)));
@@ -165,6 +170,7 @@ public final class AccuracyApp {
       String topic,
       String acks,
       String lingerMs,
+      boolean sendAfterAck,
       int perSecond,
       int warmupRecords,
       int records)
@@ -190,13 +196,20 @@ public final class AccuracyApp {
         next += periodNanos;
         byte[] value = new byte[VALUE_BYTES];
         ByteBuffer.wrap(value).putLong(System.nanoTime()).putInt(i);
-        producer.send(
-            new ProducerRecord<>(i < 0 ? warmupTopic(topic) : topic, value),
-            (metadata, error) -> {
-              if (error != null) {
-                error.printStackTrace();
-              }
-            });
+        Future<RecordMetadata> sent =
+            producer.send(
+                new ProducerRecord<>(i < 0 ? warmupTopic(topic) : topic, value),
+                (metadata, error) -> {
+                  if (error != null) {
+                    error.printStackTrace();
+                  }
+                });
+        if (sendAfterAck) {
+          sent.get();
+          // Two records sent back to back after a slow acknowledgement would be pipelined on the
+          // connection, which is what sendAfterAck is there to avoid.
+          next = Math.max(next, System.nanoTime());
+        }
       }
       producer.flush();
     }

@@ -60,8 +60,14 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class AccuracyIT {
 
   private static final String CLIENTS = "4.4.0";
-  private static final int SECONDS = 40;
-  private static final int PER_SECOND = 10;
+  // The p99 of 1,200 records is their 12th slowest. With 400 (the 4th), two control streams of
+  // the same acks differed by up to 11.4 ms in one segment's p99 and 16.4 ms in the application's
+  // (run of 2026-11-23 04:54 UTC), more than the tolerance.
+  private static final int RECORDS = 1_200;
+  private static final int PER_SECOND = 20;
+  // The produce case needs each record in a batch of its own (linger.ms=100), the commit case each
+  // acks=all request answered before the next is sent: both run slower, for longer.
+  private static final int LOW_PER_SECOND = 10;
   private static final int WARMUP_SECONDS = 8;
   private static final long MS = 1_000_000L;
   private static final long TOLERANCE_FLOOR_NANOS = 5 * MS;
@@ -153,13 +159,19 @@ class AccuracyIT {
       String fetchMinBytes,
       String fetchMaxWaitMs,
       long sleepMs,
-      String groupProtocol) {
-    static final Clients DEFAULT = new Clients("0", "1", "500", 0, "classic");
+      String groupProtocol,
+      boolean sendAfterAck) {
+    static final Clients DEFAULT = new Clients("0", "1", "500", 0, "classic", false);
 
     /** The same clients without the delay, for the control streams. */
     Clients control() {
       return new Clients(
-          DEFAULT.lingerMs, DEFAULT.fetchMinBytes, DEFAULT.fetchMaxWaitMs, 0, groupProtocol);
+          DEFAULT.lingerMs,
+          DEFAULT.fetchMinBytes,
+          DEFAULT.fetchMaxWaitMs,
+          0,
+          groupProtocol,
+          sendAfterAck);
     }
 
     String spec(String topic, String acks) {
@@ -171,7 +183,8 @@ class AccuracyIT {
           fetchMinBytes,
           fetchMaxWaitMs,
           Long.toString(sleepMs),
-          groupProtocol);
+          groupProtocol,
+          Boolean.toString(sendAfterAck));
     }
   }
 
@@ -211,31 +224,38 @@ class AccuracyIT {
   void eachInjectedDelayShowsUpInItsOwnSegment() throws Exception {
     Map<String, Map<String, Pair>> results = new LinkedHashMap<>();
     if (CASES.contains("produce")) {
-      results.put("produce", runCase("produce", new Clients("100", "1", "500", 0, "classic")));
+      results.put(
+          "produce",
+          runCase("produce", new Clients("100", "1", "500", 0, "classic", false), LOW_PER_SECOND));
     }
     if (CASES.contains("publish")) {
       producerProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(50));
       results.put("publish", runCase("publish", Clients.DEFAULT));
       producerProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
     }
-    // Slow enough that each record's acks=all request is answered before the next one is sent: a
-    // request sent sooner would wait unread behind it on the connection, before its append, which
-    // is publish, not commit (the LogAppendTime streams show it).
+    // Each record is sent once the previous one is acknowledged: a request sent sooner would wait
+    // unread behind it on the connection, before its append, which is publish, not commit (the
+    // LogAppendTime streams showed 115 ms of publish at p99 when records were sent on a fixed
+    // rate). That is a real effect of slow replication, but not the one this case injects.
     if (CASES.contains("commit")) {
       replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(20));
-      results.put("commit", runCase("commit", Clients.DEFAULT, 10));
+      results.put(
+          "commit",
+          runCase("commit", new Clients("0", "1", "500", 0, "classic", true), LOW_PER_SECOND));
       replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
     }
     if (CASES.contains("catch-up")) {
-      results.put("catch-up", runCase("catch-up", new Clients("0", "1", "500", 200, "consumer")));
+      results.put(
+          "catch-up", runCase("catch-up", new Clients("0", "1", "500", 200, "consumer", false)));
     }
     if (CASES.contains(CATCH_UP_CLASSIC)) {
       results.put(
           CATCH_UP_CLASSIC,
-          runCase(CATCH_UP_CLASSIC, new Clients("0", "1", "500", 200, "classic")));
+          runCase(CATCH_UP_CLASSIC, new Clients("0", "1", "500", 200, "classic", false)));
     }
     if (CASES.contains("fetch")) {
-      results.put("fetch", runCase("fetch", new Clients("0", "10000000", "300", 0, "classic")));
+      results.put(
+          "fetch", runCase("fetch", new Clients("0", "10000000", "300", 0, "classic", false)));
     }
     if (CASES.contains(SKEW)) {
       results.put(SKEW, runSkewCase());
@@ -259,41 +279,58 @@ class AccuracyIT {
           softly
               .assertThat(m.count())
               .as(where + ": joined breakdowns")
-              .isGreaterThanOrEqualTo(SECONDS * PER_SECOND * 9 / 10);
+              .isGreaterThanOrEqualTo(RECORDS * 9 / 10);
         }
         for (int q = 0; q < 2; q++) {
           String quantile = q == 0 ? "p50" : "p99";
           boolean skew = caseName.equals(SKEW);
           if (!skew) {
+            // klat's end-to-end of each record is P - S on the agents' clocks, the application's
+            // is taken around send() and poll(): the same records, so the same quantiles.
+            for (Measured m : List.of(pair.delayed(), pair.control())) {
+              softly
+                  .assertThat(Math.abs(m.e2e()[q] - m.app(q)))
+                  .as(
+                      "%s: klat's end-to-end %s %.1f ms, the application's %.1f ms",
+                      where, quantile, m.e2e()[q] / 1e6, m.app(q) / 1e6)
+                  .isLessThanOrEqualTo(TOLERANCE_FLOOR_NANOS);
+            }
             long appGrowth = pair.delayed().app(q) - pair.control().app(q);
             softly
                 .assertThat(appGrowth)
                 .as(where + ": the injected delay grew the application's " + quantile)
                 .isGreaterThan(q == 0 ? 20 * MS : 0);
             long segmentGrowth = growth(pair, target, q);
+            long tolerance = noisyTolerance(c.getValue(), kind, target, q, appGrowth);
             if (classic) {
-              // Catch-up and fetch together carry the sleep; fetch took no more than the classic
-              // consumer's read lag.
-              segmentGrowth += growth(pair, "fetch", q);
+              // Up to the classic consumer's read lag of the sleep shows as fetch, the rest as
+              // catch-up. (Catch-up's and fetch's quantiles cannot be added: the p99 of a sum is
+              // not the sum of the p99s.)
+              long fetchGrowth = growth(pair, "fetch", q);
               softly
-                  .assertThat(growth(pair, "fetch", q))
+                  .assertThat(fetchGrowth)
                   .as(
                       "%s: fetch grew %.1f ms at %s, at most the classic consumer's read lag",
-                      where, growth(pair, "fetch", q) / 1e6, quantile)
+                      where, fetchGrowth / 1e6, quantile)
                   .isLessThanOrEqualTo(
                       CLASSIC_READ_LAG_BOUND_NANOS
                           + noisyTolerance(c.getValue(), kind, "fetch", q, 0));
+              softly
+                  .assertThat(segmentGrowth)
+                  .as(
+                      "%s: catch-up grew %.1f ms at %s, the application's end-to-end %.1f ms less"
+                          + " at most the read lag",
+                      where, segmentGrowth / 1e6, quantile, appGrowth / 1e6)
+                  .isBetween(
+                      appGrowth - CLASSIC_READ_LAG_BOUND_NANOS - tolerance, appGrowth + tolerance);
+            } else {
+              softly
+                  .assertThat(Math.abs(segmentGrowth - appGrowth))
+                  .as(
+                      "%s: %s grew %.1f ms at %s, the application's end-to-end %.1f ms",
+                      where, target, segmentGrowth / 1e6, quantile, appGrowth / 1e6)
+                  .isLessThanOrEqualTo(tolerance);
             }
-            softly
-                .assertThat(Math.abs(segmentGrowth - appGrowth))
-                .as(
-                    "%s: %s grew %.1f ms at %s, the application's end-to-end %.1f ms",
-                    where,
-                    classic ? "catch-up + fetch" : target,
-                    segmentGrowth / 1e6,
-                    quantile,
-                    appGrowth / 1e6)
-                .isLessThanOrEqualTo(noisyTolerance(c.getValue(), kind, target, q, appGrowth));
           }
           for (String other : SEGMENTS) {
             if (other.equals(target) || (classic && other.equals("fetch"))) {
@@ -335,11 +372,10 @@ class AccuracyIT {
   /**
    * The tolerance of the issue (20% of the reference or 5 ms), at p99 widened to the spread of two
    * streams that should be alike: the control streams of the same {@code acks} on the two timestamp
-   * types, in the same case, at the same moment. The p99 of 400 records is their fourth slowest; on
-   * two cores shared by three brokers, the collector and the application, two such streams' p99 of
-   * one segment differed by up to tens of milliseconds, and no comparison can be finer than that.
-   * Publish and commit are left out of the spread (the two timestamp types measure them
-   * differently).
+   * types, in the same case, at the same moment. On two cores shared by three brokers, the
+   * collector and the application, two such streams' p99 differ by several milliseconds (see {@link
+   * #RECORDS}), and no comparison can be finer than that. Publish and commit are left out of the
+   * spread (the two timestamp types measure them differently).
    */
   private static long noisyTolerance(
       Map<String, Pair> caseResults, Kind kind, String segment, int quantile, long reference) {
@@ -381,13 +417,18 @@ class AccuracyIT {
     }
   }
 
+  // The run itself, the warm-up, and a minute for start, assignment and slow acknowledgements.
+  private static Duration appTimeout(int perSecond) {
+    return Duration.ofSeconds(RECORDS / perSecond + WARMUP_SECONDS + 60L);
+  }
+
   private static List<String> commonArgs(String mode, int perSecond) {
     return new ArrayList<>(
         List.of(
             mode,
             cluster.secondClientBootstrapServers(),
             cluster.bootstrapServers(),
-            Integer.toString(SECONDS * PER_SECOND / perSecond),
+            Integer.toString(RECORDS / perSecond),
             Integer.toString(WARMUP_SECONDS),
             Integer.toString(perSecond)));
   }
@@ -396,7 +437,7 @@ class AccuracyIT {
     return runCase(caseName, delayedClients, PER_SECOND);
   }
 
-  // perSecond below PER_SECOND runs longer, for the same number of records.
+  // At perSecond below PER_SECOND a case runs longer, for the same number of records.
   private Map<String, Pair> runCase(String caseName, Clients delayedClients, int perSecond)
       throws Exception {
     createTopics(caseName);
@@ -406,13 +447,14 @@ class AccuracyIT {
       args.add(delayedClients.control().spec(topic(caseName, kind, false), kind.acks()));
     }
     AppJvm.Result app =
-        AppJvm.run(
-            CLIENTS,
-            appJvmOptions(
-                "http://127.0.0.1:" + otlpPort,
-                System.getProperty("klat.accuracy.sampling", "1.0")),
-            AccuracyApp.class,
-            args.toArray(new String[0]));
+        AppJvm.start(
+                CLIENTS,
+                appJvmOptions(
+                    "http://127.0.0.1:" + otlpPort,
+                    System.getProperty("klat.accuracy.sampling", "1.0")),
+                AccuracyApp.class,
+                args.toArray(new String[0]))
+            .await(appTimeout(perSecond));
     assertThat(app.exitCode()).as(app.output()).isZero();
     Map<String, Pair> measured = new LinkedHashMap<>();
     for (Kind kind : KINDS) {
@@ -466,15 +508,16 @@ class AccuracyIT {
             AccuracyApp.class,
             produceArgs.toArray(new String[0]));
     AppJvm.Result control =
-        AppJvm.run(
-            CLIENTS,
-            appJvmOptions(endpoint, "1.0"),
-            AccuracyApp.class,
-            controls.toArray(new String[0]));
+        AppJvm.start(
+                CLIENTS,
+                appJvmOptions(endpoint, "1.0"),
+                AccuracyApp.class,
+                controls.toArray(new String[0]))
+            .await(appTimeout(PER_SECOND));
     assertThat(control.exitCode()).as(control.output()).isZero();
-    AppJvm.Result produced = producer.await();
+    AppJvm.Result produced = producer.await(appTimeout(PER_SECOND));
     assertThat(produced.exitCode()).as(produced.output()).isZero();
-    AppJvm.Result consumed = consumer.await();
+    AppJvm.Result consumed = consumer.await(appTimeout(PER_SECOND));
     assertThat(consumed.exitCode()).as(consumed.output()).isZero();
     Map<String, Pair> measured = new LinkedHashMap<>();
     for (Kind kind : KINDS) {
@@ -504,7 +547,7 @@ class AccuracyIT {
           "\"e2e\":\\{\"p50Seconds\":([-0-9.eE]+|null),\"p99Seconds\":([-0-9.eE]+|null)");
 
   private static Measured klat(String topic, long appP50, long appP99) throws Exception {
-    int expected = SECONDS * PER_SECOND;
+    int expected = RECORDS;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     String body;
     int count;

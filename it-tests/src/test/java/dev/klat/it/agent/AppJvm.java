@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -84,9 +85,14 @@ final class AppJvm {
     }
 
     Result await() throws IOException, InterruptedException {
-      if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      return await(Duration.ofSeconds(120));
+    }
+
+    Result await(Duration timeout) throws IOException, InterruptedException {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
-        throw new AssertionError("application did not finish in 120 s:\n" + outputSoFar());
+        throw new AssertionError(
+            "application did not finish in " + timeout.toSeconds() + " s:\n" + outputSoFar());
       }
       return new Result(process.exitValue(), outputSoFar());
     }

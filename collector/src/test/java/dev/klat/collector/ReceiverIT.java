@@ -148,6 +148,21 @@ class ReceiverIT {
   }
 
   @Test
+  void theLargestBodyLimitStillAcceptsBodies() throws Exception {
+    // otlp.max.body.bytes=Integer.MAX_VALUE once made the first buffer's size overflow to a
+    // negative number: every request failed with 500.
+    start(Map.of("otlp.max.body.bytes", Integer.toString(Integer.MAX_VALUE)));
+    assertThat(post("/v1/traces", "application/json", null, traces()).statusCode()).isEqualTo(200);
+    assertThat(post("/v1/traces", "application/json", "gzip", gzip(traces(), 1)).statusCode())
+        .isEqualTo(200);
+    // A gzipped body that inflates past the first buffer: the buffer grows.
+    assertThat(
+            post("/v1/traces", "application/x-protobuf", "gzip", gzip(new byte[200_000], 1))
+                .statusCode())
+        .isEqualTo(400);
+  }
+
+  @Test
   void aKlatSpanMissingWhatTheJoinNeedsIsAPartialSuccess() throws Exception {
     start(Map.of());
     HttpResponse<byte[]> r =

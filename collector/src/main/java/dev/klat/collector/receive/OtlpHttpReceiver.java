@@ -197,9 +197,13 @@ public final class OtlpHttpReceiver implements AutoCloseable {
 
   private record Body(byte[] bytes, int length) {}
 
+  // The largest array a JVM reliably allocates.
+  private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
+
   private Body readBody(HttpExchange exchange, boolean gzip) throws IOException {
     String lengthHeader = exchange.getRequestHeaders().getFirst("Content-Length");
-    int capacity = Math.min(maxBodyBytes + 1, 64 * 1024);
+    // In long: maxBodyBytes may be Integer.MAX_VALUE.
+    int capacity = (int) Math.min((long) maxBodyBytes + 1, 64 * 1024);
     if (lengthHeader != null) {
       try {
         long declared = Long.parseLong(lengthHeader.trim());
@@ -209,7 +213,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         if (!gzip && declared >= 0) {
           // One byte more than declared, so that the end of the stream is seen without growing
           // the buffer: the body is read into one array and never copied.
-          capacity = (int) Math.min(declared + 1, Integer.MAX_VALUE - 8);
+          capacity = (int) Math.min(declared + 1, MAX_ARRAY_BYTES);
         }
       } catch (NumberFormatException e) {
         // The server rejects a bad Content-Length itself; read and limit.
@@ -225,10 +229,11 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     try (in) {
       while (true) {
         if (size == buf.length) {
-          if (size > maxBodyBytes) {
+          if (size > maxBodyBytes || size >= MAX_ARRAY_BYTES) {
             throw new TooLargeException();
           }
-          buf = Arrays.copyOf(buf, (int) Math.min((long) maxBodyBytes + 1, (long) size * 2));
+          long grown = Math.min((long) maxBodyBytes + 1, (long) size * 2);
+          buf = Arrays.copyOf(buf, (int) Math.min(grown, MAX_ARRAY_BYTES));
         }
         int n = in.read(buf, size, buf.length - size);
         if (n < 0) {

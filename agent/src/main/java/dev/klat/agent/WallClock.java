@@ -5,8 +5,12 @@ package dev.klat.agent;
  *
  * <p>Durations inside one JVM are exact differences of the monotonic clock; the wall clock is read
  * once per anchor, so that every instant an agent reports can be placed on a shared timeline while
- * differences between instants stay exact (the latency model, section 2). The anchor is refreshed
- * off the hot path so that NTP adjustments of the wall clock reach us within one refresh.
+ * differences between instants stay exact (the latency model, section 2). The wall clock is read
+ * once, when this class loads: a later re-read would step every instant by the anchor's own error,
+ * and a record sent before the step and polled after it in the same JVM would show the step in its
+ * end-to-end latency. A long-running JVM's instants therefore follow the monotonic clock's rate,
+ * not NTP's corrections of the wall clock; the collector estimates each host's offset over a
+ * sliding window (latency model, section 5), which absorbs that slow drift.
  *
  * <p>{@code klat.test.clock-offset} shifts the anchor, so that every instant the agent reports, and
  * its clock exchange with the collector, look as they would on a host whose clock is off by that
@@ -34,8 +38,8 @@ public final class WallClock {
     reanchor();
   }
 
-  /** Re-reads the wall clock; called periodically by the exporter thread, never per record. */
-  public static void reanchor() {
+  /** Re-reads the wall clock (after a test offset is set). */
+  static void reanchor() {
     anchor = Anchor.now();
   }
 

@@ -168,12 +168,20 @@ class ConsumerAgentIT {
               percentile(klatLatencies, 0.99) / 1e6,
               differingRecords);
       System.out.println(clientsVersion + " " + protocol + ": " + summary);
+      // Both measure the same records a few instructions apart (the application's clock reads just
+      // outside send() and poll(), the agent's just inside), so they agree per record, except
+      // where the thread was descheduled or paused between the two reads: that parts every record
+      // of one poll. On two cores shared with a broker, of 1,000 records none differed by more
+      // than 1 ms in 50 of 72 logged cases, 1 to 3 in 20, 9 in one and 31 in one (a poll of the
+      // slower 3.9.2 new-protocol consumer, about 30 records); once two of them were among the ten
+      // slowest, and the p99s differed by 1.1 ms. So the medians agree within 1 ms, the p99s
+      // within 5 ms.
       assertThat(Math.abs(percentile(klatLatencies, 0.50) - appP50))
           .as(summary)
           .isLessThanOrEqualTo(MILLI);
       assertThat(Math.abs(percentile(klatLatencies, 0.99) - appP99))
           .as(summary)
-          .isLessThanOrEqualTo(MILLI);
+          .isLessThanOrEqualTo(5 * MILLI);
 
       HistogramDataPoint e2e =
           awaitHistogram(

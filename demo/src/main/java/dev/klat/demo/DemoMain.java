@@ -181,7 +181,7 @@ public final class DemoMain {
         new Thread(
             () -> {
               boolean paused = false;
-              Scenario followerChosenFor = null;
+              boolean followerChosen = false;
               while (!stopping) {
                 long inScenarioMillis =
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - scenarioStartNanos);
@@ -189,11 +189,11 @@ public final class DemoMain {
                 boolean wantPaused =
                     scenario == Scenario.SLOW_FOLLOWER && (inScenarioMillis + 3000) % 4000 < 1000;
                 try {
-                  if (scenario == Scenario.SLOW_FOLLOWER && followerChosenFor == null && !paused) {
+                  if (scenario != Scenario.SLOW_FOLLOWER) {
+                    followerChosen = false;
+                  } else if (!followerChosen && !paused) {
                     pausedFollowerId = followerOutsideCoordinator();
-                    followerChosenFor = scenario;
-                  } else if (scenario != Scenario.SLOW_FOLLOWER) {
-                    followerChosenFor = null;
+                    followerChosen = true;
                   }
                   if (wantPaused != paused && cluster != null) {
                     Broker follower = cluster.broker(pausedFollowerId);

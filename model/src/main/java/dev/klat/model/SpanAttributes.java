@@ -167,6 +167,24 @@ public final class SpanAttributes {
           "",
           "The high watermark of the partition in the fetch response.");
 
+  /**
+   * {@code klat.consumer.fetch_min_bytes}: the consumer's {@code fetch.min.bytes}. With 1 (the
+   * default) a fetch waiting at the leader is answered as soon as the high watermark passes a
+   * record, which places {@code H} for {@code acks=0/1}.
+   */
+  public static final AttributeDef CONSUMER_FETCH_MIN_BYTES =
+      longValue(
+          "klat.consumer.fetch_min_bytes",
+          "By",
+          "The consumer's fetch.min.bytes: how much data the leader waits for before answering.");
+
+  /** {@code klat.consumer.fetch_max_wait_ms}: the consumer's {@code fetch.max.wait.ms}. */
+  public static final AttributeDef CONSUMER_FETCH_MAX_WAIT_MS =
+      longValue(
+          "klat.consumer.fetch_max_wait_ms",
+          "ms",
+          "The consumer's fetch.max.wait.ms: how long the leader holds a fetch waiting for data.");
+
   /** {@code klat.error.type}: the exception class name when the send or fetch failed. */
   public static final AttributeDef ERROR_TYPE =
       string("klat.error.type", "The class name of the error, when the operation failed.");
@@ -251,6 +269,8 @@ public final class SpanAttributes {
               RECORD_TIMESTAMP_MS,
               RECORD_TIMESTAMP_TYPE,
               PARTITION_HIGH_WATERMARK,
+              CONSUMER_FETCH_MIN_BYTES,
+              CONSUMER_FETCH_MAX_WAIT_MS,
               ERROR_TYPE,
               INSTANCE_ID,
               SEGMENT,

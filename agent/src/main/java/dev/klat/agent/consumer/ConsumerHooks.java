@@ -515,6 +515,12 @@ public final class ConsumerHooks {
     if (highWatermark >= 0L) {
       span.put(SpanAttributes.PARTITION_HIGH_WATERMARK, highWatermark);
     }
+    if (state.fetchMinBytes >= 0) {
+      span.put(SpanAttributes.CONSUMER_FETCH_MIN_BYTES, state.fetchMinBytes);
+    }
+    if (state.fetchMaxWaitMs >= 0) {
+      span.put(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS, state.fetchMaxWaitMs);
+    }
     return span;
   }
 

@@ -29,6 +29,12 @@ final class ConsumerState {
   final String clientId;
   final String groupId;
 
+  /** The consumer's {@code fetch.min.bytes}, or -1 when this client version hides it. */
+  final int fetchMinBytes;
+
+  /** The consumer's {@code fetch.max.wait.ms}, or -1 when this client version hides it. */
+  final int fetchMaxWaitMs;
+
   /** Durations ending at P (buffer wait, end-to-end) that came out negative. */
   final Counter clampedAtPoll;
 
@@ -49,6 +55,9 @@ final class ConsumerState {
     this.runtime = runtime;
     this.clientId = clientIdOf(consumer);
     this.groupId = groupIdOf(consumer);
+    Object fetchSettings = fetchSettingsOf(consumer);
+    this.fetchMinBytes = intField(fetchSettings, "minBytes");
+    this.fetchMaxWaitMs = intField(fetchSettings, "maxWaitMs");
     this.clampedAtPoll =
         runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, TimePoint.POLL.symbol());
     this.clampedAtResponse =
@@ -126,6 +135,32 @@ final class ConsumerState {
       clientId = ((Optional<?>) clientId).orElse(null);
     }
     return clientId == null ? "" : clientId.toString();
+  }
+
+  // The object holding the consumer's fetch.min.bytes and fetch.max.wait.ms, read once per
+  // consumer: no public API exposes them. Up to 3.4 the Fetcher holds them itself, from 3.5 its
+  // FetchConfig; from 3.7 behind the delegate, where the new consumer's FetchCollector holds the
+  // FetchConfig. Null when none of these paths exists (a version klat does not know yet).
+  private static Object fetchSettingsOf(Object consumer) {
+    Object delegate = fieldValue(consumer, "delegate");
+    Object holder = delegate != null ? delegate : consumer;
+    Object fetcher = fieldValue(holder, "fetcher");
+    if (fetcher == null) {
+      fetcher = fieldValue(holder, "fetchCollector");
+    }
+    if (fetcher == null) {
+      return null;
+    }
+    Object config = fieldValue(fetcher, "fetchConfig");
+    return config != null ? config : fetcher;
+  }
+
+  private static int intField(Object target, String name) {
+    if (target == null) {
+      return -1;
+    }
+    Object value = fieldValue(target, name);
+    return value instanceof Integer ? (Integer) value : -1;
   }
 
   private static Object fieldValue(Object target, String name) {

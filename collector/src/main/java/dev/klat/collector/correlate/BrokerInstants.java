@@ -21,6 +21,20 @@ public interface BrokerInstants {
   Times lookup(ProducerSpan producer, ConsumerSpan consumer);
 
   /**
+   * Returns how long broker {@code leader} took, on average around {@code epochNanos}, from
+   * completing a consumer's fetch to having sent its response ({@code FetchConsumer} {@code
+   * ThrottleTimeMs + ResponseQueueTimeMs + ResponseSendTimeMs}), or -1 when unknown. Called under
+   * the correlator's lock: must not block.
+   *
+   * @param leader the broker's node id
+   * @param epochNanos when the response was received
+   * @return nanoseconds, or -1
+   */
+  default long fetchResponseNanos(int leader, long epochNanos) {
+    return -1;
+  }
+
+  /**
    * Broker instants in epoch nanoseconds on the broker's clock.
    *
    * @param brokerHost the clock domain of the broker, for example {@code "broker-1"}, or null when

@@ -17,6 +17,8 @@ package dev.klat.collector.correlate;
  * @param pollNanos {@code P}
  * @param logAppendTimeMs the record timestamp when the topic uses {@code LogAppendTime}, or -1
  * @param clientId the consumer's client id, or ""
+ * @param fetchMinBytes the consumer's {@code fetch.min.bytes}, or -1 when its agent could not read
+ *     it
  */
 public record ConsumerSpan(
     RecordKey key,
@@ -30,4 +32,5 @@ public record ConsumerSpan(
     long fetchResponseNanos,
     long pollNanos,
     long logAppendTimeMs,
-    String clientId) {}
+    String clientId,
+    int fetchMinBytes) {}

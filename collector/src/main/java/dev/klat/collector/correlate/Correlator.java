@@ -385,23 +385,47 @@ public final class Correlator {
     // The clock each broker instant was read on: p(roducer), b(roker) or c(onsumer).
     char appendClock = brokerKnown && broker.producerClock() ? 'p' : 'b';
     char commitClock;
+    long commit;
+    EstimationMethod commitMethod;
     if (commitFromBroker && broker.commitFromAck() && p.hasAck()) {
-      b.commit(p.ackNanos() - broker.commitBeforeAckNanos(), broker.commitMethod());
+      commit = p.ackNanos() - broker.commitBeforeAckNanos();
+      commitMethod = broker.commitMethod();
       commitClock = 'p';
     } else if (commitFromBroker && !broker.commitFromAck()) {
-      b.commit(broker.commitNanos() - brokerOffset.offsetNanos(), broker.commitMethod());
+      commit = broker.commitNanos() - brokerOffset.offsetNanos();
+      commitMethod = broker.commitMethod();
       commitClock = appendClock;
     } else if (p.acksAll() && p.hasAck() && p.ackNanos() < fetchResponse) {
       // No broker data, but acks=all: the leader answered only once the record was committed, so
       // H <= A, a tighter bound than H <= R (which would count the consumer's fetch wait as
       // commit).
-      b.commit(p.ackNanos(), EstimationMethod.ACK_BOUND);
+      commit = p.ackNanos();
+      commitMethod = EstimationMethod.ACK_BOUND;
       commitClock = 'p';
     } else {
       // No broker data: H is only bounded by H <= R, and the bound is what we report.
-      b.commit(fetchResponse, EstimationMethod.FETCH_RESPONSE_BOUND);
+      commit = fetchResponse;
+      commitMethod = EstimationMethod.FETCH_RESPONSE_BOUND;
       commitClock = 'c';
     }
+    long responseNanos =
+        p.leaderNodeId() < 0
+            ? -1
+            : brokerInstants.fetchResponseNanos(p.leaderNodeId(), c.fetchResponseNanos());
+    if (responseNanos >= 0) {
+      // The record was in the response, so it was committed before the leader began answering.
+      long answered = fetchResponse - responseNanos;
+      long fetchRequest = c.fetchRequestNanos() - toProducerClock;
+      if (waitedForCommit(p, c, commitFromBroker, fetchRequest, commit)) {
+        commit = answered;
+        commitMethod = EstimationMethod.CONSUMER_FETCH_WAIT;
+        commitClock = 'c';
+      } else if (commit > answered) {
+        commit = answered;
+        commitClock = 'c';
+      }
+    }
+    b.commit(commit, commitMethod);
     Breakdown breakdown;
     try {
       breakdown = Breakdown.compute(b.build());
@@ -439,6 +463,26 @@ public final class Correlator {
         flagged,
         e2eFlagged,
         p.leaderNodeId());
+  }
+
+  /**
+   * Whether the consumer's fetch was waiting at the leader when the record was committed, so that
+   * the leader answered it at {@code H} (section 4, {@code acks=0/1}): with {@code fetch.min.bytes}
+   * at most 1, a waiting fetch is completed as soon as the high watermark passes any record of its
+   * partitions, and this record was in the response. The broker's own estimate of {@code H} decides
+   * whether the fetch was there before it: the follower fetch means place {@code H} early when
+   * replication is slow, never so late that a consumer that is behind (its fetch sent well after
+   * {@code H}) passes. Without a broker estimate nothing tells a waiting fetch from one that found
+   * the record committed, and a lag taken for commit would hide the consumer's lag, so the bound
+   * alone applies. With {@code acks=all} the produce response already places {@code H}.
+   */
+  private static boolean waitedForCommit(
+      ProducerSpan p, ConsumerSpan c, boolean commitFromBroker, long fetchRequest, long commit) {
+    return !p.acksAll()
+        && commitFromBroker
+        && c.fetchMinBytes() >= 0
+        && c.fetchMinBytes() <= 1
+        && fetchRequest <= commit;
   }
 
   // Both agents measured themselves against the collector's clock: clock(c) - clock(p) =

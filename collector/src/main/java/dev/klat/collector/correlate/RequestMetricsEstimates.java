@@ -129,6 +129,12 @@ final class RequestMetricsEstimates implements BrokerInstants {
         Long.MIN_VALUE);
   }
 
+  @Override
+  public long fetchResponseNanos(int leader, long epochNanos) {
+    RequestTimings fetch = timings.lookup(leader, Request.FETCH_CONSUMER, epochNanos);
+    return fetch == null ? -1 : responseNanos(fetch);
+  }
+
   private static long responseNanos(RequestTimings t) {
     return t.throttleNanos() + t.responseQueueNanos() + t.responseSendNanos();
   }

@@ -29,6 +29,7 @@ final class KlatAttributes {
   static final int LEADER_NODE_ID = 14;
   static final int ACKS = 15;
   static final int INSTANCE_ID = 16;
+  static final int FETCH_MIN_BYTES = 17;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -49,6 +50,7 @@ final class KlatAttributes {
     SpanAttributes.LEADER_NODE_ID,
     SpanAttributes.PRODUCER_ACKS,
     SpanAttributes.INSTANCE_ID,
+    SpanAttributes.CONSUMER_FETCH_MIN_BYTES,
   };
   static final int COUNT = DEFS.length;
 

@@ -110,7 +110,14 @@ final class SpanMapper {
         time(a, KlatAttributes.FETCH_RESPONSE_TIME),
         time(a, KlatAttributes.POLL_TIME),
         logAppendTimeMs(a),
-        a.asString(KlatAttributes.CLIENT_ID));
+        a.asString(KlatAttributes.CLIENT_ID),
+        fetchMinBytes(a));
+  }
+
+  // An agent that could not read the setting sends none; a value out of int range is garbage.
+  private static int fetchMinBytes(KlatAttributes a) {
+    long bytes = optionalLong(a, KlatAttributes.FETCH_MIN_BYTES, -1);
+    return bytes >= 0 && bytes <= Integer.MAX_VALUE ? (int) bytes : -1;
   }
 
   private static RecordKey key(KlatAttributes a) {

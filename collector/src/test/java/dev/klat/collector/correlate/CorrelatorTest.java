@@ -195,7 +195,8 @@ class CorrelatorTest {
             other.fetchResponseNanos(),
             other.pollNanos(),
             -1,
-            ""));
+            "",
+            -1));
     assertThat(out).isEmpty();
     assertThat(c.stats().traceMismatches()).isEqualTo(1);
   }

@@ -248,6 +248,118 @@ class RequestMetricsEstimatesTest {
     assertThat(joined.flagged()).doesNotContain(Segment.PUBLISH, Segment.COMMIT);
   }
 
+  /**
+   * acks=1 on leader 1: Produce 0.5 ms queue and append, no replica wait, 0.5 ms response; the
+   * follower fetch means say the high watermark moves 1 ms after the append; a consumer fetch
+   * response takes 0.25 ms to queue and 0.25 ms to send.
+   */
+  private static Correlator acksOneCorrelator(List<JoinedBreakdown> out) {
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.25, 0.25, 0, 0.25, 0.25));
+    leader1.put(Request.FETCH_FOLLOWER, timings(0.25, 0.25, 400, 0.25, 0.25));
+    leader1.put(Request.FETCH_CONSUMER, timings(0.1, 0.1, 300, 0.25, 0.25));
+    return new Correlator(
+        new Correlator.Settings(10_000 * MS, 100, 60_000 * MS, 100),
+        () -> 0L,
+        BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS),
+        out::add);
+  }
+
+  @Test
+  void withAcksOneAWaitingConsumerPlacesTheCommitWhereTheLeaderAnsweredIt() {
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c = acksOneCorrelator(out);
+    // D = 10, A = 12 ms: 1 ms of network, the append at 11 ms; the follower means put H at 12 ms.
+    // The consumer's fetch went out at 5 ms, before the append, and came back at 30.5 ms: the
+    // replication really took until 30 ms, and the leader answered the fetch then.
+    c.offerProducer(Spans.producer(1, 0, 10, 12));
+    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "g", 5, 30.5, 31), 1));
+
+    Breakdown b = out.get(0).breakdown();
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.CONSUMER_FETCH_WAIT);
+    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(30));
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(19 * MS);
+    // What is left of the fetch is the leader's response time; nothing was waiting for a poll.
+    assertThat(b.nanos(Segment.FETCH)).isEqualTo(MS / 2);
+    assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(MS / 2);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
+  }
+
+  @Test
+  void withAcksOneAConsumerThatWasBehindKeepsItsLagInCatchUp() {
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c = acksOneCorrelator(out);
+    // The same record, read by a consumer whose fetch went out at 200 ms, long after the commit,
+    // and was answered at once.
+    c.offerProducer(Spans.producer(1, 0, 10, 12));
+    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "g", 200, 201, 202), 1));
+
+    Breakdown b = out.get(0).breakdown();
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
+    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
+    assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(189 * MS);
+    assertThat(b.nanos(Segment.FETCH)).isEqualTo(MS);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
+  }
+
+  @Test
+  void aConsumerWaitingForMoreThanOneByteDoesNotPlaceTheCommit() {
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c = acksOneCorrelator(out);
+    // fetch.min.bytes=64 KiB: the leader answered when enough data had come or the wait ran out,
+    // which says nothing about when this record was committed.
+    c.offerProducer(Spans.producer(1, 0, 10, 12));
+    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "g", 5, 305, 306), 65_536));
+    // The consumer's agent could not read the setting: the same.
+    c.offerProducer(Spans.producer(2, 0, 10, 12));
+    c.offerConsumer(Spans.consumer(2, "g", 5, 30.5, 31));
+
+    for (JoinedBreakdown joined : out) {
+      Breakdown b = joined.breakdown();
+      assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
+      assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
+    }
+  }
+
+  @Test
+  void withAcksAllTheProduceResponseStillPlacesTheCommit() {
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c = acksOneCorrelator(out);
+    c.offerProducer(Spans.acksAll(Spans.producer(1, 0, 10, 12)));
+    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "g", 5, 30.5, 31), 1));
+
+    Breakdown b = out.get(0).breakdown();
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
+    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT))
+        .isLessThanOrEqualTo(Spans.ms(12));
+  }
+
+  @Test
+  void theCommitIsNeverAfterTheLeaderBeganAnsweringTheFetchThatCarriedTheRecord() {
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.25, 0.25, 0, 0.25, 0.25));
+    // Follower means that place H 40 ms after the append (a stalled follower in the interval).
+    leader1.put(Request.FETCH_FOLLOWER, timings(20, 20, 400, 0, 0));
+    leader1.put(Request.FETCH_CONSUMER, timings(0.1, 0.1, 0, 1, 1));
+    Correlator c =
+        new Correlator(
+            new Correlator.Settings(10_000 * MS, 100, 60_000 * MS, 100),
+            () -> 0L,
+            BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS),
+            out::add);
+    // A consumer (its fetch.min.bytes unknown) asked at 20 ms and got the record at 25 ms: the
+    // leader began answering at 23 ms, so the record was committed by then, not at 51 ms.
+    c.offerProducer(Spans.producer(1, 0, 10, 12));
+    c.offerConsumer(Spans.consumer(1, "g", 20, 25, 26));
+
+    Breakdown b = out.get(0).breakdown();
+    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(23));
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
+    assertThat(b.nanos(Segment.FETCH)).isEqualTo(2 * MS);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
+  }
+
   private static Correlator correlatorWithProduceTimings(
       RequestTimings produce, List<JoinedBreakdown> out) {
     return new Correlator(

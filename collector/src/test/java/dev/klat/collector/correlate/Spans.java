@@ -54,7 +54,26 @@ final class Spans {
         ms(r),
         ms(p),
         -1,
-        "c");
+        "c",
+        -1);
+  }
+
+  /** The same span from a consumer with this {@code fetch.min.bytes}. */
+  static ConsumerSpan withFetchMinBytes(ConsumerSpan c, int fetchMinBytes) {
+    return new ConsumerSpan(
+        c.key(),
+        c.group(),
+        c.traceIdHigh(),
+        c.traceIdLow(),
+        c.spanId(),
+        c.parentSpanId(),
+        c.instanceId(),
+        c.fetchRequestNanos(),
+        c.fetchResponseNanos(),
+        c.pollNanos(),
+        c.logAppendTimeMs(),
+        c.clientId(),
+        fetchMinBytes);
   }
 
   /** The same span from a producer with {@code acks=all}. */

@@ -82,6 +82,7 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.FETCH_RESPONSE_TIME.name(), S + 12_000_000))
             .addAttributes(num(SpanAttributes.POLL_TIME.name(), S + 15_000_000))
             .addAttributes(num(SpanAttributes.INSTANCE_ID.name(), 0x77))
+            .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), 1))
             .build();
     Span other = Span.newBuilder().setName("GET /").setKind(Span.SpanKind.SPAN_KIND_SERVER).build();
     return ExportTraceServiceRequest.newBuilder()
@@ -127,8 +128,38 @@ class OtlpDecodingTest {
     assertThat(c.parentSpanId()).isEqualTo(0x11);
     assertThat(c.instanceId()).isEqualTo(0x77); // the span's own wins
     assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
+    assertThat(c.fetchMinBytes()).isEqualTo(1);
 
     assertThat(spans.get(2)).isSameAs(SpanMapper.Result.IGNORED);
+  }
+
+  @Test
+  void aFetchMinBytesAbsentOrOutOfRangeIsUnknown() throws Exception {
+    for (Long bytes : new Long[] {Long.MIN_VALUE, -5L, 1L << 31, null}) {
+      Span.Builder consumer =
+          Span.newBuilder()
+              .setKind(Span.SpanKind.SPAN_KIND_CONSUMER)
+              .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
+              .addAttributes(num(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name(), 3))
+              .addAttributes(num(SpanAttributes.MESSAGING_KAFKA_OFFSET.name(), 42))
+              .addAttributes(str(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name(), "billing"))
+              .addAttributes(num(SpanAttributes.FETCH_REQUEST_TIME.name(), S + 2_000_000))
+              .addAttributes(num(SpanAttributes.FETCH_RESPONSE_TIME.name(), S + 12_000_000))
+              .addAttributes(num(SpanAttributes.POLL_TIME.name(), S + 15_000_000));
+      if (bytes != null) {
+        consumer.addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), bytes));
+      }
+      byte[] body =
+          ExportTraceServiceRequest.newBuilder()
+              .addResourceSpans(
+                  ResourceSpans.newBuilder()
+                      .addScopeSpans(ScopeSpans.newBuilder().addSpans(consumer)))
+              .build()
+              .toByteArray();
+      assertThat(decodeAndMap(body).get(0).consumer().fetchMinBytes())
+          .as("%s", bytes)
+          .isEqualTo(-1);
+    }
   }
 
   @Test

@@ -140,6 +140,13 @@ class ConsumerAgentIT {
         }
         assertThat(OtlpReceiver.stringAttribute(span, SpanAttributes.RECORD_TIMESTAMP_TYPE.name()))
             .isEqualTo("CreateTime");
+        // Read from the client's internals, a different path in nearly every version tested here:
+        // ConsumerApp keeps the default fetch.min.bytes and sets fetch.max.wait.ms=100.
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name()))
+            .isEqualTo(1L);
+        assertThat(
+                OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name()))
+            .isEqualTo(100L);
         // The consumer span continues the producer's trace, as a child of its span.
         Span producerSpan = producerSpanByPosition.get(position);
         assertThat(producerSpan).as("producer span at %s", position).isNotNull();

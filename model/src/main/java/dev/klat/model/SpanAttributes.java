@@ -178,6 +178,20 @@ public final class SpanAttributes {
           "By",
           "The consumer's fetch.min.bytes: how much data the leader waits for before answering.");
 
+  /**
+   * {@code klat.fetch_response.read_promptly}: true when the client read the fetch response as it
+   * arrived, so that {@code R} is its arrival: read by the new consumer's network thread, or by a
+   * {@code poll()} that had been waiting for it. A classic consumer reads nothing while the
+   * application is busy outside {@code poll()}; a response read then, or at the start of the next
+   * {@code poll()}, may have waited in the socket.
+   */
+  public static final AttributeDef FETCH_RESPONSE_READ_PROMPTLY =
+      new AttributeDef(
+          "klat.fetch_response.read_promptly",
+          AttributeDef.Type.BOOLEAN,
+          "",
+          "Whether the client read the fetch response as it arrived (R is its arrival).");
+
   /** {@code klat.consumer.fetch_max_wait_ms}: the consumer's {@code fetch.max.wait.ms}. */
   public static final AttributeDef CONSUMER_FETCH_MAX_WAIT_MS =
       longValue(
@@ -271,6 +285,7 @@ public final class SpanAttributes {
               PARTITION_HIGH_WATERMARK,
               CONSUMER_FETCH_MIN_BYTES,
               CONSUMER_FETCH_MAX_WAIT_MS,
+              FETCH_RESPONSE_READ_PROMPTLY,
               ERROR_TYPE,
               INSTANCE_ID,
               SEGMENT,

@@ -67,6 +67,9 @@ class NamesTest {
     expected.put("klat.record.timestamp_ms", AttributeDef.Type.LONG);
     expected.put("klat.record.timestamp_type", AttributeDef.Type.STRING);
     expected.put("klat.partition.high_watermark", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.fetch_min_bytes", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.fetch_max_wait_ms", AttributeDef.Type.LONG);
+    expected.put("klat.fetch_response.read_promptly", AttributeDef.Type.BOOLEAN);
     expected.put("klat.error.type", AttributeDef.Type.STRING);
     expected.put("klat.instance.id", AttributeDef.Type.LONG);
     expected.put("klat.segment", AttributeDef.Type.STRING);
@@ -84,6 +87,8 @@ class NamesTest {
     assertThat(actual).containsExactlyEntriesOf(expected);
     assertThat(SpanAttributes.BATCH_SIZE_BYTES.unit()).isEqualTo("By");
     assertThat(SpanAttributes.RECORD_TIMESTAMP_MS.unit()).isEqualTo("ms");
+    assertThat(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.unit()).isEqualTo("By");
+    assertThat(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.unit()).isEqualTo("ms");
     assertThat(SpanAttributes.CLOCK_OFFSET_NANOS.unit()).isEqualTo("ns");
     assertThat(SpanAttributes.MESSAGING_SYSTEM_KAFKA).isEqualTo("kafka");
   }

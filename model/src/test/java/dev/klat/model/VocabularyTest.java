@@ -103,6 +103,8 @@ class VocabularyTest {
     assertThat(EstimationMethod.PRODUCE_REQUEST_METRICS.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.PRODUCE_REMOTE_TIME.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.FOLLOWER_FETCH_METRICS.quality()).isEqualTo(Quality.ESTIMATED);
+    assertThat(EstimationMethod.CONSUMER_FETCH_WAIT.quality()).isEqualTo(Quality.ESTIMATED);
+    assertThat(EstimationMethod.CONSUMER_FETCH_WAIT.id()).isEqualTo("consumer-fetch-wait");
     assertThat(EstimationMethod.FETCH_RESPONSE_BOUND.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.ACK_BOUND.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.UNKNOWN.quality()).isEqualTo(Quality.NONE);

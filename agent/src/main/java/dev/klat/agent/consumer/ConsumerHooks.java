@@ -50,6 +50,14 @@ public final class ConsumerHooks {
   static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
 
   private static final long NANOS_PER_MILLI = 1_000_000L;
+
+  /**
+   * A response handled this long after {@code poll()} began came in while the poll waited for it;
+   * one handled sooner may have waited in the socket while the application was busy (the classic
+   * consumer reads it at the start of the next poll), by an unknown time.
+   */
+  static final long PROMPT_AFTER_POLL_ENTRY_NANOS = 2 * NANOS_PER_MILLI;
+
   private static final long NO_START = Long.MIN_VALUE;
   private static final double NANOS_PER_SECOND = 1e9;
 
@@ -67,6 +75,7 @@ public final class ConsumerHooks {
         PollContext context = PollContext.get();
         context.clear();
         context.polling = true;
+        context.pollEnterNanos = System.nanoTime();
       }
     } catch (Throwable t) {
       warn("consumer-poll", t);
@@ -128,7 +137,7 @@ public final class ConsumerHooks {
     long requestNanos = System.nanoTime();
     try {
       if (AgentRuntime.get() != null) {
-        ((StateHolder) requestData).klat$state(new FetchStamp(requestNanos, 0L));
+        ((StateHolder) requestData).klat$state(new FetchStamp(requestNanos, 0L, false));
       }
     } catch (Throwable t) {
       warn("consumer-fetch-request", t);
@@ -147,10 +156,18 @@ public final class ConsumerHooks {
           requestData instanceof StateHolder ? ((StateHolder) requestData).klat$state() : null;
       handler.requestNanos = stamp instanceof FetchStamp ? ((FetchStamp) stamp).requestNanos : 0L;
       handler.responseNanos = responseNanos;
+      handler.readPromptly = handler.networkThread || readWhilePollWaited(responseNanos);
       handler.active = true;
     } catch (Throwable t) {
       warn("consumer-fetch-response", t);
     }
+  }
+
+  // On a classic consumer the handler runs on the application's thread inside poll() (or
+  // commitSync() and the like, which count as not prompt), or on the heartbeat thread.
+  private static boolean readWhilePollWaited(long responseNanos) {
+    PollContext poll = PollContext.get();
+    return poll.polling && responseNanos - poll.pollEnterNanos >= PROMPT_AFTER_POLL_ENTRY_NANOS;
   }
 
   /** At the fetch response handler's normal exit. */
@@ -172,8 +189,8 @@ public final class ConsumerHooks {
       HandlerContext handler = HandlerContext.get();
       FetchStamp stamp =
           handler.active
-              ? new FetchStamp(handler.requestNanos, handler.responseNanos)
-              : new FetchStamp(0L, nowNanos);
+              ? new FetchStamp(handler.requestNanos, handler.responseNanos, handler.readPromptly)
+              : new FetchStamp(0L, nowNanos, false);
       ((StateHolder) completedFetch).klat$state(stamp);
     } catch (Throwable t) {
       warn("consumer-completed-fetch", t);
@@ -506,6 +523,7 @@ public final class ConsumerHooks {
         span.put(SpanAttributes.FETCH_REQUEST_TIME, startEpochNanos);
       }
       span.put(SpanAttributes.FETCH_RESPONSE_TIME, responseEpochNanos);
+      span.put(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY, stamp.readPromptly);
       span.setStartEpochNanos(startEpochNanos);
     }
     span.put(SpanAttributes.RECORD_TIMESTAMP_MS, record.timestamp());

@@ -13,8 +13,12 @@ final class FetchStamp {
 
   final long responseNanos;
 
-  FetchStamp(long requestNanos, long responseNanos) {
+  /** Whether {@code R} is when the response arrived, not when a busy client got round to it. */
+  final boolean readPromptly;
+
+  FetchStamp(long requestNanos, long responseNanos, boolean readPromptly) {
     this.requestNanos = requestNanos;
     this.responseNanos = responseNanos;
+    this.readPromptly = readPromptly;
   }
 }

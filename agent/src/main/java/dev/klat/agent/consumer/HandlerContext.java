@@ -18,9 +18,19 @@ final class HandlerContext {
         }
       };
 
+  private static final String NETWORK_THREAD =
+      "org.apache.kafka.clients.consumer.internals.ConsumerNetworkThread";
+
+  /**
+   * The new consumer's network thread reads responses as they arrive; a classic consumer's
+   * heartbeat thread wakes only every {@code retry.backoff.ms}. Decided once per thread.
+   */
+  final boolean networkThread = Thread.currentThread().getClass().getName().equals(NETWORK_THREAD);
+
   boolean active;
   long requestNanos;
   long responseNanos;
+  boolean readPromptly;
 
   private HandlerContext() {}
 

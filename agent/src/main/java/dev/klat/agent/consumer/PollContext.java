@@ -68,6 +68,9 @@ final class PollContext {
   /** Set by the {@code poll()} entry hook: records are noted only inside a poll. */
   boolean polling;
 
+  /** When the current {@code poll()} began, in {@link System#nanoTime()}; valid while polling. */
+  long pollEnterNanos;
+
   /**
    * The records being parsed for the next list: the {@code CompletedFetch} they come from and its
    * stamp (null when that fetch has none: its records are not noted), how many, where their notes

@@ -19,6 +19,8 @@ package dev.klat.collector.correlate;
  * @param clientId the consumer's client id, or ""
  * @param fetchMinBytes the consumer's {@code fetch.min.bytes}, or -1 when its agent could not read
  *     it
+ * @param responseReadPromptly whether {@code R} is when the response arrived (the client was
+ *     waiting for it), false when unknown
  */
 public record ConsumerSpan(
     RecordKey key,
@@ -33,4 +35,5 @@ public record ConsumerSpan(
     long pollNanos,
     long logAppendTimeMs,
     String clientId,
-    int fetchMinBytes) {}
+    int fetchMinBytes,
+    boolean responseReadPromptly) {}

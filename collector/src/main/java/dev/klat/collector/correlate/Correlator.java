@@ -474,7 +474,9 @@ public final class Correlator {
    * replication is slow, never so late that a consumer that is behind (its fetch sent well after
    * {@code H}) passes. Without a broker estimate nothing tells a waiting fetch from one that found
    * the record committed, and a lag taken for commit would hide the consumer's lag, so the bound
-   * alone applies. With {@code acks=all} the produce response already places {@code H}.
+   * alone applies. The response must have been read as it arrived: a classic consumer whose
+   * application was busy outside {@code poll()} read it late, and that wait is the application's,
+   * not the replication's. With {@code acks=all} the produce response already places {@code H}.
    */
   private static boolean waitedForCommit(
       ProducerSpan p, ConsumerSpan c, boolean commitFromBroker, long fetchRequest, long commit) {
@@ -482,6 +484,7 @@ public final class Correlator {
         && commitFromBroker
         && c.fetchMinBytes() >= 0
         && c.fetchMinBytes() <= 1
+        && c.responseReadPromptly()
         && fetchRequest <= commit;
   }
 

@@ -30,6 +30,7 @@ final class KlatAttributes {
   static final int ACKS = 15;
   static final int INSTANCE_ID = 16;
   static final int FETCH_MIN_BYTES = 17;
+  static final int READ_PROMPTLY = 18;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -51,6 +52,7 @@ final class KlatAttributes {
     SpanAttributes.PRODUCER_ACKS,
     SpanAttributes.INSTANCE_ID,
     SpanAttributes.CONSUMER_FETCH_MIN_BYTES,
+    SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY,
   };
   static final int COUNT = DEFS.length;
 
@@ -138,6 +140,11 @@ final class KlatAttributes {
 
   boolean has(int slot) {
     return types[slot] != ABSENT;
+  }
+
+  /** Whether the slot holds the boolean true. */
+  boolean isTrue(int slot) {
+    return types[slot] == BOOL && bits[slot] != 0;
   }
 
   byte type(int slot) {

@@ -111,7 +111,8 @@ final class SpanMapper {
         time(a, KlatAttributes.POLL_TIME),
         logAppendTimeMs(a),
         a.asString(KlatAttributes.CLIENT_ID),
-        fetchMinBytes(a));
+        fetchMinBytes(a),
+        a.isTrue(KlatAttributes.READ_PROMPTLY));
   }
 
   // An agent that could not read the setting sends none; a value out of int range is garbage.

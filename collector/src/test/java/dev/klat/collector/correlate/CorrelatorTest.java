@@ -196,7 +196,8 @@ class CorrelatorTest {
             other.pollNanos(),
             -1,
             "",
-            -1));
+            -1,
+            false));
     assertThat(out).isEmpty();
     assertThat(c.stats().traceMismatches()).isEqualTo(1);
   }

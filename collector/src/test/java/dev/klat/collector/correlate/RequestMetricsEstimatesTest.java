@@ -322,6 +322,21 @@ class RequestMetricsEstimatesTest {
   }
 
   @Test
+  void aResponseAClassicConsumerReadLateDoesNotPlaceTheCommit() {
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c = acksOneCorrelator(out);
+    // The fetch waited at the leader from 5 ms, but the application was busy outside poll() when
+    // the response came, and read it at 80.5 ms: that wait is the application's, not commit.
+    c.offerProducer(Spans.producer(1, 0, 10, 12));
+    c.offerConsumer(Spans.withFetchSettings(Spans.consumer(1, "g", 5, 80.5, 81), 1, false));
+
+    Breakdown b = out.get(0).breakdown();
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
+    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
+    assertThat(b.nanos(Segment.FETCH)).isEqualTo(Math.round(68.5 * MS));
+  }
+
+  @Test
   void withAcksAllTheProduceResponseStillPlacesTheCommit() {
     List<JoinedBreakdown> out = new ArrayList<>();
     Correlator c = acksOneCorrelator(out);

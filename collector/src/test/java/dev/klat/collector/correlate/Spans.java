@@ -55,11 +55,20 @@ final class Spans {
         ms(p),
         -1,
         "c",
-        -1);
+        -1,
+        false);
   }
 
-  /** The same span from a consumer with this {@code fetch.min.bytes}. */
+  /**
+   * The same span from a consumer with this {@code fetch.min.bytes}, which read the response as it
+   * arrived.
+   */
   static ConsumerSpan withFetchMinBytes(ConsumerSpan c, int fetchMinBytes) {
+    return withFetchSettings(c, fetchMinBytes, true);
+  }
+
+  static ConsumerSpan withFetchSettings(
+      ConsumerSpan c, int fetchMinBytes, boolean responseReadPromptly) {
     return new ConsumerSpan(
         c.key(),
         c.group(),
@@ -73,7 +82,8 @@ final class Spans {
         c.pollNanos(),
         c.logAppendTimeMs(),
         c.clientId(),
-        fetchMinBytes);
+        fetchMinBytes,
+        responseReadPromptly);
   }
 
   /** The same span from a producer with {@code acks=all}. */

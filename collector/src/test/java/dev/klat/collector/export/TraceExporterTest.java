@@ -37,7 +37,20 @@ class TraceExporterTest {
     // F = 20, R = 25, P = 27 ms.
     c.offerConsumer(
         new ConsumerSpan(
-            key, "g", 1, 2, 4, 3, 0x22, T0 + 20 * MS, T0 + 25 * MS, T0 + 27 * MS, -1, "c", -1));
+            key,
+            "g",
+            1,
+            2,
+            4,
+            3,
+            0x22,
+            T0 + 20 * MS,
+            T0 + 25 * MS,
+            T0 + 27 * MS,
+            -1,
+            "c",
+            -1,
+            false));
     return out.get(0);
   }
 

@@ -83,6 +83,10 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.POLL_TIME.name(), S + 15_000_000))
             .addAttributes(num(SpanAttributes.INSTANCE_ID.name(), 0x77))
             .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), 1))
+            .addAttributes(
+                KeyValue.newBuilder()
+                    .setKey(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name())
+                    .setValue(AnyValue.newBuilder().setBoolValue(true)))
             .build();
     Span other = Span.newBuilder().setName("GET /").setKind(Span.SpanKind.SPAN_KIND_SERVER).build();
     return ExportTraceServiceRequest.newBuilder()
@@ -129,6 +133,7 @@ class OtlpDecodingTest {
     assertThat(c.instanceId()).isEqualTo(0x77); // the span's own wins
     assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
     assertThat(c.fetchMinBytes()).isEqualTo(1);
+    assertThat(c.responseReadPromptly()).isTrue();
 
     assertThat(spans.get(2)).isSameAs(SpanMapper.Result.IGNORED);
   }

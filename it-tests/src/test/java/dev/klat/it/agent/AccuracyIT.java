@@ -268,11 +268,6 @@ class AccuracyIT {
       boolean classic = caseName.equals(CATCH_UP_CLASSIC);
       String target = classic ? "catch-up" : caseName;
       for (Kind kind : KINDS) {
-        // The commit case slows replication, which only acks=all reports through the produce
-        // response; for acks=1 the leader's metrics cannot see the network between brokers.
-        if (caseName.equals("commit") && !kind.acks().equals("all")) {
-          continue;
-        }
         Pair pair = c.getValue().get(kind.name());
         String where = caseName + "/" + kind.name();
         for (Measured m : List.of(pair.delayed(), pair.control())) {

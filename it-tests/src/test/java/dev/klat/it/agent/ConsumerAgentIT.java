@@ -100,6 +100,7 @@ class ConsumerAgentIT {
         }
       }
       int aboveHighWatermark = 0;
+      int readPromptlyCount = 0;
       List<Long> klatLatencies = new ArrayList<>();
       List<Long> appLatencies = new ArrayList<>();
       consumerSpans.removeIf(
@@ -147,6 +148,12 @@ class ConsumerAgentIT {
         assertThat(
                 OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name()))
             .isEqualTo(100L);
+        Boolean readPromptly =
+            OtlpReceiver.boolAttribute(span, SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name());
+        assertThat(readPromptly).as("read_promptly of %s", position).isNotNull();
+        if (readPromptly) {
+          readPromptlyCount++;
+        }
         // The consumer span continues the producer's trace, as a child of its span.
         Span producerSpan = producerSpanByPosition.get(position);
         assertThat(producerSpan).as("producer span at %s", position).isNotNull();
@@ -157,6 +164,17 @@ class ConsumerAgentIT {
       }
       assertThat(consumerSpans).hasSize(records);
       assertThat(aboveHighWatermark).isGreaterThanOrEqualTo(records * 9 / 10);
+      System.out.printf(
+          "kafka-clients %s %s: %d of %d responses read promptly%n",
+          clientsVersion, protocol, readPromptlyCount, records);
+      if (protocol.equals("consumer")) {
+        // The new consumer's network thread reads every response as it arrives.
+        assertThat(readPromptlyCount).isEqualTo(records);
+      } else {
+        // The application polls in a loop: most responses come while a poll() waits for them
+        // (75 to 84% in the runs of 2026-11-23, by version).
+        assertThat(readPromptlyCount).isGreaterThan(records / 10);
+      }
       long appP50 = percentile(appLatencies, 0.50);
       long appP99 = percentile(appLatencies, 0.99);
       int differingRecords = 0;
@@ -230,7 +248,7 @@ class ConsumerAgentIT {
       AppJvm.Running consumer =
           AppJvm.start(
               "4.4.0",
-              AppJvm.agentOptions(receiver.endpoint(), "0.0"),
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
               ConsumerApp.class,
               "slow",
               cluster.bootstrapServers(),
@@ -244,7 +262,7 @@ class ConsumerAgentIT {
       AppJvm.Result producer =
           AppJvm.run(
               "4.4.0",
-              AppJvm.agentOptions(receiver.endpoint(), "0.0"),
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
               ConsumerApp.class,
               "produce",
               cluster.bootstrapServers(),
@@ -302,6 +320,27 @@ class ConsumerAgentIT {
           receiver.gaugeValues(
               MetricDef.CONSUMER_LAG_TIME.name(), "topic", topic, "group", group, "partition", "0");
       assertThat(Collections.max(lag)).as(summary).isGreaterThan(0.5);
+
+      List<Span> spans = awaitConsumerSpans(receiver, records);
+      assertThat(spans).hasSize(records);
+      long readPromptly =
+          spans.stream()
+              .filter(
+                  span ->
+                      Boolean.TRUE.equals(
+                          OtlpReceiver.boolAttribute(
+                              span, SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name())))
+              .count();
+      System.out.printf(
+          "slow consumer %s: %d of %d responses read promptly%n", protocol, readPromptly, records);
+      if (protocol.equals("consumer")) {
+        assertThat(readPromptly).isEqualTo(records);
+      } else {
+        // The application sleeps outside poll(): responses wait in the socket for the heartbeat
+        // thread or the next poll(), and say so, so that the collector does not take their R for
+        // the moment the leader answered.
+        assertThat(readPromptly).isLessThan(records / 2);
+      }
     }
   }
 

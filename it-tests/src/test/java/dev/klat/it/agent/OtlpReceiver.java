@@ -198,6 +198,14 @@ public final class OtlpReceiver implements AutoCloseable {
         .orElse(null);
   }
 
+  static Boolean boolAttribute(Span span, String key) {
+    return span.getAttributesList().stream()
+        .filter(kv -> kv.getKey().equals(key) && kv.getValue().hasBoolValue())
+        .map(kv -> kv.getValue().getBoolValue())
+        .findFirst()
+        .orElse(null);
+  }
+
   @Override
   public void close() {
     server.stop(0);

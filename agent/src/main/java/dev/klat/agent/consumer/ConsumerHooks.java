@@ -58,6 +58,12 @@ public final class ConsumerHooks {
    */
   static final long PROMPT_AFTER_POLL_ENTRY_NANOS = 2 * NANOS_PER_MILLI;
 
+  /**
+   * A response read at the start of a {@code poll()} that followed the previous one within this
+   * time waited in the socket at most that long: an application polling in a tight loop.
+   */
+  static final long PROMPT_POLL_GAP_NANOS = NANOS_PER_MILLI;
+
   private static final long NO_START = Long.MIN_VALUE;
   private static final double NANOS_PER_SECOND = 1e9;
 
@@ -128,6 +134,7 @@ public final class ConsumerHooks {
     } finally {
       if (context != null) {
         context.clear();
+        context.lastPollExitNanos = System.nanoTime();
       }
     }
   }
@@ -167,7 +174,12 @@ public final class ConsumerHooks {
   // commitSync() and the like, which count as not prompt), or on the heartbeat thread.
   private static boolean readWhilePollWaited(long responseNanos) {
     PollContext poll = PollContext.get();
-    return poll.polling && responseNanos - poll.pollEnterNanos >= PROMPT_AFTER_POLL_ENTRY_NANOS;
+    if (!poll.polling) {
+      return false;
+    }
+    return responseNanos - poll.pollEnterNanos >= PROMPT_AFTER_POLL_ENTRY_NANOS
+        || (poll.lastPollExitNanos != 0L
+            && poll.pollEnterNanos - poll.lastPollExitNanos <= PROMPT_POLL_GAP_NANOS);
   }
 
   /** At the fetch response handler's normal exit. */

@@ -71,6 +71,9 @@ final class PollContext {
   /** When the current {@code poll()} began, in {@link System#nanoTime()}; valid while polling. */
   long pollEnterNanos;
 
+  /** When the last {@code poll()} on this thread returned normally, or 0. */
+  long lastPollExitNanos;
+
   /**
    * The records being parsed for the next list: the {@code CompletedFetch} they come from and its
    * stamp (null when that fetch has none: its records are not noted), how many, where their notes

@@ -316,7 +316,7 @@ public final class Correlator {
       entry.joinedGroups = new ArrayList<>(1);
     }
     entry.joinedGroups.add(consumer.group());
-    JoinedBreakdown result = compute(producer, consumer, now);
+    JoinedBreakdown result = compute(entry, producer, consumer, now);
     if (result == null) {
       invalid++;
       return;
@@ -326,7 +326,7 @@ public final class Correlator {
     sink.accept(result);
   }
 
-  private JoinedBreakdown compute(ProducerSpan p, ConsumerSpan c, long now) {
+  private JoinedBreakdown compute(Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
     String producerHost = host(p.instanceId());
     String consumerHost = host(c.instanceId());
     BrokerInstants.Times broker = brokerInstants.lookup(p, c);
@@ -418,6 +418,13 @@ public final class Correlator {
       long fetchRequest = c.fetchRequestNanos() - toProducerClock;
       if (waitedForCommit(p, c, commitFromBroker, fetchRequest, commit)) {
         commit = answered;
+        commitMethod = EstimationMethod.CONSUMER_FETCH_WAIT;
+        commitClock = 'c';
+        entry.waitedCommitNanos = commit;
+      } else if (entry.waitedCommitNanos != Long.MIN_VALUE) {
+        // H belongs to the record, not to the group: a group that waited for the record placed
+        // it, and a group reading it later (behind, or waiting for more bytes) shares it.
+        commit = Math.min(entry.waitedCommitNanos, answered);
         commitMethod = EstimationMethod.CONSUMER_FETCH_WAIT;
         commitClock = 'c';
       } else if (commit > answered) {
@@ -567,6 +574,9 @@ public final class Correlator {
     // record is read by few groups.
     List<ConsumerSpan> waiting;
     List<String> joinedGroups;
+    // H on the producer's clock as a group whose fetch waited for the record placed it, or
+    // MIN_VALUE.
+    long waitedCommitNanos = Long.MIN_VALUE;
 
     Entry(long deadlineNanos) {
       this.deadlineNanos = deadlineNanos;

@@ -303,6 +303,25 @@ class RequestMetricsEstimatesTest {
   }
 
   @Test
+  void aGroupThatReadsTheRecordLaterSharesTheCommitAWaitingGroupPlaced() {
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c = acksOneCorrelator(out);
+    c.offerProducer(Spans.producer(1, 0, 10, 12));
+    // Group "live" waited for the record and got it at 30.5 ms; group "batch" asked at 200 ms.
+    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "live", 5, 30.5, 31), 1));
+    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "batch", 200, 201, 202), 1));
+
+    Breakdown live = out.get(0).breakdown();
+    Breakdown batch = out.get(1).breakdown();
+    assertThat(out.get(1).group()).isEqualTo("batch");
+    assertThat(batch.method(Segment.COMMIT)).isEqualTo(EstimationMethod.CONSUMER_FETCH_WAIT);
+    assertThat(batch.nanos(Segment.COMMIT)).isEqualTo(live.nanos(Segment.COMMIT));
+    // The rest of the later group's wait is its own lag.
+    assertThat(batch.nanos(Segment.CATCH_UP)).isEqualTo(171 * MS);
+    assertThat(batch.sumOfSegmentsNanos()).isEqualTo(batch.e2eNanos());
+  }
+
+  @Test
   void aConsumerWaitingForMoreThanOneByteDoesNotPlaceTheCommit() {
     List<JoinedBreakdown> out = new ArrayList<>();
     Correlator c = acksOneCorrelator(out);

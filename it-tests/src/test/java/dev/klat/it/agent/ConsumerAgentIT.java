@@ -171,9 +171,10 @@ class ConsumerAgentIT {
         // The new consumer's network thread reads every response as it arrives.
         assertThat(readPromptlyCount).isEqualTo(records);
       } else {
-        // The application polls in a loop: most responses come while a poll() waits for them
-        // (75 to 84% in the runs of 2026-11-23, by version).
-        assertThat(readPromptlyCount).isGreaterThan(records / 10);
+        // The application polls in a tight loop: a response comes while a poll() waits for it, or
+        // is read at the start of a poll() that began right after the last (98.2 to 99.4% of them
+        // in a run of 2026-11-23, by version).
+        assertThat(readPromptlyCount).isGreaterThan(records / 2);
       }
       long appP50 = percentile(appLatencies, 0.50);
       long appP99 = percentile(appLatencies, 0.99);

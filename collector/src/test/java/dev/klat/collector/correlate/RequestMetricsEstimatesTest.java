@@ -265,17 +265,24 @@ class RequestMetricsEstimatesTest {
         out::add);
   }
 
-  @Test
-  void withAcksOneAWaitingConsumerPlacesTheCommitWhereTheLeaderAnsweredIt() {
+  /**
+   * The breakdown of the record D = 10, A = 12 ms on the acks=1 leader, read by {@code consumer}.
+   */
+  private static Breakdown acksOneRecordReadBy(ConsumerSpan consumer) {
     List<JoinedBreakdown> out = new ArrayList<>();
     Correlator c = acksOneCorrelator(out);
+    c.offerProducer(Spans.producer(1, 0, 10, 12));
+    c.offerConsumer(consumer);
+    return out.get(0).breakdown();
+  }
+
+  @Test
+  void withAcksOneAWaitingConsumerPlacesTheCommitWhereTheLeaderAnsweredIt() {
     // D = 10, A = 12 ms: 1 ms of network, the append at 11 ms; the follower means put H at 12 ms.
     // The consumer's fetch went out at 5 ms, before the append, and came back at 30.5 ms: the
     // replication really took until 30 ms, and the leader answered the fetch then.
-    c.offerProducer(Spans.producer(1, 0, 10, 12));
-    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "g", 5, 30.5, 31), 1));
-
-    Breakdown b = out.get(0).breakdown();
+    Breakdown b =
+        acksOneRecordReadBy(Spans.withFetchMinBytes(Spans.consumer(1, "g", 5, 30.5, 31), 1));
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.CONSUMER_FETCH_WAIT);
     assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(30));
     assertThat(b.nanos(Segment.COMMIT)).isEqualTo(19 * MS);
@@ -287,14 +294,10 @@ class RequestMetricsEstimatesTest {
 
   @Test
   void withAcksOneAConsumerThatWasBehindKeepsItsLagInCatchUp() {
-    List<JoinedBreakdown> out = new ArrayList<>();
-    Correlator c = acksOneCorrelator(out);
     // The same record, read by a consumer whose fetch went out at 200 ms, long after the commit,
     // and was answered at once.
-    c.offerProducer(Spans.producer(1, 0, 10, 12));
-    c.offerConsumer(Spans.withFetchMinBytes(Spans.consumer(1, "g", 200, 201, 202), 1));
-
-    Breakdown b = out.get(0).breakdown();
+    Breakdown b =
+        acksOneRecordReadBy(Spans.withFetchMinBytes(Spans.consumer(1, "g", 200, 201, 202), 1));
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
     assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
     assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(189 * MS);
@@ -342,14 +345,10 @@ class RequestMetricsEstimatesTest {
 
   @Test
   void aResponseAClassicConsumerReadLateDoesNotPlaceTheCommit() {
-    List<JoinedBreakdown> out = new ArrayList<>();
-    Correlator c = acksOneCorrelator(out);
     // The fetch waited at the leader from 5 ms, but the application was busy outside poll() when
     // the response came, and read it at 80.5 ms: that wait is the application's, not commit.
-    c.offerProducer(Spans.producer(1, 0, 10, 12));
-    c.offerConsumer(Spans.withFetchSettings(Spans.consumer(1, "g", 5, 80.5, 81), 1, false));
-
-    Breakdown b = out.get(0).breakdown();
+    Breakdown b =
+        acksOneRecordReadBy(Spans.withFetchSettings(Spans.consumer(1, "g", 5, 80.5, 81), 1, false));
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
     assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
     assertThat(b.nanos(Segment.FETCH)).isEqualTo(Math.round(68.5 * MS));

@@ -69,18 +69,10 @@ class OtlpDecodingTest {
             .addAttributes(str(SpanAttributes.RECORD_TIMESTAMP_TYPE.name(), "LogAppendTime"))
             .build();
     Span consumer =
-        Span.newBuilder()
+        consumerOfOrders42()
             .setTraceId(id(0x0102030405060708L, 0x090a0b0c0d0e0f10L))
             .setSpanId(id(0x22))
             .setParentSpanId(id(0x11))
-            .setKind(Span.SpanKind.SPAN_KIND_CONSUMER)
-            .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
-            .addAttributes(num(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name(), 3))
-            .addAttributes(num(SpanAttributes.MESSAGING_KAFKA_OFFSET.name(), 42))
-            .addAttributes(str(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name(), "billing"))
-            .addAttributes(num(SpanAttributes.FETCH_REQUEST_TIME.name(), S + 2_000_000))
-            .addAttributes(num(SpanAttributes.FETCH_RESPONSE_TIME.name(), S + 12_000_000))
-            .addAttributes(num(SpanAttributes.POLL_TIME.name(), S + 15_000_000))
             .addAttributes(num(SpanAttributes.INSTANCE_ID.name(), 0x77))
             .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), 1))
             .addAttributes(
@@ -99,6 +91,28 @@ class OtlpDecodingTest {
                     ScopeSpans.newBuilder().addSpans(producer).addSpans(consumer).addSpans(other)))
         .build()
         .toByteArray();
+  }
+
+  /** An export request of one span without a resource. */
+  private static byte[] requestOf(Span span) {
+    return ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(
+            ResourceSpans.newBuilder().addScopeSpans(ScopeSpans.newBuilder().addSpans(span)))
+        .build()
+        .toByteArray();
+  }
+
+  /** A consumer span of group "billing" that read orders-3 offset 42, F, R and P set. */
+  private static Span.Builder consumerOfOrders42() {
+    return Span.newBuilder()
+        .setKind(Span.SpanKind.SPAN_KIND_CONSUMER)
+        .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
+        .addAttributes(num(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name(), 3))
+        .addAttributes(num(SpanAttributes.MESSAGING_KAFKA_OFFSET.name(), 42))
+        .addAttributes(str(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name(), "billing"))
+        .addAttributes(num(SpanAttributes.FETCH_REQUEST_TIME.name(), S + 2_000_000))
+        .addAttributes(num(SpanAttributes.FETCH_RESPONSE_TIME.name(), S + 12_000_000))
+        .addAttributes(num(SpanAttributes.POLL_TIME.name(), S + 15_000_000));
   }
 
   // The decoder reuses one span object: map each as it comes, as the collector does.
@@ -141,26 +155,11 @@ class OtlpDecodingTest {
   @Test
   void aFetchMinBytesAbsentOrOutOfRangeIsUnknown() throws Exception {
     for (Long bytes : new Long[] {Long.MIN_VALUE, -5L, 1L << 31, null}) {
-      Span.Builder consumer =
-          Span.newBuilder()
-              .setKind(Span.SpanKind.SPAN_KIND_CONSUMER)
-              .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
-              .addAttributes(num(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name(), 3))
-              .addAttributes(num(SpanAttributes.MESSAGING_KAFKA_OFFSET.name(), 42))
-              .addAttributes(str(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name(), "billing"))
-              .addAttributes(num(SpanAttributes.FETCH_REQUEST_TIME.name(), S + 2_000_000))
-              .addAttributes(num(SpanAttributes.FETCH_RESPONSE_TIME.name(), S + 12_000_000))
-              .addAttributes(num(SpanAttributes.POLL_TIME.name(), S + 15_000_000));
+      Span.Builder consumer = consumerOfOrders42();
       if (bytes != null) {
         consumer.addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), bytes));
       }
-      byte[] body =
-          ExportTraceServiceRequest.newBuilder()
-              .addResourceSpans(
-                  ResourceSpans.newBuilder()
-                      .addScopeSpans(ScopeSpans.newBuilder().addSpans(consumer)))
-              .build()
-              .toByteArray();
+      byte[] body = requestOf(consumer.build());
       assertThat(decodeAndMap(body).get(0).consumer().fetchMinBytes())
           .as("%s", bytes)
           .isEqualTo(-1);
@@ -174,13 +173,7 @@ class OtlpDecodingTest {
             .addAttributes(str(SpanAttributes.MESSAGING_DESTINATION_NAME.name(), "orders"))
             .addAttributes(num(SpanAttributes.POLL_TIME.name(), S))
             .build();
-    byte[] body =
-        ExportTraceServiceRequest.newBuilder()
-            .addResourceSpans(
-                ResourceSpans.newBuilder()
-                    .addScopeSpans(ScopeSpans.newBuilder().addSpans(consumer)))
-            .build()
-            .toByteArray();
+    byte[] body = requestOf(consumer);
     assertThat(decodeAndMap(body).get(0).rejected()).contains("messaging.consumer.group.name");
   }
 

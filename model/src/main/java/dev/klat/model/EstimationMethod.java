@@ -48,8 +48,8 @@ public enum EstimationMethod {
   /**
    * {@code H} read from the consumer's side, for {@code acks=0} and {@code acks=1}: a fetch with
    * {@code fetch.min.bytes=1} that was waiting at the leader when the record was committed is
-   * answered at that moment, so {@code H} is {@code R} less the leader's response queue and send
-   * time for consumer fetches ({@code FetchConsumer}). {@link Quality#ESTIMATED}.
+   * answered at that moment, so {@code H} is {@code R} less the leader's mean throttle, response
+   * queue and send time for consumer fetches ({@code FetchConsumer}). {@link Quality#ESTIMATED}.
    */
   CONSUMER_FETCH_WAIT("consumer-fetch-wait", Quality.ESTIMATED),
 

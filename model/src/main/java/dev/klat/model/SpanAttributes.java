@@ -178,6 +178,13 @@ public final class SpanAttributes {
           "By",
           "The consumer's fetch.min.bytes: how much data the leader waits for before answering.");
 
+  /** {@code klat.consumer.fetch_max_wait_ms}: the consumer's {@code fetch.max.wait.ms}. */
+  public static final AttributeDef CONSUMER_FETCH_MAX_WAIT_MS =
+      longValue(
+          "klat.consumer.fetch_max_wait_ms",
+          "ms",
+          "The consumer's fetch.max.wait.ms: how long the leader holds a fetch waiting for data.");
+
   /**
    * {@code klat.fetch_response.read_promptly}: true when the client read the fetch response as it
    * arrived, so that {@code R} is its arrival: read by the new consumer's network thread, or by a
@@ -191,13 +198,6 @@ public final class SpanAttributes {
           AttributeDef.Type.BOOLEAN,
           "",
           "Whether the client read the fetch response as it arrived (R is its arrival).");
-
-  /** {@code klat.consumer.fetch_max_wait_ms}: the consumer's {@code fetch.max.wait.ms}. */
-  public static final AttributeDef CONSUMER_FETCH_MAX_WAIT_MS =
-      longValue(
-          "klat.consumer.fetch_max_wait_ms",
-          "ms",
-          "The consumer's fetch.max.wait.ms: how long the leader holds a fetch waiting for data.");
 
   /** {@code klat.error.type}: the exception class name when the send or fetch failed. */
   public static final AttributeDef ERROR_TYPE =

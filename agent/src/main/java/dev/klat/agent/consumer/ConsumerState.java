@@ -53,9 +53,10 @@ final class ConsumerState {
 
   ConsumerState(AgentRuntime runtime, Object consumer) {
     this.runtime = runtime;
-    this.clientId = clientIdOf(consumer);
+    Object internals = internalsOf(consumer);
+    this.clientId = clientIdOf(internals);
     this.groupId = groupIdOf(consumer);
-    Object fetchSettings = fetchSettingsOf(consumer);
+    Object fetchSettings = fetchSettingsOf(internals);
     this.fetchMinBytes = intField(fetchSettings, "minBytes");
     this.fetchMaxWaitMs = intField(fetchSettings, "maxWaitMs");
     this.clampedAtPoll =
@@ -122,15 +123,15 @@ final class ConsumerState {
     }
   }
 
-  // Read once per consumer: KafkaConsumer keeps client.id in a field up to 3.6; from 3.7 its
-  // delegate (classic or async) does.
-  private static String clientIdOf(Object consumer) {
-    Object holder = consumer;
+  // Up to 3.6 KafkaConsumer holds its state itself; from 3.7 its delegate (classic or async) does.
+  private static Object internalsOf(Object consumer) {
     Object delegate = fieldValue(consumer, "delegate");
-    if (delegate != null) {
-      holder = delegate;
-    }
-    Object clientId = fieldValue(holder, "clientId");
+    return delegate != null ? delegate : consumer;
+  }
+
+  // Read once per consumer, from its internals: no public API exposes client.id.
+  private static String clientIdOf(Object internals) {
+    Object clientId = fieldValue(internals, "clientId");
     if (clientId instanceof Optional) {
       clientId = ((Optional<?>) clientId).orElse(null);
     }
@@ -139,14 +140,12 @@ final class ConsumerState {
 
   // The object holding the consumer's fetch.min.bytes and fetch.max.wait.ms, read once per
   // consumer: no public API exposes them. Up to 3.4 the Fetcher holds them itself, from 3.5 its
-  // FetchConfig; from 3.7 behind the delegate, where the new consumer's FetchCollector holds the
-  // FetchConfig. Null when none of these paths exists (a version klat does not know yet).
-  private static Object fetchSettingsOf(Object consumer) {
-    Object delegate = fieldValue(consumer, "delegate");
-    Object holder = delegate != null ? delegate : consumer;
-    Object fetcher = fieldValue(holder, "fetcher");
+  // FetchConfig; the new consumer's FetchCollector holds the FetchConfig too. Null when none of
+  // these paths exists (a version klat does not know yet).
+  private static Object fetchSettingsOf(Object internals) {
+    Object fetcher = fieldValue(internals, "fetcher");
     if (fetcher == null) {
-      fetcher = fieldValue(holder, "fetchCollector");
+      fetcher = fieldValue(internals, "fetchCollector");
     }
     if (fetcher == null) {
       return null;

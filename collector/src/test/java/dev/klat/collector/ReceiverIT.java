@@ -202,25 +202,40 @@ class ReceiverIT {
     start(Map.of("otlp.max.concurrent.requests", "1"));
     int port = collector.otlpAddress().getPort();
     // A sender that announced 1000 bytes and sent 10 holds the only slot while its body is read.
-    try (Socket slow = new Socket("127.0.0.1", port)) {
-      OutputStream out = slow.getOutputStream();
-      out.write(
-          ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-                  + "Content-Length: 1000\r\n\r\n0123456789")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      HttpResponse<byte[]> r = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (System.nanoTime() < deadline) {
-        r = post("/v1/traces", "application/x-protobuf", null, new byte[0]);
-        if (r.statusCode() == 503) {
-          break;
+    // Once in a few hundred runs (JDK 17, loaded machine) the server never dispatched such a
+    // connection within 30 s; a second slow sender is tried then, and what the first one got is
+    // kept for the failure message.
+    HttpResponse<byte[]> r = null;
+    StringBuilder slowSenders = new StringBuilder();
+    for (int attempt = 1; attempt <= 3 && (r == null || r.statusCode() != 503); attempt++) {
+      try (Socket slow = new Socket("127.0.0.1", port)) {
+        OutputStream out = slow.getOutputStream();
+        out.write(
+            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+                    + "Content-Length: 1000\r\n\r\n0123456789")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+          r = post("/v1/traces", "application/x-protobuf", null, new byte[0]);
+          if (r.statusCode() == 503) {
+            break;
+          }
+          Thread.sleep(20);
         }
-        Thread.sleep(20);
+        if (r.statusCode() == 503) {
+          assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+        } else {
+          slowSenders
+              .append("slow sender ")
+              .append(attempt)
+              .append(" had received ")
+              .append(slow.getInputStream().available())
+              .append(" bytes; ");
+        }
       }
-      assertThat(r.statusCode()).isEqualTo(503);
-      assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
     }
+    assertThat(r.statusCode()).as(slowSenders.toString()).isEqualTo(503);
     // The slow sender is gone: the slot comes back.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     int status = 0;

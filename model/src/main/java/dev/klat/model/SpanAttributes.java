@@ -199,6 +199,19 @@ public final class SpanAttributes {
           "",
           "Whether the client read the fetch response as it arrived (R is its arrival).");
 
+  /**
+   * {@code klat.record.uncommitted_time_unix_nano}: on the consumer's clock, when this consumer
+   * received its previous fetch response for the partition, present only when that response was
+   * read as it arrived and its high watermark had not reached the record: the record was committed
+   * after the leader built that response. With {@link #FETCH_REQUEST_TIME} shortly after it, the
+   * fetch that returned the record asked before the record was committed.
+   */
+  public static final AttributeDef RECORD_UNCOMMITTED_TIME =
+      time(
+          "klat.record.uncommitted_time_unix_nano",
+          "The consumer's previous fetch response for the partition, which found the record not"
+              + " yet committed, was received.");
+
   /** {@code klat.error.type}: the exception class name when the send or fetch failed. */
   public static final AttributeDef ERROR_TYPE =
       string("klat.error.type", "The class name of the error, when the operation failed.");
@@ -286,6 +299,7 @@ public final class SpanAttributes {
               CONSUMER_FETCH_MIN_BYTES,
               CONSUMER_FETCH_MAX_WAIT_MS,
               FETCH_RESPONSE_READ_PROMPTLY,
+              RECORD_UNCOMMITTED_TIME,
               ERROR_TYPE,
               INSTANCE_ID,
               SEGMENT,

@@ -70,6 +70,7 @@ class NamesTest {
     expected.put("klat.consumer.fetch_min_bytes", AttributeDef.Type.LONG);
     expected.put("klat.consumer.fetch_max_wait_ms", AttributeDef.Type.LONG);
     expected.put("klat.fetch_response.read_promptly", AttributeDef.Type.BOOLEAN);
+    expected.put("klat.record.uncommitted_time_unix_nano", AttributeDef.Type.LONG);
     expected.put("klat.error.type", AttributeDef.Type.STRING);
     expected.put("klat.instance.id", AttributeDef.Type.LONG);
     expected.put("klat.segment", AttributeDef.Type.STRING);

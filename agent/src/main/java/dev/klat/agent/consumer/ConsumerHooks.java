@@ -286,6 +286,11 @@ public final class ConsumerHooks {
     if (instruments == null) {
       return;
     }
+    PartitionFetchHistory history = instruments.history(context.partitions[index].partition());
+    if (history != null) {
+      history.note(context.stamps[index], context.highWatermarks[index]);
+    }
+    context.listHistory = history;
     if (context.preRead[index]) {
       for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
         int position = context.headerIndexes[k];
@@ -494,7 +499,18 @@ public final class ConsumerHooks {
               traceparents == 0 ? REASON_TRACEPARENT_MISSING : REASON_TRACEPARENT_DUPLICATE)
           .increment();
     }
-    context.addSpan(span(runtime, state, record, parent, sendEpochMicros, stamp, highWatermark));
+    PartitionFetchHistory history = context.listHistory;
+    long uncommittedAtNanos = history != null ? history.uncommittedAtNanos(record.offset()) : 0L;
+    context.addSpan(
+        span(
+            runtime,
+            state,
+            record,
+            parent,
+            sendEpochMicros,
+            stamp,
+            highWatermark,
+            uncommittedAtNanos));
     return sendEpochMicros;
   }
 
@@ -506,7 +522,8 @@ public final class ConsumerHooks {
       long[] parent,
       long sendEpochMicros,
       FetchStamp stamp,
-      long highWatermark) {
+      long highWatermark,
+      long uncommittedAtNanos) {
     // A bad or missing trace context starts a fresh trace; the collector still joins the span to
     // the producer's by topic, partition and offset.
     long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
@@ -544,6 +561,9 @@ public final class ConsumerHooks {
         record.timestampType() == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime");
     if (highWatermark >= 0L) {
       span.put(SpanAttributes.PARTITION_HIGH_WATERMARK, highWatermark);
+    }
+    if (uncommittedAtNanos != 0L) {
+      span.put(SpanAttributes.RECORD_UNCOMMITTED_TIME, WallClock.epochNanos(uncommittedAtNanos));
     }
     if (state.fetchMinBytes >= 0) {
       span.put(SpanAttributes.CONSUMER_FETCH_MIN_BYTES, state.fetchMinBytes);

@@ -11,6 +11,9 @@ import dev.klat.model.MetricDef;
  */
 final class ConsumerTopicInstruments {
 
+  /** Beyond this a partition number is garbage, and no per-partition state is kept for it. */
+  private static final int MAX_PARTITION = 100_000;
+
   final String topic;
   final LatencyHistogram e2eLatency;
   final LatencyHistogram fetchLatency;
@@ -20,6 +23,8 @@ final class ConsumerTopicInstruments {
   // Indexed by partition number. Written only by the thread polling the consumer; a race between
   // two threads polling in turn at most creates the same gauge twice (the registry dedupes).
   private volatile Gauge[] lagByPartition = new Gauge[0];
+  // Indexed by partition number; used only by the thread polling the consumer.
+  private PartitionFetchHistory[] historyByPartition = new PartitionFetchHistory[0];
 
   ConsumerTopicInstruments(String topic, String groupId, MetricsRegistry registry) {
     this.topic = topic;
@@ -36,7 +41,7 @@ final class ConsumerTopicInstruments {
     if (partition < gauges.length && gauges[partition] != null) {
       return gauges[partition];
     }
-    if (partition < 0 || partition > 100_000) {
+    if (partition < 0 || partition > MAX_PARTITION) {
       return null;
     }
     Gauge created =
@@ -44,6 +49,26 @@ final class ConsumerTopicInstruments {
     Gauge[] grown = java.util.Arrays.copyOf(gauges, Math.max(gauges.length, partition + 1));
     grown[partition] = created;
     lagByPartition = grown;
+    return created;
+  }
+
+  /**
+   * What the previous fetch response of a partition said, or null for a partition number no topic
+   * has; a lookup in an array after the partition's first poll.
+   */
+  PartitionFetchHistory history(int partition) {
+    PartitionFetchHistory[] histories = historyByPartition;
+    if (partition < histories.length && histories[partition] != null) {
+      return histories[partition];
+    }
+    if (partition < 0 || partition > MAX_PARTITION) {
+      return null;
+    }
+    PartitionFetchHistory created = new PartitionFetchHistory();
+    PartitionFetchHistory[] grown =
+        java.util.Arrays.copyOf(histories, Math.max(histories.length, partition + 1));
+    grown[partition] = created;
+    historyByPartition = grown;
     return created;
   }
 }

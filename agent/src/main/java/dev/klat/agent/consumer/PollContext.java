@@ -38,6 +38,9 @@ final class PollContext {
   long[] highWatermarks = new long[INITIAL_CAPACITY];
   ConsumerTopicInstruments[] instruments = new ConsumerTopicInstruments[INITIAL_CAPACITY];
 
+  /** The partition history of the list {@code poll()} exit is reading, null when none is kept. */
+  PartitionFetchHistory listHistory;
+
   /**
    * Where the end-to-end latency of each record starts, records without a start (no {@code
    * CreateTime} timestamp, or a klat header, whose records are read at {@code poll()} exit) left
@@ -234,6 +237,7 @@ final class PollContext {
     headerCount = 0;
     parsingFetch = null;
     parsingCompletedFetch = null;
+    listHistory = null;
     polling = false;
     for (int i = 0; i < spanCount; i++) {
       spans[i] = null;

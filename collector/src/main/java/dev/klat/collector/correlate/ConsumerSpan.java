@@ -21,6 +21,9 @@ package dev.klat.collector.correlate;
  *     it
  * @param responseReadPromptly whether {@code R} is when the response arrived (the client was
  *     waiting for it), false when unknown
+ * @param uncommittedNanos when the consumer received its previous response for the partition, which
+ *     found the record not yet committed (so {@code H} is after the leader built it); 0 when
+ *     unknown
  */
 public record ConsumerSpan(
     RecordKey key,
@@ -36,4 +39,5 @@ public record ConsumerSpan(
     long logAppendTimeMs,
     String clientId,
     int fetchMinBytes,
-    boolean responseReadPromptly) {}
+    boolean responseReadPromptly,
+    long uncommittedNanos) {}

@@ -37,6 +37,13 @@ public final class Correlator {
   private static final long MAX_SYNC_NANOS = 1L << 50;
 
   /**
+   * A fetch sent this soon after the response that found its record uncommitted asked before the
+   * record was committed, or within this much of it: a consumer polling in a tight loop sends its
+   * next fetch well within it, one whose application works between polls does not.
+   */
+  static final long ASKED_AGAIN_WITHIN_NANOS = 2_000_000L;
+
+  /**
    * How the correlator is bounded.
    *
    * @param windowNanos how long a record waits for its partners after its first span arrived
@@ -476,23 +483,41 @@ public final class Correlator {
    * Whether the consumer's fetch was waiting at the leader when the record was committed, so that
    * the leader answered it at {@code H} (section 4, {@code acks=0/1}): with {@code fetch.min.bytes}
    * at most 1, a waiting fetch is completed as soon as the high watermark passes any record of its
-   * partitions, and this record was in the response. The broker's own estimate of {@code H} decides
-   * whether the fetch was there before it: the follower fetch means place {@code H} early when
-   * replication is slow, never so late that a consumer that is behind (its fetch sent well after
-   * {@code H}) passes. Without a broker estimate nothing tells a waiting fetch from one that found
-   * the record committed, and a lag taken for commit would hide the consumer's lag, so the bound
-   * alone applies. The response must have been read as it arrived: a classic consumer whose
-   * application was busy outside {@code poll()} read it late, and that wait is the application's,
-   * not the replication's. With {@code acks=all} the produce response already places {@code H}.
+   * partitions, and this record was in the response. The response must have been read as it
+   * arrived: a classic consumer whose application was busy outside {@code poll()} read it late, and
+   * that wait is the application's, not the replication's. With {@code acks=all} the produce
+   * response already places {@code H}.
+   *
+   * <p>Two kinds of evidence that the fetch asked before the record was committed; without either,
+   * a lag taken for commit would hide the consumer's lag, so the bound alone applies:
+   *
+   * <ul>
+   *   <li>The consumer's own: its previous response for the partition found the record not yet
+   *       committed, and this fetch went out at most {@link #ASKED_AGAIN_WITHIN_NANOS} after it.
+   *       Should the record have been committed in that gap, the fetch found it at once, and taking
+   *       {@code H} at its answer errs by the gap and the fetch's round trip.
+   *   <li>The broker's estimate of {@code H}, from the follower fetch means: a fetch sent before
+   *       it. The means place {@code H} early when replication is slow, never so late that a
+   *       consumer that is behind (its fetch sent well after {@code H}) passes.
+   * </ul>
    */
   private static boolean waitedForCommit(
       ProducerSpan p, ConsumerSpan c, boolean commitFromBroker, long fetchRequest, long commit) {
-    return !p.acksAll()
-        && commitFromBroker
-        && c.fetchMinBytes() >= 0
-        && c.fetchMinBytes() <= 1
-        && c.responseReadPromptly()
-        && fetchRequest <= commit;
+    if (p.acksAll()
+        || c.fetchMinBytes() < 0
+        || c.fetchMinBytes() > 1
+        || !c.responseReadPromptly()) {
+      return false;
+    }
+    return askedBeforeCommit(c) || (commitFromBroker && fetchRequest <= commit);
+  }
+
+  // Both instants are on the consumer's clock: no offset enters.
+  private static boolean askedBeforeCommit(ConsumerSpan c) {
+    long askedAgainNanos = c.fetchRequestNanos() - c.uncommittedNanos();
+    return c.uncommittedNanos() != 0
+        && askedAgainNanos >= 0
+        && askedAgainNanos <= ASKED_AGAIN_WITHIN_NANOS;
   }
 
   // Both agents measured themselves against the collector's clock: clock(c) - clock(p) =

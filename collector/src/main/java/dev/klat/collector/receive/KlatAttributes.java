@@ -31,6 +31,7 @@ final class KlatAttributes {
   static final int INSTANCE_ID = 16;
   static final int FETCH_MIN_BYTES = 17;
   static final int READ_PROMPTLY = 18;
+  static final int UNCOMMITTED_TIME = 19;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -53,6 +54,7 @@ final class KlatAttributes {
     SpanAttributes.INSTANCE_ID,
     SpanAttributes.CONSUMER_FETCH_MIN_BYTES,
     SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY,
+    SpanAttributes.RECORD_UNCOMMITTED_TIME,
   };
   static final int COUNT = DEFS.length;
 

@@ -112,7 +112,14 @@ final class SpanMapper {
         logAppendTimeMs(a),
         a.asString(KlatAttributes.CLIENT_ID),
         fetchMinBytes(a),
-        a.isTrue(KlatAttributes.READ_PROMPTLY));
+        a.isTrue(KlatAttributes.READ_PROMPTLY),
+        uncommittedNanos(a));
+  }
+
+  // Evidence the collector can do without: a value out of range is dropped, not the span.
+  private static long uncommittedNanos(KlatAttributes a) {
+    long nanos = optionalLong(a, KlatAttributes.UNCOMMITTED_TIME, 0);
+    return nanos > 0 && nanos < MAX_EPOCH_NANOS ? nanos : 0;
   }
 
   // An agent that could not read the setting sends none; a value out of int range is garbage.

@@ -197,7 +197,8 @@ class CorrelatorTest {
             -1,
             "",
             -1,
-            false));
+            false,
+            0));
     assertThat(out).isEmpty();
     assertThat(c.stats().traceMismatches()).isEqualTo(1);
   }

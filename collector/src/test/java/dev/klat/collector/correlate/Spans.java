@@ -56,7 +56,8 @@ final class Spans {
         -1,
         "c",
         -1,
-        false);
+        false,
+        0);
   }
 
   /**
@@ -69,6 +70,19 @@ final class Spans {
 
   static ConsumerSpan withFetchSettings(
       ConsumerSpan c, int fetchMinBytes, boolean responseReadPromptly) {
+    return copy(c, fetchMinBytes, responseReadPromptly, c.uncommittedNanos());
+  }
+
+  /**
+   * The same span, from a consumer whose previous response for the partition, received at {@code
+   * uncommittedMs}, found the record not yet committed.
+   */
+  static ConsumerSpan withUncommittedAt(ConsumerSpan c, double uncommittedMs) {
+    return copy(c, c.fetchMinBytes(), c.responseReadPromptly(), ms(uncommittedMs));
+  }
+
+  private static ConsumerSpan copy(
+      ConsumerSpan c, int fetchMinBytes, boolean responseReadPromptly, long uncommittedNanos) {
     return new ConsumerSpan(
         c.key(),
         c.group(),
@@ -83,7 +97,8 @@ final class Spans {
         c.logAppendTimeMs(),
         c.clientId(),
         fetchMinBytes,
-        responseReadPromptly);
+        responseReadPromptly,
+        uncommittedNanos);
   }
 
   /** The same span from a producer with {@code acks=all}. */

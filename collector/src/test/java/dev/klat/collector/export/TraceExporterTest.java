@@ -50,7 +50,8 @@ class TraceExporterTest {
             -1,
             "c",
             -1,
-            false));
+            false,
+            0));
     return out.get(0);
   }
 

@@ -79,6 +79,7 @@ class OtlpDecodingTest {
                 KeyValue.newBuilder()
                     .setKey(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name())
                     .setValue(AnyValue.newBuilder().setBoolValue(true)))
+            .addAttributes(num(SpanAttributes.RECORD_UNCOMMITTED_TIME.name(), S + 1_500_000))
             .build();
     Span other = Span.newBuilder().setName("GET /").setKind(Span.SpanKind.SPAN_KIND_SERVER).build();
     return ExportTraceServiceRequest.newBuilder()
@@ -148,6 +149,7 @@ class OtlpDecodingTest {
     assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
     assertThat(c.fetchMinBytes()).isEqualTo(1);
     assertThat(c.responseReadPromptly()).isTrue();
+    assertThat(c.uncommittedNanos()).isEqualTo(S + 1_500_000);
 
     assertThat(spans.get(2)).isSameAs(SpanMapper.Result.IGNORED);
   }
@@ -163,6 +165,19 @@ class OtlpDecodingTest {
       assertThat(decodeAndMap(body).get(0).consumer().fetchMinBytes())
           .as("%s", bytes)
           .isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void anUncommittedTimeAbsentOrOutOfRangeIsDroppedAndTheSpanKept() throws Exception {
+    for (Long nanos : new Long[] {-1L, 0L, Long.MAX_VALUE, null}) {
+      Span.Builder consumer = consumerOfOrders42();
+      if (nanos != null) {
+        consumer.addAttributes(num(SpanAttributes.RECORD_UNCOMMITTED_TIME.name(), nanos));
+      }
+      ConsumerSpan c = decodeAndMap(requestOf(consumer.build())).get(0).consumer();
+      assertThat(c).as("%s", nanos).isNotNull();
+      assertThat(c.uncommittedNanos()).as("%s", nanos).isZero();
     }
   }
 

@@ -101,6 +101,7 @@ class ConsumerAgentIT {
       }
       int aboveHighWatermark = 0;
       int readPromptlyCount = 0;
+      int askedBeforeCommit = 0;
       List<Long> klatLatencies = new ArrayList<>();
       List<Long> appLatencies = new ArrayList<>();
       consumerSpans.removeIf(
@@ -157,6 +158,22 @@ class ConsumerAgentIT {
         // The consumer span continues the producer's trace, as a child of its span.
         Span producerSpan = producerSpanByPosition.get(position);
         assertThat(producerSpan).as("producer span at %s", position).isNotNull();
+        Long uncommitted =
+            OtlpReceiver.longAttribute(span, SpanAttributes.RECORD_UNCOMMITTED_TIME.name());
+        if (uncommitted != null) {
+          // The response that found the record uncommitted came before the fetch that brought it,
+          // and before the record was committed: the producer (acks=all, same host) was answered
+          // after the commit. The response and the acknowledgement travel from the same leader,
+          // so only their scheduling on this host can put the response a little later.
+          assertThat(uncommitted).as("uncommitted_time of %s", position).isLessThan(fetchRequest);
+          long ack = OtlpReceiver.longAttribute(producerSpan, SpanAttributes.ACK_TIME.name());
+          assertThat(uncommitted - ack)
+              .as("uncommitted_time after the ack of %s", position)
+              .isLessThan(20 * MILLI);
+          if (fetchRequest - uncommitted <= 2 * MILLI) {
+            askedBeforeCommit++;
+          }
+        }
         assertThat(span.getTraceId()).isEqualTo(producerSpan.getTraceId());
         assertThat(span.getParentSpanId()).isEqualTo(producerSpan.getSpanId());
         klatLatencies.add(poll - send);
@@ -165,8 +182,11 @@ class ConsumerAgentIT {
       assertThat(consumerSpans).hasSize(records);
       assertThat(aboveHighWatermark).isGreaterThanOrEqualTo(records * 9 / 10);
       System.out.printf(
-          "kafka-clients %s %s: %d of %d responses read promptly%n",
-          clientsVersion, protocol, readPromptlyCount, records);
+          "kafka-clients %s %s: %d of %d responses read promptly, %d records asked for within 2"
+              + " ms of a response that found them uncommitted%n",
+          clientsVersion, protocol, readPromptlyCount, records, askedBeforeCommit);
+      // The application polls in a tight loop at a low rate: it waits for most records.
+      assertThat(askedBeforeCommit).isGreaterThan(records / 2);
       if (protocol.equals("consumer")) {
         // The new consumer's network thread reads every response as it arrives.
         assertThat(readPromptlyCount).isEqualTo(records);
@@ -332,8 +352,26 @@ class ConsumerAgentIT {
                           OtlpReceiver.boolAttribute(
                               span, SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name())))
               .count();
+      long askedBeforeCommit =
+          spans.stream()
+              .filter(
+                  span -> {
+                    Long uncommitted =
+                        OtlpReceiver.longAttribute(
+                            span, SpanAttributes.RECORD_UNCOMMITTED_TIME.name());
+                    return uncommitted != null
+                        && OtlpReceiver.longAttribute(
+                                    span, SpanAttributes.FETCH_REQUEST_TIME.name())
+                                - uncommitted
+                            <= 2 * MILLI;
+                  })
+              .count();
       System.out.printf(
-          "slow consumer %s: %d of %d responses read promptly%n", protocol, readPromptly, records);
+          "slow consumer %s: %d of %d responses read promptly, %d records asked for within 2 ms"
+              + " of a response that found them uncommitted%n",
+          protocol, readPromptly, records, askedBeforeCommit);
+      // Behind from the first seconds, and slow to ask again: no evidence that it waited.
+      assertThat(askedBeforeCommit).isLessThan(records / 10);
       if (protocol.equals("consumer")) {
         assertThat(readPromptly).isEqualTo(records);
       } else {

@@ -101,6 +101,7 @@ class ConsumerAgentIT {
       }
       int aboveHighWatermark = 0;
       int readPromptlyCount = 0;
+      int foundUncommitted = 0;
       int askedBeforeCommit = 0;
       List<Long> klatLatencies = new ArrayList<>();
       List<Long> appLatencies = new ArrayList<>();
@@ -170,6 +171,7 @@ class ConsumerAgentIT {
           assertThat(uncommitted - ack)
               .as("uncommitted_time after the ack of %s", position)
               .isLessThan(20 * MILLI);
+          foundUncommitted++;
           if (fetchRequest - uncommitted <= 2 * MILLI) {
             askedBeforeCommit++;
           }
@@ -182,11 +184,22 @@ class ConsumerAgentIT {
       assertThat(consumerSpans).hasSize(records);
       assertThat(aboveHighWatermark).isGreaterThanOrEqualTo(records * 9 / 10);
       System.out.printf(
-          "kafka-clients %s %s: %d of %d responses read promptly, %d records asked for within 2"
-              + " ms of a response that found them uncommitted%n",
-          clientsVersion, protocol, readPromptlyCount, records, askedBeforeCommit);
-      // The application polls in a tight loop at a low rate: it waits for most records.
-      assertThat(askedBeforeCommit).isGreaterThan(records / 2);
+          "kafka-clients %s %s: %d of %d responses read promptly; %d records found uncommitted by"
+              + " the previous response of their partition, %d of them asked for within 2 ms of"
+              + " it%n",
+          clientsVersion,
+          protocol,
+          readPromptlyCount,
+          records,
+          foundUncommitted,
+          askedBeforeCommit);
+      // The application polls in a tight loop, a record every 3 ms over 3 partitions: the
+      // consumer waits for nearly every record, and the previous response of its partition is
+      // 9 ms old when the producer sends it. The fetch that brings it follows the response of
+      // another partition, so within 2 ms of its own partition's only when that response came
+      // late or carried several partitions.
+      assertThat(foundUncommitted).isGreaterThan(records / 2);
+      assertThat(askedBeforeCommit).isPositive();
       if (protocol.equals("consumer")) {
         // The new consumer's network thread reads every response as it arrives.
         assertThat(readPromptlyCount).isEqualTo(records);

@@ -144,7 +144,7 @@ public final class ConsumerHooks {
     long requestNanos = System.nanoTime();
     try {
       if (AgentRuntime.get() != null) {
-        ((StateHolder) requestData).klat$state(new FetchStamp(requestNanos, 0L, false));
+        ((StateHolder) requestData).klat$state(FetchStamp.request(requestNanos, PollContext.get()));
       }
     } catch (Throwable t) {
       warn("consumer-fetch-request", t);
@@ -161,9 +161,11 @@ public final class ConsumerHooks {
       HandlerContext handler = HandlerContext.get();
       Object stamp =
           requestData instanceof StateHolder ? ((StateHolder) requestData).klat$state() : null;
-      handler.requestNanos = stamp instanceof FetchStamp ? ((FetchStamp) stamp).requestNanos : 0L;
+      FetchStamp request = stamp instanceof FetchStamp ? (FetchStamp) stamp : null;
+      handler.requestNanos = request != null ? request.requestNanos : 0L;
       handler.responseNanos = responseNanos;
-      handler.readPromptly = handler.networkThread || readWhilePollWaited(responseNanos);
+      handler.readPromptly =
+          handler.networkThread || readWhilePollWaited(responseNanos, PollContext.get(), request);
       handler.active = true;
     } catch (Throwable t) {
       warn("consumer-fetch-response", t);
@@ -171,9 +173,19 @@ public final class ConsumerHooks {
   }
 
   // On a classic consumer the handler runs on the application's thread inside poll() (or
-  // commitSync() and the like, which count as not prompt), or on the heartbeat thread.
-  private static boolean readWhilePollWaited(long responseNanos) {
-    PollContext poll = PollContext.get();
+  // commitSync() and the like, which count as not prompt), or on the heartbeat thread. The
+  // heartbeat thread runs the handlers of the responses that complete while it holds the client's
+  // lock: on time when the application thread was waiting in poll() (it gives the lock up as its
+  // wait ends), late when the application was busy and only the heartbeat's periodic wake-up read
+  // the socket.
+  private static boolean readWhilePollWaited(
+      long responseNanos, PollContext current, FetchStamp request) {
+    PollContext requester = request != null ? request.requester : null;
+    PollContext poll = current.polling || requester == null ? current : requester;
+    return readWhilePollWaited(responseNanos, poll);
+  }
+
+  private static boolean readWhilePollWaited(long responseNanos, PollContext poll) {
     if (!poll.polling) {
       return false;
     }

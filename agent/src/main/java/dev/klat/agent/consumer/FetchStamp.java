@@ -16,9 +16,27 @@ final class FetchStamp {
   /** Whether {@code R} is when the response arrived, not when a busy client got round to it. */
   final boolean readPromptly;
 
+  /**
+   * The poll state of the thread that built the fetch request, on a request's stamp only (else
+   * null): whether that thread was waiting in {@code poll()} when another thread ran the response
+   * handler.
+   */
+  final PollContext requester;
+
   FetchStamp(long requestNanos, long responseNanos, boolean readPromptly) {
+    this(requestNanos, responseNanos, readPromptly, null);
+  }
+
+  private FetchStamp(
+      long requestNanos, long responseNanos, boolean readPromptly, PollContext requester) {
     this.requestNanos = requestNanos;
     this.responseNanos = responseNanos;
     this.readPromptly = readPromptly;
+    this.requester = requester;
+  }
+
+  /** The stamp of a fetch request built now on a thread whose poll state is {@code requester}. */
+  static FetchStamp request(long requestNanos, PollContext requester) {
+    return new FetchStamp(requestNanos, 0L, false, requester);
   }
 }

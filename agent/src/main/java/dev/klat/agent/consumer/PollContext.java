@@ -68,14 +68,17 @@ final class PollContext {
   /** Per entry of {@link #headerIndexes}: where that record's end-to-end latency starts. */
   long[] headerStartEpochNanos = new long[INITIAL_CAPACITY];
 
+  // The three poll-state fields are volatile because a classic consumer's heartbeat thread reads
+  // them too: it runs the fetch response handlers that complete while it holds the client's lock.
+
   /** Set by the {@code poll()} entry hook: records are noted only inside a poll. */
-  boolean polling;
+  volatile boolean polling;
 
   /** When the current {@code poll()} began, in {@link System#nanoTime()}; valid while polling. */
-  long pollEnterNanos;
+  volatile long pollEnterNanos;
 
-  /** When the last {@code poll()} on this thread returned normally, or 0. */
-  long lastPollExitNanos;
+  /** When the last {@code poll()} on this thread returned, or 0. */
+  volatile long lastPollExitNanos;
 
   /**
    * The records being parsed for the next list: the {@code CompletedFetch} they come from and its

@@ -204,10 +204,11 @@ class ConsumerAgentIT {
         // The new consumer's network thread reads every response as it arrives.
         assertThat(readPromptlyCount).isEqualTo(records);
       } else {
-        // The application polls in a tight loop: a response comes while a poll() waits for it, or
-        // is read at the start of a poll() that began right after the last (98.2 to 99.4% of them
-        // in a run of 2026-11-23, by version).
-        assertThat(readPromptlyCount).isGreaterThan(records / 2);
+        // The application polls in a tight loop: a response comes while a poll() waits for it (and
+        // is handled by that thread or by the heartbeat thread), or is read at the start of a
+        // poll() that began right after the last (99.7 to 100% of them in a run of 2026-11-23, by
+        // version; 97.4 to 99.4% before heartbeat-thread reads counted).
+        assertThat(readPromptlyCount).isGreaterThan(records * 9 / 10);
       }
       long appP50 = percentile(appLatencies, 0.50);
       long appP99 = percentile(appLatencies, 0.99);

@@ -253,6 +253,42 @@ class ConsumerHooksTest {
     assertThat(limiter.tryAcquire(100_000_000L)).isFalse();
   }
 
+  @Test
+  void aResponseTheHeartbeatThreadHandledWhileTheRequesterWaitedInPollWasReadPromptly()
+      throws Exception {
+    ConsumerHooks.onPollEnter(consumer);
+    Holder request = new Holder();
+    ConsumerHooks.onFetchRequestCreated(request);
+    Thread.sleep(5);
+    assertThat(respondOnAnotherThread(request).readPromptly).isTrue();
+    ConsumerHooks.onPollExit(consumer, null);
+  }
+
+  @Test
+  void aResponseTheHeartbeatThreadHandledWhileTheApplicationWasBusyWasReadLate() throws Exception {
+    ConsumerHooks.onPollEnter(consumer);
+    Holder request = new Holder();
+    ConsumerHooks.onFetchRequestCreated(request);
+    ConsumerHooks.onPollExit(consumer, null);
+    Thread.sleep(5);
+    assertThat(respondOnAnotherThread(request).readPromptly).isFalse();
+  }
+
+  /** The response handled as a classic consumer's heartbeat thread handles it. */
+  private static FetchStamp respondOnAnotherThread(Holder request) throws Exception {
+    Holder completedFetch = new Holder();
+    Thread heartbeat =
+        new Thread(
+            () -> {
+              ConsumerHooks.onFetchResponse(request);
+              ConsumerHooks.onCompletedFetchCreated(completedFetch);
+              ConsumerHooks.onFetchResponseDone();
+            });
+    heartbeat.start();
+    heartbeat.join();
+    return (FetchStamp) completedFetch.klat$state();
+  }
+
   private Holder respond() {
     Holder request = new Holder();
     ConsumerHooks.onFetchRequestCreated(request);

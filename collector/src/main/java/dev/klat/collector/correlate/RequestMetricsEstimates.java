@@ -32,7 +32,12 @@ import java.util.Map;
  * taken from the leader's follower fetch metrics: a follower's fetch waiting at the leader is
  * answered on the append, and the next fetch, which carries the follower's new position, moves the
  * high watermark; the leader sees both fetches' queue, local and response times, not the network
- * between brokers nor the follower's own append.
+ * between brokers nor the follower's own append. That unseen part is learnt from the same leader's
+ * {@code acks=all} records, whose produce response waited for the replication: per record, the
+ * replica wait less the follower fetch turnaround of that moment. Their median over the window is
+ * added to every {@code acks=1} record's turnaround (none without {@value
+ * #MIN_UNSEEN_REPLICATION_SAMPLES} such records in the window): the typical replication, though not
+ * this record's own deviation from it.
  *
  * <p>Only the partition leader's metrics are used: a broker quantile is never averaged or summed
  * across brokers. Not thread-safe: confined to the {@link Correlator}'s lock.
@@ -41,11 +46,15 @@ final class RequestMetricsEstimates implements BrokerInstants {
 
   private static final int MAX_PATHS = 10_000;
 
+  /** Fewer {@code acks=all} records than this in the window teach nothing about replication. */
+  static final int MIN_UNSEEN_REPLICATION_SAMPLES = 20;
+
   private final BrokerTimings timings;
   private final BrokerInstants logAppendTime = BrokerInstants.logAppendTime();
   private final long networkWindowNanos;
   private final Map<Path, WindowedMinimum> networkFloors = new HashMap<>();
   private final Map<Integer, WindowedMinimum> quietReplicaWaits = new HashMap<>();
+  private final Map<Integer, WindowedMedian> unseenReplications = new HashMap<>();
 
   RequestMetricsEstimates(BrokerTimings timings, long networkWindowNanos) {
     this.timings = timings;
@@ -66,8 +75,7 @@ final class RequestMetricsEstimates implements BrokerInstants {
     if (produce == null) {
       return fromTimestamp;
     }
-    RequestTimings follower =
-        producer.acksAll() ? null : timings.lookup(leader, Request.FETCH_FOLLOWER, at);
+    RequestTimings follower = timings.lookup(leader, Request.FETCH_FOLLOWER, at);
     long quietReplicaWait = 0;
     if (producer.acksAll()) {
       WindowedMinimum waits = quietReplicaWait(leader);
@@ -93,8 +101,9 @@ final class RequestMetricsEstimates implements BrokerInstants {
             producer.acksAll(),
             produce,
             quietReplicaWait,
-            follower,
+            producer.acksAll() ? null : follower,
             networkFloor);
+    estimate = learnOrApplyUnseenReplication(producer, leader, at, follower, estimate);
     String broker = "broker-" + leader;
     if (fromTimestamp.hasAppend()) {
       // L itself is known on the broker's clock. With acks=all, H is placed back from the ack by
@@ -127,6 +136,42 @@ final class RequestMetricsEstimates implements BrokerInstants {
         estimate.commitMethod,
         true,
         Long.MIN_VALUE);
+  }
+
+  private Estimate learnOrApplyUnseenReplication(
+      ProducerSpan producer, int leader, long at, RequestTimings follower, Estimate estimate) {
+    if (follower == null || estimate.commitNanos == Long.MIN_VALUE) {
+      return estimate;
+    }
+    WindowedMedian unseen = unseenReplication(leader);
+    long turnaround = followerLagNanos(follower);
+    if (producer.acksAll()) {
+      if (producer.hasAck()) {
+        unseen.add((estimate.commitNanos - estimate.appendNanos) - turnaround, at);
+      }
+      return estimate;
+    }
+    long typical = unseen.median(at);
+    if (typical <= 0) {
+      return estimate;
+    }
+    return new Estimate(
+        estimate.appendNanos,
+        estimate.commitNanos + typical,
+        estimate.commitMethod,
+        estimate.networkNanos);
+  }
+
+  private WindowedMedian unseenReplication(int leader) {
+    WindowedMedian unseen = unseenReplications.get(leader);
+    if (unseen == null) {
+      if (unseenReplications.size() >= MAX_PATHS) {
+        unseenReplications.clear();
+      }
+      unseen = new WindowedMedian(networkWindowNanos, MIN_UNSEEN_REPLICATION_SAMPLES);
+      unseenReplications.put(leader, unseen);
+    }
+    return unseen;
   }
 
   @Override

@@ -253,6 +253,30 @@ class RequestMetricsEstimatesTest {
    * follower fetch means say the high watermark moves 1 ms after the append; a consumer fetch
    * response takes 0.25 ms to queue and 0.25 ms to send.
    */
+  @Test
+  void withAcksOneTheReplicationTheLeaderDoesNotSeeIsLearntFromItsAcksAllRecords() {
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.25, 0.25, 8, 0.25, 0.25));
+    // The follower turnaround the leader sees: 1 ms. The acks=all records waited 8 ms for the
+    // replicas, so 7 ms of each replication happened where the leader's metrics do not look.
+    leader1.put(Request.FETCH_FOLLOWER, timings(0.25, 0.25, 400, 0.25, 0.25));
+    BrokerInstants instants =
+        BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS);
+    ProducerSpan acksOne = Spans.producer(1000, 999, 1000, 1002);
+    ConsumerSpan reader = Spans.consumer(1000, "g", 990, 1100, 1101);
+    BrokerInstants.Times before = instants.lookup(acksOne, reader);
+    assertThat(before.commitNanos() - before.appendNanos()).isEqualTo(MS);
+
+    for (int i = 0; i < RequestMetricsEstimates.MIN_UNSEEN_REPLICATION_SAMPLES; i++) {
+      // D to A 10 ms: 1 ms of network, 0.5 before the append, 8 waiting, 0.5 answering.
+      instants.lookup(Spans.acksAll(Spans.producer(i, 9.0 * i, 10.0 * i, 10.0 * i + 10)), reader);
+    }
+    BrokerInstants.Times after = instants.lookup(acksOne, reader);
+    assertThat(after.commitMethod()).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
+    assertThat(after.appendNanos()).isEqualTo(before.appendNanos());
+    assertThat(after.commitNanos() - after.appendNanos()).isEqualTo(8 * MS);
+  }
+
   private static Correlator acksOneCorrelator(List<JoinedBreakdown> out) {
     Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
     leader1.put(Request.PRODUCE, timings(0.25, 0.25, 0, 0.25, 0.25));

@@ -331,25 +331,34 @@ class RequestMetricsEstimatesTest {
 
   @Test
   void aFetchSentRightAfterAResponseThatFoundTheRecordUncommittedPlacesTheCommit() {
-    // The fetch went out at 14 ms, after the follower means' H (12 ms), but 0.5 ms after the
-    // consumer's previous response, whose high watermark had not reached the record: the fetch
-    // asked before the record was committed, waited, and was answered at 30 ms.
-    ConsumerSpan waiting = Spans.withFetchMinBytes(Spans.consumer(1, "g", 14, 30.5, 31), 1);
-    Breakdown b = acksOneRecordReadBy(Spans.withUncommittedAt(waiting, 13.5));
-    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.CONSUMER_FETCH_WAIT);
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(30));
+    // 0.5 ms after the consumer's previous response, whose high watermark had not reached the
+    // record: the fetch asked before the record was committed, waited, and was answered at 30 ms.
+    Breakdown b = readByAFetchAt14AfterAResponseAt(13.5);
+    assertCommitPlaced(b, EstimationMethod.CONSUMER_FETCH_WAIT, 30);
     assertThat(b.nanos(Segment.FETCH)).isEqualTo(MS / 2);
-    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
   }
 
   @Test
   void aFetchSentLongAfterTheResponseThatFoundTheRecordUncommittedIsNoEvidence() {
     // The application worked 8.5 ms between that response and the next fetch: the record may have
     // been committed meanwhile, so the follower means keep H.
-    ConsumerSpan late = Spans.withFetchMinBytes(Spans.consumer(1, "g", 14, 30.5, 31), 1);
-    Breakdown b = acksOneRecordReadBy(Spans.withUncommittedAt(late, 5.5));
-    assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
+    assertCommitPlaced(
+        readByAFetchAt14AfterAResponseAt(5.5), EstimationMethod.FOLLOWER_FETCH_METRICS, 12);
+  }
+
+  /**
+   * The record D = 10, A = 12 ms, read by a waiting consumer whose fetch went out at 14 ms (after
+   * the follower means' H, 12 ms) and came back at 30.5 ms; its previous response for the
+   * partition, received at {@code uncommittedMs}, found the record uncommitted.
+   */
+  private static Breakdown readByAFetchAt14AfterAResponseAt(double uncommittedMs) {
+    ConsumerSpan c = Spans.withFetchMinBytes(Spans.consumer(1, "g", 14, 30.5, 31), 1);
+    return acksOneRecordReadBy(Spans.withUncommittedAt(c, uncommittedMs));
+  }
+
+  private static void assertCommitPlaced(Breakdown b, EstimationMethod method, double commitMs) {
+    assertThat(b.method(Segment.COMMIT)).isEqualTo(method);
+    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(commitMs));
     assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
   }
 

@@ -4,6 +4,7 @@ import dev.klat.agent.export.Gauge;
 import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.export.MetricsRegistry;
 import dev.klat.model.MetricDef;
+import java.util.Arrays;
 
 /**
  * The instruments of one (topic, consumer group), resolved once so that {@code poll()} does no
@@ -46,9 +47,7 @@ final class ConsumerTopicInstruments {
     }
     Gauge created =
         registry.gauge(MetricDef.CONSUMER_LAG_TIME, topic, groupId, Integer.toString(partition));
-    Gauge[] grown = java.util.Arrays.copyOf(gauges, Math.max(gauges.length, partition + 1));
-    grown[partition] = created;
-    lagByPartition = grown;
+    lagByPartition = withSlot(gauges, partition, created);
     return created;
   }
 
@@ -65,10 +64,14 @@ final class ConsumerTopicInstruments {
       return null;
     }
     PartitionFetchHistory created = new PartitionFetchHistory();
-    PartitionFetchHistory[] grown =
-        java.util.Arrays.copyOf(histories, Math.max(histories.length, partition + 1));
-    grown[partition] = created;
-    historyByPartition = grown;
+    historyByPartition = withSlot(histories, partition, created);
     return created;
+  }
+
+  /** A copy of {@code byPartition}, long enough for {@code partition}, holding {@code value}. */
+  private static <T> T[] withSlot(T[] byPartition, int partition, T value) {
+    T[] grown = Arrays.copyOf(byPartition, Math.max(byPartition.length, partition + 1));
+    grown[partition] = value;
+    return grown;
   }
 }

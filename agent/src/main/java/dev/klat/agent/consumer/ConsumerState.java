@@ -90,7 +90,7 @@ final class ConsumerState {
     if (cached == null && instrumentsByTopic.size() >= MAX_TOPICS) {
       ConsumerTopicInstruments shared = overflow;
       if (shared == null) {
-        shared = new ConsumerTopicInstruments(OVERFLOW_TOPIC, groupId, runtime.metrics());
+        shared = ConsumerTopicInstruments.shared(OVERFLOW_TOPIC, groupId, runtime.metrics());
         overflow = shared;
       }
       return shared;

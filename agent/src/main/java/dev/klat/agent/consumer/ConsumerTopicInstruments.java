@@ -26,8 +26,16 @@ final class ConsumerTopicInstruments {
   private volatile Gauge[] lagByPartition = new Gauge[0];
   // Indexed by partition number; used only by the thread polling the consumer.
   private PartitionFetchHistory[] historyByPartition = new PartitionFetchHistory[0];
+  // False for instruments that several topics share: a partition number names no one partition.
+  private final boolean keepsHistories;
 
   ConsumerTopicInstruments(String topic, String groupId, MetricsRegistry registry) {
+    this(topic, groupId, registry, true);
+  }
+
+  private ConsumerTopicInstruments(
+      String topic, String groupId, MetricsRegistry registry, boolean keepsHistories) {
+    this.keepsHistories = keepsHistories;
     this.topic = topic;
     this.groupId = groupId;
     this.registry = registry;
@@ -36,14 +44,24 @@ final class ConsumerTopicInstruments {
     this.bufferLatency = registry.histogram(MetricDef.CONSUMER_BUFFER_LATENCY, topic, groupId);
   }
 
+  /**
+   * The instruments that the topics beyond a consumer's limit share under the name {@code
+   * overflowTopic}; they keep no fetch history, since partition 0 of one topic says nothing about
+   * partition 0 of another.
+   */
+  static ConsumerTopicInstruments shared(
+      String overflowTopic, String groupId, MetricsRegistry registry) {
+    return new ConsumerTopicInstruments(overflowTopic, groupId, registry, false);
+  }
+
   /** The lag gauge of a partition; a lookup in an array after the partition's first poll. */
   Gauge lag(int partition) {
+    if (partition < 0 || partition > MAX_PARTITION) {
+      return null;
+    }
     Gauge[] gauges = lagByPartition;
     if (partition < gauges.length && gauges[partition] != null) {
       return gauges[partition];
-    }
-    if (partition < 0 || partition > MAX_PARTITION) {
-      return null;
     }
     Gauge created =
         registry.gauge(MetricDef.CONSUMER_LAG_TIME, topic, groupId, Integer.toString(partition));
@@ -53,15 +71,15 @@ final class ConsumerTopicInstruments {
 
   /**
    * What the previous fetch response of a partition said, or null for a partition number no topic
-   * has; a lookup in an array after the partition's first poll.
+   * has or on {@link #shared} instruments; a lookup in an array after the partition's first poll.
    */
   PartitionFetchHistory history(int partition) {
+    if (!keepsHistories || partition < 0 || partition > MAX_PARTITION) {
+      return null;
+    }
     PartitionFetchHistory[] histories = historyByPartition;
     if (partition < histories.length && histories[partition] != null) {
       return histories[partition];
-    }
-    if (partition < 0 || partition > MAX_PARTITION) {
-      return null;
     }
     PartitionFetchHistory created = new PartitionFetchHistory();
     historyByPartition = withSlot(histories, partition, created);

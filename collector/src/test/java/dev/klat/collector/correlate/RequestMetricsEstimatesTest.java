@@ -10,6 +10,7 @@ import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;
+import dev.klat.model.TimePoint;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -221,7 +222,7 @@ class RequestMetricsEstimatesTest {
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
     // L = 45.5 ms less the broker offset; H = A - 1 ms of response = 48 ms: commit ~3 ms, not the
     // 40 ms wait, which stays in publish.
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(48));
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(48));
     assertThat(b.nanos(Segment.COMMIT)).isBetween(1 * MS, 4 * MS);
     assertThat(b.nanos(Segment.PUBLISH)).isGreaterThan(40 * MS);
     assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
@@ -248,11 +249,6 @@ class RequestMetricsEstimatesTest {
     assertThat(joined.flagged()).doesNotContain(Segment.PUBLISH, Segment.COMMIT);
   }
 
-  /**
-   * acks=1 on leader 1: Produce 0.5 ms queue and append, no replica wait, 0.5 ms response; the
-   * follower fetch means say the high watermark moves 1 ms after the append; a consumer fetch
-   * response takes 0.25 ms to queue and 0.25 ms to send.
-   */
   @Test
   void withAcksOneTheReplicationTheLeaderDoesNotSeeIsLearntFromItsAcksAllRecords() {
     Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
@@ -277,6 +273,11 @@ class RequestMetricsEstimatesTest {
     assertThat(after.commitNanos() - after.appendNanos()).isEqualTo(8 * MS);
   }
 
+  /**
+   * acks=1 on leader 1: Produce 0.5 ms queue and append, no replica wait, 0.5 ms response; the
+   * follower fetch means say the high watermark moves 1 ms after the append; a consumer fetch
+   * response takes 0.25 ms to queue and 0.25 ms to send.
+   */
   private static Correlator acksOneCorrelator(List<JoinedBreakdown> out) {
     Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
     leader1.put(Request.PRODUCE, timings(0.25, 0.25, 0, 0.25, 0.25));
@@ -308,7 +309,7 @@ class RequestMetricsEstimatesTest {
     Breakdown b =
         acksOneRecordReadBy(Spans.withFetchMinBytes(Spans.consumer(1, "g", 5, 30.5, 31), 1));
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.CONSUMER_FETCH_WAIT);
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(30));
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(30));
     assertThat(b.nanos(Segment.COMMIT)).isEqualTo(19 * MS);
     // What is left of the fetch is the leader's response time; nothing was waiting for a poll.
     assertThat(b.nanos(Segment.FETCH)).isEqualTo(MS / 2);
@@ -323,7 +324,7 @@ class RequestMetricsEstimatesTest {
     Breakdown b =
         acksOneRecordReadBy(Spans.withFetchMinBytes(Spans.consumer(1, "g", 200, 201, 202), 1));
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
     assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(189 * MS);
     assertThat(b.nanos(Segment.FETCH)).isEqualTo(MS);
     assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
@@ -358,7 +359,7 @@ class RequestMetricsEstimatesTest {
 
   private static void assertCommitPlaced(Breakdown b, EstimationMethod method, double commitMs) {
     assertThat(b.method(Segment.COMMIT)).isEqualTo(method);
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(commitMs));
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(commitMs));
     assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());
   }
 
@@ -396,7 +397,7 @@ class RequestMetricsEstimatesTest {
     for (JoinedBreakdown joined : out) {
       Breakdown b = joined.breakdown();
       assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
-      assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
+      assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
     }
   }
 
@@ -407,7 +408,7 @@ class RequestMetricsEstimatesTest {
     Breakdown b =
         acksOneRecordReadBy(Spans.withFetchSettings(Spans.consumer(1, "g", 5, 80.5, 81), 1, false));
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(12));
     assertThat(b.nanos(Segment.FETCH)).isEqualTo(Math.round(68.5 * MS));
   }
 
@@ -420,8 +421,7 @@ class RequestMetricsEstimatesTest {
 
     Breakdown b = out.get(0).breakdown();
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT))
-        .isLessThanOrEqualTo(Spans.ms(12));
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isLessThanOrEqualTo(Spans.ms(12));
   }
 
   @Test
@@ -444,7 +444,7 @@ class RequestMetricsEstimatesTest {
     c.offerConsumer(Spans.consumer(1, "g", 20, 25, 26));
 
     Breakdown b = out.get(0).breakdown();
-    assertThat(b.instants().nanos(dev.klat.model.TimePoint.COMMIT)).isEqualTo(Spans.ms(23));
+    assertThat(b.instants().nanos(TimePoint.COMMIT)).isEqualTo(Spans.ms(23));
     assertThat(b.method(Segment.COMMIT)).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
     assertThat(b.nanos(Segment.FETCH)).isEqualTo(2 * MS);
     assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos());

@@ -9,7 +9,7 @@ import java.util.function.DoubleSupplier;
  * never below {@value #INITIAL_MILLIS} ms, so that a server answering {@code Retry-After: 0} cannot
  * make every agent retry in a tight loop. Confined to the exporter thread.
  */
-final class Backoff {
+public final class Backoff {
 
   static final long INITIAL_MILLIS = 1_000;
   static final long MAX_MILLIS = 30_000;
@@ -23,7 +23,7 @@ final class Backoff {
   /**
    * @param random uniform in [0, 1)
    */
-  Backoff(DoubleSupplier random) {
+  public Backoff(DoubleSupplier random) {
     this.random = random;
   }
 
@@ -32,7 +32,7 @@ final class Backoff {
    *
    * @param retryAfterMillis the server's {@code Retry-After} in milliseconds, or -1
    */
-  long nextDelayMillis(long retryAfterMillis) {
+  public long nextDelayMillis(long retryAfterMillis) {
     long step = stepMillis;
     stepMillis = Math.min(stepMillis * 2, MAX_MILLIS);
     if (retryAfterMillis >= 0) {
@@ -42,7 +42,7 @@ final class Backoff {
   }
 
   /** Starts the schedule over, after a success. */
-  void reset() {
+  public void reset() {
     stepMillis = INITIAL_MILLIS;
   }
 }

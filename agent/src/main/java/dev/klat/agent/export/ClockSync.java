@@ -15,7 +15,7 @@ import dev.klat.model.ClockSyncHeaders;
  * parse or contradict each other is counted in {@link #rejected()} and ignored. Never throws, and
  * allocates nothing. Confined to the exporter thread.
  */
-final class ClockSync {
+public final class ClockSync {
 
   /** How many recent samples compete for the shortest round trip, {@value}. */
   static final int WINDOW = 8;
@@ -77,18 +77,18 @@ final class ClockSync {
   }
 
   /** Whether a sample is there to report. */
-  boolean hasSample() {
+  public boolean hasSample() {
     return count > 0;
   }
 
   /** {@code clock(collector) - clock(agent)} of the best recent sample; 0 without one. */
-  long offsetNanos() {
+  public long offsetNanos() {
     int best = best();
     return best < 0 ? 0 : offsets[best];
   }
 
   /** The uncertainty of {@link #offsetNanos()}, at least 1 us; 0 without a sample. */
-  long uncertaintyNanos() {
+  public long uncertaintyNanos() {
     int best = best();
     return best < 0 ? 0 : uncertainties[best];
   }

@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.model.BrokerProbeWire;
 import dev.klat.model.ClockSyncHeaders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,10 +21,10 @@ import java.util.zip.GZIPOutputStream;
  * collector's clock headers also feeds {@link #clockSync()}. Never throws; used by the exporter
  * thread only, except {@link #abort()}.
  */
-final class OtlpHttpSender {
+public final class OtlpHttpSender {
 
   /** What the caller should do with the data it sent. */
-  enum Outcome {
+  public enum Outcome {
     /** 2xx: the data was accepted (a partial success is still a success here). */
     SUCCESS,
     /** 429, 502, 503, 504, or an I/O error (refused, reset, timeout): try again later. */
@@ -33,17 +34,17 @@ final class OtlpHttpSender {
   }
 
   /** The outcome of one request. Immutable. */
-  static final class Result {
-    final Outcome outcome;
+  public static final class Result {
+    public final Outcome outcome;
 
     /** The HTTP status, or -1 if no response was received. */
-    final int httpStatus;
+    public final int httpStatus;
 
     /** The delay the server asked for with {@code Retry-After}, capped; -1 if it did not. */
-    final long retryAfterMillis;
+    public final long retryAfterMillis;
 
     /** A short description for the log. */
-    final String detail;
+    public final String detail;
 
     Result(Outcome outcome, int httpStatus, long retryAfterMillis, String detail) {
       this.outcome = outcome;
@@ -69,6 +70,7 @@ final class OtlpHttpSender {
 
   private final URL tracesUrl;
   private final URL metricsUrl;
+  private final URL logsUrl;
   private final Map<String, String> headers;
   private final boolean gzip;
   private final TimeSource time;
@@ -79,7 +81,7 @@ final class OtlpHttpSender {
   private volatile HttpURLConnection inFlight;
   private volatile boolean aborted;
 
-  OtlpHttpSender(
+  public OtlpHttpSender(
       String endpointBase,
       Map<String, String> headers,
       boolean gzip,
@@ -88,6 +90,7 @@ final class OtlpHttpSender {
       throws IOException {
     this.tracesUrl = new URL(endpointBase + TRACES_PATH);
     this.metricsUrl = new URL(endpointBase + METRICS_PATH);
+    this.logsUrl = new URL(endpointBase + BrokerProbeWire.LOGS_PATH);
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     this.gzip = gzip;
     this.userAgent = "klat-agent/" + agentVersion;
@@ -95,7 +98,7 @@ final class OtlpHttpSender {
   }
 
   /** The clock samples of this sender's exchanges; exporter thread only. */
-  ClockSync clockSync() {
+  public ClockSync clockSync() {
     return clockSync;
   }
 
@@ -105,6 +108,11 @@ final class OtlpHttpSender {
 
   Result sendMetrics(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
     return send(metricsUrl, body, connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /** Posts an OTLP logs request to {@code <endpoint>/v1/logs} (the broker probe's events). */
+  public Result sendLogs(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(logsUrl, body, connectTimeoutMillis, readTimeoutMillis);
   }
 
   /**

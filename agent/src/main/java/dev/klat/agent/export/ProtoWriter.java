@@ -9,7 +9,7 @@ import java.util.Arrays;
  * #endMessage} writes the length there and shifts the body back over the unused bytes, so no size
  * pass and no scratch buffer are needed. Not thread-safe.
  */
-final class ProtoWriter {
+public final class ProtoWriter {
 
   static final int WIRE_VARINT = 0;
   static final int WIRE_FIXED64 = 1;
@@ -21,23 +21,23 @@ final class ProtoWriter {
   private byte[] buffer;
   private int position;
 
-  ProtoWriter(int initialCapacity) {
+  public ProtoWriter(int initialCapacity) {
     buffer = new byte[Math.max(16, initialCapacity)];
   }
 
-  void reset() {
+  public void reset() {
     position = 0;
   }
 
-  int size() {
+  public int size() {
     return position;
   }
 
-  int capacity() {
+  public int capacity() {
     return buffer.length;
   }
 
-  byte[] toByteArray() {
+  public byte[] toByteArray() {
     return Arrays.copyOf(buffer, position);
   }
 
@@ -51,12 +51,12 @@ final class ProtoWriter {
     }
   }
 
-  void tag(int fieldNumber, int wireType) {
+  public void tag(int fieldNumber, int wireType) {
     varint(((long) fieldNumber << 3) | wireType);
   }
 
   /** Writes a varint; a negative value takes ten bytes, as int64 fields encode it. */
-  void varint(long value) {
+  public void varint(long value) {
     ensure(10);
     while ((value & ~0x7FL) != 0) {
       buffer[position++] = (byte) ((value & 0x7F) | 0x80);
@@ -65,7 +65,7 @@ final class ProtoWriter {
     buffer[position++] = (byte) value;
   }
 
-  void fixed64(long value) {
+  public void fixed64(long value) {
     ensure(8);
     for (int i = 0; i < 8; i++) {
       buffer[position++] = (byte) value;
@@ -73,7 +73,7 @@ final class ProtoWriter {
     }
   }
 
-  void fixed32(int value) {
+  public void fixed32(int value) {
     ensure(4);
     for (int i = 0; i < 4; i++) {
       buffer[position++] = (byte) value;
@@ -81,42 +81,42 @@ final class ProtoWriter {
     }
   }
 
-  void raw(byte[] bytes, int offset, int length) {
+  public void raw(byte[] bytes, int offset, int length) {
     ensure(length);
     System.arraycopy(bytes, offset, buffer, position, length);
     position += length;
   }
 
-  void varintField(int fieldNumber, long value) {
+  public void varintField(int fieldNumber, long value) {
     tag(fieldNumber, WIRE_VARINT);
     varint(value);
   }
 
-  void boolField(int fieldNumber, boolean value) {
+  public void boolField(int fieldNumber, boolean value) {
     varintField(fieldNumber, value ? 1 : 0);
   }
 
-  void fixed64Field(int fieldNumber, long value) {
+  public void fixed64Field(int fieldNumber, long value) {
     tag(fieldNumber, WIRE_FIXED64);
     fixed64(value);
   }
 
-  void doubleField(int fieldNumber, double value) {
+  public void doubleField(int fieldNumber, double value) {
     fixed64Field(fieldNumber, Double.doubleToRawLongBits(value));
   }
 
-  void stringField(int fieldNumber, String value) {
+  public void stringField(int fieldNumber, String value) {
     bytesField(fieldNumber, value.getBytes(StandardCharsets.UTF_8));
   }
 
-  void bytesField(int fieldNumber, byte[] value) {
+  public void bytesField(int fieldNumber, byte[] value) {
     tag(fieldNumber, WIRE_LENGTH_DELIMITED);
     varint(value.length);
     raw(value, 0, value.length);
   }
 
   /** Writes 16 bytes, big-endian {@code high} then {@code low}, as OTLP trace ids are laid out. */
-  void traceIdField(int fieldNumber, long high, long low) {
+  public void traceIdField(int fieldNumber, long high, long low) {
     tag(fieldNumber, WIRE_LENGTH_DELIMITED);
     varint(16);
     bigEndian(high);
@@ -124,7 +124,7 @@ final class ProtoWriter {
   }
 
   /** Writes 8 bytes, big-endian, as OTLP span ids are laid out. */
-  void spanIdField(int fieldNumber, long id) {
+  public void spanIdField(int fieldNumber, long id) {
     tag(fieldNumber, WIRE_LENGTH_DELIMITED);
     varint(8);
     bigEndian(id);
@@ -138,7 +138,7 @@ final class ProtoWriter {
   }
 
   /** Writes a packed repeated fixed64 field of the first {@code count} values. */
-  void packedFixed64Field(int fieldNumber, long[] values, int count) {
+  public void packedFixed64Field(int fieldNumber, long[] values, int count) {
     tag(fieldNumber, WIRE_LENGTH_DELIMITED);
     varint(8L * count);
     ensure(8 * count);
@@ -148,7 +148,7 @@ final class ProtoWriter {
   }
 
   /** Writes a packed repeated double field. */
-  void packedDoubleField(int fieldNumber, double[] values) {
+  public void packedDoubleField(int fieldNumber, double[] values) {
     tag(fieldNumber, WIRE_LENGTH_DELIMITED);
     varint(8L * values.length);
     ensure(8 * values.length);
@@ -162,7 +162,7 @@ final class ProtoWriter {
    *
    * @return the mark to pass to {@link #endMessage}
    */
-  int beginMessage(int fieldNumber) {
+  public int beginMessage(int fieldNumber) {
     tag(fieldNumber, WIRE_LENGTH_DELIMITED);
     ensure(RESERVED_LENGTH_BYTES);
     int mark = position;
@@ -170,7 +170,7 @@ final class ProtoWriter {
     return mark;
   }
 
-  void endMessage(int mark) {
+  public void endMessage(int mark) {
     int bodyStart = mark + RESERVED_LENGTH_BYTES;
     int length = position - bodyStart;
     int lengthBytes = varintSize(length);

@@ -3,7 +3,7 @@ package dev.klat.agent.export;
 import dev.klat.agent.WallClock;
 
 /** The clocks of the export layer, injected so that tests can fix them. */
-interface TimeSource {
+public interface TimeSource {
 
   /** The system clocks. */
   TimeSource SYSTEM =

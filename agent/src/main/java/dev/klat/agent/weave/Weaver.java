@@ -22,7 +22,7 @@ import org.objectweb.asm.Type;
  * classes during {@code premain} (420 ms of start-up on the benchmark machine); this loads a few
  * dozen, and only when a kafka-clients class it instruments is loaded.
  */
-final class Weaver {
+public final class Weaver {
 
   static final String STATE_FIELD = "klat$state";
   private static final String STATE_HOLDER = Type.getInternalName(StateHolder.class);
@@ -31,9 +31,12 @@ final class Weaver {
   private Weaver() {}
 
   /** The outcome of weaving one class: the new bytes and what could not be applied. */
-  static final class Result {
-    final byte[] bytes;
-    final List<String> skipped;
+  public static final class Result {
+    /** The woven class, or null when nothing was changed. */
+    public final byte[] bytes;
+
+    /** Why each hook that was left out could not be applied. */
+    public final List<String> skipped;
 
     Result(byte[] bytes, List<String> skipped) {
       this.bytes = bytes;
@@ -46,7 +49,7 @@ final class Weaver {
    * and named in {@link Result#skipped}; the other hooks still apply. Returns null bytes when
    * nothing was changed.
    */
-  static Result weave(byte[] classFile, ClassPlan plan) {
+  public static Result weave(byte[] classFile, ClassPlan plan) {
     ClassReader reader = new ClassReader(classFile);
     // COMPUTE_MAXS only: the inserted code has no branches, so frames stay as they are, and
     // computing frames could load application classes from inside the transformer.

@@ -1,0 +1,100 @@
+package dev.klat.probe;
+
+import dev.klat.agent.config.AgentLog;
+
+/**
+ * The calls woven into {@code kafka.cluster.Partition} (see {@link PartitionInstrumentation}). They
+ * run on the broker's request handler and replica threads, so each reads what it needs, offers one
+ * event to the {@link EventRing} and returns: no lock, no allocation, no I/O, and no exception ever
+ * leaves them.
+ */
+public final class PartitionHooks {
+
+  private static final LongReader FIRST_OFFSET = new LongReader("firstOffset");
+  private static final LongReader LAST_OFFSET = new LongReader("lastOffset");
+  private static final LongReader HIGH_WATERMARK = new LongReader("highWatermark");
+
+  private static volatile EventRing ring;
+  private static volatile int brokerId = -1;
+
+  private PartitionHooks() {}
+
+  /** Starts delivering events to {@code events}; until then every hook returns at once. */
+  static void install(EventRing events) {
+    ring = events;
+  }
+
+  /** The broker's node id as its partitions report it, or -1 before the first event. */
+  static int brokerId() {
+    return brokerId;
+  }
+
+  /**
+   * At the exit of {@code Partition.appendRecordsToLeader}: the batch is in the leader's log.
+   *
+   * @param appendInfo the returned {@code LogAppendInfo}
+   * @param topicPartition the partition's {@code TopicPartition} field
+   * @param leaderEpoch the partition's leader epoch field
+   * @param localBrokerId the partition's broker id field
+   */
+  public static void appended(
+      Object appendInfo, Object topicPartition, int leaderEpoch, int localBrokerId) {
+    EventRing events = ring;
+    if (events == null || appendInfo == null || topicPartition == null) {
+      return;
+    }
+    try {
+      long now = ProbeClock.epochNanos();
+      long first = FIRST_OFFSET.read(appendInfo);
+      long last = LAST_OFFSET.read(appendInfo);
+      if (first < 0 || last < first) {
+        // An append that wrote nothing (every batch invalid, or a duplicate batch).
+        return;
+      }
+      brokerId = localBrokerId;
+      events.offer(EventRing.APPEND, topicPartition, leaderEpoch, first, last, now);
+    } catch (Throwable t) {
+      hookFailed("appendRecordsToLeader", t);
+    }
+  }
+
+  /**
+   * At the exit of {@code Partition.maybeIncrementLeaderHW}: when it returns true the leader's high
+   * watermark has just moved.
+   *
+   * @param advanced the returned value
+   * @param topicPartition the partition's {@code TopicPartition} field
+   * @param leaderEpoch the partition's leader epoch field
+   * @param localBrokerId the partition's broker id field
+   * @param leaderLog the leader's {@code UnifiedLog} argument
+   */
+  public static void highWatermarkChecked(
+      boolean advanced,
+      Object topicPartition,
+      int leaderEpoch,
+      int localBrokerId,
+      Object leaderLog) {
+    EventRing events = ring;
+    if (!advanced || events == null || topicPartition == null || leaderLog == null) {
+      return;
+    }
+    try {
+      long now = ProbeClock.epochNanos();
+      long highWatermark = HIGH_WATERMARK.read(leaderLog);
+      if (highWatermark < 0) {
+        return;
+      }
+      brokerId = localBrokerId;
+      events.offer(EventRing.HIGH_WATERMARK, topicPartition, leaderEpoch, 0, highWatermark, now);
+    } catch (Throwable t) {
+      hookFailed("maybeIncrementLeaderHW", t);
+    }
+  }
+
+  // Once per hook: a hook that fails keeps failing the same way, and the broker must not pay for a
+  // log line per batch.
+  private static void hookFailed(String hook, Throwable t) {
+    AgentLog.global()
+        .warnOnce("probe-hook-" + hook, "broker probe: " + hook + " hook failed, no events: " + t);
+  }
+}

@@ -1,0 +1,55 @@
+package dev.klat.probe;
+
+import dev.klat.agent.weave.ClassPlan;
+import dev.klat.agent.weave.Hook;
+import dev.klat.agent.weave.Hook.Value;
+import java.util.Arrays;
+
+/**
+ * The probe's two hooks, both on {@code kafka.cluster.Partition}, the one broker class whose shape
+ * is the same from Kafka 3.6 to 4.4 (the log classes moved from Scala to Java in 4.1): the exit of
+ * {@code appendRecordsToLeader}, when a batch is in the leader's log, and the exit of the private
+ * {@code maybeIncrementLeaderHW}, through which every high-watermark advance of a leader passes
+ * (after an append when the ISR is the leader alone, after a follower's fetch otherwise). Both read
+ * the partition's own fields {@code topicPartition}, {@code leaderEpoch} and {@code localBrokerId}.
+ * Argument and return types are matched by count and kind only, since their classes differ by
+ * version; the hooks take them as {@code Object}.
+ */
+final class PartitionInstrumentation {
+
+  static final String PARTITION_CLASS = "kafka.cluster.Partition";
+
+  private static final String HOOKS = "dev/klat/probe/PartitionHooks";
+  private static final String OBJECT = "Ljava/lang/Object;";
+
+  private PartitionInstrumentation() {}
+
+  static ClassPlan plan() {
+    Hook appended =
+        Hook.on("Partition.appendRecordsToLeader", PARTITION_CLASS, "appendRecordsToLeader")
+            .anyArguments()
+            .returning("Lorg/apache/kafka/storage/internals/log/LogAppendInfo;")
+            .atExit()
+            .passing(
+                Value.returned(),
+                Value.field("topicPartition"),
+                Value.field("leaderEpoch"),
+                Value.field("localBrokerId"))
+            .calling(HOOKS, "appended", "(" + OBJECT + OBJECT + "II)V")
+            .build();
+    Hook highWatermark =
+        Hook.on("Partition.maybeIncrementLeaderHW", PARTITION_CLASS, "maybeIncrementLeaderHW")
+            .arguments(null, "J")
+            .returning("Z")
+            .atExit()
+            .passing(
+                Value.returned(),
+                Value.field("topicPartition"),
+                Value.field("leaderEpoch"),
+                Value.field("localBrokerId"),
+                Value.argument(0))
+            .calling(HOOKS, "highWatermarkChecked", "(Z" + OBJECT + "II" + OBJECT + ")V")
+            .build();
+    return ClassPlan.of(PARTITION_CLASS, false, Arrays.asList(appended, highWatermark));
+  }
+}

@@ -1,0 +1,119 @@
+package dev.klat.probe;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Turns the drained events into per-partition ranges (the exporter thread only). An append event is
+ * a range as it is. A high-watermark event says only where the high watermark is now; the range it
+ * committed starts where the previous event of the same leader term left it, so the first advance
+ * the probe sees in a term (after a start or a leader change) only sets that start, and an advance
+ * older than the latest (two threads racing to report) is ignored. A leader epoch change hands the
+ * old term's ranges to the sink first, so that no range is ever reported under another term.
+ */
+final class PartitionTimelines implements EventRing.Sink {
+
+  /** Receives a partition's ranges of one leader term. */
+  interface Sink {
+    void ranges(Object topicPartition, int leaderEpoch, RangeList appends, RangeList commits);
+  }
+
+  private final int maxPartitions;
+  private final int maxRangesPerPartition;
+  private final long resolutionMicros;
+  private final Map<Object, Timeline> timelines = new HashMap<>();
+  private Sink sink;
+  private long dropped;
+
+  PartitionTimelines(int maxPartitions, int maxRangesPerPartition, long resolutionMicros) {
+    this.maxPartitions = maxPartitions;
+    this.maxRangesPerPartition = maxRangesPerPartition;
+    this.resolutionMicros = resolutionMicros;
+  }
+
+  /** Where a term's ranges go when its epoch ends mid-interval; set before each drain. */
+  void sinkForEpochChanges(Sink epochChanges) {
+    this.sink = epochChanges;
+  }
+
+  @Override
+  public void event(
+      byte kind, Object partition, int leaderEpoch, long first, long last, long epochNanos) {
+    Timeline timeline = timelines.get(partition);
+    if (timeline == null) {
+      if (timelines.size() >= maxPartitions) {
+        dropped++;
+        return;
+      }
+      timeline = new Timeline(leaderEpoch);
+      timelines.put(partition, timeline);
+    } else if (timeline.leaderEpoch != leaderEpoch) {
+      if (leaderEpoch < timeline.leaderEpoch) {
+        // A late event of an earlier term: its range could not be told apart from the new term's.
+        dropped++;
+        return;
+      }
+      flush(partition, timeline, sink);
+      timeline.newTerm(leaderEpoch);
+    }
+    long micros = epochNanos / 1000;
+    if (kind == EventRing.APPEND) {
+      if (!timeline.appends.add(first, last, micros)) {
+        dropped++;
+      }
+    } else if (timeline.highWatermark < 0) {
+      timeline.highWatermark = last;
+    } else if (last > timeline.highWatermark) {
+      if (!timeline.commits.add(timeline.highWatermark, last - 1, micros)) {
+        dropped++;
+      }
+      timeline.highWatermark = last;
+    }
+  }
+
+  /**
+   * Hands every partition's pending ranges to {@code out}. Partitions stay, quiet or not, so that a
+   * partition written once a minute still has the high watermark its next advance starts from;
+   * {@code maxPartitions} bounds them.
+   */
+  void flushAll(Sink out) {
+    for (Map.Entry<Object, Timeline> entry : timelines.entrySet()) {
+      flush(entry.getKey(), entry.getValue(), out);
+    }
+  }
+
+  private static void flush(Object partition, Timeline timeline, Sink out) {
+    if (!timeline.isEmpty() && out != null) {
+      out.ranges(partition, timeline.leaderEpoch, timeline.appends, timeline.commits);
+    }
+  }
+
+  /** Events dropped since start: past the partition limit, a full range list, a stale term. */
+  long dropped() {
+    return dropped;
+  }
+
+  int partitions() {
+    return timelines.size();
+  }
+
+  private final class Timeline {
+    int leaderEpoch;
+    long highWatermark = -1;
+    final RangeList appends = new RangeList(maxRangesPerPartition, resolutionMicros);
+    final RangeList commits = new RangeList(maxRangesPerPartition, resolutionMicros);
+
+    Timeline(int leaderEpoch) {
+      this.leaderEpoch = leaderEpoch;
+    }
+
+    void newTerm(int epoch) {
+      leaderEpoch = epoch;
+      highWatermark = -1;
+    }
+
+    boolean isEmpty() {
+      return appends.isEmpty() && commits.isEmpty();
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package dev.klat.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.model.BrokerProbeWire;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PartitionTimelinesTest {
+
+  private final List<String> out = new ArrayList<>();
+  private final PartitionTimelines.Sink sink =
+      (tp, epoch, appends, commits) ->
+          out.add(tp + "@" + epoch + " appends=" + ranges(appends) + " commits=" + ranges(commits));
+
+  @Test
+  void appendsWithinOneTickBecomeOneRangeWithTheLaterTime() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 1_000);
+    timelines.event(EventRing.APPEND, "t-0", 5, 0, 9, 10_100_000L);
+    timelines.event(EventRing.APPEND, "t-0", 5, 10, 19, 10_600_000L);
+    // The next millisecond starts a new range.
+    timelines.event(EventRing.APPEND, "t-0", 5, 20, 29, 11_100_000L);
+    timelines.flushAll(sink);
+    assertThat(out).containsExactly("t-0@5 appends=[0-19@10600, 20-29@11100] commits=[]");
+  }
+
+  @Test
+  void aGapInOffsetsIsNeverBridged() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 1_000);
+    timelines.event(EventRing.APPEND, "t-0", 5, 0, 9, 10_100_000L);
+    timelines.event(EventRing.APPEND, "t-0", 5, 12, 19, 10_200_000L);
+    timelines.flushAll(sink);
+    assertThat(out).containsExactly("t-0@5 appends=[0-9@10100, 12-19@10200] commits=[]");
+  }
+
+  @Test
+  void theFirstHighWatermarkOfATermOnlySetsWhereTheNextCommitStarts() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 100, 1_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 110, 2_000_000L);
+    // A report of an older high watermark (two threads racing) says nothing new.
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 105, 2_100_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 111, 3_000_000L);
+    timelines.flushAll(sink);
+    assertThat(out).containsExactly("t-0@5 appends=[] commits=[100-109@2000, 110-110@3000]");
+  }
+
+  @Test
+  void aNewLeaderEpochFlushesTheOldTermAndLearnsTheHighWatermarkAgain() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.sinkForEpochChanges(sink);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 100, 1_000_000L);
+    timelines.event(EventRing.APPEND, "t-0", 5, 100, 104, 1_500_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 105, 2_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, 0, 107, 3_000_000L);
+    timelines.event(EventRing.APPEND, "t-0", 6, 107, 107, 3_500_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, 0, 108, 4_000_000L);
+    // A late event of the old term is dropped, never read as the new term's.
+    timelines.event(EventRing.APPEND, "t-0", 5, 105, 106, 4_100_000L);
+    timelines.flushAll(sink);
+    assertThat(out)
+        .containsExactly(
+            "t-0@5 appends=[100-104@1500] commits=[100-104@2000]",
+            "t-0@6 appends=[107-107@3500] commits=[107-107@4000]");
+    assertThat(timelines.dropped()).isEqualTo(1);
+  }
+
+  @Test
+  void partitionsBeyondTheLimitAreDroppedAndCounted() {
+    PartitionTimelines timelines = new PartitionTimelines(1, 100, 0);
+    timelines.event(EventRing.APPEND, "t-0", 1, 0, 0, 1_000L);
+    timelines.event(EventRing.APPEND, "t-1", 1, 0, 0, 1_000L);
+    assertThat(timelines.partitions()).isEqualTo(1);
+    assertThat(timelines.dropped()).isEqualTo(1);
+  }
+
+  @Test
+  void rangesBeyondThePerPartitionLimitAreDroppedAndCounted() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 16, 0);
+    for (int i = 0; i < 20; i++) {
+      timelines.event(EventRing.APPEND, "t-0", 1, i * 10, i * 10 + 5, i * 1_000_000L);
+    }
+    assertThat(timelines.dropped()).isEqualTo(4);
+  }
+
+  private static String ranges(RangeList list) {
+    byte[] packed = list.drainPacked();
+    List<String> ranges = new ArrayList<>();
+    BrokerProbeWire.decodeRanges(
+        packed,
+        0,
+        packed.length,
+        (first, last, micros) -> ranges.add(first + "-" + last + "@" + micros));
+    return ranges.toString();
+  }
+}

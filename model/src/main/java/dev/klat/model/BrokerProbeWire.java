@@ -1,0 +1,163 @@
+package dev.klat.model;
+
+/**
+ * What the broker probe sends to the collector: OTLP log records, one per partition the broker
+ * leads and per export, each saying which offsets were appended to the leader log and which offsets
+ * the high watermark passed, and when, on the broker's wall clock (section 4 of the latency model,
+ * quality {@code exact}).
+ *
+ * <p>A record carries {@link #TOPIC}, {@link #PARTITION}, {@link #LEADER_EPOCH} and two byte
+ * attributes, {@link #APPENDS} and {@link #COMMITS}, each a list of offset ranges with a time,
+ * packed by {@link #encodeRange}. An append range {@code [first, last]} is the offsets appended at
+ * that time; a commit range {@code [first, last]} is the offsets the high watermark passed at that
+ * time (the high watermark went from {@code first} to {@code last + 1}). Ranges are exact about
+ * their offsets: a range the probe could not observe whole is never sent, so an offset no range
+ * covers is unknown, never guessed. The resource carries {@link #BROKER_ID} and the probe's {@link
+ * SpanAttributes#INSTANCE_ID}, which changes at every broker start: a leader term is (broker,
+ * instance, leader epoch), and the collector pairs an append only with commits of the same term.
+ *
+ * <p>Packing: ranges in order, each as three varints, {@code zigzag(first - previousLast)}, {@code
+ * last - first} and {@code zigzag(micros - previousMicros)}, with both "previous" values 0 before
+ * the first range. Times are wall-clock microseconds since the Unix epoch.
+ */
+public final class BrokerProbeWire {
+
+  /** {@value}: the OTLP/HTTP path of log records. */
+  public static final String LOGS_PATH = "/v1/logs";
+
+  /** {@value}: the instrumentation scope name of the probe's log records. */
+  public static final String SCOPE_NAME = "klat-broker-probe";
+
+  /** {@value}: resource attribute, the broker's {@code node.id} (integer). */
+  public static final String BROKER_ID = "klat.broker.id";
+
+  /** {@value}: log record attribute, the topic (string). */
+  public static final String TOPIC = "klat.probe.topic";
+
+  /** {@value}: log record attribute, the partition (integer). */
+  public static final String PARTITION = "klat.probe.partition";
+
+  /** {@value}: log record attribute, the leader epoch of the ranges (integer). */
+  public static final String LEADER_EPOCH = "klat.probe.leader_epoch";
+
+  /** {@value}: log record attribute, packed append ranges (bytes). */
+  public static final String APPENDS = "klat.probe.appends";
+
+  /** {@value}: log record attribute, packed high-watermark ranges (bytes). */
+  public static final String COMMITS = "klat.probe.commits";
+
+  /**
+   * {@value}: resource attribute, the broker's wall clock (microseconds) when the probe took the
+   * events of this export: every event before it is in this export or an earlier one.
+   */
+  public static final String COVERED_UNTIL_MICROS = "klat.probe.covered_until_micros";
+
+  /** {@value}: resource attribute, events the probe dropped since it started (integer). */
+  public static final String DROPPED_EVENTS = "klat.probe.dropped_events";
+
+  private BrokerProbeWire() {}
+
+  /**
+   * Appends one range to {@code out} at {@code position}, packed as the class describes.
+   *
+   * @param out the buffer, with at least 30 bytes free at {@code position}
+   * @param position where to write
+   * @param previousLast the previous range's last offset, or 0 for the first
+   * @param previousMicros the previous range's time, or 0 for the first
+   * @param first the first offset of the range
+   * @param last the last offset of the range, at least {@code first}
+   * @param micros the time
+   * @return the position after the range
+   */
+  public static int encodeRange(
+      byte[] out,
+      int position,
+      long previousLast,
+      long previousMicros,
+      long first,
+      long last,
+      long micros) {
+    position = varint(out, position, zigzag(first - previousLast));
+    position = varint(out, position, last - first);
+    return varint(out, position, zigzag(micros - previousMicros));
+  }
+
+  /** The most bytes one packed range takes. */
+  public static final int MAX_RANGE_BYTES = 30;
+
+  /** Receives the ranges of a packed list, in order. */
+  public interface RangeSink {
+    /**
+     * One range.
+     *
+     * @param first its first offset
+     * @param last its last offset, at least {@code first}
+     * @param micros its time, wall-clock microseconds since the epoch
+     */
+    void range(long first, long last, long micros);
+  }
+
+  /**
+   * Reads a packed list of ranges.
+   *
+   * @param in the bytes
+   * @param offset where the list starts
+   * @param length its length
+   * @param sink receives each range
+   * @return the number of ranges read
+   * @throws IllegalArgumentException if the bytes are not a packed list (truncated, an overlong
+   *     varint, or a range whose last offset is before its first); ranges before the error have
+   *     already reached the sink
+   */
+  public static int decodeRanges(byte[] in, int offset, int length, RangeSink sink) {
+    int end = offset + length;
+    int[] position = {offset};
+    long last = 0;
+    long micros = 0;
+    int count = 0;
+    while (position[0] < end) {
+      long first = last + unzigzag(readVarint(in, position, end));
+      long width = readVarint(in, position, end);
+      micros += unzigzag(readVarint(in, position, end));
+      if (width < 0 || first < 0 || first + width < first) {
+        throw new IllegalArgumentException("range " + count + " is not a range of offsets");
+      }
+      last = first + width;
+      sink.range(first, last, micros);
+      count++;
+    }
+    return count;
+  }
+
+  private static long zigzag(long value) {
+    return (value << 1) ^ (value >> 63);
+  }
+
+  private static long unzigzag(long value) {
+    return (value >>> 1) ^ -(value & 1);
+  }
+
+  private static int varint(byte[] out, int position, long value) {
+    while ((value & ~0x7FL) != 0) {
+      out[position++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    out[position++] = (byte) value;
+    return position;
+  }
+
+  private static long readVarint(byte[] in, int[] position, int end) {
+    long value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (position[0] >= end) {
+        throw new IllegalArgumentException("truncated range list");
+      }
+      byte b = in[position[0]++];
+      value |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return value;
+      }
+    }
+    throw new IllegalArgumentException("varint longer than 10 bytes");
+  }
+}

@@ -2,6 +2,7 @@ package dev.klat.collector.receive;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.klat.model.BrokerProbeWire;
 import dev.klat.model.ClockSyncHeaders;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,12 +23,13 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
 /**
- * OTLP/HTTP on {@code /v1/traces} and {@code /v1/metrics}, protobuf and JSON, optionally gzipped,
- * answering as the OTLP specification says: 400 for a body that does not decode (not retryable),
- * 413 for a body over the limit, measured after decompression and without inflating more than the
- * limit, 415 for an unknown content type or encoding, 503 with {@code Retry-After} when all request
- * slots are busy, 429 with {@code Retry-After} when the join table is full, and 200 with a partial
- * success when some spans or points were rejected.
+ * OTLP/HTTP on {@code /v1/traces} and {@code /v1/metrics} (protobuf and JSON) and {@code /v1/logs}
+ * (the broker probe's, protobuf), optionally gzipped, answering as the OTLP specification says: 400
+ * for a body that does not decode (not retryable), 413 for a body over the limit, measured after
+ * decompression and without inflating more than the limit, 415 for an unknown content type or
+ * encoding, 503 with {@code Retry-After} when all request slots are busy, 429 with {@code
+ * Retry-After} when the join table is full, and 200 with a partial success when some spans or
+ * points were rejected.
  *
  * <p>Every response to {@code /v1/traces} and {@code /v1/metrics}, error or not, carries the
  * collector's wall clock at the request's receipt and at the response ({@link ClockSyncHeaders}),
@@ -105,8 +107,9 @@ public final class OtlpHttpReceiver implements AutoCloseable {
             new ThreadPoolExecutor.CallerRunsPolicy());
     this.server = HttpServer.create(address, 256);
     server.setExecutor(executor);
-    server.createContext("/v1/traces", exchange -> handle(exchange, true));
-    server.createContext("/v1/metrics", exchange -> handle(exchange, false));
+    server.createContext("/v1/traces", exchange -> handle(exchange, Signal.TRACES));
+    server.createContext("/v1/metrics", exchange -> handle(exchange, Signal.METRICS));
+    server.createContext(BrokerProbeWire.LOGS_PATH, exchange -> handle(exchange, Signal.LOGS));
     server.createContext(
         "/",
         exchange -> {
@@ -120,14 +123,28 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     return server.getAddress();
   }
 
-  private void handle(HttpExchange exchange, boolean traces) {
+  /** The OTLP signals served: traces and metrics from the agents, logs from the broker probes. */
+  private enum Signal {
+    TRACES("/v1/traces"),
+    METRICS("/v1/metrics"),
+    LOGS(BrokerProbeWire.LOGS_PATH);
+
+    final String path;
+
+    Signal(String path) {
+      this.path = path;
+    }
+  }
+
+  private void handle(HttpExchange exchange, Signal signal) {
+    boolean traces = signal == Signal.TRACES;
     // t1 first: the request's headers have just arrived; the body may still be on the wire.
     exchange
         .getResponseHeaders()
         .set(ClockSyncHeaders.RECEIVE_TIME_MICROS, SyncStamps.micros(epochNanos.getAsLong()));
     try {
       String path = exchange.getRequestURI().getPath();
-      if (!path.equals(traces ? "/v1/traces" : "/v1/metrics")) {
+      if (!path.equals(signal.path)) {
         respond(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
         return;
       }
@@ -137,6 +154,11 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         return;
       }
       boolean json = isJson(exchange.getRequestHeaders().getFirst("Content-Type"));
+      if (json && signal == Signal.LOGS) {
+        refuse(
+            exchange, 415, true, "unsupported-media-type", "the broker probe's logs are protobuf");
+        return;
+      }
       if (!json && !isProtobuf(exchange.getRequestHeaders().getFirst("Content-Type"))) {
         refuse(exchange, 415, false, "unsupported-media-type", "use " + PROTOBUF + " or " + JSON);
         return;
@@ -171,9 +193,11 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         byte[] response;
         try {
           response =
-              traces
-                  ? ingest.traces(body.bytes, body.length, json)
-                  : ingest.metrics(body.bytes, body.length, json);
+              switch (signal) {
+                case TRACES -> ingest.traces(body.bytes, body.length, json);
+                case METRICS -> ingest.metrics(body.bytes, body.length, json);
+                case LOGS -> ingest.logs(body.bytes, body.length);
+              };
         } catch (MalformedException e) {
           refuse(exchange, 400, json, "malformed", e.getMessage());
           return;

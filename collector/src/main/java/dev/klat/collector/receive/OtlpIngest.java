@@ -4,6 +4,7 @@ import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.Correlator;
+import dev.klat.collector.correlate.ProbeTimelines;
 import dev.klat.collector.correlate.ProducerSpan;
 import dev.klat.model.SpanAttributes;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +21,37 @@ public final class OtlpIngest {
   private final Correlator correlator;
   private final AgentMetrics agentMetrics;
   private final ReceiverStats stats = new ReceiverStats();
+  private final ProbeIngest probes;
 
+  /** An ingest whose broker probe records go nowhere but the counts. */
   public OtlpIngest(Correlator correlator, AgentMetrics agentMetrics) {
+    this(correlator, agentMetrics, new ProbeTimelines(1, 1), (broker, offset, uncertainty) -> {});
+  }
+
+  /**
+   * @param correlator where spans go
+   * @param agentMetrics where metric points go
+   * @param probeTimelines where the broker probes' ranges go
+   * @param brokerClocks receives each broker's measurement of its clock against the collector's
+   */
+  public OtlpIngest(
+      Correlator correlator,
+      AgentMetrics agentMetrics,
+      ProbeTimelines probeTimelines,
+      BrokerClocks brokerClocks) {
     this.correlator = correlator;
     this.agentMetrics = agentMetrics;
+    this.probes = new ProbeIngest(probeTimelines, brokerClocks::offer, System::nanoTime);
+  }
+
+  /** Receives a broker probe's measurement of the broker's clock against the collector's. */
+  public interface BrokerClocks {
+    /**
+     * @param brokerId the broker's node id
+     * @param offsetNanos {@code clock(collector) - clock(broker)}
+     * @param uncertaintyNanos its half-width
+     */
+    void offer(int brokerId, long offsetNanos, long uncertaintyNanos);
   }
 
   /** The counts of both receivers. */
@@ -99,6 +127,18 @@ public final class OtlpIngest {
         notKlat++;
       }
     }
+  }
+
+  /**
+   * The broker probes' log records; OTLP/JSON is refused by the receiver (the probe sends
+   * protobuf).
+   */
+  byte[] logs(byte[] body, int length) throws MalformedException {
+    ProbeIngest.Rejections rejections = probes.accept(body, length);
+    stats.probeRecordsReceived.addAndGet(probes.recordsReceived.getAndSet(0));
+    stats.probeRecordsRejected.addAndGet(probes.recordsRejected.getAndSet(0));
+    stats.probeRecordsNotKlat.addAndGet(probes.recordsNotKlat.getAndSet(0));
+    return partialSuccess(false, rejections.count(), rejections.firstError(), "rejectedLogRecords");
   }
 
   byte[] metrics(byte[] body, int length, boolean json) throws MalformedException {

@@ -72,7 +72,7 @@ final class OtlpProtobuf {
     }
   }
 
-  private static Map<String, Object> resource(ProtoReader r) throws MalformedException {
+  static Map<String, Object> resource(ProtoReader r) throws MalformedException {
     Map<String, Object> attributes = new LinkedHashMap<>();
     while (r.hasMore()) {
       int tag = r.tag();

@@ -12,6 +12,9 @@ public final class ReceiverStats {
   final AtomicLong spansRejected = new AtomicLong();
   final AtomicLong pointsReceived = new AtomicLong();
   final AtomicLong pointsRejected = new AtomicLong();
+  final AtomicLong probeRecordsReceived = new AtomicLong();
+  final AtomicLong probeRecordsRejected = new AtomicLong();
+  final AtomicLong probeRecordsNotKlat = new AtomicLong();
   private final Map<String, AtomicLong> requestsRejected = new ConcurrentHashMap<>();
 
   void rejected(String reason) {
@@ -31,6 +34,21 @@ public final class ReceiverStats {
   /** klat spans rejected because they lacked what the join needs (partial success). */
   public long spansRejected() {
     return spansRejected.get();
+  }
+
+  /** Broker probe log records received (one per partition and leader term per export). */
+  public long probeRecordsReceived() {
+    return probeRecordsReceived.get();
+  }
+
+  /** Broker probe log records rejected: ranges that did not decode, or no broker id. */
+  public long probeRecordsRejected() {
+    return probeRecordsRejected.get();
+  }
+
+  /** Log records on {@code /v1/logs} that were not the broker probe's, and were ignored. */
+  public long probeRecordsNotKlat() {
+    return probeRecordsNotKlat.get();
   }
 
   /** Metric data points received. */

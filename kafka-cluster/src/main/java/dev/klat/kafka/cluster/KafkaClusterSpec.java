@@ -3,8 +3,10 @@ package dev.klat.kafka.cluster;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -21,6 +23,7 @@ public final class KafkaClusterSpec {
   private final int brokerHeapMb;
   private final Duration startTimeout;
   private final AddressInterceptor addressInterceptor;
+  private final List<String> brokerJvmOptions;
 
   private KafkaClusterSpec(Builder builder) {
     this.name = builder.name;
@@ -30,6 +33,7 @@ public final class KafkaClusterSpec {
     this.brokerHeapMb = builder.brokerHeapMb;
     this.startTimeout = builder.startTimeout;
     this.addressInterceptor = builder.addressInterceptor;
+    this.brokerJvmOptions = Collections.unmodifiableList(new ArrayList<>(builder.brokerJvmOptions));
   }
 
   /** A spec for {@code brokerCount} brokers (1 or 3 in our tests; any positive count works). */
@@ -67,6 +71,11 @@ public final class KafkaClusterSpec {
     return addressInterceptor;
   }
 
+  /** JVM options added to every broker's command line, before the main class. */
+  public List<String> brokerJvmOptions() {
+    return brokerJvmOptions;
+  }
+
   /** Builds a {@link KafkaClusterSpec}; every setter states its default. */
   public static final class Builder {
     private final int brokerCount;
@@ -76,6 +85,7 @@ public final class KafkaClusterSpec {
     private int brokerHeapMb = 384;
     private Duration startTimeout = Duration.ofSeconds(120);
     private AddressInterceptor addressInterceptor = AddressInterceptor.NONE;
+    private final List<String> brokerJvmOptions = new ArrayList<>();
 
     private Builder(int brokerCount) {
       if (brokerCount < 1) {
@@ -128,6 +138,23 @@ public final class KafkaClusterSpec {
     public Builder addressInterceptor(AddressInterceptor addressInterceptor) {
       this.addressInterceptor = Objects.requireNonNull(addressInterceptor, "addressInterceptor");
       return this;
+    }
+
+    /**
+     * Adds a JVM option to every broker's command line, e.g. a {@code -javaagent}; none by default.
+     */
+    public Builder brokerJvmOption(String option) {
+      brokerJvmOptions.add(Objects.requireNonNull(option, "option"));
+      return this;
+    }
+
+    /**
+     * Attaches klat's broker probe to every broker, as an operator does through {@code KAFKA_OPTS}:
+     * {@code -javaagent:<probeJar>} sending to the collector at {@code endpoint}.
+     */
+    public Builder brokerProbe(Path probeJar, String endpoint) {
+      return brokerJvmOption("-javaagent:" + probeJar.toAbsolutePath())
+          .brokerJvmOption("-Dklat.endpoint=" + endpoint);
     }
 
     public KafkaClusterSpec build() {

@@ -110,6 +110,7 @@ final class ProcessBroker implements Broker {
             + ports.metrics
             + ":"
             + exporterRules);
+    command.addAll(cluster.spec().brokerJvmOptions());
     command.add("kafka.Kafka");
     command.add(configFile.toString());
     process = spawn(command);

@@ -1,0 +1,225 @@
+package dev.klat.collector.correlate;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the broker probes reported: per partition and leader term, the offset ranges appended to the
+ * leader's log and the ranges the high watermark passed, each with its time on the leader's clock
+ * (section 4 of the latency model, quality {@code exact}). A term is (broker, probe instance,
+ * leader epoch): an append is paired only with a commit of the same term, so data of a broker
+ * before its restart, or of the leader before a leader change or a reassignment, never answers for
+ * another leader's offsets.
+ *
+ * <p>Bounded: each term keeps its latest {@code maxRangesPerTerm} ranges of each kind, each
+ * partition its latest {@value #TERMS_PER_PARTITION} terms, and at most {@code maxPartitions}
+ * partitions are held (beyond it a new partition's ranges are dropped and counted). Thread-safe.
+ */
+public final class ProbeTimelines {
+
+  static final int TERMS_PER_PARTITION = 4;
+
+  /** What the probe knows of one offset: {@code L} and {@code H} in epoch nanos, or MIN_VALUE. */
+  public record Instants(long appendNanos, long commitNanos) {
+    static final Instants NONE = new Instants(Long.MIN_VALUE, Long.MIN_VALUE);
+
+    public boolean hasAppend() {
+      return appendNanos != Long.MIN_VALUE;
+    }
+
+    public boolean hasCommit() {
+      return commitNanos != Long.MIN_VALUE;
+    }
+  }
+
+  private final int maxPartitions;
+  private final int maxRangesPerTerm;
+  private final Map<PartitionKey, List<Term>> partitions = new HashMap<>();
+  private final Map<Integer, BrokerCoverage> brokers = new HashMap<>();
+  private long droppedRanges;
+  private long ranges;
+
+  /**
+   * @param maxPartitions partitions held at once
+   * @param maxRangesPerTerm ranges of each kind a term keeps, the oldest leaving first
+   */
+  public ProbeTimelines(int maxPartitions, int maxRangesPerTerm) {
+    if (maxPartitions <= 0 || maxRangesPerTerm <= 0) {
+      throw new IllegalArgumentException("limits must be positive");
+    }
+    this.maxPartitions = maxPartitions;
+    this.maxRangesPerTerm = maxRangesPerTerm;
+  }
+
+  /**
+   * Notes that broker {@code brokerId}'s probe reported every event before {@code
+   * coveredUntilNanos} (its clock), when the collector's monotonic clock read {@code nowNanos}.
+   */
+  public synchronized void covered(int brokerId, long coveredUntilNanos, long nowNanos) {
+    BrokerCoverage coverage = brokers.get(brokerId);
+    if (coverage == null) {
+      if (brokers.size() >= maxPartitions) {
+        return;
+      }
+      coverage = new BrokerCoverage();
+      brokers.put(brokerId, coverage);
+    }
+    coverage.coveredUntilNanos = Math.max(coverage.coveredUntilNanos, coveredUntilNanos);
+    coverage.reportedAtNanos = nowNanos;
+  }
+
+  /**
+   * Returns how far broker {@code brokerId}'s probe has reported, on its clock, or MIN_VALUE when
+   * it has not reported since {@code sinceNanos} (collector monotonic clock).
+   */
+  public synchronized long coveredUntilNanos(int brokerId, long sinceNanos) {
+    BrokerCoverage coverage = brokers.get(brokerId);
+    if (coverage == null || coverage.reportedAtNanos - sinceNanos < 0) {
+      return Long.MIN_VALUE;
+    }
+    return coverage.coveredUntilNanos;
+  }
+
+  /** Adds one append range ({@code first} to {@code last}) of a term, at {@code epochNanos}. */
+  public synchronized void append(
+      TermKey term, String topic, int partition, long first, long last, long epochNanos) {
+    Term t = term(term, topic, partition);
+    if (t != null) {
+      t.appends.add(first, last, epochNanos);
+    }
+  }
+
+  /** Adds one commit range: the high watermark passed {@code first} to {@code last}. */
+  public synchronized void commit(
+      TermKey term, String topic, int partition, long first, long last, long epochNanos) {
+    Term t = term(term, topic, partition);
+    if (t != null) {
+      t.commits.add(first, last, epochNanos);
+    }
+  }
+
+  /**
+   * Returns {@code L} and {@code H} of an offset as the probe of its leader {@code leaderId} saw
+   * them, both of one term; either may be unknown.
+   */
+  public synchronized Instants lookup(String topic, int partition, long offset, int leaderId) {
+    List<Term> terms = partitions.get(new PartitionKey(topic, partition));
+    if (terms == null) {
+      return Instants.NONE;
+    }
+    for (int i = terms.size() - 1; i >= 0; i--) {
+      Term t = terms.get(i);
+      if (t.key.brokerId() != leaderId && leaderId >= 0) {
+        continue;
+      }
+      long append = t.appends.timeOf(offset);
+      if (append == Long.MIN_VALUE) {
+        continue;
+      }
+      return new Instants(append, t.commits.timeOf(offset));
+    }
+    return Instants.NONE;
+  }
+
+  /** Ranges dropped since start because the partition limit was reached. */
+  public synchronized long droppedRanges() {
+    return droppedRanges;
+  }
+
+  /** Ranges received since start. */
+  public synchronized long ranges() {
+    return ranges;
+  }
+
+  private Term term(TermKey key, String topic, int partition) {
+    ranges++;
+    PartitionKey p = new PartitionKey(topic, partition);
+    List<Term> terms = partitions.get(p);
+    if (terms == null) {
+      if (partitions.size() >= maxPartitions) {
+        droppedRanges++;
+        return null;
+      }
+      terms = new ArrayList<>(1);
+      partitions.put(p, terms);
+    }
+    for (int i = terms.size() - 1; i >= 0; i--) {
+      if (terms.get(i).key.equals(key)) {
+        return terms.get(i);
+      }
+    }
+    if (terms.size() >= TERMS_PER_PARTITION) {
+      terms.remove(0);
+    }
+    Term t = new Term(key, maxRangesPerTerm);
+    terms.add(t);
+    return t;
+  }
+
+  /**
+   * A leader term: the broker, its probe's instance (new at every broker start) and the leader
+   * epoch.
+   */
+  public record TermKey(int brokerId, long instanceId, int leaderEpoch) {}
+
+  private record PartitionKey(String topic, int partition) {}
+
+  private static final class BrokerCoverage {
+    long coveredUntilNanos = Long.MIN_VALUE;
+    long reportedAtNanos;
+  }
+
+  private static final class Term {
+    final TermKey key;
+    final Ranges appends;
+    final Ranges commits;
+
+    Term(TermKey key, int maxRanges) {
+      this.key = key;
+      this.appends = new Ranges(maxRanges);
+      this.commits = new Ranges(maxRanges);
+    }
+  }
+
+  /** A ring of ranges in arrival order, the oldest overwritten when full. */
+  static final class Ranges {
+    private final int capacity;
+    private long[] firsts = new long[4];
+    private long[] lasts = new long[4];
+    private long[] times = new long[4];
+    private int next;
+    private int count;
+
+    Ranges(int capacity) {
+      this.capacity = capacity;
+    }
+
+    void add(long first, long last, long epochNanos) {
+      if (count == firsts.length && count < capacity) {
+        int size = Math.min(capacity, count * 2);
+        firsts = java.util.Arrays.copyOf(firsts, size);
+        lasts = java.util.Arrays.copyOf(lasts, size);
+        times = java.util.Arrays.copyOf(times, size);
+        next = count;
+      }
+      firsts[next] = first;
+      lasts[next] = last;
+      times[next] = epochNanos;
+      next = (next + 1) % firsts.length;
+      count = Math.min(count + 1, firsts.length);
+    }
+
+    /** The time of the newest range holding {@code offset}, or MIN_VALUE. */
+    long timeOf(long offset) {
+      for (int i = 0; i < count; i++) {
+        int slot = Math.floorMod(next - 1 - i, firsts.length);
+        if (firsts[slot] <= offset && offset <= lasts[slot]) {
+          return times[slot];
+        }
+      }
+      return Long.MIN_VALUE;
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package dev.klat.collector.receive;
+
+import dev.klat.collector.correlate.ProbeTimelines;
+import dev.klat.collector.correlate.ProbeTimelines.TermKey;
+import dev.klat.collector.receive.OtlpLogsProtobuf.BrokerReport;
+import dev.klat.collector.receive.OtlpLogsProtobuf.PartitionRanges;
+import dev.klat.model.BrokerProbeWire;
+import dev.klat.model.SpanAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Takes the broker probes' log records ({@code /v1/logs}) into {@link ProbeTimelines}. A record
+ * whose ranges do not decode is rejected whole (partial success) and counted; the other records of
+ * the request still count. A resource without a broker id or an instance id is rejected too: its
+ * ranges could not be given a leader term.
+ */
+final class ProbeIngest {
+
+  private final ProbeTimelines timelines;
+  private final BrokerClockSink clockSink;
+  private final LongSupplier nanoTime;
+  final AtomicLong recordsReceived = new AtomicLong();
+  final AtomicLong recordsRejected = new AtomicLong();
+  final AtomicLong recordsNotKlat = new AtomicLong();
+
+  /** Receives a broker's measurement of its clock against the collector's. */
+  interface BrokerClockSink {
+    void offer(int brokerId, long offsetNanos, long uncertaintyNanos);
+  }
+
+  ProbeIngest(ProbeTimelines timelines, BrokerClockSink clockSink, LongSupplier nanoTime) {
+    this.timelines = timelines;
+    this.clockSink = clockSink;
+    this.nanoTime = nanoTime;
+  }
+
+  /**
+   * Decodes and stores one request.
+   *
+   * @return the number of records rejected, and the first reason, for the partial success
+   */
+  Rejections accept(byte[] body, int length) throws MalformedException {
+    OtlpLogsProtobuf.Decoded decoded = OtlpLogsProtobuf.decode(body, length);
+    long rejected = decoded.invalidRecords();
+    String firstError = decoded.error();
+    long received = 0;
+    for (BrokerReport report : decoded.reports()) {
+      received += report.partitions().size();
+      long brokerId = number(report, BrokerProbeWire.BROKER_ID);
+      long instanceId = number(report, SpanAttributes.INSTANCE_ID.name());
+      if (brokerId < 0 || brokerId > Integer.MAX_VALUE || instanceId == Long.MIN_VALUE) {
+        if (!report.partitions().isEmpty()) {
+          rejected += report.partitions().size();
+          firstError =
+              firstError.isEmpty()
+                  ? "a broker probe resource without "
+                      + BrokerProbeWire.BROKER_ID
+                      + " or klat.instance.id"
+                  : firstError;
+        }
+        continue;
+      }
+      for (PartitionRanges ranges : report.partitions()) {
+        String error = store((int) brokerId, instanceId, ranges);
+        if (error != null) {
+          rejected++;
+          firstError = firstError.isEmpty() ? error : firstError;
+        }
+      }
+      long coveredMicros = number(report, BrokerProbeWire.COVERED_UNTIL_MICROS);
+      if (coveredMicros > 0 && coveredMicros < Long.MAX_VALUE / 1000) {
+        timelines.covered((int) brokerId, coveredMicros * 1000, nanoTime.getAsLong());
+      }
+      long offset = number(report, SpanAttributes.CLOCK_COLLECTOR_OFFSET_NANOS.name());
+      long uncertainty = number(report, SpanAttributes.CLOCK_COLLECTOR_UNCERTAINTY_NANOS.name());
+      if (offset != Long.MIN_VALUE && uncertainty >= 0) {
+        clockSink.offer((int) brokerId, offset, uncertainty);
+      }
+    }
+    recordsReceived.addAndGet(received);
+    recordsRejected.addAndGet(rejected);
+    recordsNotKlat.addAndGet(decoded.otherRecords());
+    return new Rejections(rejected, firstError);
+  }
+
+  record Rejections(long count, String firstError) {}
+
+  private String store(int brokerId, long instanceId, PartitionRanges ranges) {
+    List<long[]> appends = new ArrayList<>();
+    List<long[]> commits = new ArrayList<>();
+    try {
+      decode(ranges.appends(), appends);
+      decode(ranges.commits(), commits);
+    } catch (IllegalArgumentException e) {
+      return ranges.topic() + "-" + ranges.partition() + ": " + e.getMessage();
+    }
+    TermKey term = new TermKey(brokerId, instanceId, ranges.leaderEpoch());
+    for (long[] r : appends) {
+      timelines.append(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2]);
+    }
+    for (long[] r : commits) {
+      timelines.commit(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2]);
+    }
+    return null;
+  }
+
+  private static void decode(byte[] packed, List<long[]> out) {
+    BrokerProbeWire.decodeRanges(
+        packed,
+        0,
+        packed.length,
+        (first, last, micros) -> {
+          if (micros <= 0 || micros > Long.MAX_VALUE / 1000) {
+            throw new IllegalArgumentException("a range time out of range: " + micros);
+          }
+          out.add(new long[] {first, last, micros * 1000});
+        });
+  }
+
+  private static long number(BrokerReport report, String key) {
+    Object value = report.resource().get(key);
+    return value instanceof Long l ? l : Long.MIN_VALUE;
+  }
+}

@@ -1,0 +1,87 @@
+package dev.klat.collector.correlate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.correlate.ProbeTimelines.Instants;
+import dev.klat.collector.correlate.ProbeTimelines.TermKey;
+import org.junit.jupiter.api.Test;
+
+class ProbeTimelinesTest {
+
+  private final TermKey broker1 = new TermKey(1, 0xAAL, 5);
+
+  @Test
+  void anOffsetGetsTheAppendAndTheCommitOfItsRanges() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    timelines.append(broker1, "t", 0, 100, 109, 1_000);
+    timelines.commit(broker1, "t", 0, 100, 104, 2_000);
+    timelines.commit(broker1, "t", 0, 105, 109, 3_000);
+
+    assertThat(timelines.lookup("t", 0, 107, 1)).isEqualTo(new Instants(1_000, 3_000));
+    assertThat(timelines.lookup("t", 0, 100, 1)).isEqualTo(new Instants(1_000, 2_000));
+  }
+
+  @Test
+  void anOffsetNoRangeCoversIsUnknownNeverGuessed() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    timelines.append(broker1, "t", 0, 100, 109, 1_000);
+    timelines.commit(broker1, "t", 0, 100, 104, 2_000);
+
+    assertThat(timelines.lookup("t", 0, 110, 1).hasAppend()).isFalse();
+    Instants appendedNotCommitted = timelines.lookup("t", 0, 105, 1);
+    assertThat(appendedNotCommitted.hasAppend()).isTrue();
+    assertThat(appendedNotCommitted.hasCommit()).isFalse();
+    assertThat(timelines.lookup("t", 1, 100, 1).hasAppend()).isFalse();
+  }
+
+  @Test
+  void anotherLeadersDataNeverAnswersForTheRecordsLeader() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    timelines.append(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 1_000);
+    timelines.commit(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 2_000);
+
+    assertThat(timelines.lookup("t", 0, 105, 1).hasAppend()).isFalse();
+    assertThat(timelines.lookup("t", 0, 105, 2).hasAppend()).isTrue();
+  }
+
+  @Test
+  void aCommitOfAnotherTermIsNotPairedWithTheAppend() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    // Appended before the broker restarted (old probe instance), committed after it.
+    timelines.append(broker1, "t", 0, 100, 109, 1_000);
+    timelines.commit(new TermKey(1, 0xCCL, 7), "t", 0, 100, 109, 9_000);
+
+    Instants instants = timelines.lookup("t", 0, 105, 1);
+    assertThat(instants.appendNanos()).isEqualTo(1_000);
+    assertThat(instants.hasCommit()).isFalse();
+  }
+
+  @Test
+  void eachTermKeepsItsLatestRangesOnly() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 4);
+    for (int i = 0; i < 10; i++) {
+      timelines.append(broker1, "t", 0, i * 10, i * 10 + 9, i);
+    }
+    assertThat(timelines.lookup("t", 0, 95, 1).appendNanos()).isEqualTo(9);
+    assertThat(timelines.lookup("t", 0, 60, 1).appendNanos()).isEqualTo(6);
+    assertThat(timelines.lookup("t", 0, 55, 1).hasAppend()).isFalse();
+  }
+
+  @Test
+  void partitionsBeyondTheLimitAreDroppedAndCounted() {
+    ProbeTimelines timelines = new ProbeTimelines(1, 4);
+    timelines.append(broker1, "t", 0, 0, 0, 1);
+    timelines.append(broker1, "t", 1, 0, 0, 1);
+    assertThat(timelines.droppedRanges()).isEqualTo(1);
+    assertThat(timelines.lookup("t", 1, 0, 1).hasAppend()).isFalse();
+  }
+
+  @Test
+  void coverageIsForgottenWhenTheProbeStopsReporting() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 4);
+    timelines.covered(1, 5_000, 100);
+    assertThat(timelines.coveredUntilNanos(1, 50)).isEqualTo(5_000);
+    assertThat(timelines.coveredUntilNanos(1, 200)).isEqualTo(Long.MIN_VALUE);
+    assertThat(timelines.coveredUntilNanos(2, 0)).isEqualTo(Long.MIN_VALUE);
+  }
+}

@@ -10,6 +10,7 @@ import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.ClockOffset;
 import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.ProbeTimelines;
 import dev.klat.collector.export.AdminServer;
 import dev.klat.collector.export.TraceExporter;
 import dev.klat.collector.receive.OtlpGrpcReceiver;
@@ -37,6 +38,7 @@ public final class Collector implements AutoCloseable {
   private static final Map<String, String> NO_LABELS = Map.of();
 
   private final Correlator correlator;
+  private final ProbeTimelines probeTimelines;
   private final AgentMetrics agentMetrics;
   private final BreakdownMetrics breakdownMetrics;
   private final RecentBreakdowns recent;
@@ -66,6 +68,10 @@ public final class Collector implements AutoCloseable {
             : new TraceExporter(endpoint, config.positiveInt("traces.queue.size"));
     brokers = Brokers.start(config.brokerSettings());
     long clockWindowNanos = config.positiveLong("clock.window.ms") * 1_000_000L;
+    probeTimelines =
+        new ProbeTimelines(
+            config.positiveInt("probe.max.partitions"),
+            config.positiveInt("probe.max.ranges.per.term"));
     correlator =
         new Correlator(
             new Correlator.Settings(
@@ -86,7 +92,14 @@ public final class Collector implements AutoCloseable {
               return t;
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
-    ingest = new OtlpIngest(correlator, agentMetrics);
+    ingest =
+        new OtlpIngest(
+            correlator,
+            agentMetrics,
+            probeTimelines,
+            (broker, offset, uncertainty) -> {
+              // Wired to the correlator's broker clock domains with the probe's BrokerInstants.
+            });
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;
@@ -276,6 +289,11 @@ public final class Collector implements AutoCloseable {
     out.put("spansRejected", r.spansRejected());
     out.put("pointsReceived", r.pointsReceived());
     out.put("pointsRejected", r.pointsRejected());
+    out.put("probeRecordsReceived", r.probeRecordsReceived());
+    out.put("probeRecordsRejected", r.probeRecordsRejected());
+    out.put("probeRecordsNotKlat", r.probeRecordsNotKlat());
+    out.put("probeRanges", probeTimelines.ranges());
+    out.put("probeRangesDropped", probeTimelines.droppedRanges());
     out.put("producerSpans", c.producerSpans());
     out.put("consumerSpans", c.consumerSpans());
     out.put("joined", c.joined());

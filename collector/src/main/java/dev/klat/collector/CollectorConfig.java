@@ -37,6 +37,8 @@ public final class CollectorConfig {
     DEFAULTS.put("join.window.ms", "60000");
     DEFAULTS.put("join.max.pending.records", "500000");
     DEFAULTS.put("clock.window.ms", "300000");
+    DEFAULTS.put("probe.max.partitions", "4096");
+    DEFAULTS.put("probe.max.ranges.per.term", "4096");
     DEFAULTS.put("clock.max.pairs", "10000");
     DEFAULTS.put("metrics.max.streams", "20000");
     DEFAULTS.put("metrics.gauge.stale.ms", "300000");
@@ -161,6 +163,8 @@ public final class CollectorConfig {
     positiveInt("join.max.pending.records");
     positiveLong("clock.window.ms");
     positiveInt("clock.max.pairs");
+    positiveInt("probe.max.partitions");
+    positiveInt("probe.max.ranges.per.term");
     positiveInt("metrics.max.streams");
     positiveLong("metrics.gauge.stale.ms");
     positiveInt("metrics.max.topic.groups");

@@ -1,0 +1,149 @@
+package dev.klat.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.kafka.cluster.Broker;
+import dev.klat.kafka.cluster.KafkaCluster;
+import dev.klat.kafka.cluster.KafkaClusterSpec;
+import dev.klat.kafka.cluster.TopicSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The broker probe on real brokers: three KRaft brokers started with {@code
+ * -javaagent:klat-broker-probe.jar}, a replicated topic, a producer and a consumer with the client
+ * agent, the collector jar. Every broker weaves its {@code Partition}, the probes' ranges reach the
+ * collector and none is rejected, and the sampled records' publish and commit are then measured by
+ * the probe (quality {@code exact}).
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class BrokerProbeIT {
+
+  private static final int RECORDS = 150;
+  private static final String TOPIC = "probe-e2e";
+  private static final String GROUP = "probe-e2e-group";
+
+  @Test
+  void everySampledRecordGetsExactBrokerInstantsFromTheProbe() throws Exception {
+    int otlpPort = freePort();
+    int adminPort = freePort();
+    Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
+    try (KafkaCluster cluster =
+        KafkaClusterSpec.brokers(3)
+            .name("probe")
+            .brokerProbe(probe, "http://127.0.0.1:" + otlpPort)
+            .start()) {
+      cluster.createTopic(TopicSpec.named(TOPIC).partitions(3).replicationFactor(3).build());
+      cluster.createTopic(
+          TopicSpec.named(TOPIC + "-warmup").partitions(1).replicationFactor(3).build());
+      Process collector = startCollector(otlpPort, adminPort);
+      try {
+        awaitHealthy(adminPort, collector);
+        AppJvm.Result app =
+            AppJvm.run(
+                "4.4.0",
+                AppJvm.agentOptions("http://127.0.0.1:" + otlpPort, "1.0"),
+                ConsumerApp.class,
+                "e2e",
+                cluster.bootstrapServers(),
+                TOPIC,
+                GROUP,
+                "classic",
+                Integer.toString(RECORDS),
+                "10",
+                "0");
+        assertThat(app.exitCode()).as(app.output()).isZero();
+
+        String query = "/api/breakdown?topic=" + TOPIC + "&group=" + GROUP + "&window=10m";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String answer = get(adminPort, query);
+        while (!answer.contains("\"count\":" + RECORDS) && System.nanoTime() < deadline) {
+          Thread.sleep(500);
+          answer = get(adminPort, query);
+        }
+        assertThat(answer).as("every sampled record joined").contains("\"count\":" + RECORDS);
+
+        String stats = get(adminPort, "/api/stats");
+        assertThat(number(stats, "probeRecordsReceived")).as(stats).isPositive();
+        assertThat(number(stats, "probeRecordsRejected")).as(stats).isZero();
+        assertThat(number(stats, "probeRangesDropped")).as(stats).isZero();
+        for (Broker broker : cluster.brokers()) {
+          assertThat(Files.readString(broker.logFile()))
+              .as("broker %d log", broker.nodeId())
+              .contains("broker probe: instrumented kafka.cluster.Partition of Kafka 4.4.0");
+        }
+      } finally {
+        collector.destroy();
+        if (!collector.waitFor(10, TimeUnit.SECONDS)) {
+          collector.destroyForcibly();
+        }
+      }
+    }
+  }
+
+  private static long number(String json, String key) {
+    Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\":(-?\\d+)").matcher(json);
+    assertThat(m.find()).as("%s in %s", key, json).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  private static Process startCollector(int otlpPort, int adminPort) throws IOException {
+    Path jar = Paths.get(System.getProperty("klat.collector.jar"));
+    Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
+    return new ProcessBuilder(
+            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-jar",
+            jar.toString(),
+            "--otlp.http.port=" + otlpPort,
+            "--otlp.grpc.enabled=false",
+            "--admin.port=" + adminPort)
+        .redirectErrorStream(true)
+        .redirectOutput(Files.createTempFile(logs, "collector-probe-", ".log").toFile())
+        .start();
+  }
+
+  private static void awaitHealthy(int adminPort, Process collector) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        if (get(adminPort, "/healthz").startsWith("ok")) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // Still starting.
+      }
+      assertThat(collector.isAlive()).as("collector exited").isTrue();
+      assertThat(System.nanoTime()).as("collector not healthy in 60 s").isLessThan(deadline);
+      Thread.sleep(200);
+    }
+  }
+
+  private static String get(int port, String path) throws IOException {
+    HttpURLConnection connection =
+        (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
+    try (InputStream in = connection.getInputStream()) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds what the docker-compose stack copies into its images: the collector and agent jars, the
-# demo classes, and the demo applications' run-time jars (kafka-clients and its compression codecs).
+# Builds what the docker-compose stack copies into its images: the collector, agent and broker probe
+# jars, the demo classes, and the demo applications' run-time jars (kafka-clients and its
+# compression codecs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q install -DskipTests

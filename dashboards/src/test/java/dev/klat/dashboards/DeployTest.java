@@ -54,6 +54,22 @@ class DeployTest {
   }
 
   @Test
+  void everyBrokerRunsTheProbeAndSendsToTheCollector() throws IOException {
+    for (String broker : List.of("kafka-1", "kafka-2", "kafka-3")) {
+      JsonNode environment = services().get(broker).path("environment");
+      assertThat(environment.path("KAFKA_OPTS").asText())
+          .as("KAFKA_OPTS of %s", broker)
+          .contains("-javaagent:/opt/klat/klat-broker-probe.jar");
+      assertThat(environment.path("KLAT_ENDPOINT").asText())
+          .as("KLAT_ENDPOINT of %s", broker)
+          .isEqualTo("http://collector:4318");
+      assertThat(dockerfileLines(services().get(broker), "COPY"))
+          .as("the image of %s carries the probe", broker)
+          .anyMatch(line -> line.contains("/opt/klat/klat-broker-probe.jar"));
+    }
+  }
+
+  @Test
   void everyImageIsPinnedByTag() throws IOException {
     for (Map.Entry<String, JsonNode> s : services().entrySet()) {
       String image = s.getValue().path("image").asText();

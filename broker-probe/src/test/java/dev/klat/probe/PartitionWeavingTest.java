@@ -11,10 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Weaves the real {@code kafka.cluster.Partition} of the newest supported broker (on the test class
@@ -46,10 +51,30 @@ class PartitionWeavingTest {
     assertThat(loaded.getDeclaredMethods()).isNotEmpty();
   }
 
+  static List<Path> supportedBrokerJars() throws Exception {
+    try (Stream<Path> jars = Files.list(Paths.get("target", "supported-brokers"))) {
+      return jars.sorted().collect(Collectors.toList());
+    }
+  }
+
   @Test
-  void theOldestBrokersPartitionTakesBothHooks() throws Exception {
-    Path jar = Paths.get("target/oldest-broker/kafka_2.13-oldest.jar");
-    assertThat(jar).exists();
+  void everySupportedMinorVersionIsChecked() throws Exception {
+    assertThat(supportedBrokerJars())
+        .extracting(p -> p.getFileName().toString())
+        .containsExactly(
+            "kafka_2.13-3.6.2.jar",
+            "kafka_2.13-3.7.2.jar",
+            "kafka_2.13-3.8.1.jar",
+            "kafka_2.13-3.9.2.jar",
+            "kafka_2.13-4.0.2.jar",
+            "kafka_2.13-4.1.2.jar",
+            "kafka_2.13-4.2.2.jar",
+            "kafka_2.13-4.3.1.jar");
+  }
+
+  @ParameterizedTest
+  @MethodSource("supportedBrokerJars")
+  void everySupportedBrokersPartitionTakesBothHooks(Path jar) throws Exception {
     byte[] original;
     try (ZipFile zip = new ZipFile(jar.toFile())) {
       ZipEntry entry = zip.getEntry(PARTITION + ".class");

@@ -98,16 +98,20 @@ final class EventRing {
   }
 
   /**
-   * Hands every published event to {@code sink}, oldest first, and frees its slot. The exporter
-   * thread only.
+   * Hands the events published before this call to {@code sink}, oldest first, and frees their
+   * slots; events offered meanwhile wait for the next call, so that a caller that checks {@link
+   * #dropped()} before each drain knows of every drop older than the events it is given. The
+   * exporter thread only.
    *
    * @return how many events were drained
    */
   int drain(Sink sink) {
     int count = 0;
-    while (true) {
+    long end = tail.get();
+    while (head < end) {
       int slot = (int) head & mask;
       if (sequences.get(slot) != head + 1) {
+        // Claimed but not yet published: the rest waits for the next drain.
         return count;
       }
       Object partition = partitions[slot];
@@ -117,6 +121,7 @@ final class EventRing {
       head++;
       count++;
     }
+    return count;
   }
 
   /** Events dropped because the ring was full, since start. */

@@ -62,6 +62,9 @@ final class PartitionTimelines implements EventRing.Sink {
         dropped++;
       }
     } else if (timeline.highWatermark < 0) {
+      if (timeline.everyAdvanceSeen && last > 0 && !timeline.commits.add(0, last - 1, micros)) {
+        dropped++;
+      }
       timeline.highWatermark = last;
     } else if (last > timeline.highWatermark) {
       if (!timeline.commits.add(timeline.highWatermark, last - 1, micros)) {
@@ -88,6 +91,18 @@ final class PartitionTimelines implements EventRing.Sink {
     }
   }
 
+  /**
+   * Events were lost before reaching the timelines (the ring was full): a high-watermark advance
+   * may be among them, so every partition's next advance only sets where its following range
+   * starts, rather than claim offsets a lost advance committed earlier.
+   */
+  void forgetHighWatermarks() {
+    for (Timeline timeline : timelines.values()) {
+      timeline.highWatermark = -1;
+      timeline.everyAdvanceSeen = false;
+    }
+  }
+
   /** Events dropped since start: past the partition limit, a full range list, a stale term. */
   long dropped() {
     return dropped;
@@ -100,6 +115,8 @@ final class PartitionTimelines implements EventRing.Sink {
   private final class Timeline {
     int leaderEpoch;
     long highWatermark = -1;
+    // Whether every advance of this term went through the hook and reached this timeline.
+    boolean everyAdvanceSeen = true;
     final RangeList appends = new RangeList(maxRangesPerPartition, resolutionMicros);
     final RangeList commits = new RangeList(maxRangesPerPartition, resolutionMicros);
 
@@ -110,6 +127,7 @@ final class PartitionTimelines implements EventRing.Sink {
     void newTerm(int epoch) {
       leaderEpoch = epoch;
       highWatermark = -1;
+      everyAdvanceSeen = true;
     }
 
     boolean isEmpty() {

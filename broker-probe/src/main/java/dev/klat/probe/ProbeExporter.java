@@ -35,6 +35,7 @@ final class ProbeExporter implements Runnable {
   private long failedRequests;
   private long sentRequests;
   private long coveredUntilMicros;
+  private long ringDropped;
   private volatile boolean stopped;
 
   ProbeExporter(
@@ -81,6 +82,11 @@ final class ProbeExporter implements Runnable {
     // Read before draining: every event whose time is before it was offered before it (a hook
     // reads the clock and offers at once), so it is in this drain or an earlier one.
     coveredUntilMicros = ProbeClock.epochNanos() / 1000;
+    long dropped = ring.dropped();
+    if (dropped != ringDropped) {
+      ringDropped = dropped;
+      timelines.forgetHighWatermarks();
+    }
     timelines.sinkForEpochChanges(this::addRanges);
     ring.drain(timelines);
   }

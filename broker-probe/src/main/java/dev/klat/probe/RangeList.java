@@ -5,9 +5,10 @@ import dev.klat.model.BrokerProbeWire;
 /**
  * The offset ranges of one kind (appends or commits) of one partition since the last export, each
  * with its time. Ranges that follow each other without a gap within one resolution tick become one
- * range with the later time: the collector then places an offset at most one tick late, and a busy
- * partition sends at most one range per tick however many batches it appends. Bounded: beyond
- * {@code maxRanges} new ranges are dropped and counted. The exporter thread only.
+ * range that keeps its earliest and latest time, so that a busy partition sends at most one range
+ * per tick however many batches it appends, and the collector knows how far apart the joined
+ * batches were. Bounded: beyond {@code maxRanges} new ranges are dropped and counted. The exporter
+ * thread only.
  */
 final class RangeList {
 
@@ -17,6 +18,7 @@ final class RangeList {
   private long[] firsts = EMPTY;
   private long[] lasts = EMPTY;
   private long[] micros = EMPTY;
+  private long[] earliestMicros = EMPTY;
   private int count;
 
   private static final long[] EMPTY = new long[0];
@@ -33,6 +35,7 @@ final class RangeList {
       if (first == lasts[previous] + 1 && sameTick(micros[previous], timeMicros)) {
         lasts[previous] = last;
         micros[previous] = Math.max(micros[previous], timeMicros);
+        earliestMicros[previous] = Math.min(earliestMicros[previous], timeMicros);
         return true;
       }
     }
@@ -44,10 +47,12 @@ final class RangeList {
       firsts = java.util.Arrays.copyOf(firsts, size);
       lasts = java.util.Arrays.copyOf(lasts, size);
       micros = java.util.Arrays.copyOf(micros, size);
+      earliestMicros = java.util.Arrays.copyOf(earliestMicros, size);
     }
     firsts[count] = first;
     lasts[count] = last;
     micros[count] = timeMicros;
+    earliestMicros[count] = timeMicros;
     count++;
     return true;
   }
@@ -73,7 +78,14 @@ final class RangeList {
     for (int i = 0; i < count; i++) {
       position =
           BrokerProbeWire.encodeRange(
-              out, position, previousLast, previousMicros, firsts[i], lasts[i], micros[i]);
+              out,
+              position,
+              previousLast,
+              previousMicros,
+              firsts[i],
+              lasts[i],
+              earliestMicros[i],
+              micros[i]);
       previousLast = lasts[i];
       previousMicros = micros[i];
     }

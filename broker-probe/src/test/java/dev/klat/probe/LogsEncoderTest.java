@@ -86,7 +86,9 @@ class LogsEncoderTest {
         bytes,
         0,
         bytes.length,
-        (first, last, micros) -> out.add(first + "-" + last + "@" + micros));
+        (first, last, earliest, latest) ->
+            out.add(
+                first + "-" + last + "@" + (earliest == latest ? "" : earliest + "..") + latest));
     return out;
   }
 }

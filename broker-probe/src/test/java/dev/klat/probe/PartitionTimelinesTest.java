@@ -22,7 +22,7 @@ class PartitionTimelinesTest {
     // The next millisecond starts a new range.
     timelines.event(EventRing.APPEND, "t-0", 5, 20, 29, 11_100_000L);
     timelines.flushAll(sink);
-    assertThat(out).containsExactly("t-0@5 appends=[0-19@10600, 20-29@11100] commits=[]");
+    assertThat(out).containsExactly("t-0@5 appends=[0-19@10100..10600, 20-29@11100] commits=[]");
   }
 
   @Test
@@ -35,7 +35,7 @@ class PartitionTimelinesTest {
   }
 
   @Test
-  void theFirstHighWatermarkOfATermOnlySetsWhereTheNextCommitStarts() {
+  void theFirstHighWatermarkOfATermCommitsEveryOffsetBelowIt() {
     PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
     timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 100, 1_000_000L);
     timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 110, 2_000_000L);
@@ -43,7 +43,20 @@ class PartitionTimelinesTest {
     timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 105, 2_100_000L);
     timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 111, 3_000_000L);
     timelines.flushAll(sink);
-    assertThat(out).containsExactly("t-0@5 appends=[] commits=[100-109@2000, 110-110@3000]");
+    assertThat(out)
+        .containsExactly("t-0@5 appends=[] commits=[0-99@1000, 100-109@2000, 110-110@3000]");
+  }
+
+  @Test
+  void afterLostEventsTheNextAdvanceOnlySetsWhereTheFollowingRangeStarts() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 100, 1_000_000L);
+    timelines.forgetHighWatermarks();
+    // An advance to 105 was lost: 100-104 must not be reported as committed at 3 ms.
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 107, 3_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 108, 4_000_000L);
+    timelines.flushAll(sink);
+    assertThat(out).containsExactly("t-0@5 appends=[] commits=[0-99@1000, 107-107@4000]");
   }
 
   @Test
@@ -61,8 +74,8 @@ class PartitionTimelinesTest {
     timelines.flushAll(sink);
     assertThat(out)
         .containsExactly(
-            "t-0@5 appends=[100-104@1500] commits=[100-104@2000]",
-            "t-0@6 appends=[107-107@3500] commits=[107-107@4000]");
+            "t-0@5 appends=[100-104@1500] commits=[0-99@1000, 100-104@2000]",
+            "t-0@6 appends=[107-107@3500] commits=[0-106@3000, 107-107@4000]");
     assertThat(timelines.dropped()).isEqualTo(1);
   }
 
@@ -91,7 +104,9 @@ class PartitionTimelinesTest {
         packed,
         0,
         packed.length,
-        (first, last, micros) -> ranges.add(first + "-" + last + "@" + micros));
+        (first, last, earliest, latest) ->
+            ranges.add(
+                first + "-" + last + "@" + (earliest == latest ? "" : earliest + "..") + latest));
     return ranges.toString();
   }
 }

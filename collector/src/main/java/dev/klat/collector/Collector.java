@@ -82,7 +82,8 @@ public final class Collector implements AutoCloseable {
             System::nanoTime,
             // Without brokers configured every lookup answers null, and this is the timestamp
             // source alone.
-            BrokerInstants.requestMetrics(brokers.timings(), clockWindowNanos),
+            BrokerInstants.probeFirst(
+                probeTimelines, BrokerInstants.requestMetrics(brokers.timings(), clockWindowNanos)),
             this::onBreakdown);
     scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -93,13 +94,7 @@ public final class Collector implements AutoCloseable {
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
     ingest =
-        new OtlpIngest(
-            correlator,
-            agentMetrics,
-            probeTimelines,
-            (broker, offset, uncertainty) -> {
-              // Wired to the correlator's broker clock domains with the probe's BrokerInstants.
-            });
+        new OtlpIngest(correlator, agentMetrics, probeTimelines, correlator::offerBrokerClockSync);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;

@@ -16,9 +16,14 @@ package dev.klat.model;
  * SpanAttributes#INSTANCE_ID}, which changes at every broker start: a leader term is (broker,
  * instance, leader epoch), and the collector pairs an append only with commits of the same term.
  *
- * <p>Packing: ranges in order, each as three varints, {@code zigzag(first - previousLast)}, {@code
- * last - first} and {@code zigzag(micros - previousMicros)}, with both "previous" values 0 before
- * the first range. Times are wall-clock microseconds since the Unix epoch.
+ * <p>A range carries two times: the earliest and the latest event it joins (the probe joins the
+ * batches of one partition that follow each other within a millisecond). A range of one batch has
+ * both equal, exact; an offset of a joined range happened somewhere between them.
+ *
+ * <p>Packing: ranges in order, each as four varints, {@code zigzag(first - previousLast)}, {@code
+ * last - first}, {@code zigzag(latestMicros - previousLatestMicros)} and {@code latestMicros -
+ * earliestMicros}, with both "previous" values 0 before the first range. Times are wall-clock
+ * microseconds since the Unix epoch.
  */
 public final class BrokerProbeWire {
 
@@ -63,10 +68,11 @@ public final class BrokerProbeWire {
    * @param out the buffer, with at least 30 bytes free at {@code position}
    * @param position where to write
    * @param previousLast the previous range's last offset, or 0 for the first
-   * @param previousMicros the previous range's time, or 0 for the first
+   * @param previousMicros the previous range's latest time, or 0 for the first
    * @param first the first offset of the range
    * @param last the last offset of the range, at least {@code first}
-   * @param micros the time
+   * @param earliestMicros the time of the range's first event
+   * @param latestMicros the time of its last event, at least {@code earliestMicros}
    * @return the position after the range
    */
   public static int encodeRange(
@@ -76,14 +82,16 @@ public final class BrokerProbeWire {
       long previousMicros,
       long first,
       long last,
-      long micros) {
+      long earliestMicros,
+      long latestMicros) {
     position = varint(out, position, zigzag(first - previousLast));
     position = varint(out, position, last - first);
-    return varint(out, position, zigzag(micros - previousMicros));
+    position = varint(out, position, zigzag(latestMicros - previousMicros));
+    return varint(out, position, latestMicros - earliestMicros);
   }
 
   /** The most bytes one packed range takes. */
-  public static final int MAX_RANGE_BYTES = 30;
+  public static final int MAX_RANGE_BYTES = 40;
 
   /** Receives the ranges of a packed list, in order. */
   public interface RangeSink {
@@ -92,9 +100,10 @@ public final class BrokerProbeWire {
      *
      * @param first its first offset
      * @param last its last offset, at least {@code first}
-     * @param micros its time, wall-clock microseconds since the epoch
+     * @param earliestMicros the time of its first event, wall-clock microseconds since the epoch
+     * @param latestMicros the time of its last event, at least {@code earliestMicros}
      */
-    void range(long first, long last, long micros);
+    void range(long first, long last, long earliestMicros, long latestMicros);
   }
 
   /**
@@ -119,11 +128,15 @@ public final class BrokerProbeWire {
       long first = last + unzigzag(readVarint(in, position, end));
       long width = readVarint(in, position, end);
       micros += unzigzag(readVarint(in, position, end));
+      long spanMicros = readVarint(in, position, end);
       if (width < 0 || first < 0 || first + width < first) {
         throw new IllegalArgumentException("range " + count + " is not a range of offsets");
       }
+      if (spanMicros < 0 || micros - spanMicros > micros) {
+        throw new IllegalArgumentException("range " + count + " has a negative time span");
+      }
       last = first + width;
-      sink.range(first, last, micros);
+      sink.range(first, last, micros - spanMicros, micros);
       count++;
     }
     return count;

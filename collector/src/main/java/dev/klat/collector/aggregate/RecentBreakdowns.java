@@ -1,7 +1,9 @@
 package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.model.Quality;
 import dev.klat.model.Segment;
+import dev.klat.model.TimePoint;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +25,8 @@ public final class RecentBreakdowns {
   private final String[] groups;
   // Bit s set: segment s was flagged (clock uncertainty above its value); bit SEGMENTS: e2e.
   private final byte[] flagged;
+  // SEGMENTS + 1 per slot: the Quality ordinal of each segment, then of publish+commit.
+  private final byte[] qualities;
   private long written;
 
   public RecentBreakdowns(int capacity) {
@@ -33,6 +37,7 @@ public final class RecentBreakdowns {
     this.topics = new String[capacity];
     this.groups = new String[capacity];
     this.flagged = new byte[capacity];
+    this.qualities = new byte[capacity * (SEGMENTS + 1)];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
@@ -45,6 +50,12 @@ public final class RecentBreakdowns {
       segmentNanos[base + s.ordinal()] = joined.breakdown().nanos(s);
     }
     segmentNanos[base + SEGMENTS] = joined.breakdown().publishAndCommitNanos();
+    for (Segment s : Segment.values()) {
+      qualities[base + s.ordinal()] = (byte) joined.breakdown().quality(s).ordinal();
+    }
+    // D to H: D is measured, so H's quality is the pair's, even where L is unknown.
+    qualities[base + SEGMENTS] =
+        (byte) joined.breakdown().instants().method(TimePoint.COMMIT).quality().ordinal();
     int bits = joined.e2eFlagged() ? 1 << SEGMENTS : 0;
     for (Segment s : joined.flagged()) {
       bits |= 1 << s.ordinal();
@@ -85,8 +96,12 @@ public final class RecentBreakdowns {
    * @param count breakdowns that know the segment
    * @param p50Nanos the median, or -1 when {@code count} is 0
    * @param p99Nanos the p99, or -1 when {@code count} is 0
+   * @param qualities per {@link Quality} id other than {@code none}, in order from {@code exact},
+   *     how many of the {@code count} breakdowns had the segment at that quality: how much of the
+   *     answer is measured
    */
-  public record SegmentQuantiles(int count, long p50Nanos, long p99Nanos) {}
+  public record SegmentQuantiles(
+      int count, long p50Nanos, long p99Nanos, Map<String, Integer> qualities) {}
 
   /**
    * Summarises the breakdowns joined since {@code nowNanos - windowNanos}.
@@ -163,10 +178,19 @@ public final class RecentBreakdowns {
     long[] values = new long[n];
     for (int s = 0; s <= SEGMENTS; s++) {
       int known = 0;
+      int[] byQuality = new int[Quality.values().length];
       for (int i = 0; i < n; i++) {
-        long v = segmentNanos[match[i] * (SEGMENTS + 1) + s];
+        int index = match[i] * (SEGMENTS + 1) + s;
+        long v = segmentNanos[index];
         if (v >= 0) {
           values[known++] = v;
+          byQuality[qualities[index]]++;
+        }
+      }
+      Map<String, Integer> qualityCounts = new LinkedHashMap<>();
+      for (Quality q : Quality.values()) {
+        if (q != Quality.NONE) {
+          qualityCounts.put(q.id(), byQuality[q.ordinal()]);
         }
       }
       Arrays.sort(values, 0, known);
@@ -174,8 +198,8 @@ public final class RecentBreakdowns {
       out.put(
           s == SEGMENTS ? "publish+commit" : Segment.values()[s].id(),
           known == 0
-              ? new SegmentQuantiles(0, -1, -1)
-              : new SegmentQuantiles(known, rank(sorted, 0.5), rank(sorted, 0.99)));
+              ? new SegmentQuantiles(0, -1, -1, qualityCounts)
+              : new SegmentQuantiles(known, rank(sorted, 0.5), rank(sorted, 0.99), qualityCounts));
     }
     return out;
   }

@@ -5,7 +5,7 @@ import dev.klat.model.EstimationMethod;
 /**
  * Where the broker instants {@code L} and {@code H} of a record come from. Sources: the record
  * timestamp of a {@code LogAppendTime} topic ({@link #logAppendTime()}), and the leader broker's
- * request metrics ({@link #requestMetrics}); a broker-side probe would plug in here too. The {@link
+ * request metrics ({@link #requestMetrics}), and the broker probe ({@link #probeFirst}). The {@link
  * Correlator} aligns and clamps whatever they return.
  */
 public interface BrokerInstants {
@@ -129,5 +129,17 @@ public interface BrokerInstants {
    */
   static BrokerInstants requestMetrics(BrokerTimings timings, long networkWindowNanos) {
     return new RequestMetricsEstimates(timings, networkWindowNanos);
+  }
+
+  /**
+   * {@code L} and {@code H} from the broker probes where they cover the record ({@code exact}),
+   * {@code estimates} otherwise.
+   *
+   * @param probes what the broker probes reported
+   * @param estimates the source for brokers without a probe
+   * @return the source for a collector that receives broker probe data
+   */
+  static BrokerInstants probeFirst(ProbeTimelines probes, BrokerInstants estimates) {
+    return new ProbeInstants(probes, estimates);
   }
 }

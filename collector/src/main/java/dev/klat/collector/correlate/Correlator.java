@@ -217,6 +217,32 @@ public final class Correlator {
         host, new CollectorSync(offsetNanos, uncertaintyNanos, clockNanos.getAsLong()));
   }
 
+  /**
+   * Offers a broker probe's measurement of its broker's clock against the collector's, as {@link
+   * #offerClockSync} does for an agent: kept for the clock window, it bounds the broker's clock
+   * against a producer's from both sides at every join whose producer has one too.
+   *
+   * @param brokerId the broker's node id, naming its clock domain {@code broker-<id>}
+   * @param offsetNanos {@code clock(collector) - clock(broker)}
+   * @param uncertaintyNanos the half-width of the interval, at least 0
+   */
+  public synchronized void offerBrokerClockSync(
+      int brokerId, long offsetNanos, long uncertaintyNanos) {
+    if (brokerId < 0
+        || uncertaintyNanos < 0
+        || uncertaintyNanos > MAX_SYNC_NANOS
+        || offsetNanos > MAX_SYNC_NANOS
+        || offsetNanos < -MAX_SYNC_NANOS) {
+      return;
+    }
+    String host = "broker-" + brokerId;
+    if (collectorSyncs.size() >= MAX_HOST_NAMES && !collectorSyncs.containsKey(host)) {
+      collectorSyncs.clear();
+    }
+    collectorSyncs.put(
+        host, new CollectorSync(offsetNanos, uncertaintyNanos, clockNanos.getAsLong()));
+  }
+
   /** Ends the window of every record whose window is over; the step a scheduler drives. */
   public synchronized void expire() {
     expire(clockNanos.getAsLong());
@@ -351,6 +377,7 @@ public final class Correlator {
       long earliest = broker.appendNanos() - half;
       long latest = broker.appendNanos() + half;
       offsets.brokerDomain(broker.brokerHost());
+      boundThroughCollector(producerHost, broker.brokerHost(), now);
       offsets.bound(producerHost, broker.brokerHost(), latest - p.drainNanos(), now);
       if (p.hasAck()) {
         offsets.bound(broker.brokerHost(), producerHost, p.ackNanos() - earliest, now);

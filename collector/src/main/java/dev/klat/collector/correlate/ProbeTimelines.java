@@ -21,9 +21,19 @@ public final class ProbeTimelines {
 
   static final int TERMS_PER_PARTITION = 4;
 
-  /** What the probe knows of one offset: {@code L} and {@code H} in epoch nanos, or MIN_VALUE. */
-  public record Instants(long appendNanos, long commitNanos) {
-    static final Instants NONE = new Instants(Long.MIN_VALUE, Long.MIN_VALUE);
+  /**
+   * What the probe knows of one offset, on its leader's clock: {@code L} and {@code H} in epoch
+   * nanos (MIN_VALUE when unknown), each the middle of the range's times, with the width of that
+   * range ({@code 0} for one batch or one advance, exact; up to the probe's resolution for joined
+   * ones), and the leader.
+   */
+  public record Instants(
+      int brokerId,
+      long appendNanos,
+      long appendWidthNanos,
+      long commitNanos,
+      long commitWidthNanos) {
+    static final Instants NONE = new Instants(-1, Long.MIN_VALUE, 0, Long.MIN_VALUE, 0);
 
     public boolean hasAppend() {
       return appendNanos != Long.MIN_VALUE;
@@ -82,21 +92,36 @@ public final class ProbeTimelines {
     return coverage.coveredUntilNanos;
   }
 
-  /** Adds one append range ({@code first} to {@code last}) of a term, at {@code epochNanos}. */
+  /**
+   * Adds one append range ({@code first} to {@code last}) of a term, appended between {@code
+   * earliestNanos} and {@code latestNanos}.
+   */
   public synchronized void append(
-      TermKey term, String topic, int partition, long first, long last, long epochNanos) {
+      TermKey term,
+      String topic,
+      int partition,
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos) {
     Term t = term(term, topic, partition);
     if (t != null) {
-      t.appends.add(first, last, epochNanos);
+      t.appends.add(first, last, earliestNanos, latestNanos);
     }
   }
 
   /** Adds one commit range: the high watermark passed {@code first} to {@code last}. */
   public synchronized void commit(
-      TermKey term, String topic, int partition, long first, long last, long epochNanos) {
+      TermKey term,
+      String topic,
+      int partition,
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos) {
     Term t = term(term, topic, partition);
     if (t != null) {
-      t.commits.add(first, last, epochNanos);
+      t.commits.add(first, last, earliestNanos, latestNanos);
     }
   }
 
@@ -114,11 +139,17 @@ public final class ProbeTimelines {
       if (t.key.brokerId() != leaderId && leaderId >= 0) {
         continue;
       }
-      long append = t.appends.timeOf(offset);
-      if (append == Long.MIN_VALUE) {
+      int append = t.appends.find(offset);
+      if (append < 0) {
         continue;
       }
-      return new Instants(append, t.commits.timeOf(offset));
+      int commit = t.commits.find(offset);
+      return new Instants(
+          t.key.brokerId(),
+          t.appends.middle(append),
+          t.appends.width(append),
+          commit < 0 ? Long.MIN_VALUE : t.commits.middle(commit),
+          commit < 0 ? 0 : t.commits.width(commit));
     }
     return Instants.NONE;
   }
@@ -188,7 +219,8 @@ public final class ProbeTimelines {
     private final int capacity;
     private long[] firsts = new long[4];
     private long[] lasts = new long[4];
-    private long[] times = new long[4];
+    private long[] earliest = new long[4];
+    private long[] latest = new long[4];
     private int next;
     private int count;
 
@@ -196,30 +228,40 @@ public final class ProbeTimelines {
       this.capacity = capacity;
     }
 
-    void add(long first, long last, long epochNanos) {
+    void add(long first, long last, long earliestNanos, long latestNanos) {
       if (count == firsts.length && count < capacity) {
         int size = Math.min(capacity, count * 2);
         firsts = java.util.Arrays.copyOf(firsts, size);
         lasts = java.util.Arrays.copyOf(lasts, size);
-        times = java.util.Arrays.copyOf(times, size);
+        earliest = java.util.Arrays.copyOf(earliest, size);
+        latest = java.util.Arrays.copyOf(latest, size);
         next = count;
       }
       firsts[next] = first;
       lasts[next] = last;
-      times[next] = epochNanos;
+      earliest[next] = earliestNanos;
+      latest[next] = latestNanos;
       next = (next + 1) % firsts.length;
       count = Math.min(count + 1, firsts.length);
     }
 
-    /** The time of the newest range holding {@code offset}, or MIN_VALUE. */
-    long timeOf(long offset) {
+    /** The slot of the newest range holding {@code offset}, or -1. */
+    int find(long offset) {
       for (int i = 0; i < count; i++) {
         int slot = Math.floorMod(next - 1 - i, firsts.length);
         if (firsts[slot] <= offset && offset <= lasts[slot]) {
-          return times[slot];
+          return slot;
         }
       }
-      return Long.MIN_VALUE;
+      return -1;
+    }
+
+    long middle(int slot) {
+      return earliest[slot] + (latest[slot] - earliest[slot]) / 2;
+    }
+
+    long width(int slot) {
+      return latest[slot] - earliest[slot];
     }
   }
 }

@@ -197,7 +197,16 @@ public final class AdminServer implements AutoCloseable {
       out.append(str(e.getKey())).append(":{\"count\":").append(q.count());
       out.append(",\"p50Seconds\":").append(secondsOrNull(q.p50Nanos()));
       out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
-      out.append('}');
+      out.append(",\"quality\":{");
+      boolean firstQuality = true;
+      for (Map.Entry<String, Integer> quality : q.qualities().entrySet()) {
+        if (!firstQuality) {
+          out.append(',');
+        }
+        firstQuality = false;
+        out.append(str(quality.getKey())).append(':').append(quality.getValue());
+      }
+      out.append("}}");
     }
     out.append("}}");
     return new Response(200, "application/json", out.toString());

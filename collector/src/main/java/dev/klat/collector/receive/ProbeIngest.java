@@ -99,10 +99,10 @@ final class ProbeIngest {
     }
     TermKey term = new TermKey(brokerId, instanceId, ranges.leaderEpoch());
     for (long[] r : appends) {
-      timelines.append(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2]);
+      timelines.append(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3]);
     }
     for (long[] r : commits) {
-      timelines.commit(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2]);
+      timelines.commit(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3]);
     }
     return null;
   }
@@ -112,11 +112,11 @@ final class ProbeIngest {
         packed,
         0,
         packed.length,
-        (first, last, micros) -> {
-          if (micros <= 0 || micros > Long.MAX_VALUE / 1000) {
-            throw new IllegalArgumentException("a range time out of range: " + micros);
+        (first, last, earliestMicros, latestMicros) -> {
+          if (earliestMicros <= 0 || latestMicros > Long.MAX_VALUE / 1000) {
+            throw new IllegalArgumentException("a range time out of range: " + latestMicros);
           }
-          out.add(new long[] {first, last, micros * 1000});
+          out.add(new long[] {first, last, earliestMicros * 1000, latestMicros * 1000});
         });
   }
 

@@ -8,6 +8,7 @@ import dev.klat.collector.correlate.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -61,9 +62,21 @@ class RecentBreakdownsTest {
     // Per segment over the whole window: produce is 1 ms in 990 records, 900 ms in 10, so the p99
     // (the 990th value) is still 1 ms; publish is known in none.
     assertThat(s.segments().get("produce"))
-        .isEqualTo(new RecentBreakdowns.SegmentQuantiles(1000, 1_000_000L, 1_000_000L));
+        .isEqualTo(
+            new RecentBreakdowns.SegmentQuantiles(
+                1000,
+                1_000_000L,
+                1_000_000L,
+                Map.of("exact", 1000, "log-append-time", 0, "estimated", 0)));
     assertThat(s.segments().get("publish"))
-        .isEqualTo(new RecentBreakdowns.SegmentQuantiles(0, -1, -1));
+        .isEqualTo(
+            new RecentBreakdowns.SegmentQuantiles(
+                0, -1, -1, Map.of("exact", 0, "log-append-time", 0, "estimated", 0)));
+    // H is the fetch response's bound: what depends on it is estimated, and says so per segment.
+    assertThat(s.segments().get("catch-up").qualities())
+        .containsEntry("estimated", 1000)
+        .containsEntry("exact", 0);
+    assertThat(s.segments().get("publish+commit").qualities()).containsEntry("estimated", 1000);
     // publish+commit is e2e - produce: 0..989 ms for the fast records and 91..100 ms for the slow
     // ones, so 500 values are at most 489 ms.
     assertThat(s.segments().get("publish+commit").p50Nanos()).isEqualTo(489_000_000L);

@@ -13,19 +13,28 @@ class ProbeTimelinesTest {
   @Test
   void anOffsetGetsTheAppendAndTheCommitOfItsRanges() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
-    timelines.append(broker1, "t", 0, 100, 109, 1_000);
-    timelines.commit(broker1, "t", 0, 100, 104, 2_000);
-    timelines.commit(broker1, "t", 0, 105, 109, 3_000);
+    timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
+    timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000);
+    timelines.commit(broker1, "t", 0, 105, 109, 3_000, 3_000);
 
-    assertThat(timelines.lookup("t", 0, 107, 1)).isEqualTo(new Instants(1_000, 3_000));
-    assertThat(timelines.lookup("t", 0, 100, 1)).isEqualTo(new Instants(1_000, 2_000));
+    assertThat(timelines.lookup("t", 0, 107, 1)).isEqualTo(new Instants(1, 1_000, 0, 3_000, 0));
+    assertThat(timelines.lookup("t", 0, 100, 1)).isEqualTo(new Instants(1, 1_000, 0, 2_000, 0));
+  }
+
+  @Test
+  void aJoinedRangePlacesItsOffsetsInTheMiddleAndSaysHowWide() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    timelines.append(broker1, "t", 0, 100, 109, 1_000_000, 1_800_000);
+    Instants instants = timelines.lookup("t", 0, 100, 1);
+    assertThat(instants.appendNanos()).isEqualTo(1_400_000);
+    assertThat(instants.appendWidthNanos()).isEqualTo(800_000);
   }
 
   @Test
   void anOffsetNoRangeCoversIsUnknownNeverGuessed() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
-    timelines.append(broker1, "t", 0, 100, 109, 1_000);
-    timelines.commit(broker1, "t", 0, 100, 104, 2_000);
+    timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
+    timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000);
 
     assertThat(timelines.lookup("t", 0, 110, 1).hasAppend()).isFalse();
     Instants appendedNotCommitted = timelines.lookup("t", 0, 105, 1);
@@ -37,8 +46,8 @@ class ProbeTimelinesTest {
   @Test
   void anotherLeadersDataNeverAnswersForTheRecordsLeader() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
-    timelines.append(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 1_000);
-    timelines.commit(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 2_000);
+    timelines.append(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 1_000, 1_000);
+    timelines.commit(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 2_000, 2_000);
 
     assertThat(timelines.lookup("t", 0, 105, 1).hasAppend()).isFalse();
     assertThat(timelines.lookup("t", 0, 105, 2).hasAppend()).isTrue();
@@ -48,8 +57,8 @@ class ProbeTimelinesTest {
   void aCommitOfAnotherTermIsNotPairedWithTheAppend() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
     // Appended before the broker restarted (old probe instance), committed after it.
-    timelines.append(broker1, "t", 0, 100, 109, 1_000);
-    timelines.commit(new TermKey(1, 0xCCL, 7), "t", 0, 100, 109, 9_000);
+    timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
+    timelines.commit(new TermKey(1, 0xCCL, 7), "t", 0, 100, 109, 9_000, 9_000);
 
     Instants instants = timelines.lookup("t", 0, 105, 1);
     assertThat(instants.appendNanos()).isEqualTo(1_000);
@@ -60,7 +69,7 @@ class ProbeTimelinesTest {
   void eachTermKeepsItsLatestRangesOnly() {
     ProbeTimelines timelines = new ProbeTimelines(10, 4);
     for (int i = 0; i < 10; i++) {
-      timelines.append(broker1, "t", 0, i * 10, i * 10 + 9, i);
+      timelines.append(broker1, "t", 0, i * 10, i * 10 + 9, i, i);
     }
     assertThat(timelines.lookup("t", 0, 95, 1).appendNanos()).isEqualTo(9);
     assertThat(timelines.lookup("t", 0, 60, 1).appendNanos()).isEqualTo(6);
@@ -70,8 +79,8 @@ class ProbeTimelinesTest {
   @Test
   void partitionsBeyondTheLimitAreDroppedAndCounted() {
     ProbeTimelines timelines = new ProbeTimelines(1, 4);
-    timelines.append(broker1, "t", 0, 0, 0, 1);
-    timelines.append(broker1, "t", 1, 0, 0, 1);
+    timelines.append(broker1, "t", 0, 0, 0, 1, 1);
+    timelines.append(broker1, "t", 1, 0, 0, 1, 1);
     assertThat(timelines.droppedRanges()).isEqualTo(1);
     assertThat(timelines.lookup("t", 1, 0, 1).hasAppend()).isFalse();
   }

@@ -75,7 +75,23 @@ class BrokerProbeIT {
         }
         assertThat(answer).as("every sampled record joined").contains("\"count\":" + RECORDS);
 
+        System.out.println("breakdown: " + answer);
+        for (String segment : new String[] {"publish", "commit"}) {
+          Matcher quality =
+              Pattern.compile(
+                      "\""
+                          + segment
+                          + "\":\\{\"count\":(\\d+),[^}]*\"quality\":\\{\"exact\":(\\d+)")
+                  .matcher(answer);
+          assertThat(quality.find()).as("%s in %s", segment, answer).isTrue();
+          assertThat(Integer.parseInt(quality.group(1))).as(segment).isEqualTo(RECORDS);
+          assertThat(Integer.parseInt(quality.group(2)))
+              .as("%s measured by the probe: %s", segment, answer)
+              .isEqualTo(RECORDS);
+        }
+
         String stats = get(adminPort, "/api/stats");
+        System.out.println("stats: " + stats);
         assertThat(number(stats, "probeRecordsReceived")).as(stats).isPositive();
         assertThat(number(stats, "probeRecordsRejected")).as(stats).isZero();
         assertThat(number(stats, "probeRangesDropped")).as(stats).isZero();

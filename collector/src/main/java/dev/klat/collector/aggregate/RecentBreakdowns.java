@@ -11,21 +11,27 @@ import java.util.Map;
 /**
  * The most recent breakdowns, of all topics and groups together, in a ring of fixed capacity, so
  * that {@code /api/breakdown} can compute exact quantiles and the tail's segments over a time
- * window. Memory is fixed at start: about 80 bytes per slot. Thread-safe.
+ * window. Memory is fixed at start: about 100 bytes per slot. Thread-safe.
  */
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;
+  // Per slot, after the five segments: publish+commit (D to H, known where L is not), and the
+  // fetch round trip R - F (the whole fetch segment of a consumer that asked after the commit).
+  private static final int PUBLISH_AND_COMMIT = SEGMENTS;
+  private static final int FETCH_ROUND_TRIP = SEGMENTS + 1;
+  private static final int COLUMNS = SEGMENTS + 2;
+  private static final String[] COLUMN_IDS = columnIds();
 
   private final int capacity;
   private final long[] timeNanos;
   private final long[] e2eNanos;
-  // SEGMENTS values per slot, then publish+commit; -1 for an unknown segment.
+  // COLUMNS values per slot; -1 for an unknown segment.
   private final long[] segmentNanos;
   private final String[] topics;
   private final String[] groups;
   // Bit s set: segment s was flagged (clock uncertainty above its value); bit SEGMENTS: e2e.
   private final byte[] flagged;
-  // SEGMENTS + 1 per slot: the Quality ordinal of each segment, then of publish+commit.
+  // COLUMNS per slot: the Quality ordinal of each value.
   private final byte[] qualities;
   private long written;
 
@@ -33,11 +39,11 @@ public final class RecentBreakdowns {
     this.capacity = capacity;
     this.timeNanos = new long[capacity];
     this.e2eNanos = new long[capacity];
-    this.segmentNanos = new long[capacity * (SEGMENTS + 1)];
+    this.segmentNanos = new long[capacity * COLUMNS];
     this.topics = new String[capacity];
     this.groups = new String[capacity];
     this.flagged = new byte[capacity];
-    this.qualities = new byte[capacity * (SEGMENTS + 1)];
+    this.qualities = new byte[capacity * COLUMNS];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
@@ -45,16 +51,20 @@ public final class RecentBreakdowns {
     int slot = (int) (written++ % capacity);
     timeNanos[slot] = nowNanos;
     e2eNanos[slot] = joined.breakdown().e2eNanos();
-    int base = slot * (SEGMENTS + 1);
+    int base = slot * COLUMNS;
     for (Segment s : Segment.values()) {
       segmentNanos[base + s.ordinal()] = joined.breakdown().nanos(s);
     }
-    segmentNanos[base + SEGMENTS] = joined.breakdown().publishAndCommitNanos();
+    segmentNanos[base + PUBLISH_AND_COMMIT] = joined.breakdown().publishAndCommitNanos();
+    segmentNanos[base + FETCH_ROUND_TRIP] =
+        joined.breakdown().instants().nanos(TimePoint.FETCH_RESPONSE)
+            - joined.breakdown().instants().nanos(TimePoint.FETCH_REQUEST);
+    qualities[base + FETCH_ROUND_TRIP] = (byte) Quality.EXACT.ordinal();
     for (Segment s : Segment.values()) {
       qualities[base + s.ordinal()] = (byte) joined.breakdown().quality(s).ordinal();
     }
     // D to H: D is measured, so H's quality is the pair's, even where L is unknown.
-    qualities[base + SEGMENTS] =
+    qualities[base + PUBLISH_AND_COMMIT] =
         (byte) joined.breakdown().instants().method(TimePoint.COMMIT).quality().ordinal();
     int bits = joined.e2eFlagged() ? 1 << SEGMENTS : 0;
     for (Segment s : joined.flagged()) {
@@ -77,8 +87,8 @@ public final class RecentBreakdowns {
    *     when no breakdown of the tail knows the segment
    * @param tailFlagged per segment id (and "e2e"), how many breakdowns of the tail had it flagged:
    *     the clock offset uncertainty was larger than the value
-   * @param segments per segment id (and "publish+commit"), the quantiles of that segment over every
-   *     breakdown of the window that knows it
+   * @param segments per segment id (and "publish+commit", and "fetch-round-trip", R - F), the
+   *     quantiles of that segment over every breakdown of the window that knows it
    */
   public record Summary(
       int count,
@@ -152,8 +162,8 @@ public final class RecentBreakdowns {
           flaggedCounts[b]++;
         }
       }
-      int base = slot * (SEGMENTS + 1);
-      for (int s = 0; s <= SEGMENTS; s++) {
+      int base = slot * COLUMNS;
+      for (int s = 0; s <= PUBLISH_AND_COMMIT; s++) {
         long v = segmentNanos[base + s];
         if (v >= 0) {
           sums[s] += v;
@@ -176,11 +186,11 @@ public final class RecentBreakdowns {
   private Map<String, SegmentQuantiles> segmentQuantiles(int[] match, int n) {
     Map<String, SegmentQuantiles> out = new LinkedHashMap<>();
     long[] values = new long[n];
-    for (int s = 0; s <= SEGMENTS; s++) {
+    for (int s = 0; s < COLUMNS; s++) {
       int known = 0;
       int[] byQuality = new int[Quality.values().length];
       for (int i = 0; i < n; i++) {
-        int index = match[i] * (SEGMENTS + 1) + s;
+        int index = match[i] * COLUMNS + s;
         long v = segmentNanos[index];
         if (v >= 0) {
           values[known++] = v;
@@ -196,12 +206,22 @@ public final class RecentBreakdowns {
       Arrays.sort(values, 0, known);
       long[] sorted = Arrays.copyOf(values, known);
       out.put(
-          s == SEGMENTS ? "publish+commit" : Segment.values()[s].id(),
+          COLUMN_IDS[s],
           known == 0
               ? new SegmentQuantiles(0, -1, -1, qualityCounts)
               : new SegmentQuantiles(known, rank(sorted, 0.5), rank(sorted, 0.99), qualityCounts));
     }
     return out;
+  }
+
+  private static String[] columnIds() {
+    String[] ids = new String[COLUMNS];
+    for (Segment s : Segment.values()) {
+      ids[s.ordinal()] = s.id();
+    }
+    ids[PUBLISH_AND_COMMIT] = "publish+commit";
+    ids[FETCH_ROUND_TRIP] = "fetch-round-trip";
+    return ids;
   }
 
   // Nearest rank: the smallest value with at least q of the values at or below it.

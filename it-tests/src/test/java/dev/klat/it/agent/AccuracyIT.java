@@ -79,6 +79,10 @@ class AccuracyIT {
   private static final String SKEW = "clock-skew";
   private static final Duration CONSUMER_CLOCK_SKEW = Duration.ofMillis(250);
 
+  // -Dklat.accuracy.probe=true: every broker runs the broker probe, and L and H are measured
+  // (quality exact); without it they are estimated from the brokers' request metrics.
+  private static final boolean PROBE = Boolean.getBoolean("klat.accuracy.probe");
+
   private static final Map<Integer, DelayingProxy> producerProxies = new ConcurrentHashMap<>();
   private static final Map<Integer, DelayingProxy> replicationProxies = new ConcurrentHashMap<>();
   private static KafkaCluster cluster;
@@ -102,15 +106,19 @@ class AccuracyIT {
           }
           return bound;
         };
-    cluster =
+    otlpPort = freePort();
+    adminPort = freePort();
+    KafkaClusterSpec.Builder spec =
         KafkaClusterSpec.brokers(3)
             .name("accuracy")
             .brokerProperty("min.insync.replicas", "2")
             .brokerProperty("default.replication.factor", "3")
-            .addressInterceptor(viaProxies)
-            .start();
-    otlpPort = freePort();
-    adminPort = freePort();
+            .addressInterceptor(viaProxies);
+    if (PROBE) {
+      spec.brokerProbe(
+          Paths.get(System.getProperty("klat.broker-probe.jar")), "http://127.0.0.1:" + otlpPort);
+    }
+    cluster = spec.start();
     collector = startCollector();
   }
 
@@ -189,7 +197,13 @@ class AccuracyIT {
   }
 
   /** The quantiles of one stream, nanoseconds: the application's and klat's. */
-  record Measured(long appP50, long appP99, int count, Map<String, long[]> segments, long[] e2e) {
+  record Measured(
+      long appP50,
+      long appP99,
+      int count,
+      Map<String, long[]> segments,
+      long[] e2e,
+      Map<String, Integer> exactCounts) {
     long segment(String name, int quantile) {
       long[] q = segments.get(name);
       return q == null ? -1 : q[quantile];
@@ -275,6 +289,14 @@ class AccuracyIT {
               .assertThat(m.count())
               .as(where + ": joined breakdowns")
               .isGreaterThanOrEqualTo(RECORDS * 9 / 10);
+          if (PROBE) {
+            for (String measured : List.of("publish", "commit")) {
+              softly
+                  .assertThat(m.exactCounts().getOrDefault(measured, 0))
+                  .as("%s: breakdowns whose %s the broker probe measured", where, measured)
+                  .isGreaterThanOrEqualTo(m.count() * 95 / 100);
+            }
+          }
         }
         for (int q = 0; q < 2; q++) {
           String quantile = q == 0 ? "p50" : "p99";
@@ -327,8 +349,23 @@ class AccuracyIT {
                   .isLessThanOrEqualTo(tolerance);
             }
           }
+          if (caseName.equals("catch-up")) {
+            // The delayed consumer is behind: it asks for records already committed (F after H),
+            // so by definition its fetch is the whole round trip R - F, not the control's R - H.
+            long fetch = pair.delayed().segment("fetch", q);
+            long roundTrip = pair.delayed().segment("fetch-round-trip", q);
+            softly
+                .assertThat(Math.abs(fetch - roundTrip))
+                .as(
+                    "%s: a consumer that is behind fetches for its round trip: fetch %s %.1f ms,"
+                        + " R - F %.1f ms",
+                    where, quantile, fetch / 1e6, roundTrip / 1e6)
+                .isLessThanOrEqualTo(tolerance(roundTrip));
+          }
           for (String other : SEGMENTS) {
-            if (other.equals(target) || (classic && other.equals("fetch"))) {
+            if (other.equals(target)
+                || (classic && other.equals("fetch"))
+                || (caseName.equals("catch-up") && other.equals("fetch"))) {
               continue;
             }
             long control = pair.control().segment(other, q);
@@ -369,13 +406,14 @@ class AccuracyIT {
    * streams that should be alike: the control streams of the same {@code acks} on the two timestamp
    * types, in the same case, at the same moment. On two cores shared by three brokers, the
    * collector and the application, two such streams' p99 differ by several milliseconds (see {@link
-   * #RECORDS}), and no comparison can be finer than that. Publish and commit are left out of the
-   * spread (the two timestamp types measure them differently).
+   * #RECORDS}), and no comparison can be finer than that. Without the broker probe, publish and
+   * commit are left out of the spread (the two timestamp types estimate them differently); with it,
+   * both types measure them alike.
    */
   private static long noisyTolerance(
       Map<String, Pair> caseResults, Kind kind, String segment, int quantile, long reference) {
     long tolerance = tolerance(reference);
-    if (quantile == 0 || segment.equals("publish") || segment.equals("commit")) {
+    if (quantile == 0 || (!PROBE && (segment.equals("publish") || segment.equals("commit")))) {
       return tolerance;
     }
     long fastest = Long.MAX_VALUE;
@@ -536,7 +574,7 @@ class AccuracyIT {
 
   private static final Pattern SEGMENT =
       Pattern.compile(
-          "\"([a-z+-]+)\":\\{\"count\":(\\d+),\"p50Seconds\":([-0-9.eE]+|null),\"p99Seconds\":([-0-9.eE]+|null)\\}");
+          "\"([a-z+-]+)\":\\{\"count\":(\\d+),\"p50Seconds\":([-0-9.eE]+|null),\"p99Seconds\":([-0-9.eE]+|null),\"quality\":\\{\"exact\":(\\d+)");
   private static final Pattern E2E =
       Pattern.compile(
           "\"e2e\":\\{\"p50Seconds\":([-0-9.eE]+|null),\"p99Seconds\":([-0-9.eE]+|null)");
@@ -556,14 +594,16 @@ class AccuracyIT {
       Thread.sleep(500);
     } while (System.nanoTime() < deadline);
     Map<String, long[]> segments = new LinkedHashMap<>();
+    Map<String, Integer> exact = new LinkedHashMap<>();
     int at = body.indexOf("\"segments\":");
     Matcher m = SEGMENT.matcher(at < 0 ? "" : body.substring(at));
     while (m.find()) {
       segments.put(m.group(1), new long[] {nanos(m.group(3)), nanos(m.group(4))});
+      exact.put(m.group(1), Integer.parseInt(m.group(5)));
     }
     Matcher e = E2E.matcher(body);
     long[] e2e = e.find() ? new long[] {nanos(e.group(1)), nanos(e.group(2))} : new long[] {-1, -1};
-    return new Measured(appP50, appP99, count, segments, e2e);
+    return new Measured(appP50, appP99, count, segments, e2e, exact);
   }
 
   private static long nanos(String seconds) {
@@ -576,8 +616,8 @@ class AccuracyIT {
     for (String s : SEGMENTS) {
       out.append(' ').append(s).append(" p50 / p99 |");
     }
-    out.append(" breakdowns |\n|---|---|---|---|");
-    out.append("---|".repeat(SEGMENTS.size())).append("---|\n");
+    out.append(" breakdowns | publish / commit exact |\n|---|---|---|---|");
+    out.append("---|".repeat(SEGMENTS.size())).append("---|---|\n");
     for (Map.Entry<String, Map<String, Pair>> c : results.entrySet()) {
       for (Map.Entry<String, Pair> s : c.getValue().entrySet()) {
         for (boolean delayed : new boolean[] {true, false}) {
@@ -593,11 +633,18 @@ class AccuracyIT {
                 .append(ms(m.segment(seg, 1)))
                 .append(" |");
           }
-          out.append(' ').append(m.count()).append(" |\n");
+          out.append(' ').append(m.count()).append(" | ");
+          out.append(m.exactCounts().getOrDefault("publish", 0)).append(" / ");
+          out.append(m.exactCounts().getOrDefault("commit", 0)).append(" |\n");
         }
       }
     }
-    Path file = Paths.get("target", "accuracy", "accuracy.md");
+    out.insert(
+        0,
+        PROBE
+            ? "With the broker probe on every broker.\n\n"
+            : "Estimates only (no broker probe).\n\n");
+    Path file = Paths.get("target", "accuracy", PROBE ? "accuracy-probe.md" : "accuracy.md");
     Files.createDirectories(file.getParent());
     Files.writeString(file, out.toString());
     System.out.println(out);

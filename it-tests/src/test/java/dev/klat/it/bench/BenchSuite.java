@@ -298,6 +298,21 @@ public final class BenchSuite {
         failures.add("collector: " + e);
       }
     }
+    String probeReport = "";
+    if (Boolean.parseBoolean(System.getProperty("bench.probe", "true"))) {
+      try {
+        probeReport =
+            BrokerProbeBench.run(
+                classpath,
+                Paths.get(System.getProperty("klat.broker-probe.jar")),
+                target.resolve("kafka-cluster"),
+                Long.getLong("bench.probe.records", quick ? 20_000L : 500_000L),
+                rounds,
+                warmup);
+      } catch (Exception e) {
+        failures.add("broker probe: " + e);
+      }
+    }
 
     String settings =
         String.format(
@@ -325,7 +340,8 @@ public final class BenchSuite {
     String report =
         report(settings, variants, loads, runs, startupMillis, failures)
             + jmhReport
-            + collectorReport;
+            + collectorReport
+            + probeReport;
     System.out.println(report);
     Files.writeString(benchDir.resolve("suite.md"), report, StandardCharsets.UTF_8);
     Files.writeString(
@@ -431,11 +447,11 @@ public final class BenchSuite {
   }
 
   /** A run before its variant and round are known. */
-  private interface Measured {
+  interface Measured {
     Run as(Variant variant, int round);
   }
 
-  private static Measured measure(
+  static Measured measure(
       String classpath, List<String> jvm, String bootstrap, Load load, long records)
       throws IOException, InterruptedException {
     return load.producer()
@@ -443,7 +459,7 @@ public final class BenchSuite {
         : consume(classpath, jvm, bootstrap, load, records);
   }
 
-  private static Measured produce(
+  static Measured produce(
       String classpath, List<String> jvm, String bootstrap, Load load, long records)
       throws IOException, InterruptedException {
     List<String> command = java(classpath, jvm);

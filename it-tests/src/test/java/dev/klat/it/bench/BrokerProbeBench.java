@@ -1,0 +1,191 @@
+package dev.klat.it.bench;
+
+import dev.klat.it.bench.BenchSuite.Load;
+import dev.klat.it.bench.BenchSuite.Run;
+import dev.klat.it.bench.BenchSuite.Variant;
+import dev.klat.kafka.cluster.Broker;
+import dev.klat.kafka.cluster.KafkaCluster;
+import dev.klat.kafka.cluster.KafkaClusterSpec;
+import dev.klat.kafka.cluster.TopicSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The broker probe's cost, in one run: two 3-broker clusters side by side, one with the probe on
+ * every broker (sending to a discarding OTLP endpoint), one without, and Kafka's own
+ * ProducerPerformance ({@code acks=all}, 100-byte records, replication factor 3, {@code
+ * min.insync.replicas=2}) and ConsumerPerformance against each in turn, interleaved round by round
+ * (the order alternates). Client throughput is what the tools report; broker CPU is the three
+ * broker processes' user and system time over the run ({@code /proc/<pid>/stat}), per record.
+ */
+final class BrokerProbeBench {
+
+  private static final String NO_PROBE = "no probe";
+  private static final String PROBE = "probe";
+  // Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every common build.
+  private static final long NANOS_PER_TICK = 10_000_000L;
+
+  /** One measured run against one cluster. */
+  record ProbeRun(
+      String variant,
+      Load load,
+      int round,
+      double recordsPerSecond,
+      double brokerCpuNanosPerRecord) {}
+
+  private BrokerProbeBench() {}
+
+  /** Runs the comparison and returns its report section (Markdown). */
+  static String run(
+      String classpath, Path probeJar, Path workRoot, long records, int rounds, boolean warmup)
+      throws Exception {
+    Load producer = new Load(true, 100, "all");
+    Load consumer = new Load(false, 100, null);
+    List<ProbeRun> runs = new ArrayList<>();
+    long probeRequests;
+    try (DiscardingOtlpReceiver receiver = new DiscardingOtlpReceiver();
+        KafkaCluster plain = cluster("bench-no-probe", workRoot, null, null);
+        KafkaCluster probed = cluster("bench-probe", workRoot, probeJar, receiver.endpoint())) {
+      for (KafkaCluster cluster : List.of(plain, probed)) {
+        for (Load load : List.of(producer, consumer)) {
+          cluster.createTopic(
+              TopicSpec.named(load.topic())
+                  .partitions(6)
+                  .replicationFactor(3)
+                  .config("min.insync.replicas", "2")
+                  .config("retention.bytes", Long.toString(256L << 20))
+                  .build());
+        }
+        // What every consumer run reads from the beginning, written once.
+        BenchSuite.produce(classpath, List.of(), cluster.bootstrapServers(), consumer, records);
+        if (warmup) {
+          BenchSuite.measure(classpath, List.of(), cluster.bootstrapServers(), producer, records);
+        }
+      }
+      for (int round = 0; round < rounds; round++) {
+        List<String> order = round % 2 == 0 ? List.of(NO_PROBE, PROBE) : List.of(PROBE, NO_PROBE);
+        for (Load load : List.of(producer, consumer)) {
+          for (String variant : order) {
+            KafkaCluster cluster = variant.equals(PROBE) ? probed : plain;
+            long before = brokerCpuTicks(cluster);
+            Run run =
+                BenchSuite.measure(classpath, List.of(), cluster.bootstrapServers(), load, records)
+                    .as(Variant.NONE, round);
+            long ticks = brokerCpuTicks(cluster) - before;
+            ProbeRun r =
+                new ProbeRun(
+                    variant,
+                    load,
+                    round,
+                    run.recordsPerSecond(),
+                    (double) ticks * NANOS_PER_TICK / run.records());
+            runs.add(r);
+            System.out.printf(
+                Locale.ROOT,
+                "probe round %d  %-26s %-9s %,12.0f rec/s  broker cpu %6.0f ns/rec%n",
+                round + 1,
+                load.label(),
+                variant,
+                r.recordsPerSecond(),
+                r.brokerCpuNanosPerRecord());
+          }
+        }
+      }
+      probeRequests = receiver.requests();
+    }
+    return report(runs, records, rounds, probeRequests);
+  }
+
+  private static String report(List<ProbeRun> runs, long records, int rounds, long requests) {
+    StringBuilder out = new StringBuilder("\n## Broker probe\n\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "Two 3-broker clusters side by side, with and without the broker probe; %d round(s)"
+                + " of %,d 100-byte records each, the order alternating. Medians over rounds; the"
+                + " spread is the slowest minus the fastest run of a kind. The probe sent %,d"
+                + " requests.%n%n",
+            rounds,
+            records,
+            requests));
+    out.append(
+        "| load | records/s no probe | records/s probe | ratio | broker CPU ns/record no probe"
+            + " | probe | change |\n|---|---|---|---|---|---|---|\n");
+    for (Load load : runs.stream().map(ProbeRun::load).distinct().collect(Collectors.toList())) {
+      List<ProbeRun> none = of(runs, load, NO_PROBE);
+      List<ProbeRun> probe = of(runs, load, PROBE);
+      double rateNone = median(none, true);
+      double rateProbe = median(probe, true);
+      double cpuNone = median(none, false);
+      double cpuProbe = median(probe, false);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %,.0f (spread %,.0f) | %,.0f (spread %,.0f) | %.3f | %.0f (spread %.0f) |"
+                  + " %.0f (spread %.0f) | %+.1f%% |%n",
+              load.label(),
+              rateNone,
+              spread(none, true),
+              rateProbe,
+              spread(probe, true),
+              rateProbe / rateNone,
+              cpuNone,
+              spread(none, false),
+              cpuProbe,
+              spread(probe, false),
+              (cpuProbe / cpuNone - 1) * 100));
+    }
+    return out.toString();
+  }
+
+  private static List<ProbeRun> of(List<ProbeRun> runs, Load load, String variant) {
+    return runs.stream()
+        .filter(r -> r.load().equals(load) && r.variant().equals(variant))
+        .collect(Collectors.toList());
+  }
+
+  private static double median(List<ProbeRun> runs, boolean rate) {
+    return BenchSuite.median(
+        runs.stream()
+            .map(r -> rate ? r.recordsPerSecond() : r.brokerCpuNanosPerRecord())
+            .collect(Collectors.toList()));
+  }
+
+  private static double spread(List<ProbeRun> runs, boolean rate) {
+    double max = Double.NEGATIVE_INFINITY;
+    double min = Double.POSITIVE_INFINITY;
+    for (ProbeRun r : runs) {
+      double v = rate ? r.recordsPerSecond() : r.brokerCpuNanosPerRecord();
+      max = Math.max(max, v);
+      min = Math.min(min, v);
+    }
+    return runs.isEmpty() ? Double.NaN : max - min;
+  }
+
+  private static KafkaCluster cluster(String name, Path workRoot, Path probeJar, String endpoint) {
+    KafkaClusterSpec.Builder spec =
+        KafkaClusterSpec.brokers(3).name(name).brokerHeapMb(768).workRoot(workRoot);
+    if (probeJar != null) {
+      spec.brokerProbe(probeJar, endpoint);
+    }
+    return spec.start();
+  }
+
+  private static long brokerCpuTicks(KafkaCluster cluster) throws IOException {
+    long ticks = 0;
+    for (Broker broker : cluster.brokers()) {
+      String stat = Files.readString(Paths.get("/proc", Long.toString(broker.pid()), "stat"));
+      // The command name may hold spaces: fields are counted after its closing parenthesis, where
+      // utime and stime (fields 14 and 15 of the line) are the 12th and 13th.
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+    return ticks;
+  }
+}

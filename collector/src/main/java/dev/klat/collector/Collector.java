@@ -301,6 +301,8 @@ public final class Collector implements AutoCloseable {
     out.put("invalidPairs", c.invalid());
     out.put("clampedInstants", c.clampedInstants());
     out.put("pendingRecords", (long) c.pendingRecords());
+    out.put("brokerDataWaits", c.brokerDataWaits());
+    out.put("brokerDataWaitsTimedOut", c.brokerDataWaitsTimedOut());
     long[] metricCounts = agentMetrics.counts();
     out.put("metricPointsIgnored", metricCounts[0]);
     out.put("agentRestartsSeen", metricCounts[1]);

@@ -21,6 +21,20 @@ public interface BrokerInstants {
   Times lookup(ProducerSpan producer, ConsumerSpan consumer);
 
   /**
+   * Whether this source expects data for the record that has not arrived yet, so that the breakdown
+   * is better computed a little later (a broker probe that is alive but has not yet reported the
+   * record's moments). Called under the correlator's lock: must not block.
+   *
+   * @param producer the producer span
+   * @param consumer the consumer span
+   * @param nowNanos the correlator's monotonic clock
+   * @return true to wait
+   */
+  default boolean awaitingData(ProducerSpan producer, ConsumerSpan consumer, long nowNanos) {
+    return false;
+  }
+
+  /**
    * Returns how long broker {@code leader} took, on average around {@code epochNanos}, from
    * completing a consumer's fetch to having sent its response ({@code FetchConsumer} {@code
    * ThrottleTimeMs + ResponseQueueTimeMs + ResponseSendTimeMs}), or -1 when unknown. Called under

@@ -4,6 +4,7 @@ import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
 import dev.klat.model.Segment;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -42,6 +43,12 @@ public final class Correlator {
    * next fetch well within it, one whose application works between polls does not.
    */
   static final long ASKED_AGAIN_WITHIN_NANOS = 2_000_000L;
+
+  /**
+   * How long a joined record may wait for its leader's broker probe to send the moments of its
+   * offset: the probe sends every 100 ms by default, so a second is ten exports.
+   */
+  static final long MAX_BROKER_DATA_WAIT_NANOS = 1_000_000_000L;
 
   /**
    * How the correlator is bounded.
@@ -83,6 +90,8 @@ public final class Correlator {
    * @param invalid joined pairs whose instants could not form a breakdown
    * @param clampedInstants instants moved by {@link Breakdown#compute}
    * @param pendingRecords records waiting now
+   * @param brokerDataWaits joined records whose breakdown waited for their leader's broker probe
+   * @param brokerDataWaitsTimedOut of those, the ones computed without it after the longest wait
    */
   public record Stats(
       long producerSpans,
@@ -96,7 +105,9 @@ public final class Correlator {
       long droppedSpans,
       long invalid,
       long clampedInstants,
-      int pendingRecords) {}
+      int pendingRecords,
+      long brokerDataWaits,
+      long brokerDataWaitsTimedOut) {}
 
   private final Settings settings;
   private final LongSupplier clockNanos;
@@ -109,6 +120,10 @@ public final class Correlator {
   private final Map<Long, String> hostNames = new HashMap<>();
   // Per clock domain (host name), the agent's latest measurement against the collector's clock.
   private final Map<String, CollectorSync> collectorSyncs = new HashMap<>();
+  // Joined records waiting for broker data, in the order they joined; bounded like the table.
+  private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
+  private long deferrals;
+  private long deferralsTimedOut;
 
   private long producerSpans;
   private long consumerSpans;
@@ -245,7 +260,9 @@ public final class Correlator {
 
   /** Ends the window of every record whose window is over; the step a scheduler drives. */
   public synchronized void expire() {
-    expire(clockNanos.getAsLong());
+    long now = clockNanos.getAsLong();
+    expire(now);
+    retryDeferred(now);
   }
 
   /** Returns the counts since start. */
@@ -262,7 +279,9 @@ public final class Correlator {
         droppedSpans,
         invalid,
         clampedInstants,
-        pending.size());
+        pending.size(),
+        deferrals,
+        deferralsTimedOut);
   }
 
   /**
@@ -349,6 +368,42 @@ public final class Correlator {
       entry.joinedGroups = new ArrayList<>(1);
     }
     entry.joinedGroups.add(consumer.group());
+    if (deferred.size() < settings.maxPendingRecords()
+        && brokerInstants.awaitingData(producer, consumer, now)) {
+      // The leader's broker probe is alive but has not yet sent the moments of this record's
+      // offset: its export is up to a tenth of a second behind the record, the agents' spans may
+      // come sooner.
+      deferred.addLast(new Deferred(entry, producer, consumer, now + MAX_BROKER_DATA_WAIT_NANOS));
+      deferrals++;
+      return;
+    }
+    breakDown(entry, producer, consumer, now);
+  }
+
+  /**
+   * Computes the breakdowns that waited for broker data which has now arrived, or waited as long as
+   * they may; the step the broker data receiver drives after each delivery (and {@link #expire()}
+   * every second).
+   */
+  public synchronized void brokerDataArrived() {
+    retryDeferred(clockNanos.getAsLong());
+  }
+
+  private void retryDeferred(long now) {
+    for (Iterator<Deferred> it = deferred.iterator(); it.hasNext(); ) {
+      Deferred d = it.next();
+      boolean timedOut = now - d.deadlineNanos >= 0;
+      if (timedOut || !brokerInstants.awaitingData(d.producer, d.consumer, now)) {
+        it.remove();
+        if (timedOut) {
+          deferralsTimedOut++;
+        }
+        breakDown(d.entry, d.producer, d.consumer, now);
+      }
+    }
+  }
+
+  private void breakDown(Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
     JoinedBreakdown result = compute(entry, producer, consumer, now);
     if (result == null) {
       invalid++;
@@ -618,6 +673,9 @@ public final class Correlator {
   }
 
   private record CollectorSync(long offsetNanos, long uncertaintyNanos, long offeredNanos) {}
+
+  private record Deferred(
+      Entry entry, ProducerSpan producer, ConsumerSpan consumer, long deadlineNanos) {}
 
   private static final class Entry {
     final long deadlineNanos;

@@ -56,6 +56,29 @@ final class ProbeInstants implements BrokerInstants {
         commitBeforeAck);
   }
 
+  /**
+   * Waits while the record's leader has a live probe (one that reported in the last {@value
+   * #PROBE_ALIVE_NANOS} ns) that has not yet reported up to the record's fetch response {@code R}:
+   * the record's append and commit, both before {@code R}, may be in its next export.
+   */
+  @Override
+  public boolean awaitingData(ProducerSpan producer, ConsumerSpan consumer, long nowNanos) {
+    int leader = producer.leaderNodeId();
+    if (leader < 0) {
+      return false;
+    }
+    long covered = probes.coveredUntilNanos(leader, nowNanos - PROBE_ALIVE_NANOS);
+    if (covered == Long.MIN_VALUE || covered >= consumer.fetchResponseNanos()) {
+      return false;
+    }
+    RecordKey key = producer.key();
+    ProbeTimelines.Instants probed =
+        probes.lookup(key.topic(), key.partition(), key.offset(), leader);
+    return !probed.hasAppend() || !probed.hasCommit();
+  }
+
+  static final long PROBE_ALIVE_NANOS = 5_000_000_000L;
+
   @Override
   public long fetchResponseNanos(int leader, long epochNanos) {
     return estimates.fetchResponseNanos(leader, epochNanos);

@@ -135,6 +135,7 @@ public final class OtlpIngest {
    */
   byte[] logs(byte[] body, int length) throws MalformedException {
     ProbeIngest.Rejections rejections = probes.accept(body, length);
+    correlator.brokerDataArrived();
     stats.probeRecordsReceived.addAndGet(probes.recordsReceived.getAndSet(0));
     stats.probeRecordsRejected.addAndGet(probes.recordsRejected.getAndSet(0));
     stats.probeRecordsNotKlat.addAndGet(probes.recordsNotKlat.getAndSet(0));

@@ -1,0 +1,123 @@
+package dev.klat.collector.correlate;
+
+import static dev.klat.collector.correlate.Spans.consumer;
+import static dev.klat.collector.correlate.Spans.ms;
+import static dev.klat.collector.correlate.Spans.producer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.correlate.ProbeTimelines.TermKey;
+import dev.klat.model.EstimationMethod;
+import dev.klat.model.Quality;
+import dev.klat.model.Segment;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProbeInstantsTest {
+
+  // The leader of every span in Spans is broker 1.
+  private static final TermKey LEADER = new TermKey(1, 0xABCL, 3);
+
+  private final ProbeTimelines probes = new ProbeTimelines(100, 100);
+  private final List<JoinedBreakdown> out = new ArrayList<>();
+  private long nowNanos = 1_000_000_000L;
+  private final Correlator correlator =
+      new Correlator(
+          new Correlator.Settings(60_000_000_000L, 1000, 60_000_000_000L, 100),
+          () -> nowNanos,
+          BrokerInstants.probeFirst(probes, BrokerInstants.logAppendTime()),
+          out::add);
+
+  @Test
+  void theProbesAppendAndCommitAreExactAndSplitPublishFromCommit() {
+    probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
+    probes.commit(LEADER, "orders", 0, 5, 5, ms(30), ms(30));
+
+    correlator.offerProducer(producer(5, 0, 10, 32));
+    correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
+
+    assertThat(out).hasSize(1);
+    var breakdown = out.get(0).breakdown();
+    assertThat(breakdown.nanos(Segment.PUBLISH)).isEqualTo(2_000_000L);
+    assertThat(breakdown.nanos(Segment.COMMIT)).isEqualTo(18_000_000L);
+    assertThat(breakdown.quality(Segment.PUBLISH)).isEqualTo(Quality.EXACT);
+    assertThat(breakdown.quality(Segment.COMMIT)).isEqualTo(Quality.EXACT);
+    assertThat(breakdown.method(Segment.COMMIT)).isEqualTo(EstimationMethod.BROKER_PROBE);
+  }
+
+  @Test
+  void anOffsetTheProbeDidNotSeeFallsBackAndSaysSo() {
+    probes.append(LEADER, "orders", 0, 6, 6, ms(12), ms(12));
+
+    correlator.offerProducer(producer(5, 0, 10, 32));
+    correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
+
+    assertThat(out).hasSize(1);
+    assertThat(out.get(0).breakdown().quality(Segment.PUBLISH)).isEqualTo(Quality.NONE);
+    assertThat(out.get(0).breakdown().method(Segment.CATCH_UP))
+        .isNotEqualTo(EstimationMethod.BROKER_PROBE);
+  }
+
+  @Test
+  void aRecordWaitsForALiveProbeThatHasNotReportedItYet() {
+    probes.covered(1, ms(20), nowNanos);
+    probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
+
+    correlator.offerProducer(producer(5, 0, 10, 32));
+    correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
+    assertThat(out)
+        .as("waits: the probe reported up to 20 ms, the record was read at 34")
+        .isEmpty();
+
+    probes.commit(LEADER, "orders", 0, 5, 5, ms(30), ms(30));
+    probes.covered(1, ms(40), nowNanos);
+    correlator.brokerDataArrived();
+
+    assertThat(out).hasSize(1);
+    assertThat(out.get(0).breakdown().method(Segment.COMMIT))
+        .isEqualTo(EstimationMethod.BROKER_PROBE);
+    assertThat(correlator.stats().brokerDataWaits()).isEqualTo(1);
+    assertThat(correlator.stats().brokerDataWaitsTimedOut()).isZero();
+  }
+
+  @Test
+  void aRecordWaitsNoLongerThanASecond() {
+    probes.covered(1, ms(20), nowNanos);
+    probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
+    correlator.offerProducer(producer(5, 0, 10, 32));
+    correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
+
+    nowNanos += Correlator.MAX_BROKER_DATA_WAIT_NANOS;
+    correlator.expire();
+
+    assertThat(out).hasSize(1);
+    assertThat(out.get(0).breakdown().quality(Segment.PUBLISH)).isEqualTo(Quality.EXACT);
+    assertThat(out.get(0).breakdown().method(Segment.COMMIT))
+        .isNotEqualTo(EstimationMethod.BROKER_PROBE);
+    assertThat(correlator.stats().brokerDataWaitsTimedOut()).isEqualTo(1);
+  }
+
+  @Test
+  void aProbeSilentForFiveSecondsIsNotWaitedFor() {
+    probes.covered(1, ms(20), nowNanos);
+    nowNanos += ProbeInstants.PROBE_ALIVE_NANOS + 1;
+
+    correlator.offerProducer(producer(5, 0, 10, 32));
+    correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
+
+    assertThat(out).hasSize(1);
+  }
+
+  @Test
+  void withTheLeaderAloneInTheIsrCommitIsZeroNotNegative() {
+    // The append advanced the high watermark inside the call, before the append hook's clock read.
+    probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
+    probes.commit(LEADER, "orders", 0, 0, 5, ms(11.99), ms(11.99));
+
+    correlator.offerProducer(producer(5, 0, 10, 32));
+    correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
+
+    assertThat(out.get(0).breakdown().nanos(Segment.COMMIT)).isZero();
+    assertThat(out.get(0).breakdown().clampCount()).isZero();
+  }
+}

@@ -3,6 +3,7 @@ package dev.klat.collector.correlate;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
+import dev.klat.model.Quality;
 import dev.klat.model.Segment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -501,7 +502,10 @@ public final class Correlator {
         p.leaderNodeId() < 0
             ? -1
             : brokerInstants.fetchResponseNanos(p.leaderNodeId(), c.fetchResponseNanos());
-    if (responseNanos >= 0) {
+    // A measured H (the broker probe) stands: the fetch-response bound and the waiting consumer
+    // below are estimates from the leader's means, for when the broker told nothing better.
+    boolean commitMeasured = commitFromBroker && broker.commitMethod().quality() == Quality.EXACT;
+    if (responseNanos >= 0 && !commitMeasured) {
       // The record was in the response, so it was committed before the leader began answering.
       long answered = fetchResponse - responseNanos;
       long fetchRequest = c.fetchRequestNanos() - toProducerClock;

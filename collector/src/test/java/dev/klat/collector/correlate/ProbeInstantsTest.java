@@ -46,6 +46,39 @@ class ProbeInstantsTest {
   }
 
   @Test
+  void aMeasuredCommitIsNotReplacedByAWaitingConsumersEstimate() {
+    // acks=1, a consumer waiting at the leader with fetch.min.bytes=1: without the probe, H would
+    // be taken where the leader began answering that fetch (consumer-fetch-wait).
+    probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
+    probes.commit(LEADER, "orders", 0, 5, 5, ms(25), ms(25));
+    Correlator withFetchTimings =
+        new Correlator(
+            new Correlator.Settings(60_000_000_000L, 1000, 60_000_000_000L, 100),
+            () -> nowNanos,
+            BrokerInstants.probeFirst(
+                probes,
+                new BrokerInstants() {
+                  @Override
+                  public Times lookup(ProducerSpan producer, ConsumerSpan consumer) {
+                    return Times.NONE;
+                  }
+
+                  @Override
+                  public long fetchResponseNanos(int leader, long epochNanos) {
+                    return 1_000_000L;
+                  }
+                }),
+            out::add);
+
+    withFetchTimings.offerProducer(producer(5, 0, 10, 14));
+    withFetchTimings.offerConsumer(Spans.withFetchMinBytes(consumer(5, "g", 8, 34, 35), 1));
+
+    assertThat(out.get(0).breakdown().method(Segment.COMMIT))
+        .isEqualTo(EstimationMethod.BROKER_PROBE);
+    assertThat(out.get(0).breakdown().nanos(Segment.COMMIT)).isEqualTo(13_000_000L);
+  }
+
+  @Test
   void anOffsetTheProbeDidNotSeeFallsBackAndSaysSo() {
     probes.append(LEADER, "orders", 0, 6, 6, ms(12), ms(12));
 

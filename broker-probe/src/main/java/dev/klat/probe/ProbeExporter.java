@@ -101,13 +101,19 @@ final class ProbeExporter implements Runnable {
     timelines.flushAll(this::addRanges);
     if (started) {
       send();
-    } else if (PartitionHooks.brokerId() >= 0) {
-      // Nothing pending: still say how far this broker is covered, so that the collector knows
-      // the probe is alive and every earlier event arrived.
+    } else if (PartitionHooks.brokerId() >= 0
+        && nowNanos - lastSentNanos >= IDLE_REPORT_INTERVAL_NANOS) {
+      // Nothing pending: now and then still say how far this broker is covered, so that the
+      // collector knows the probe is alive and that every earlier event arrived.
       begin();
       send();
     }
   }
+
+  // An idle broker reports its coverage once a second, not at every export interval.
+  static final long IDLE_REPORT_INTERVAL_NANOS = 1_000_000_000L;
+
+  private long lastSentNanos = System.nanoTime() - IDLE_REPORT_INTERVAL_NANOS;
 
   private boolean started;
 
@@ -140,6 +146,7 @@ final class ProbeExporter implements Runnable {
 
   private void send() {
     started = false;
+    lastSentNanos = System.nanoTime();
     byte[] body = encoder.finish();
     OtlpHttpSender.Result result =
         sender.sendLogs(body, settings.timeoutMillis, settings.timeoutMillis);

@@ -57,6 +57,7 @@ public final class DemoMain {
   private final Path root;
   private final Path work;
   private final int otlpPort;
+  private Path probeJar;
   private final int adminPort;
   private final long scenarioNanos;
   private final long refreshMillis;
@@ -104,12 +105,16 @@ public final class DemoMain {
   private void run() throws Exception {
     Path agentJar = requireFile(root.resolve("agent/target/klat-agent.jar"));
     Path collectorJar = requireFile(root.resolve("collector/target/klat-collector.jar"));
+    probeJar = requireFile(root.resolve("broker-probe/target/klat-broker-probe.jar"));
     Files.createDirectories(work);
     Path scenarioFile = work.resolve("scenario");
     Scenario.STEADY.writeTo(scenarioFile);
 
     out.println("klat demo: where does the time go between producer and consumer?");
-    cluster = progress("starting 3 Kafka brokers (KRaft, one JVM each)", this::startCluster);
+    cluster =
+        progress(
+            "starting 3 Kafka brokers (KRaft, one JVM each, with klat's broker probe)",
+            this::startCluster);
     progress(
         "creating topic " + TOPIC + " (3 partitions, 3 replicas, leader broker 1)",
         () -> {
@@ -255,10 +260,13 @@ public final class DemoMain {
   }
 
   private KafkaCluster startCluster() {
+    // The probe measures each record's append and commit on the brokers; it sends to the
+    // collector, which starts after the brokers (until then the probe drops and retries).
     return KafkaClusterSpec.brokers(3)
         .name("demo")
         .workRoot(work.resolve("kafka-cluster"))
         .brokerProperty("replica.lag.time.max.ms", "10000")
+        .brokerProbe(probeJar, "http://127.0.0.1:" + otlpPort)
         .startTimeout(Duration.ofMinutes(3))
         .start();
   }

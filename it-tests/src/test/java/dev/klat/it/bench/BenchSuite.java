@@ -344,8 +344,10 @@ public final class BenchSuite {
             + probeReport;
     System.out.println(report);
     Files.writeString(benchDir.resolve("suite.md"), report, StandardCharsets.UTF_8);
-    Files.writeString(
-        benchDir.resolve("suite.svg"), Svg.plot(variants, loads, runs), StandardCharsets.UTF_8);
+    if (!runs.isEmpty()) {
+      Files.writeString(
+          benchDir.resolve("suite.svg"), Svg.plot(variants, loads, runs), StandardCharsets.UTF_8);
+    }
     Files.writeString(benchDir.resolve("suite-runs.csv"), csv(runs), StandardCharsets.UTF_8);
     System.out.println("written: " + benchDir.resolve("suite.md") + ", suite.svg, suite-runs.csv");
     if (!failures.isEmpty()) {

@@ -104,6 +104,16 @@ final class RequestMetricsEstimates implements BrokerInstants {
             producer.acksAll() ? null : follower,
             networkFloor);
     estimate = learnOrApplyUnseenReplication(producer, leader, at, follower, estimate);
+    if (!producer.acksAll() && timings.brokerCount() == 1) {
+      // No follower anywhere: the leader's high watermark passes a record when it appends it. The
+      // round trip above the broker's means is network, not replication.
+      estimate =
+          new Estimate(
+              estimate.appendNanos,
+              estimate.appendNanos,
+              EstimationMethod.NO_FOLLOWER,
+              estimate.networkNanos);
+    }
     String broker = "broker-" + leader;
     if (fromTimestamp.hasAppend()) {
       // L itself is known on the broker's clock. With acks=all, H is placed back from the ack by

@@ -147,6 +147,31 @@ class RequestMetricsEstimatesTest {
   }
 
   @Test
+  void aClusterOfOneBrokerCommitsAtTheAppend() {
+    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
+    leader1.put(Request.PRODUCE, timings(0.5, 1.1, 0, 0, 0));
+    BrokerTimings oneBroker =
+        new BrokerTimings() {
+          @Override
+          public RequestTimings lookup(int node, Request request, long at) {
+            return node == 1 ? leader1.get(request) : null;
+          }
+
+          @Override
+          public int brokerCount() {
+            return 1;
+          }
+        };
+    RequestMetricsEstimates estimates = new RequestMetricsEstimates(oneBroker, 60_000 * MS);
+    // acks=1, a consumer far behind: without a follower nothing of the wait until its fetch is
+    // replication (once, commit took the consumer's lag, 1.5 s at p99, on a 1.6 ms broker).
+    BrokerInstants.Times t =
+        estimates.lookup(Spans.producer(1, 0, 10, 15), Spans.consumer(1, "g", 1_500, 1_501, 1_502));
+    assertThat(t.commitNanos()).isEqualTo(t.appendNanos());
+    assertThat(t.commitMethod()).isEqualTo(EstimationMethod.NO_FOLLOWER);
+  }
+
+  @Test
   void oneSlowReplicaFetchDoesNotTeachThePathAShorterNetwork() {
     // The leader's intervals: a quiet one (mean replica wait 3 ms) until 1 s, then one in which a
     // slow replica fetch raised the mean to 80 ms.

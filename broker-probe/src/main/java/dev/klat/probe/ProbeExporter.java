@@ -18,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class ProbeExporter implements Runnable {
 
-  static final long DRAIN_INTERVAL_MILLIS = 10;
+  static final long DRAIN_INTERVAL_MILLIS = 20;
 
   // A request is cut at this size, so that a broker leading thousands of busy partitions sends
   // several bodies of reasonable size rather than one the collector refuses.

@@ -28,13 +28,15 @@ final class ProbeSettings {
     enabled = Boolean.parseBoolean(lookup.get("klat.enabled", "true"));
     endpoint = stripSlash(lookup.get("klat.endpoint", "http://127.0.0.1:4318"));
     serviceName = lookup.get("klat.service.name", "kafka-broker");
-    exportIntervalMillis = millis(lookup, "klat.probe.export-interval", "100ms", 10, 10_000);
+    exportIntervalMillis = millis(lookup, "klat.probe.export-interval", "200ms", 10, 10_000);
     queueSize = integer(lookup, "klat.probe.queue-size", "65536", 1024, 1 << 24);
     resolutionMicros = millis(lookup, "klat.probe.resolution", "1ms", 0, 1_000) * 1000;
     maxPartitions = integer(lookup, "klat.probe.max-partitions", "100000", 1, 10_000_000);
     maxRangesPerPartition =
         integer(lookup, "klat.probe.max-ranges-per-partition", "1024", 16, 1 << 20);
-    gzip = Boolean.parseBoolean(lookup.get("klat.export.gzip", "true"));
+    // Off by default, unlike the agents: packed ranges are small and compress little, and a
+    // Deflater per request costs the broker more CPU than the bytes it saves.
+    gzip = Boolean.parseBoolean(lookup.get("klat.export.gzip", "false"));
     timeoutMillis = (int) millis(lookup, "klat.export.timeout", "10s", 100, 600_000);
     logLevel = lookup.get("klat.log.level", "info");
     if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {

@@ -47,7 +47,7 @@ public final class Correlator {
 
   /**
    * How long a joined record may wait for its leader's broker probe to send the moments of its
-   * offset: the probe sends every 100 ms by default, so a second is ten exports.
+   * offset: the probe sends every 200 ms by default, so a second is five exports.
    */
   static final long MAX_BROKER_DATA_WAIT_NANOS = 1_000_000_000L;
 
@@ -372,7 +372,7 @@ public final class Correlator {
     if (deferred.size() < settings.maxPendingRecords()
         && brokerInstants.awaitingData(producer, consumer, now)) {
       // The leader's broker probe is alive but has not yet sent the moments of this record's
-      // offset: its export is up to a tenth of a second behind the record, the agents' spans may
+      // offset: its export is up to a fifth of a second behind the record, the agents' spans may
       // come sooner.
       deferred.addLast(new Deferred(entry, producer, consumer, now + MAX_BROKER_DATA_WAIT_NANOS));
       deferrals++;

@@ -30,6 +30,9 @@ final class BrokerProbeBench {
   private static final String PROBE = "probe";
   // Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every common build.
   private static final long NANOS_PER_TICK = 10_000_000L;
+  // A consumer reads about ten times as fast as the producer writes: it reads more records per run,
+  // so that a run lasts long enough for the 10 ms ticks of process CPU time.
+  private static final long CONSUMER_FACTOR = 5;
 
   /** One measured run against one cluster. */
   record ProbeRun(
@@ -63,7 +66,8 @@ final class BrokerProbeBench {
                   .build());
         }
         // What every consumer run reads from the beginning, written once.
-        BenchSuite.produce(classpath, List.of(), cluster.bootstrapServers(), consumer, records);
+        BenchSuite.produce(
+            classpath, List.of(), cluster.bootstrapServers(), consumer, CONSUMER_FACTOR * records);
         if (warmup) {
           BenchSuite.measure(classpath, List.of(), cluster.bootstrapServers(), producer, records);
         }
@@ -74,8 +78,9 @@ final class BrokerProbeBench {
           for (String variant : order) {
             KafkaCluster cluster = variant.equals(PROBE) ? probed : plain;
             long before = brokerCpuTicks(cluster);
+            long count = load.producer() ? records : CONSUMER_FACTOR * records;
             Run run =
-                BenchSuite.measure(classpath, List.of(), cluster.bootstrapServers(), load, records)
+                BenchSuite.measure(classpath, List.of(), cluster.bootstrapServers(), load, count)
                     .as(Variant.NONE, round);
             long ticks = brokerCpuTicks(cluster) - before;
             ProbeRun r =
@@ -108,7 +113,8 @@ final class BrokerProbeBench {
         String.format(
             Locale.ROOT,
             "Two 3-broker clusters side by side, with and without the broker probe; %d round(s)"
-                + " of %,d 100-byte records each, the order alternating. Medians over rounds; the"
+                + " of %,d 100-byte records each (the consumer reads five times as many), the order"
+                + " alternating. Medians over rounds; the"
                 + " spread is the slowest minus the fastest run of a kind. The probe sent %,d"
                 + " requests.%n%n",
             rounds,

@@ -115,7 +115,10 @@ class ReceiverIT {
     assertThat(post("/v1/traces", "text/plain", null, new byte[0]).statusCode()).isEqualTo(415);
     assertThat(post("/v1/traces", "application/json", "br", new byte[0]).statusCode())
         .isEqualTo(415);
-    assertThat(post("/v1/logs", "application/json", null, new byte[0]).statusCode()).isEqualTo(404);
+    // The broker probe's logs are protobuf only; a path klat does not serve is 404.
+    assertThat(post("/v1/logs", "application/json", null, new byte[0]).statusCode()).isEqualTo(415);
+    assertThat(post("/v1/profiles", "application/json", null, new byte[0]).statusCode())
+        .isEqualTo(404);
     // A valid empty request is a success.
     assertThat(post("/v1/traces", "application/x-protobuf", null, new byte[0]).statusCode())
         .isEqualTo(200);

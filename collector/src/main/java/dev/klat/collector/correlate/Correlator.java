@@ -219,18 +219,9 @@ public final class Correlator {
   public synchronized void offerClockSync(
       long instanceId, long offsetNanos, long uncertaintyNanos) {
     String host = host(instanceId);
-    if (host == null
-        || uncertaintyNanos < 0
-        || uncertaintyNanos > MAX_SYNC_NANOS
-        || offsetNanos > MAX_SYNC_NANOS
-        || offsetNanos < -MAX_SYNC_NANOS) {
-      return;
+    if (host != null) {
+      keepCollectorSync(host, offsetNanos, uncertaintyNanos);
     }
-    if (collectorSyncs.size() >= MAX_HOST_NAMES && !collectorSyncs.containsKey(host)) {
-      collectorSyncs.clear();
-    }
-    collectorSyncs.put(
-        host, new CollectorSync(offsetNanos, uncertaintyNanos, clockNanos.getAsLong()));
   }
 
   /**
@@ -244,14 +235,18 @@ public final class Correlator {
    */
   public synchronized void offerBrokerClockSync(
       int brokerId, long offsetNanos, long uncertaintyNanos) {
-    if (brokerId < 0
-        || uncertaintyNanos < 0
+    if (brokerId >= 0) {
+      keepCollectorSync("broker-" + brokerId, offsetNanos, uncertaintyNanos);
+    }
+  }
+
+  private void keepCollectorSync(String host, long offsetNanos, long uncertaintyNanos) {
+    if (uncertaintyNanos < 0
         || uncertaintyNanos > MAX_SYNC_NANOS
         || offsetNanos > MAX_SYNC_NANOS
         || offsetNanos < -MAX_SYNC_NANOS) {
       return;
     }
-    String host = "broker-" + brokerId;
     if (collectorSyncs.size() >= MAX_HOST_NAMES && !collectorSyncs.containsKey(host)) {
       collectorSyncs.clear();
     }

@@ -245,15 +245,36 @@ public final class ProbeTimelines {
       count = Math.min(count + 1, firsts.length);
     }
 
-    /** The slot of the newest range holding {@code offset}, or -1. */
+    /**
+     * The slot of a range holding {@code offset}, or -1. Ranges arrive in offset order but for
+     * appends whose hooks raced (a few apart at most): a binary search over the ring in arrival
+     * order finds the neighbourhood, and the ranges within {@value #DISORDER} of it are checked.
+     */
     int find(long offset) {
-      for (int i = 0; i < count; i++) {
-        int slot = Math.floorMod(next - 1 - i, firsts.length);
+      int low = 0;
+      int high = count;
+      while (low < high) { // the first range, oldest first, whose last offset is at least offset
+        int mid = (low + high) >>> 1;
+        if (lasts[slotOf(mid)] < offset) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      for (int i = Math.max(0, low - DISORDER); i < Math.min(count, low + DISORDER + 1); i++) {
+        int slot = slotOf(i);
         if (firsts[slot] <= offset && offset <= lasts[slot]) {
           return slot;
         }
       }
       return -1;
+    }
+
+    private static final int DISORDER = 4;
+
+    // The slot of the i-th range, oldest first.
+    private int slotOf(int i) {
+      return count < firsts.length ? i : (next + i) % firsts.length;
     }
 
     long middle(int slot) {

@@ -77,6 +77,31 @@ class ProbeTimelinesTest {
   }
 
   @Test
+  void appendsReportedOutOfOrderByRacingHooksAreStillFound() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    timelines.append(broker1, "t", 0, 0, 9, 1, 1);
+    timelines.append(broker1, "t", 0, 20, 29, 3, 3);
+    timelines.append(broker1, "t", 0, 10, 19, 2, 2);
+    timelines.append(broker1, "t", 0, 30, 39, 4, 4);
+    assertThat(timelines.lookup("t", 0, 15, 1).appendNanos()).isEqualTo(2);
+    assertThat(timelines.lookup("t", 0, 25, 1).appendNanos()).isEqualTo(3);
+    assertThat(timelines.lookup("t", 0, 35, 1).appendNanos()).isEqualTo(4);
+    assertThat(timelines.lookup("t", 0, 40, 1).hasAppend()).isFalse();
+  }
+
+  @Test
+  void aWrappedRingFindsEveryRangeItStillHolds() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 64);
+    for (int i = 0; i < 1000; i++) {
+      timelines.append(broker1, "t", 0, i * 10, i * 10 + 9, i, i);
+    }
+    for (int i = 936; i < 1000; i++) {
+      assertThat(timelines.lookup("t", 0, i * 10 + 5, 1).appendNanos()).isEqualTo(i);
+    }
+    assertThat(timelines.lookup("t", 0, 935 * 10 + 5, 1).hasAppend()).isFalse();
+  }
+
+  @Test
   void partitionsBeyondTheLimitAreDroppedAndCounted() {
     ProbeTimelines timelines = new ProbeTimelines(1, 4);
     timelines.append(broker1, "t", 0, 0, 0, 1, 1);

@@ -31,7 +31,7 @@ final class ProbeSettings {
     exportIntervalMillis = millis(lookup, "klat.probe.export-interval", "200ms", 10, 10_000);
     queueSize = integer(lookup, "klat.probe.queue-size", "65536", 1024, 1 << 24);
     resolutionMicros = millis(lookup, "klat.probe.resolution", "1ms", 0, 1_000) * 1000;
-    maxPartitions = integer(lookup, "klat.probe.max-partitions", "100000", 1, 10_000_000);
+    maxPartitions = integer(lookup, "klat.probe.max-partitions", "20000", 1, 10_000_000);
     maxRangesPerPartition =
         integer(lookup, "klat.probe.max-ranges-per-partition", "1024", 16, 1 << 20);
     // Off by default, unlike the agents: packed ranges are small and compress little, and a

@@ -69,6 +69,11 @@ final class RangeList {
     return count;
   }
 
+  /** Ranges the arrays have room for now. */
+  int capacity() {
+    return firsts.length;
+  }
+
   /** Packs the ranges ({@link BrokerProbeWire#encodeRange}) and empties the list. */
   byte[] drainPacked() {
     byte[] out = new byte[count * BrokerProbeWire.MAX_RANGE_BYTES];
@@ -90,6 +95,17 @@ final class RangeList {
       previousMicros = micros[i];
     }
     count = 0;
+    if (firsts.length > KEPT_CAPACITY) {
+      // A burst's arrays are not kept for the rest of the broker's life: a partition between
+      // exports holds at most KEPT_CAPACITY ranges' worth.
+      firsts = EMPTY;
+      lasts = EMPTY;
+      micros = EMPTY;
+      earliestMicros = EMPTY;
+    }
     return java.util.Arrays.copyOf(out, position);
   }
+
+  /** Ranges whose arrays a list keeps between exports, {@value}. */
+  static final int KEPT_CAPACITY = 8;
 }

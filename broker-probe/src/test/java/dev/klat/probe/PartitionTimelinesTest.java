@@ -97,6 +97,20 @@ class PartitionTimelinesTest {
     assertThat(timelines.dropped()).isEqualTo(4);
   }
 
+  @Test
+  void aBurstsArraysAreReleasedAfterTheExportAndSmallOnesKept() {
+    RangeList list = new RangeList(1024, 0);
+    for (int i = 0; i < 200; i++) {
+      list.add(i * 10, i * 10 + 5, i);
+    }
+    assertThat(list.capacity()).isGreaterThanOrEqualTo(200);
+    list.drainPacked();
+    assertThat(list.capacity()).isZero();
+    list.add(0, 1, 1);
+    list.drainPacked();
+    assertThat(list.capacity()).isBetween(1, RangeList.KEPT_CAPACITY);
+  }
+
   private static String ranges(RangeList list) {
     byte[] packed = list.drainPacked();
     List<String> ranges = new ArrayList<>();

@@ -7,11 +7,6 @@ import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -37,8 +32,8 @@ class BrokerProbeIT {
 
   @Test
   void everySampledRecordGetsExactBrokerInstantsFromTheProbe() throws Exception {
-    int otlpPort = freePort();
-    int adminPort = freePort();
+    int otlpPort = CollectorEndToEndIT.freePort();
+    int adminPort = CollectorEndToEndIT.freePort();
     Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
     try (KafkaCluster cluster =
         KafkaClusterSpec.brokers(3)
@@ -48,9 +43,10 @@ class BrokerProbeIT {
       cluster.createTopic(TopicSpec.named(TOPIC).partitions(3).replicationFactor(3).build());
       cluster.createTopic(
           TopicSpec.named(TOPIC + "-warmup").partitions(1).replicationFactor(3).build());
-      Process collector = startCollector(otlpPort, adminPort);
+      Process collector =
+          CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
       try {
-        awaitHealthy(adminPort, collector);
+        CollectorEndToEndIT.awaitHealthy(adminPort, collector);
         runApplication(cluster, otlpPort);
         String answer = awaitBreakdowns(adminPort, RECORDS);
         assertMeasuredByTheProbe(answer, RECORDS, RECORDS);
@@ -133,51 +129,7 @@ class BrokerProbeIT {
     return Long.parseLong(m.group(1));
   }
 
-  private static Process startCollector(int otlpPort, int adminPort) throws IOException {
-    Path jar = Paths.get(System.getProperty("klat.collector.jar"));
-    Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
-    return new ProcessBuilder(
-            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m",
-            "-jar",
-            jar.toString(),
-            "--otlp.http.port=" + otlpPort,
-            "--otlp.grpc.enabled=false",
-            "--admin.port=" + adminPort)
-        .redirectErrorStream(true)
-        .redirectOutput(Files.createTempFile(logs, "collector-probe-", ".log").toFile())
-        .start();
-  }
-
-  private static void awaitHealthy(int adminPort, Process collector) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      try {
-        if (get(adminPort, "/healthz").startsWith("ok")) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // Still starting.
-      }
-      assertThat(collector.isAlive()).as("collector exited").isTrue();
-      assertThat(System.nanoTime()).as("collector not healthy in 60 s").isLessThan(deadline);
-      Thread.sleep(200);
-    }
-  }
-
   private static String get(int port, String path) throws IOException {
-    HttpURLConnection connection =
-        (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
-    try (InputStream in = connection.getInputStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } finally {
-      connection.disconnect();
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return CollectorEndToEndIT.get(port, path, null);
   }
 }

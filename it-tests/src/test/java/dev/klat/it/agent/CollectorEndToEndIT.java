@@ -60,7 +60,8 @@ class CollectorEndToEndIT {
     int otlpPort = freePort();
     int adminPort = freePort();
     try (OtlpReceiver tempo = new OtlpReceiver()) {
-      Process collector = startCollector(otlpPort, adminPort, tempo.endpoint());
+      Process collector =
+          startCollector(otlpPort, adminPort, "--traces.endpoint=" + tempo.endpoint());
       try {
         awaitHealthy(adminPort, collector);
 
@@ -152,25 +153,30 @@ class CollectorEndToEndIT {
     }
   }
 
-  private static Process startCollector(int otlpPort, int adminPort, String tracesEndpoint)
-      throws IOException {
+  /**
+   * Starts the collector jar on these ports, with more options; its log goes to target/app-logs.
+   */
+  static Process startCollector(int otlpPort, int adminPort, String... options) throws IOException {
     Path jar = Paths.get(System.getProperty("klat.collector.jar"));
     Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
-    return new ProcessBuilder(
-            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m",
-            "-jar",
-            jar.toString(),
-            "--otlp.http.port=" + otlpPort,
-            "--otlp.grpc.port=" + freePort(),
-            "--admin.port=" + adminPort,
-            "--traces.endpoint=" + tracesEndpoint)
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-jar",
+                jar.toString(),
+                "--otlp.http.port=" + otlpPort,
+                "--otlp.grpc.port=" + freePort(),
+                "--admin.port=" + adminPort));
+    command.addAll(List.of(options));
+    return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(Files.createTempFile(logs, "collector-", ".log").toFile())
         .start();
   }
 
-  private static void awaitHealthy(int adminPort, Process collector) throws Exception {
+  static void awaitHealthy(int adminPort, Process collector) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       try {
@@ -186,7 +192,7 @@ class CollectorEndToEndIT {
     }
   }
 
-  private static String get(int port, String path, String accept) throws IOException {
+  static String get(int port, String path, String accept) throws IOException {
     HttpURLConnection connection =
         (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
     if (accept != null) {
@@ -220,7 +226,7 @@ class CollectorEndToEndIT {
     return HexFormat.of().formatHex(bytes);
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
@@ -242,7 +248,8 @@ class CollectorEndToEndIT {
     int adminPort = freePort();
     String endpoint = "http://127.0.0.1:" + otlpPort;
     try (OtlpReceiver tempo = new OtlpReceiver()) {
-      Process collector = startCollector(otlpPort, adminPort, tempo.endpoint());
+      Process collector =
+          startCollector(otlpPort, adminPort, "--traces.endpoint=" + tempo.endpoint());
       try {
         awaitHealthy(adminPort, collector);
         List<String> consumerOptions = new ArrayList<>(AppJvm.agentOptions(endpoint, "1.0"));

@@ -165,12 +165,13 @@ class ConsumerAgentIT {
           // The response that found the record uncommitted came before the fetch that brought it,
           // and before the record was committed: the producer (acks=all, same host) was answered
           // after the commit. The response and the acknowledgement travel from the same leader,
-          // so only their scheduling on this host can put the response a little later.
+          // so only their scheduling on this host can put the response later: 24.2 ms once, in a
+          // CI run on JDK 25 with two cores shared by the broker and both clients.
           assertThat(uncommitted).as("uncommitted_time of %s", position).isLessThan(fetchRequest);
           long ack = OtlpReceiver.longAttribute(producerSpan, SpanAttributes.ACK_TIME.name());
           assertThat(uncommitted - ack)
               .as("uncommitted_time after the ack of %s", position)
-              .isLessThan(20 * MILLI);
+              .isLessThan(50 * MILLI);
           foundUncommitted++;
           if (fetchRequest - uncommitted <= 2 * MILLI) {
             askedBeforeCommit++;

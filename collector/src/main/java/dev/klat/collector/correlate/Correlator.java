@@ -1,7 +1,7 @@
 package dev.klat.collector.correlate;
 
+import dev.klat.collector.correlate.BrokerInstant.Clock;
 import dev.klat.model.Breakdown;
-import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
@@ -35,13 +35,6 @@ public final class Correlator {
   private static final int MAX_HOST_NAMES = 65_536;
   // About 13 days: beyond it a clock measurement is garbage, and below it sums cannot overflow.
   private static final long MAX_SYNC_NANOS = 1L << 50;
-
-  /**
-   * A fetch sent this soon after the response that found its record uncommitted asked before the
-   * record was committed, or within this much of it: a consumer polling in a tight loop sends its
-   * next fetch well within it, one whose application works between polls does not.
-   */
-  static final long ASKED_AGAIN_WITHIN_NANOS = 2_000_000L;
 
   /**
    * How the correlator is bounded.
@@ -125,7 +118,7 @@ public final class Correlator {
   /**
    * @param settings the window and limits
    * @param clockNanos a monotonic clock in nanoseconds (for example {@code System::nanoTime})
-   * @param brokerInstants where {@code L} and {@code H} come from
+   * @param brokerInstants where {@code L} and {@code H} come from, tried in order of quality
    * @param sink receives every breakdown, under this object's lock: must be quick
    */
   public Correlator(
@@ -336,8 +329,9 @@ public final class Correlator {
   private JoinedBreakdown compute(Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
     String producerHost = host(p.instanceId());
     String consumerHost = host(c.instanceId());
-    BrokerInstants.Times broker = brokerInstants.lookup(p, c);
-    boolean brokerKnown = broker.brokerHost() != null && (broker.hasAppend() || broker.hasCommit());
+    BrokerLookup record = new BrokerLookup(p, c, entry.waitedCommitNanos);
+    BrokerInstant append = brokerInstants.append(record);
+    record.append(append);
 
     // Section 5: every record bounds the offsets of the hosts it passed through. Record first,
     // then estimate, so that a pair's first record is already aligned by its own bounds.
@@ -345,101 +339,32 @@ public final class Correlator {
       offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
       boundThroughCollector(producerHost, consumerHost, now);
     }
-    // An estimate made from the producer's own D and A bounds no clock: it is on the producer's.
-    if (brokerKnown && !broker.producerClock() && broker.hasAppend() && producerHost != null) {
-      long half = broker.appendResolutionNanos() / 2;
-      long earliest = broker.appendNanos() - half;
-      long latest = broker.appendNanos() + half;
-      offsets.brokerDomain(broker.brokerHost());
-      offsets.bound(producerHost, broker.brokerHost(), latest - p.drainNanos(), now);
-      if (p.hasAck()) {
-        offsets.bound(broker.brokerHost(), producerHost, p.ackNanos() - earliest, now);
-      }
-      if (consumerHost != null) {
-        offsets.bound(broker.brokerHost(), consumerHost, c.fetchResponseNanos() - earliest, now);
-      }
+    if (append != null && append.readOnBrokerClock() && producerHost != null) {
+      boundBroker(append, p, c, producerHost, consumerHost, now);
     }
     ClockOffset consumerOffset =
         producerHost != null && consumerHost != null
             ? offsets.estimate(producerHost, consumerHost, now)
             : ClockOffset.zero(nameOr(producerHost), nameOr(consumerHost));
-    ClockOffset brokerOffset = null;
-    if (brokerKnown && broker.producerClock()) {
-      brokerOffset = new ClockOffset(nameOr(producerHost), broker.brokerHost(), 0, 0, 0, 0);
-    } else if (brokerKnown) {
-      brokerOffset =
-          producerHost != null
-              ? offsets.estimate(producerHost, broker.brokerHost(), now)
-              : ClockOffset.zero(nameOr(producerHost), broker.brokerHost());
-    }
+    BrokerOffsets brokerOffsets = new BrokerOffsets(producerHost, now);
+    record.offsets(consumerOffset.offsetNanos(), brokerOffsets::offsetNanos);
+    BrokerInstant commit = brokerInstants.commit(record);
+    entry.waitedCommitNanos = record.waitedCommitNanos();
 
-    long toProducerClock = consumerOffset.offsetNanos();
-    long fetchResponse = c.fetchResponseNanos() - toProducerClock;
     Instants.Builder b =
         Instants.builder()
             .send(p.sendNanos())
             .drain(p.drainNanos())
-            .fetchRequest(c.fetchRequestNanos() - toProducerClock)
-            .fetchResponse(fetchResponse)
-            .poll(c.pollNanos() - toProducerClock);
+            .fetchRequest(record.fetchRequestNanos())
+            .fetchResponse(record.fetchResponseNanos())
+            .poll(c.pollNanos() - consumerOffset.offsetNanos());
     if (p.hasAck()) {
       b.ack(p.ackNanos());
     }
-    if (brokerKnown && broker.hasAppend()) {
-      b.append(broker.appendNanos() - brokerOffset.offsetNanos(), broker.appendMethod());
+    if (append != null) {
+      b.append(record.onProducerClock(append), append.method());
     }
-    boolean commitFromBroker = brokerKnown && broker.hasCommit();
-    // The clock each broker instant was read on: p(roducer), b(roker) or c(onsumer).
-    char appendClock = brokerKnown && broker.producerClock() ? 'p' : 'b';
-    char commitClock;
-    long commit;
-    EstimationMethod commitMethod;
-    if (commitFromBroker && broker.commitFromAck() && p.hasAck()) {
-      commit = p.ackNanos() - broker.commitBeforeAckNanos();
-      commitMethod = broker.commitMethod();
-      commitClock = 'p';
-    } else if (commitFromBroker && !broker.commitFromAck()) {
-      commit = broker.commitNanos() - brokerOffset.offsetNanos();
-      commitMethod = broker.commitMethod();
-      commitClock = appendClock;
-    } else if (p.acksAll() && p.hasAck() && p.ackNanos() < fetchResponse) {
-      // No broker data, but acks=all: the leader answered only once the record was committed, so
-      // H <= A, a tighter bound than H <= R (which would count the consumer's fetch wait as
-      // commit).
-      commit = p.ackNanos();
-      commitMethod = EstimationMethod.ACK_BOUND;
-      commitClock = 'p';
-    } else {
-      // No broker data: H is only bounded by H <= R, and the bound is what we report.
-      commit = fetchResponse;
-      commitMethod = EstimationMethod.FETCH_RESPONSE_BOUND;
-      commitClock = 'c';
-    }
-    long responseNanos =
-        p.leaderNodeId() < 0
-            ? -1
-            : brokerInstants.fetchResponseNanos(p.leaderNodeId(), c.fetchResponseNanos());
-    if (responseNanos >= 0) {
-      // The record was in the response, so it was committed before the leader began answering.
-      long answered = fetchResponse - responseNanos;
-      long fetchRequest = c.fetchRequestNanos() - toProducerClock;
-      if (waitedForCommit(p, c, commitFromBroker, fetchRequest, commit)) {
-        commit = answered;
-        commitMethod = EstimationMethod.CONSUMER_FETCH_WAIT;
-        commitClock = 'c';
-        entry.waitedCommitNanos = commit;
-      } else if (entry.waitedCommitNanos != Long.MIN_VALUE) {
-        // H belongs to the record, not to the group: a group that waited for the record placed
-        // it, and a group reading it later (behind, or waiting for more bytes) shares it.
-        commit = Math.min(entry.waitedCommitNanos, answered);
-        commitMethod = EstimationMethod.CONSUMER_FETCH_WAIT;
-        commitClock = 'c';
-      } else if (commit > answered) {
-        commit = answered;
-        commitClock = 'c';
-      }
-    }
-    b.commit(commit, commitMethod);
+    b.commit(record.onProducerClock(commit), commit.method());
     Breakdown breakdown;
     try {
       breakdown = Breakdown.compute(b.build());
@@ -447,9 +372,14 @@ public final class Correlator {
       return null;
     }
 
+    ClockOffset brokerOffset = brokerOffsets.applied(append, commit);
     long consumerUncertainty = uncertainty(consumerOffset, 0);
     long brokerUncertainty =
-        brokerOffset == null ? 0 : uncertainty(brokerOffset, broker.appendResolutionNanos() / 2);
+        brokerOffset == null
+            ? 0
+            : uncertainty(brokerOffset, append == null ? 0 : append.resolutionNanos() / 2);
+    // Without L, publish and commit are unknown and the clock of L enters no segment.
+    Clock appendClock = append == null ? Clock.BROKER : append.clock();
     Set<Segment> flagged = EnumSet.noneOf(Segment.class);
     for (Segment segment : Segment.values()) {
       if (!breakdown.isKnown(segment)) {
@@ -457,7 +387,7 @@ public final class Correlator {
       }
       long u =
           segmentUncertainty(
-              segment, appendClock, commitClock, consumerUncertainty, brokerUncertainty);
+              segment, appendClock, commit.clock(), consumerUncertainty, brokerUncertainty);
       if (u == ClockOffset.UNBOUNDED || u > breakdown.nanos(segment)) {
         flagged.add(segment);
       }
@@ -479,45 +409,74 @@ public final class Correlator {
         p.leaderNodeId());
   }
 
-  /**
-   * Whether the consumer's fetch was waiting at the leader when the record was committed, so that
-   * the leader answered it at {@code H} (section 4, {@code acks=0/1}): with {@code fetch.min.bytes}
-   * at most 1, a waiting fetch is completed as soon as the high watermark passes any record of its
-   * partitions, and this record was in the response. The response must have been read as it
-   * arrived: a classic consumer whose application was busy outside {@code poll()} read it late, and
-   * that wait is the application's, not the replication's. With {@code acks=all} the produce
-   * response already places {@code H}.
-   *
-   * <p>Two kinds of evidence that the fetch asked before the record was committed; without either,
-   * a lag taken for commit would hide the consumer's lag, so the bound alone applies:
-   *
-   * <ul>
-   *   <li>The consumer's own: its previous response for the partition found the record not yet
-   *       committed, and this fetch went out at most {@link #ASKED_AGAIN_WITHIN_NANOS} after it.
-   *       Should the record have been committed in that gap, the fetch found it at once, and taking
-   *       {@code H} at its answer errs by the gap and the fetch's round trip.
-   *   <li>The broker's estimate of {@code H}, from the follower fetch means: a fetch sent before
-   *       it. The means place {@code H} early when replication is slow, never so late that a
-   *       consumer that is behind (its fetch sent well after {@code H}) passes.
-   * </ul>
-   */
-  private static boolean waitedForCommit(
-      ProducerSpan p, ConsumerSpan c, boolean commitFromBroker, long fetchRequest, long commit) {
-    if (p.acksAll()
-        || c.fetchMinBytes() < 0
-        || c.fetchMinBytes() > 1
-        || !c.responseReadPromptly()) {
-      return false;
+  // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution.
+  private void boundBroker(
+      BrokerInstant append,
+      ProducerSpan p,
+      ConsumerSpan c,
+      String producerHost,
+      String consumerHost,
+      long now) {
+    String broker = append.brokerHost();
+    long half = append.resolutionNanos() / 2;
+    long earliest = append.nanos() - half;
+    long latest = append.nanos() + half;
+    offsets.brokerDomain(broker);
+    offsets.bound(producerHost, broker, latest - p.drainNanos(), now);
+    if (p.hasAck()) {
+      offsets.bound(broker, producerHost, p.ackNanos() - earliest, now);
     }
-    return askedBeforeCommit(c) || (commitFromBroker && fetchRequest <= commit);
+    if (consumerHost != null) {
+      offsets.bound(broker, consumerHost, c.fetchResponseNanos() - earliest, now);
+    }
   }
 
-  // Both instants are on the consumer's clock: no offset enters.
-  private static boolean askedBeforeCommit(ConsumerSpan c) {
-    long askedAgainNanos = c.fetchRequestNanos() - c.uncommittedNanos();
-    return c.uncommittedNanos() != 0
-        && askedAgainNanos >= 0
-        && askedAgainNanos <= ASKED_AGAIN_WITHIN_NANOS;
+  /**
+   * The broker's clock offset of one join, estimated only when an instant on the broker's clock
+   * needs it.
+   */
+  private final class BrokerOffsets {
+    private final String producerHost;
+    private final long now;
+    private ClockOffset estimated;
+
+    BrokerOffsets(String producerHost, long now) {
+      this.producerHost = producerHost;
+      this.now = now;
+    }
+
+    long offsetNanos(String brokerHost) {
+      return estimate(brokerHost).offsetNanos();
+    }
+
+    private ClockOffset estimate(String brokerHost) {
+      if (estimated == null || !estimated.toHost().equals(brokerHost)) {
+        estimated =
+            producerHost != null
+                ? offsets.estimate(producerHost, brokerHost, now)
+                : ClockOffset.zero(nameOr(producerHost), brokerHost);
+      }
+      return estimated;
+    }
+
+    /**
+     * The offset the breakdown reports: the estimate when an instant was on the broker's clock, an
+     * exact zero when the broker instants were all estimated on the producer's own clock (from its
+     * {@code D} and {@code A}), null when no broker source placed either instant.
+     */
+    ClockOffset applied(BrokerInstant append, BrokerInstant commit) {
+      for (BrokerInstant i : new BrokerInstant[] {append, commit}) {
+        if (i != null && i.clock() == Clock.BROKER) {
+          return estimate(i.brokerHost());
+        }
+      }
+      for (BrokerInstant i : new BrokerInstant[] {append, commit}) {
+        if (i != null && i.brokerHost() != null) {
+          return new ClockOffset(nameOr(producerHost), i.brokerHost(), 0, 0, 0, 0);
+        }
+      }
+      return null;
+    }
   }
 
   // Both agents measured themselves against the collector's clock: clock(c) - clock(p) =
@@ -547,20 +506,25 @@ public final class Correlator {
   // a segment read on one clock is exact whatever the offsets; one spanning clocks carries the
   // uncertainty of each clock it spans, relative to the producer's.
   private static long segmentUncertainty(
-      Segment segment, char appendClock, char commitClock, long consumer, long broker) {
-    String domains =
+      Segment segment, Clock appendClock, Clock commitClock, long consumer, long broker) {
+    Clock[] clocks =
         switch (segment) {
-          case PRODUCE -> "pp";
-          case PUBLISH -> "p" + appendClock;
-          case COMMIT -> "" + appendClock + commitClock;
-          case CATCH_UP, FETCH -> commitClock + "c";
+          case PRODUCE -> new Clock[] {Clock.PRODUCER, Clock.PRODUCER};
+          case PUBLISH -> new Clock[] {Clock.PRODUCER, appendClock};
+          case COMMIT -> new Clock[] {appendClock, commitClock};
+          case CATCH_UP, FETCH -> new Clock[] {commitClock, Clock.CONSUMER};
         };
-    if (domains.charAt(0) == domains.charAt(1)) {
+    if (clocks[0] == clocks[1]) {
       return 0;
     }
     long total = 0;
-    for (char d : new char[] {domains.charAt(0), domains.charAt(1)}) {
-      long u = d == 'p' ? 0 : d == 'c' ? consumer : broker;
+    for (Clock clock : clocks) {
+      long u =
+          switch (clock) {
+            case PRODUCER -> 0;
+            case CONSUMER -> consumer;
+            case BROKER -> broker;
+          };
       if (u == ClockOffset.UNBOUNDED) {
         return ClockOffset.UNBOUNDED;
       }

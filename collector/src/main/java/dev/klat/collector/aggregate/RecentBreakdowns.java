@@ -1,7 +1,10 @@
 package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.model.Breakdown;
+import dev.klat.model.Quality;
 import dev.klat.model.Segment;
+import dev.klat.model.TimePoint;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,10 +12,11 @@ import java.util.Map;
 /**
  * The most recent breakdowns, of all topics and groups together, in a ring of fixed capacity, so
  * that {@code /api/breakdown} can compute exact quantiles and the tail's segments over a time
- * window. Memory is fixed at start: about 80 bytes per slot. Thread-safe.
+ * window. Memory is fixed at start: about 90 bytes per slot. Thread-safe.
  */
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;
+  private static final Quality[] QUALITIES = Quality.values();
 
   private final int capacity;
   private final long[] timeNanos;
@@ -23,6 +27,8 @@ public final class RecentBreakdowns {
   private final String[] groups;
   // Bit s set: segment s was flagged (clock uncertainty above its value); bit SEGMENTS: e2e.
   private final byte[] flagged;
+  // SEGMENTS qualities per slot, then publish+commit's: Quality ordinals.
+  private final byte[] qualities;
   private long written;
 
   public RecentBreakdowns(int capacity) {
@@ -33,6 +39,7 @@ public final class RecentBreakdowns {
     this.topics = new String[capacity];
     this.groups = new String[capacity];
     this.flagged = new byte[capacity];
+    this.qualities = new byte[capacity * (SEGMENTS + 1)];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
@@ -45,6 +52,16 @@ public final class RecentBreakdowns {
       segmentNanos[base + s.ordinal()] = joined.breakdown().nanos(s);
     }
     segmentNanos[base + SEGMENTS] = joined.breakdown().publishAndCommitNanos();
+    Breakdown b = joined.breakdown();
+    for (Segment s : Segment.values()) {
+      qualities[base + s.ordinal()] = (byte) b.quality(s).ordinal();
+    }
+    // Publish and commit together span D to H: as good as the worse of the two.
+    Quality publishAndCommit =
+        Quality.worst(
+            b.instants().method(TimePoint.DRAIN).quality(),
+            b.instants().method(TimePoint.COMMIT).quality());
+    qualities[base + SEGMENTS] = (byte) publishAndCommit.ordinal();
     int bits = joined.e2eFlagged() ? 1 << SEGMENTS : 0;
     for (Segment s : joined.flagged()) {
       bits |= 1 << s.ordinal();
@@ -68,6 +85,10 @@ public final class RecentBreakdowns {
    *     the clock offset uncertainty was larger than the value
    * @param segments per segment id (and "publish+commit"), the quantiles of that segment over every
    *     breakdown of the window that knows it
+   * @param segmentQualities per segment id (and "publish+commit"), per quality id ({@code exact},
+   *     {@code log-append-time}, {@code estimated}, {@code none}), how many breakdowns of the
+   *     window had the segment at that quality; a segment a breakdown does not know counts as
+   *     {@code none}, so each segment's counts add up to {@code count}
    */
   public record Summary(
       int count,
@@ -77,7 +98,8 @@ public final class RecentBreakdowns {
       int tailCount,
       Map<String, Double> tailMeanNanos,
       Map<String, Integer> tailFlagged,
-      Map<String, SegmentQuantiles> segments) {}
+      Map<String, SegmentQuantiles> segments,
+      Map<String, Map<String, Integer>> segmentQualities) {}
 
   /**
    * One segment's distribution over a window, nearest rank.
@@ -112,7 +134,15 @@ public final class RecentBreakdowns {
     Map<String, Double> means = new LinkedHashMap<>();
     if (n == 0) {
       return new Summary(
-          0, -1, -1, -1, 0, means, new LinkedHashMap<>(), segmentQuantiles(match, 0));
+          0,
+          -1,
+          -1,
+          -1,
+          0,
+          means,
+          new LinkedHashMap<>(),
+          segmentQuantiles(match, 0),
+          segmentQualities(match, 0));
     }
     long[] sorted = new long[n];
     for (int i = 0; i < n; i++) {
@@ -155,7 +185,32 @@ public final class RecentBreakdowns {
       flaggedOut.put(s.id(), flaggedCounts[s.ordinal()]);
     }
     flaggedOut.put("e2e", flaggedCounts[SEGMENTS]);
-    return new Summary(n, p50, p99, p999, tail, means, flaggedOut, segmentQuantiles(match, n));
+    return new Summary(
+        n,
+        p50,
+        p99,
+        p999,
+        tail,
+        means,
+        flaggedOut,
+        segmentQuantiles(match, n),
+        segmentQualities(match, n));
+  }
+
+  private Map<String, Map<String, Integer>> segmentQualities(int[] match, int n) {
+    Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
+    for (int s = 0; s <= SEGMENTS; s++) {
+      int[] counts = new int[QUALITIES.length];
+      for (int i = 0; i < n; i++) {
+        counts[qualities[match[i] * (SEGMENTS + 1) + s]]++;
+      }
+      Map<String, Integer> byQuality = new LinkedHashMap<>();
+      for (Quality q : QUALITIES) {
+        byQuality.put(q.id(), counts[q.ordinal()]);
+      }
+      out.put(s == SEGMENTS ? "publish+commit" : Segment.values()[s].id(), byQuality);
+    }
+    return out;
   }
 
   private Map<String, SegmentQuantiles> segmentQuantiles(int[] match, int n) {

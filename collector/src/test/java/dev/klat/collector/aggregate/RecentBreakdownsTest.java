@@ -8,6 +8,7 @@ import dev.klat.collector.correlate.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -80,5 +81,58 @@ class RecentBreakdownsTest {
     RecentBreakdowns.Summary s = r.summarise(null, null, 100, 5);
     assertThat(s.count()).isEqualTo(3);
     assertThat(s.p50Nanos()).isEqualTo(4_000_000L);
+  }
+
+  /** A breakdown whose L is the log-append timestamp and whose H is bounded by R. */
+  static JoinedBreakdown withLogAppendTime(String topic) {
+    long s = 1_000_000_000L;
+    Instants i =
+        Instants.builder()
+            .send(s)
+            .drain(s + 1)
+            .append(s + 2, EstimationMethod.LOG_APPEND_TIMESTAMP)
+            .commit(s + 3, EstimationMethod.FETCH_RESPONSE_BOUND)
+            .fetchRequest(s + 3)
+            .fetchResponse(s + 3)
+            .poll(s + 4)
+            .build();
+    JoinedBreakdown plain = breakdown(topic, 1, 4);
+    return new JoinedBreakdown(
+        plain.key(),
+        plain.group(),
+        1,
+        2,
+        3,
+        4,
+        Breakdown.compute(i),
+        plain.consumerOffset(),
+        null,
+        Set.of(),
+        false,
+        1);
+  }
+
+  @Test
+  void eachSegmentCountsTheBreakdownsOfEveryQuality() {
+    RecentBreakdowns r = new RecentBreakdowns(100);
+    for (int i = 0; i < 3; i++) {
+      r.add(breakdown("orders", 1, 5), 0);
+    }
+    r.add(withLogAppendTime("orders"), 0);
+    Map<String, Map<String, Integer>> q = r.summarise(null, null, 10, 5).segmentQualities();
+    assertThat(q.get("produce"))
+        .containsExactly(
+            Map.entry("exact", 4),
+            Map.entry("log-append-time", 0),
+            Map.entry("estimated", 0),
+            Map.entry("none", 0));
+    // Without L publish is not known: none; with the timestamp, log-append-time.
+    assertThat(q.get("publish")).containsEntry("log-append-time", 1).containsEntry("none", 3);
+    // Commit ends at the bound on H: estimated where known.
+    assertThat(q.get("commit")).containsEntry("estimated", 1).containsEntry("none", 3);
+    assertThat(q.get("publish+commit")).containsEntry("estimated", 4);
+    assertThat(q.get("fetch")).containsEntry("estimated", 4);
+    assertThat(r.summarise("none", null, 10, 5).segmentQualities().get("produce"))
+        .containsEntry("exact", 0);
   }
 }

@@ -75,8 +75,8 @@ public final class Collector implements AutoCloseable {
                 config.positiveInt("clock.max.pairs")),
             System::nanoTime,
             // Without brokers configured every lookup answers null, and this is the timestamp
-            // source alone.
-            BrokerInstants.requestMetrics(brokers.timings(), clockWindowNanos),
+            // source alone; without discovery no replica count is known.
+            BrokerInstants.requestMetrics(brokers.timings(), brokers.replicas(), clockWindowNanos),
             this::onBreakdown);
     scheduler =
         Executors.newSingleThreadScheduledExecutor(

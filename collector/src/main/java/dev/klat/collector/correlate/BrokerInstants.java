@@ -56,16 +56,34 @@ public final class BrokerInstants {
    * @return the sources for a collector that reads broker metrics
    */
   public static BrokerInstants requestMetrics(BrokerTimings timings, long networkWindowNanos) {
-    return of(standardSources(timings, networkWindowNanos));
+    return requestMetrics(timings, Replicas.UNKNOWN, networkWindowNanos);
+  }
+
+  /**
+   * As {@link #requestMetrics(BrokerTimings, long)}, and {@code H = L} on a partition with no
+   * follower.
+   *
+   * @param timings the brokers' request timings
+   * @param replicas the partitions' replica counts
+   * @param networkWindowNanos how long the smallest network round trip of a producer-leader path is
+   *     remembered
+   * @return the sources for a collector that reads broker metrics and the cluster's metadata
+   */
+  public static BrokerInstants requestMetrics(
+      BrokerTimings timings, Replicas replicas, long networkWindowNanos) {
+    return of(standardSources(timings, replicas, networkWindowNanos));
   }
 
   /**
    * The sources of {@link #requestMetrics}, best first, before the bounds: for a caller that puts a
    * better one (a broker probe) in front.
    */
-  static List<BrokerInstantSource> standardSources(BrokerTimings timings, long networkWindowNanos) {
+  static List<BrokerInstantSource> standardSources(
+      BrokerTimings timings, Replicas replicas, long networkWindowNanos) {
     return List.of(
         new LogAppendTimeSource(),
+        // H = L is exact given L: before the estimates of H, which would find a replication.
+        new NoFollowerSource(replicas),
         new ConsumerFetchWait(timings),
         new RequestMetricsEstimates(timings, networkWindowNanos));
   }

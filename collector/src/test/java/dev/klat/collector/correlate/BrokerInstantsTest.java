@@ -84,7 +84,9 @@ class BrokerInstantsTest {
         new RequestTimings(10, MS / 4, MS / 4, 400 * MS, 0, MS / 4, MS / 4, 401 * MS, 0, 1);
     BrokerTimings timings = (node, request, at) -> request == Request.PRODUCE ? produce : follower;
     BrokerInstants chain =
-        chain(new Probe(ms(7), -1), BrokerInstants.standardSources(timings, 60_000 * MS));
+        chain(
+            new Probe(ms(7), -1),
+            BrokerInstants.standardSources(timings, Replicas.UNKNOWN, 60_000 * MS));
     BrokerInstant[] found =
         ask(chain, Spans.producer(1, 0, 10, 12), Spans.consumer(1, "g", 200, 201, 202));
     assertThat(found[0].method()).isEqualTo(EstimationMethod.BROKER_PROBE);

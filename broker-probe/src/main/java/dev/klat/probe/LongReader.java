@@ -42,27 +42,33 @@ final class LongReader {
     try {
       MethodHandle optional =
           lookup.findVirtual(type, methodName, MethodType.methodType(Optional.class));
-      MethodHandle unwrap =
-          MethodHandles.lookup()
-              .findStatic(
-                  LongReader.class,
-                  "messageOffset",
-                  MethodType.methodType(long.class, Optional.class));
-      MethodHandle composed = MethodHandles.filterReturnValue(optional, unwrap);
+      Class<?> metadata =
+          Class.forName(
+              "org.apache.kafka.storage.internals.log.LogOffsetMetadata",
+              false,
+              type.getClassLoader());
+      MethodHandle messageOffset =
+          lookup
+              .findGetter(metadata, "messageOffset", long.class)
+              .asType(MethodType.methodType(long.class, Object.class));
+      MethodHandle present =
+          lookup.findVirtual(Optional.class, "isPresent", MethodType.methodType(boolean.class));
+      MethodHandle offsetOfPresent =
+          MethodHandles.filterReturnValue(
+              lookup.findVirtual(Optional.class, "get", MethodType.methodType(Object.class)),
+              messageOffset);
+      // An empty Optional (an append that wrote nothing) reads as MIN_VALUE: no event.
+      MethodHandle offsetOrNone =
+          MethodHandles.guardWithTest(
+              present,
+              offsetOfPresent,
+              MethodHandles.dropArguments(
+                  MethodHandles.constant(long.class, Long.MIN_VALUE), 0, Optional.class));
+      MethodHandle composed = MethodHandles.filterReturnValue(optional, offsetOrNone);
       return new Resolved(type, composed.asType(MethodType.methodType(long.class, Object.class)));
     } catch (ReflectiveOperationException | RuntimeException neither) {
       return new Resolved(type, null);
     }
-  }
-
-  // Called through the handle above, once per append on Kafka 3.6 only.
-  @SuppressWarnings("unused")
-  private static long messageOffset(Optional<?> metadata) throws ReflectiveOperationException {
-    if (!metadata.isPresent()) {
-      return Long.MIN_VALUE;
-    }
-    Object value = metadata.get();
-    return value.getClass().getField("messageOffset").getLong(value);
   }
 
   private static final class Resolved {

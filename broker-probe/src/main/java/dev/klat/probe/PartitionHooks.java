@@ -51,7 +51,7 @@ public final class PartitionHooks {
         // An append that wrote nothing (every batch invalid, or a duplicate batch).
         return;
       }
-      brokerId = localBrokerId;
+      noteBrokerId(localBrokerId);
       events.offer(EventRing.APPEND, topicPartition, leaderEpoch, first, last, now);
     } catch (Throwable t) {
       hookFailed("appendRecordsToLeader", t);
@@ -84,10 +84,17 @@ public final class PartitionHooks {
       if (highWatermark < 0) {
         return;
       }
-      brokerId = localBrokerId;
+      noteBrokerId(localBrokerId);
       events.offer(EventRing.HIGH_WATERMARK, topicPartition, leaderEpoch, 0, highWatermark, now);
     } catch (Throwable t) {
       hookFailed("maybeIncrementLeaderHW", t);
+    }
+  }
+
+  // A volatile write per event would be for nothing: the id never changes in a broker's life.
+  private static void noteBrokerId(int localBrokerId) {
+    if (brokerId != localBrokerId) {
+      brokerId = localBrokerId;
     }
   }
 

@@ -24,6 +24,9 @@ final class ProbeExporter implements Runnable {
   // several bodies of reasonable size rather than one the collector refuses.
   static final int MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
+  // An idle broker reports its coverage once a second, not at every export interval.
+  static final long IDLE_REPORT_INTERVAL_NANOS = 1_000_000_000L;
+
   private final EventRing ring;
   private final PartitionTimelines timelines;
   private final LogsEncoder encoder;
@@ -36,6 +39,9 @@ final class ProbeExporter implements Runnable {
   private long sentRequests;
   private long coveredUntilMicros;
   private long ringDropped;
+  private long lastSentNanos = System.nanoTime() - IDLE_REPORT_INTERVAL_NANOS;
+  // Whether a request is being written (begun, not yet sent).
+  private boolean started;
   private volatile boolean stopped;
 
   ProbeExporter(
@@ -109,13 +115,6 @@ final class ProbeExporter implements Runnable {
       send();
     }
   }
-
-  // An idle broker reports its coverage once a second, not at every export interval.
-  static final long IDLE_REPORT_INTERVAL_NANOS = 1_000_000_000L;
-
-  private long lastSentNanos = System.nanoTime() - IDLE_REPORT_INTERVAL_NANOS;
-
-  private boolean started;
 
   private void addRanges(Object topicPartition, int epoch, RangeList appends, RangeList commits) {
     if (!started) {

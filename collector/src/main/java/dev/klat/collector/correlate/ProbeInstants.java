@@ -12,6 +12,9 @@ import dev.klat.model.EstimationMethod;
  */
 final class ProbeInstants implements BrokerInstants {
 
+  /** A probe that reported within this long is alive, and worth waiting for. */
+  static final long PROBE_ALIVE_NANOS = 5_000_000_000L;
+
   private final ProbeTimelines probes;
   private final BrokerInstants estimates;
 
@@ -76,8 +79,6 @@ final class ProbeInstants implements BrokerInstants {
         probes.lookup(key.topic(), key.partition(), key.offset(), leader);
     return !probed.hasAppend() || !probed.hasCommit();
   }
-
-  static final long PROBE_ALIVE_NANOS = 5_000_000_000L;
 
   @Override
   public long fetchResponseNanos(int leader, long epochNanos) {

@@ -96,7 +96,7 @@ public final class ProbeTimelines {
    * Adds one append range ({@code first} to {@code last}) of a term, appended between {@code
    * earliestNanos} and {@code latestNanos}.
    */
-  public synchronized void append(
+  public void append(
       TermKey term,
       String topic,
       int partition,
@@ -104,14 +104,23 @@ public final class ProbeTimelines {
       long last,
       long earliestNanos,
       long latestNanos) {
-    Term t = term(term, topic, partition);
-    if (t != null) {
-      t.appends.add(first, last, earliestNanos, latestNanos);
-    }
+    add(true, term, topic, partition, first, last, earliestNanos, latestNanos);
   }
 
   /** Adds one commit range: the high watermark passed {@code first} to {@code last}. */
-  public synchronized void commit(
+  public void commit(
+      TermKey term,
+      String topic,
+      int partition,
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos) {
+    add(false, term, topic, partition, first, last, earliestNanos, latestNanos);
+  }
+
+  private synchronized void add(
+      boolean append,
       TermKey term,
       String topic,
       int partition,
@@ -121,7 +130,7 @@ public final class ProbeTimelines {
       long latestNanos) {
     Term t = term(term, topic, partition);
     if (t != null) {
-      t.commits.add(first, last, earliestNanos, latestNanos);
+      (append ? t.appends : t.commits).add(first, last, earliestNanos, latestNanos);
     }
   }
 

@@ -41,7 +41,7 @@ public final class OtlpIngest {
       BrokerClocks brokerClocks) {
     this.correlator = correlator;
     this.agentMetrics = agentMetrics;
-    this.probes = new ProbeIngest(probeTimelines, brokerClocks::offer, System::nanoTime);
+    this.probes = new ProbeIngest(probeTimelines, brokerClocks::offer, System::nanoTime, stats);
   }
 
   /** Receives a broker probe's measurement of the broker's clock against the collector's. */
@@ -136,9 +136,6 @@ public final class OtlpIngest {
   byte[] logs(byte[] body, int length) throws MalformedException {
     ProbeIngest.Rejections rejections = probes.accept(body, length);
     correlator.brokerDataArrived();
-    stats.probeRecordsReceived.addAndGet(probes.recordsReceived.getAndSet(0));
-    stats.probeRecordsRejected.addAndGet(probes.recordsRejected.getAndSet(0));
-    stats.probeRecordsNotKlat.addAndGet(probes.recordsNotKlat.getAndSet(0));
     return partialSuccess(false, rejections.count(), rejections.firstError(), "rejectedLogRecords");
   }
 

@@ -8,7 +8,6 @@ import dev.klat.model.BrokerProbeWire;
 import dev.klat.model.SpanAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,16 +21,19 @@ final class ProbeIngest {
   private final ProbeTimelines timelines;
   private final BrokerClockSink clockSink;
   private final LongSupplier nanoTime;
-  final AtomicLong recordsReceived = new AtomicLong();
-  final AtomicLong recordsRejected = new AtomicLong();
-  final AtomicLong recordsNotKlat = new AtomicLong();
+  private final ReceiverStats stats;
 
   /** Receives a broker's measurement of its clock against the collector's. */
   interface BrokerClockSink {
     void offer(int brokerId, long offsetNanos, long uncertaintyNanos);
   }
 
-  ProbeIngest(ProbeTimelines timelines, BrokerClockSink clockSink, LongSupplier nanoTime) {
+  ProbeIngest(
+      ProbeTimelines timelines,
+      BrokerClockSink clockSink,
+      LongSupplier nanoTime,
+      ReceiverStats stats) {
+    this.stats = stats;
     this.timelines = timelines;
     this.clockSink = clockSink;
     this.nanoTime = nanoTime;
@@ -80,9 +82,9 @@ final class ProbeIngest {
         clockSink.offer((int) brokerId, offset, uncertainty);
       }
     }
-    recordsReceived.addAndGet(received);
-    recordsRejected.addAndGet(rejected);
-    recordsNotKlat.addAndGet(decoded.otherRecords());
+    stats.probeRecordsReceived.addAndGet(received);
+    stats.probeRecordsRejected.addAndGet(rejected);
+    stats.probeRecordsNotKlat.addAndGet(decoded.otherRecords());
     return new Rejections(rejected, firstError);
   }
 

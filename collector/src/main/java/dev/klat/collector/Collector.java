@@ -81,9 +81,9 @@ public final class Collector implements AutoCloseable {
                 config.positiveInt("clock.max.pairs")),
             System::nanoTime,
             // Without brokers configured every lookup answers null, and this is the timestamp
-            // source alone.
+            // source alone; without discovery no replica count is known.
             BrokerInstants.probeFirst(
-                probeTimelines, BrokerInstants.requestMetrics(brokers.timings(), clockWindowNanos)),
+                probeTimelines, brokers.timings(), brokers.replicas(), clockWindowNanos),
             this::onBreakdown);
     scheduler =
         Executors.newSingleThreadScheduledExecutor(

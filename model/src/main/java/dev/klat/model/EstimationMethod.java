@@ -46,12 +46,6 @@ public enum EstimationMethod {
   FOLLOWER_FETCH_METRICS("follower-fetch-metrics", Quality.ESTIMATED),
 
   /**
-   * {@code H = L}: the leader had no follower (a cluster of one broker), so the append itself
-   * committed the record. Estimated: inferred from the cluster, not observed per record.
-   */
-  NO_FOLLOWER("no-follower", Quality.ESTIMATED),
-
-  /**
    * {@code H} read from the consumer's side, for {@code acks=0} and {@code acks=1}: a fetch with
    * {@code fetch.min.bytes=1} that was waiting at the leader when the record was committed is
    * answered at that moment, so {@code H} is {@code R} less the leader's mean throttle, response

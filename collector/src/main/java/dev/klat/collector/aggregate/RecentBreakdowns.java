@@ -1,6 +1,7 @@
 package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.model.Breakdown;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;
 import dev.klat.model.TimePoint;
@@ -15,6 +16,7 @@ import java.util.Map;
  */
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;
+  private static final Quality[] QUALITIES = Quality.values();
   // Per slot, after the five segments: publish+commit (D to H, known where L is not), and the
   // fetch round trip R - F (the whole fetch segment of a consumer that asked after the commit).
   private static final int PUBLISH_AND_COMMIT = SEGMENTS;
@@ -55,17 +57,21 @@ public final class RecentBreakdowns {
     for (Segment s : Segment.values()) {
       segmentNanos[base + s.ordinal()] = joined.breakdown().nanos(s);
     }
-    segmentNanos[base + PUBLISH_AND_COMMIT] = joined.breakdown().publishAndCommitNanos();
+    Breakdown b = joined.breakdown();
+    segmentNanos[base + PUBLISH_AND_COMMIT] = b.publishAndCommitNanos();
     segmentNanos[base + FETCH_ROUND_TRIP] =
-        joined.breakdown().instants().nanos(TimePoint.FETCH_RESPONSE)
-            - joined.breakdown().instants().nanos(TimePoint.FETCH_REQUEST);
+        b.instants().nanos(TimePoint.FETCH_RESPONSE) - b.instants().nanos(TimePoint.FETCH_REQUEST);
+    // Both read on the consumer's clock.
     qualities[base + FETCH_ROUND_TRIP] = (byte) Quality.EXACT.ordinal();
     for (Segment s : Segment.values()) {
-      qualities[base + s.ordinal()] = (byte) joined.breakdown().quality(s).ordinal();
+      qualities[base + s.ordinal()] = (byte) b.quality(s).ordinal();
     }
-    // D to H: D is measured, so H's quality is the pair's, even where L is unknown.
-    qualities[base + PUBLISH_AND_COMMIT] =
-        (byte) joined.breakdown().instants().method(TimePoint.COMMIT).quality().ordinal();
+    // Publish and commit together span D to H: as good as the worse of the two.
+    Quality publishAndCommit =
+        Quality.worst(
+            b.instants().method(TimePoint.DRAIN).quality(),
+            b.instants().method(TimePoint.COMMIT).quality());
+    qualities[base + PUBLISH_AND_COMMIT] = (byte) publishAndCommit.ordinal();
     int bits = joined.e2eFlagged() ? 1 << SEGMENTS : 0;
     for (Segment s : joined.flagged()) {
       bits |= 1 << s.ordinal();
@@ -89,6 +95,10 @@ public final class RecentBreakdowns {
    *     the clock offset uncertainty was larger than the value
    * @param segments per segment id (and "publish+commit", and "fetch-round-trip", R - F), the
    *     quantiles of that segment over every breakdown of the window that knows it
+   * @param segmentQualities per segment id (and the two above), per quality id ({@code exact},
+   *     {@code log-append-time}, {@code estimated}, {@code none}), how many breakdowns of the
+   *     window had the segment at that quality; a segment a breakdown does not know counts as
+   *     {@code none}, so each segment's counts add up to {@code count}
    */
   public record Summary(
       int count,
@@ -98,7 +108,8 @@ public final class RecentBreakdowns {
       int tailCount,
       Map<String, Double> tailMeanNanos,
       Map<String, Integer> tailFlagged,
-      Map<String, SegmentQuantiles> segments) {}
+      Map<String, SegmentQuantiles> segments,
+      Map<String, Map<String, Integer>> segmentQualities) {}
 
   /**
    * One segment's distribution over a window, nearest rank.
@@ -106,12 +117,8 @@ public final class RecentBreakdowns {
    * @param count breakdowns that know the segment
    * @param p50Nanos the median, or -1 when {@code count} is 0
    * @param p99Nanos the p99, or -1 when {@code count} is 0
-   * @param qualities per {@link Quality} id other than {@code none}, in order from {@code exact},
-   *     how many of the {@code count} breakdowns had the segment at that quality: how much of the
-   *     answer is measured
    */
-  public record SegmentQuantiles(
-      int count, long p50Nanos, long p99Nanos, Map<String, Integer> qualities) {}
+  public record SegmentQuantiles(int count, long p50Nanos, long p99Nanos) {}
 
   /**
    * Summarises the breakdowns joined since {@code nowNanos - windowNanos}.
@@ -137,7 +144,15 @@ public final class RecentBreakdowns {
     Map<String, Double> means = new LinkedHashMap<>();
     if (n == 0) {
       return new Summary(
-          0, -1, -1, -1, 0, means, new LinkedHashMap<>(), segmentQuantiles(match, 0));
+          0,
+          -1,
+          -1,
+          -1,
+          0,
+          means,
+          new LinkedHashMap<>(),
+          segmentQuantiles(match, 0),
+          segmentQualities(match, 0));
     }
     long[] sorted = new long[n];
     for (int i = 0; i < n; i++) {
@@ -180,7 +195,32 @@ public final class RecentBreakdowns {
       flaggedOut.put(s.id(), flaggedCounts[s.ordinal()]);
     }
     flaggedOut.put("e2e", flaggedCounts[SEGMENTS]);
-    return new Summary(n, p50, p99, p999, tail, means, flaggedOut, segmentQuantiles(match, n));
+    return new Summary(
+        n,
+        p50,
+        p99,
+        p999,
+        tail,
+        means,
+        flaggedOut,
+        segmentQuantiles(match, n),
+        segmentQualities(match, n));
+  }
+
+  private Map<String, Map<String, Integer>> segmentQualities(int[] match, int n) {
+    Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
+    for (int s = 0; s < COLUMNS; s++) {
+      int[] counts = new int[QUALITIES.length];
+      for (int i = 0; i < n; i++) {
+        counts[qualities[match[i] * COLUMNS + s]]++;
+      }
+      Map<String, Integer> byQuality = new LinkedHashMap<>();
+      for (Quality q : QUALITIES) {
+        byQuality.put(q.id(), counts[q.ordinal()]);
+      }
+      out.put(COLUMN_IDS[s], byQuality);
+    }
+    return out;
   }
 
   private Map<String, SegmentQuantiles> segmentQuantiles(int[] match, int n) {
@@ -188,19 +228,10 @@ public final class RecentBreakdowns {
     long[] values = new long[n];
     for (int s = 0; s < COLUMNS; s++) {
       int known = 0;
-      int[] byQuality = new int[Quality.values().length];
       for (int i = 0; i < n; i++) {
-        int index = match[i] * COLUMNS + s;
-        long v = segmentNanos[index];
+        long v = segmentNanos[match[i] * COLUMNS + s];
         if (v >= 0) {
           values[known++] = v;
-          byQuality[qualities[index]]++;
-        }
-      }
-      Map<String, Integer> qualityCounts = new LinkedHashMap<>();
-      for (Quality q : Quality.values()) {
-        if (q != Quality.NONE) {
-          qualityCounts.put(q.id(), byQuality[q.ordinal()]);
         }
       }
       Arrays.sort(values, 0, known);
@@ -208,10 +239,16 @@ public final class RecentBreakdowns {
       out.put(
           COLUMN_IDS[s],
           known == 0
-              ? new SegmentQuantiles(0, -1, -1, qualityCounts)
-              : new SegmentQuantiles(known, rank(sorted, 0.5), rank(sorted, 0.99), qualityCounts));
+              ? new SegmentQuantiles(0, -1, -1)
+              : new SegmentQuantiles(known, rank(sorted, 0.5), rank(sorted, 0.99)));
     }
     return out;
+  }
+
+  // Nearest rank: the smallest value with at least q of the values at or below it.
+  private static long rank(long[] sorted, double q) {
+    int index = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
   }
 
   private static String[] columnIds() {
@@ -222,11 +259,5 @@ public final class RecentBreakdowns {
     ids[PUBLISH_AND_COMMIT] = "publish+commit";
     ids[FETCH_ROUND_TRIP] = "fetch-round-trip";
     return ids;
-  }
-
-  // Nearest rank: the smallest value with at least q of the values at or below it.
-  private static long rank(long[] sorted, double q) {
-    int index = (int) Math.ceil(q * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
   }
 }

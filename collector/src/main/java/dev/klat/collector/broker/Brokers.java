@@ -3,6 +3,7 @@ package dev.klat.collector.broker;
 import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.Replicas;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -201,6 +202,7 @@ public final class Brokers implements AutoCloseable {
   private final LongSupplier epochNanos;
   private final Discovery discovery;
   private final TimingStore store;
+  private final ReplicaStore replicas = new ReplicaStore();
   private final Map<Integer, Target> targets = new ConcurrentHashMap<>();
   private final ScheduledThreadPoolExecutor executor;
   private final AtomicLong discoveryErrors = new AtomicLong();
@@ -400,6 +402,8 @@ public final class Brokers implements AutoCloseable {
     }
     lastDiscoveryEpochNanos = now;
     lastDiscoveryError = null;
+    replicas.liveBrokers(nodes.size());
+    discoverReplicas();
     nodes.forEach(
         (id, host) -> {
           Target existing = targets.get(id);
@@ -450,6 +454,23 @@ public final class Brokers implements AutoCloseable {
         LOG.info("broker " + target.nodeId + " left the cluster; forgotten");
       }
     }
+  }
+
+  // The topics the correlator asked about; a failure keeps the counts of the last success.
+  private void discoverReplicas() {
+    try {
+      replicas.counts(discovery.replicaCounts(replicas.wanted()));
+    } catch (Exception e) {
+      LOG.fine("describing topics failed: " + describe(e));
+    }
+  }
+
+  /**
+   * The partitions' replica counts, kept current by discovery (unknown without it). Lookups never
+   * block.
+   */
+  public Replicas replicas() {
+    return replicas;
   }
 
   /** Every broker's state, by node id. */

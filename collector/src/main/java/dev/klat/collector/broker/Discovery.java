@@ -1,19 +1,34 @@
 package dev.klat.collector.broker;
 
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
 
-/** Finds the cluster's brokers: node id to host. */
+/** Finds the cluster's brokers (node id to host) and the replica counts of its partitions. */
 interface Discovery extends AutoCloseable {
 
   /** The brokers the cluster knows now (live ones; a stopped broker drops out). */
   Map<Integer, String> nodes() throws Exception;
+
+  /**
+   * The replica count of each partition of {@code topics}, indexed by partition; a topic that does
+   * not exist or cannot be described is left out.
+   */
+  default Map<String, int[]> replicaCounts(Collection<String> topics) throws Exception {
+    return Map.of();
+  }
 
   @Override
   void close();
@@ -52,6 +67,37 @@ interface Discovery extends AutoCloseable {
               .nodes()
               .get(timeoutMs + 1000L, TimeUnit.MILLISECONDS)) {
         out.put(node.id(), node.host());
+      }
+      return out;
+    }
+
+    @Override
+    public synchronized Map<String, int[]> replicaCounts(Collection<String> topics)
+        throws Exception {
+      Map<String, int[]> out = new HashMap<>();
+      if (admin == null || topics.isEmpty()) {
+        return out; // nodes() opens the client; it runs first
+      }
+      Map<String, KafkaFuture<TopicDescription>> described =
+          admin
+              .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(timeoutMs))
+              .topicNameValues();
+      for (Map.Entry<String, KafkaFuture<TopicDescription>> e : described.entrySet()) {
+        TopicDescription topic;
+        try {
+          topic = e.getValue().get(timeoutMs + 1000L, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException missing) {
+          continue; // deleted, not yet created, or not authorised: the others still count
+        }
+        int partitions = 0;
+        for (TopicPartitionInfo p : topic.partitions()) {
+          partitions = Math.max(partitions, p.partition() + 1);
+        }
+        int[] counts = new int[partitions];
+        for (TopicPartitionInfo p : topic.partitions()) {
+          counts[p.partition()] = p.replicas().size();
+        }
+        out.put(e.getKey(), counts);
       }
       return out;
     }

@@ -35,11 +35,6 @@ final class TimingStore implements BrokerTimings {
   }
 
   @Override
-  public int brokerCount() {
-    return brokers.isEmpty() ? -1 : brokers.size();
-  }
-
-  @Override
   public RequestTimings lookup(int nodeId, Request request, long epochNanos) {
     BrokerHistory history = brokers.get(nodeId);
     return history == null ? null : history.lookup(request, epochNanos, staleNanos);

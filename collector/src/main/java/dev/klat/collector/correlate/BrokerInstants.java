@@ -1,159 +1,146 @@
 package dev.klat.collector.correlate;
 
-import dev.klat.model.EstimationMethod;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Where the broker instants {@code L} and {@code H} of a record come from. Sources: the record
- * timestamp of a {@code LogAppendTime} topic ({@link #logAppendTime()}), and the leader broker's
- * request metrics ({@link #requestMetrics}), and the broker probe ({@link #probeFirst}). The {@link
- * Correlator} aligns and clamps whatever they return.
+ * Where the broker instants {@code L} and {@code H} of a record come from: {@link
+ * BrokerInstantSource}s asked in order of quality, best first, each instant separately (section 4
+ * of the latency model). Every chain ends with the bounds that need no broker data, {@link
+ * AckBound} ({@code H <= A}, {@code acks=all}) and {@link FetchResponseBound} ({@code H <= R}), so
+ * {@code H} always has a value; {@code L} may stay unknown. The {@link Correlator} aligns, flags
+ * and clamps whatever the sources return.
+ *
+ * <p>The broker probe ({@code broker-probe}, exact) is the first source where it runs: {@link
+ * #probeFirst}.
+ *
+ * <p>Not thread-safe (sources keep windows): confined to the correlator's lock.
  */
-public interface BrokerInstants {
+public final class BrokerInstants {
+  private final List<BrokerInstantSource> sources;
 
-  /**
-   * Returns what is known of {@code L} and {@code H} for one joined record, on the leader broker's
-   * clock, or {@link Times#NONE}. Called under the correlator's lock: must not block.
-   *
-   * @param producer the producer span
-   * @param consumer the consumer span
-   * @return the broker instants, never null
-   */
-  Times lookup(ProducerSpan producer, ConsumerSpan consumer);
-
-  /**
-   * Whether this source expects data for the record that has not arrived yet, so that the breakdown
-   * is better computed a little later (a broker probe that is alive but has not yet reported the
-   * record's moments). Called under the correlator's lock: must not block.
-   *
-   * @param producer the producer span
-   * @param consumer the consumer span
-   * @param nowNanos the correlator's monotonic clock
-   * @return true to wait
-   */
-  default boolean awaitingData(ProducerSpan producer, ConsumerSpan consumer, long nowNanos) {
-    return false;
+  private BrokerInstants(List<BrokerInstantSource> bestFirst) {
+    List<BrokerInstantSource> all = new ArrayList<>(bestFirst);
+    all.add(new AckBound());
+    all.add(new FetchResponseBound());
+    this.sources = List.copyOf(all);
   }
 
   /**
-   * Returns how long broker {@code leader} took, on average around {@code epochNanos}, from
-   * completing a consumer's fetch to having sent its response ({@code FetchConsumer} {@code
-   * ThrottleTimeMs + ResponseQueueTimeMs + ResponseSendTimeMs}), or -1 when unknown. Called under
-   * the correlator's lock: must not block.
+   * The sources, best first; the two bounds are appended.
    *
-   * @param leader the broker's node id
-   * @param epochNanos when the response was received
-   * @return nanoseconds, or -1
+   * @param bestFirst the sources in order of quality, best first
    */
-  default long fetchResponseNanos(int leader, long epochNanos) {
-    return -1;
-  }
-
-  /**
-   * Broker instants in epoch nanoseconds on the broker's clock.
-   *
-   * @param brokerHost the clock domain of the broker, for example {@code "broker-1"}, or null when
-   *     no broker instant is known
-   * @param appendNanos {@code L}, or {@link Long#MIN_VALUE} when unknown
-   * @param appendResolutionNanos how coarse {@code L} is: the true instant lies in {@code
-   *     [appendNanos - resolution/2, appendNanos + resolution/2]}
-   * @param appendMethod how {@code L} was obtained
-   * @param commitNanos {@code H}, or {@link Long#MIN_VALUE} when unknown (then the correlator uses
-   *     the bound {@code H <= R})
-   * @param commitMethod how {@code H} was obtained
-   * @param producerClock true when both instants are on the producer's clock (estimated from the
-   *     producer's own {@code D} and {@code A}), false when they are on the broker's clock
-   * @param commitBeforeAckNanos when not {@link Long#MIN_VALUE}, {@code H} is this long before the
-   *     producer's {@code A}, on the producer's clock, and {@code commitNanos} is ignored: with
-   *     {@code acks=all} the leader answers as soon as the record is committed, so the time after
-   *     {@code H} is the response alone
-   */
-  record Times(
-      String brokerHost,
-      long appendNanos,
-      long appendResolutionNanos,
-      EstimationMethod appendMethod,
-      long commitNanos,
-      EstimationMethod commitMethod,
-      boolean producerClock,
-      long commitBeforeAckNanos) {
-
-    /** Nothing known about the broker instants. */
-    public static final Times NONE =
-        new Times(
-            null,
-            Long.MIN_VALUE,
-            0,
-            EstimationMethod.UNKNOWN,
-            Long.MIN_VALUE,
-            EstimationMethod.UNKNOWN,
-            false,
-            Long.MIN_VALUE);
-
-    boolean hasAppend() {
-      return appendNanos != Long.MIN_VALUE;
-    }
-
-    boolean hasCommit() {
-      return commitNanos != Long.MIN_VALUE || commitBeforeAckNanos != Long.MIN_VALUE;
-    }
-
-    boolean commitFromAck() {
-      return commitBeforeAckNanos != Long.MIN_VALUE;
-    }
+  static BrokerInstants of(List<BrokerInstantSource> bestFirst) {
+    return new BrokerInstants(bestFirst);
   }
 
   /**
    * {@code L} from the record timestamp of a {@code LogAppendTime} topic, the leader's clock at
-   * millisecond resolution; {@code H} unknown.
+   * millisecond resolution; {@code H} only bounded.
    *
-   * @return the source klat uses until broker data is collected
+   * @return the sources klat uses without broker data
    */
-  static BrokerInstants logAppendTime() {
-    return (producer, consumer) -> {
-      long ms =
-          producer.logAppendTimeMs() >= 0 ? producer.logAppendTimeMs() : consumer.logAppendTimeMs();
-      if (ms < 0) {
-        return Times.NONE;
-      }
-      String broker =
-          producer.leaderNodeId() >= 0 ? "broker-" + producer.leaderNodeId() : "broker-unknown";
-      // The broker truncates to the millisecond: the true L lies in [ms, ms + 1 ms), so the middle
-      // halves the worst error.
-      return new Times(
-          broker,
-          ms * 1_000_000L + 500_000L,
-          1_000_000L,
-          EstimationMethod.LOG_APPEND_TIMESTAMP,
-          Long.MIN_VALUE,
-          EstimationMethod.UNKNOWN,
-          false,
-          Long.MIN_VALUE);
-    };
+  public static BrokerInstants logAppendTime() {
+    return of(List.of(new LogAppendTimeSource()));
   }
 
   /**
-   * {@code L} and {@code H} estimated from the leader broker's request metrics (section 4 of the
-   * latency model), with {@code L} taken from the record timestamp instead wherever the topic uses
-   * {@code LogAppendTime}; {@link #logAppendTime()} alone where the leader's metrics are missing.
+   * {@code L} from the record timestamp of a {@code LogAppendTime} topic, else estimated from the
+   * leader broker's request metrics; {@code H} from a consumer fetch that waited for the record,
+   * else from the request metrics, else bounded.
    *
    * @param timings the brokers' request timings
    * @param networkWindowNanos how long the smallest network round trip of a producer-leader path is
    *     remembered
-   * @return the source for a collector that reads broker metrics
+   * @return the sources for a collector that reads broker metrics
    */
-  static BrokerInstants requestMetrics(BrokerTimings timings, long networkWindowNanos) {
-    return new RequestMetricsEstimates(timings, networkWindowNanos);
+  public static BrokerInstants requestMetrics(BrokerTimings timings, long networkWindowNanos) {
+    return requestMetrics(timings, Replicas.UNKNOWN, networkWindowNanos);
+  }
+
+  /**
+   * As {@link #requestMetrics(BrokerTimings, long)}, and {@code H = L} on a partition with no
+   * follower.
+   *
+   * @param timings the brokers' request timings
+   * @param replicas the partitions' replica counts
+   * @param networkWindowNanos how long the smallest network round trip of a producer-leader path is
+   *     remembered
+   * @return the sources for a collector that reads broker metrics and the cluster's metadata
+   */
+  public static BrokerInstants requestMetrics(
+      BrokerTimings timings, Replicas replicas, long networkWindowNanos) {
+    return of(standardSources(timings, replicas, networkWindowNanos));
+  }
+
+  /**
+   * The sources of {@link #requestMetrics}, best first, before the bounds: for a caller that puts a
+   * better one (a broker probe) in front.
+   */
+  static List<BrokerInstantSource> standardSources(
+      BrokerTimings timings, Replicas replicas, long networkWindowNanos) {
+    return List.of(
+        new LogAppendTimeSource(),
+        // H = L is exact given L: before the estimates of H, which would find a replication.
+        new NoFollowerSource(replicas),
+        new ConsumerFetchWait(timings),
+        new RequestMetricsEstimates(timings, networkWindowNanos));
   }
 
   /**
    * {@code L} and {@code H} from the broker probes where they cover the record ({@code exact}),
-   * {@code estimates} otherwise.
+   * else as {@link #requestMetrics(BrokerTimings, Replicas, long)}.
    *
    * @param probes what the broker probes reported
-   * @param estimates the source for brokers without a probe
-   * @return the source for a collector that receives broker probe data
+   * @param timings the brokers' request timings
+   * @param replicas the partitions' replica counts
+   * @param networkWindowNanos how long the smallest network round trip of a producer-leader path is
+   *     remembered
+   * @return the sources for a collector that receives broker probe data
    */
-  static BrokerInstants probeFirst(ProbeTimelines probes, BrokerInstants estimates) {
-    return new ProbeInstants(probes, estimates);
+  public static BrokerInstants probeFirst(
+      ProbeTimelines probes, BrokerTimings timings, Replicas replicas, long networkWindowNanos) {
+    List<BrokerInstantSource> sources = new ArrayList<>();
+    sources.add(new ProbeSource(probes));
+    sources.addAll(standardSources(timings, replicas, networkWindowNanos));
+    return of(sources);
+  }
+
+  /**
+   * Whether a source expects data about the record that has not arrived yet, so that its breakdown
+   * is better computed a little later.
+   */
+  boolean awaitingData(ProducerSpan producer, ConsumerSpan consumer, long nowNanos) {
+    for (BrokerInstantSource source : sources) {
+      if (source.awaitingData(producer, consumer, nowNanos)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code L} of the record, or null when no source knows it. */
+  BrokerInstant append(BrokerLookup record) {
+    return append(0, record);
+  }
+
+  /** {@code H} of the record, given the {@code L} set on it; never null. */
+  BrokerInstant commit(BrokerLookup record) {
+    return commit(0, record);
+  }
+
+  private BrokerInstant append(int index, BrokerLookup record) {
+    if (index == sources.size()) {
+      return null;
+    }
+    return sources.get(index).append(record, () -> append(index + 1, record));
+  }
+
+  private BrokerInstant commit(int index, BrokerLookup record) {
+    if (index == sources.size()) {
+      return null; // not reached: the last source always answers
+    }
+    return sources.get(index).commit(record, () -> commit(index + 1, record));
   }
 }

@@ -36,14 +36,6 @@ public interface BrokerTimings {
   RequestTimings lookup(int nodeId, Request request, long epochNanos);
 
   /**
-   * Returns how many brokers the collector knows (discovered through the cluster, or configured),
-   * or -1 when it knows none. One means no partition has a follower.
-   */
-  default int brokerCount() {
-    return -1;
-  }
-
-  /**
    * Mean time per phase of a request over one interval, in nanoseconds, as the broker measured it
    * (from the moment its network thread finished reading the request).
    *

@@ -1,11 +1,9 @@
 package dev.klat.collector.correlate;
 
+import dev.klat.collector.correlate.BrokerInstant.Clock;
 import dev.klat.model.Breakdown;
-import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
-import dev.klat.model.Quality;
 import dev.klat.model.Segment;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -35,21 +33,6 @@ import java.util.function.LongSupplier;
 public final class Correlator {
 
   private static final int MAX_HOST_NAMES = 65_536;
-  // About 13 days: beyond it a clock measurement is garbage, and below it sums cannot overflow.
-  private static final long MAX_SYNC_NANOS = 1L << 50;
-
-  /**
-   * A fetch sent this soon after the response that found its record uncommitted asked before the
-   * record was committed, or within this much of it: a consumer polling in a tight loop sends its
-   * next fetch well within it, one whose application works between polls does not.
-   */
-  static final long ASKED_AGAIN_WITHIN_NANOS = 2_000_000L;
-
-  /**
-   * How long a joined record may wait for its leader's broker probe to send the moments of its
-   * offset: the probe sends every 200 ms by default, so a second is five exports.
-   */
-  static final long MAX_BROKER_DATA_WAIT_NANOS = 1_000_000_000L;
 
   /**
    * How the correlator is bounded.
@@ -119,12 +102,8 @@ public final class Correlator {
   // always the first to expire.
   private final LinkedHashMap<RecordKey, Entry> pending = new LinkedHashMap<>();
   private final Map<Long, String> hostNames = new HashMap<>();
-  // Per clock domain (host name), the agent's latest measurement against the collector's clock.
-  private final Map<String, CollectorSync> collectorSyncs = new HashMap<>();
-  // Joined records waiting for broker data, in the order they joined; bounded like the table.
-  private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
-  private long deferrals;
-  private long deferralsTimedOut;
+  private final CollectorSyncs collectorSyncs;
+  private final BrokerDataWaits<Joining> brokerDataWaits;
 
   private long producerSpans;
   private long consumerSpans;
@@ -141,7 +120,7 @@ public final class Correlator {
   /**
    * @param settings the window and limits
    * @param clockNanos a monotonic clock in nanoseconds (for example {@code System::nanoTime})
-   * @param brokerInstants where {@code L} and {@code H} come from
+   * @param brokerInstants where {@code L} and {@code H} come from, tried in order of quality
    * @param sink receives every breakdown, under this object's lock: must be quick
    */
   public Correlator(
@@ -154,6 +133,8 @@ public final class Correlator {
     this.brokerInstants = brokerInstants;
     this.sink = sink;
     this.offsets = new ClockOffsets(settings.clockWindowNanos(), settings.maxClockPairs());
+    this.collectorSyncs = new CollectorSyncs(MAX_HOST_NAMES, settings.clockWindowNanos());
+    this.brokerDataWaits = new BrokerDataWaits<>(settings.maxPendingRecords());
   }
 
   /** Offers one producer span; joins it with every consumer group already waiting for it. */
@@ -220,7 +201,7 @@ public final class Correlator {
       long instanceId, long offsetNanos, long uncertaintyNanos) {
     String host = host(instanceId);
     if (host != null) {
-      keepCollectorSync(host, offsetNanos, uncertaintyNanos);
+      collectorSyncs.keep(host, offsetNanos, uncertaintyNanos, clockNanos.getAsLong());
     }
   }
 
@@ -236,29 +217,32 @@ public final class Correlator {
   public synchronized void offerBrokerClockSync(
       int brokerId, long offsetNanos, long uncertaintyNanos) {
     if (brokerId >= 0) {
-      keepCollectorSync("broker-" + brokerId, offsetNanos, uncertaintyNanos);
+      collectorSyncs.keep(
+          "broker-" + brokerId, offsetNanos, uncertaintyNanos, clockNanos.getAsLong());
     }
-  }
-
-  private void keepCollectorSync(String host, long offsetNanos, long uncertaintyNanos) {
-    if (uncertaintyNanos < 0
-        || uncertaintyNanos > MAX_SYNC_NANOS
-        || offsetNanos > MAX_SYNC_NANOS
-        || offsetNanos < -MAX_SYNC_NANOS) {
-      return;
-    }
-    if (collectorSyncs.size() >= MAX_HOST_NAMES && !collectorSyncs.containsKey(host)) {
-      collectorSyncs.clear();
-    }
-    collectorSyncs.put(
-        host, new CollectorSync(offsetNanos, uncertaintyNanos, clockNanos.getAsLong()));
   }
 
   /** Ends the window of every record whose window is over; the step a scheduler drives. */
   public synchronized void expire() {
     long now = clockNanos.getAsLong();
     expire(now);
-    retryDeferred(now);
+    releaseBrokerDataWaits(now);
+  }
+
+  /**
+   * Computes the breakdowns that waited for broker data which has now arrived, or waited as long as
+   * they may; the step the broker data receiver drives after each delivery (and {@link #expire()}
+   * every second).
+   */
+  public synchronized void brokerDataArrived() {
+    releaseBrokerDataWaits(clockNanos.getAsLong());
+  }
+
+  private void releaseBrokerDataWaits(long now) {
+    brokerDataWaits.release(
+        now,
+        (j, at) -> brokerInstants.awaitingData(j.producer, j.consumer, at),
+        j -> breakDown(j.entry, j.producer, j.consumer, now));
   }
 
   /** Returns the counts since start. */
@@ -276,8 +260,8 @@ public final class Correlator {
         invalid,
         clampedInstants,
         pending.size(),
-        deferrals,
-        deferralsTimedOut);
+        brokerDataWaits.waits(),
+        brokerDataWaits.timedOut());
   }
 
   /**
@@ -364,39 +348,13 @@ public final class Correlator {
       entry.joinedGroups = new ArrayList<>(1);
     }
     entry.joinedGroups.add(consumer.group());
-    if (deferred.size() < settings.maxPendingRecords()
-        && brokerInstants.awaitingData(producer, consumer, now)) {
-      // The leader's broker probe is alive but has not yet sent the moments of this record's
-      // offset: its export is up to a fifth of a second behind the record, the agents' spans may
-      // come sooner.
-      deferred.addLast(new Deferred(entry, producer, consumer, now + MAX_BROKER_DATA_WAIT_NANOS));
-      deferrals++;
+    if (brokerDataWaits.hold(
+        new Joining(entry, producer, consumer),
+        brokerInstants.awaitingData(producer, consumer, now),
+        now)) {
       return;
     }
     breakDown(entry, producer, consumer, now);
-  }
-
-  /**
-   * Computes the breakdowns that waited for broker data which has now arrived, or waited as long as
-   * they may; the step the broker data receiver drives after each delivery (and {@link #expire()}
-   * every second).
-   */
-  public synchronized void brokerDataArrived() {
-    retryDeferred(clockNanos.getAsLong());
-  }
-
-  private void retryDeferred(long now) {
-    for (Iterator<Deferred> it = deferred.iterator(); it.hasNext(); ) {
-      Deferred d = it.next();
-      boolean timedOut = now - d.deadlineNanos >= 0;
-      if (timedOut || !brokerInstants.awaitingData(d.producer, d.consumer, now)) {
-        it.remove();
-        if (timedOut) {
-          deferralsTimedOut++;
-        }
-        breakDown(d.entry, d.producer, d.consumer, now);
-      }
-    }
   }
 
   private void breakDown(Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
@@ -413,114 +371,42 @@ public final class Correlator {
   private JoinedBreakdown compute(Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
     String producerHost = host(p.instanceId());
     String consumerHost = host(c.instanceId());
-    BrokerInstants.Times broker = brokerInstants.lookup(p, c);
-    boolean brokerKnown = broker.brokerHost() != null && (broker.hasAppend() || broker.hasCommit());
+    BrokerLookup record = new BrokerLookup(p, c, entry.waitedCommitNanos);
+    BrokerInstant append = brokerInstants.append(record);
+    record.append(append);
 
     // Section 5: every record bounds the offsets of the hosts it passed through. Record first,
     // then estimate, so that a pair's first record is already aligned by its own bounds.
     if (producerHost != null && consumerHost != null) {
       offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
-      boundThroughCollector(producerHost, consumerHost, now);
+      collectorSyncs.bound(offsets, producerHost, consumerHost, now);
     }
-    // An estimate made from the producer's own D and A bounds no clock: it is on the producer's.
-    if (brokerKnown && !broker.producerClock() && broker.hasAppend() && producerHost != null) {
-      long half = broker.appendResolutionNanos() / 2;
-      long earliest = broker.appendNanos() - half;
-      long latest = broker.appendNanos() + half;
-      offsets.brokerDomain(broker.brokerHost());
-      boundThroughCollector(producerHost, broker.brokerHost(), now);
-      offsets.bound(producerHost, broker.brokerHost(), latest - p.drainNanos(), now);
-      if (p.hasAck()) {
-        offsets.bound(broker.brokerHost(), producerHost, p.ackNanos() - earliest, now);
-      }
-      if (consumerHost != null) {
-        offsets.bound(broker.brokerHost(), consumerHost, c.fetchResponseNanos() - earliest, now);
-      }
+    if (append != null && append.readOnBrokerClock() && producerHost != null) {
+      boundBroker(append, p, c, producerHost, consumerHost, now);
     }
     ClockOffset consumerOffset =
         producerHost != null && consumerHost != null
             ? offsets.estimate(producerHost, consumerHost, now)
             : ClockOffset.zero(nameOr(producerHost), nameOr(consumerHost));
-    ClockOffset brokerOffset = null;
-    if (brokerKnown && broker.producerClock()) {
-      brokerOffset = new ClockOffset(nameOr(producerHost), broker.brokerHost(), 0, 0, 0, 0);
-    } else if (brokerKnown) {
-      brokerOffset =
-          producerHost != null
-              ? offsets.estimate(producerHost, broker.brokerHost(), now)
-              : ClockOffset.zero(nameOr(producerHost), broker.brokerHost());
-    }
+    BrokerOffsets brokerOffsets = new BrokerOffsets(producerHost, now);
+    record.offsets(consumerOffset.offsetNanos(), brokerOffsets::offsetNanos);
+    BrokerInstant commit = brokerInstants.commit(record);
+    entry.waitedCommitNanos = record.waitedCommitNanos();
 
-    long toProducerClock = consumerOffset.offsetNanos();
-    long fetchResponse = c.fetchResponseNanos() - toProducerClock;
     Instants.Builder b =
         Instants.builder()
             .send(p.sendNanos())
             .drain(p.drainNanos())
-            .fetchRequest(c.fetchRequestNanos() - toProducerClock)
-            .fetchResponse(fetchResponse)
-            .poll(c.pollNanos() - toProducerClock);
+            .fetchRequest(record.fetchRequestNanos())
+            .fetchResponse(record.fetchResponseNanos())
+            .poll(c.pollNanos() - consumerOffset.offsetNanos());
     if (p.hasAck()) {
       b.ack(p.ackNanos());
     }
-    if (brokerKnown && broker.hasAppend()) {
-      b.append(broker.appendNanos() - brokerOffset.offsetNanos(), broker.appendMethod());
+    if (append != null) {
+      b.append(record.onProducerClock(append), append.method());
     }
-    boolean commitFromBroker = brokerKnown && broker.hasCommit();
-    // The clock each broker instant was read on: p(roducer), b(roker) or c(onsumer).
-    char appendClock = brokerKnown && broker.producerClock() ? 'p' : 'b';
-    char commitClock;
-    long commit;
-    EstimationMethod commitMethod;
-    if (commitFromBroker && broker.commitFromAck() && p.hasAck()) {
-      commit = p.ackNanos() - broker.commitBeforeAckNanos();
-      commitMethod = broker.commitMethod();
-      commitClock = 'p';
-    } else if (commitFromBroker && !broker.commitFromAck()) {
-      commit = broker.commitNanos() - brokerOffset.offsetNanos();
-      commitMethod = broker.commitMethod();
-      commitClock = appendClock;
-    } else if (p.acksAll() && p.hasAck() && p.ackNanos() < fetchResponse) {
-      // No broker data, but acks=all: the leader answered only once the record was committed, so
-      // H <= A, a tighter bound than H <= R (which would count the consumer's fetch wait as
-      // commit).
-      commit = p.ackNanos();
-      commitMethod = EstimationMethod.ACK_BOUND;
-      commitClock = 'p';
-    } else {
-      // No broker data: H is only bounded by H <= R, and the bound is what we report.
-      commit = fetchResponse;
-      commitMethod = EstimationMethod.FETCH_RESPONSE_BOUND;
-      commitClock = 'c';
-    }
-    long responseNanos =
-        p.leaderNodeId() < 0
-            ? -1
-            : brokerInstants.fetchResponseNanos(p.leaderNodeId(), c.fetchResponseNanos());
-    // A measured H (the broker probe) stands: the fetch-response bound and the waiting consumer
-    // below are estimates from the leader's means, for when the broker told nothing better.
-    boolean commitMeasured = commitFromBroker && broker.commitMethod().quality() == Quality.EXACT;
-    if (responseNanos >= 0 && !commitMeasured) {
-      // The record was in the response, so it was committed before the leader began answering.
-      long answered = fetchResponse - responseNanos;
-      long fetchRequest = c.fetchRequestNanos() - toProducerClock;
-      if (waitedForCommit(p, c, commitFromBroker, fetchRequest, commit)) {
-        commit = answered;
-        commitMethod = EstimationMethod.CONSUMER_FETCH_WAIT;
-        commitClock = 'c';
-        entry.waitedCommitNanos = commit;
-      } else if (entry.waitedCommitNanos != Long.MIN_VALUE) {
-        // H belongs to the record, not to the group: a group that waited for the record placed
-        // it, and a group reading it later (behind, or waiting for more bytes) shares it.
-        commit = Math.min(entry.waitedCommitNanos, answered);
-        commitMethod = EstimationMethod.CONSUMER_FETCH_WAIT;
-        commitClock = 'c';
-      } else if (commit > answered) {
-        commit = answered;
-        commitClock = 'c';
-      }
-    }
-    b.commit(commit, commitMethod);
+    b.commit(record.onProducerClock(commit), commit.method());
     Breakdown breakdown;
     try {
       breakdown = Breakdown.compute(b.build());
@@ -528,9 +414,14 @@ public final class Correlator {
       return null;
     }
 
+    ClockOffset brokerOffset = brokerOffsets.applied(append, commit);
     long consumerUncertainty = uncertainty(consumerOffset, 0);
     long brokerUncertainty =
-        brokerOffset == null ? 0 : uncertainty(brokerOffset, broker.appendResolutionNanos() / 2);
+        brokerOffset == null
+            ? 0
+            : uncertainty(brokerOffset, append == null ? 0 : append.resolutionNanos() / 2);
+    // Without L, publish and commit are unknown and the clock of L enters no segment.
+    Clock appendClock = append == null ? Clock.BROKER : append.clock();
     Set<Segment> flagged = EnumSet.noneOf(Segment.class);
     for (Segment segment : Segment.values()) {
       if (!breakdown.isKnown(segment)) {
@@ -538,7 +429,7 @@ public final class Correlator {
       }
       long u =
           segmentUncertainty(
-              segment, appendClock, commitClock, consumerUncertainty, brokerUncertainty);
+              segment, appendClock, commit.clock(), consumerUncertainty, brokerUncertainty);
       if (u == ClockOffset.UNBOUNDED || u > breakdown.nanos(segment)) {
         flagged.add(segment);
       }
@@ -560,64 +451,75 @@ public final class Correlator {
         p.leaderNodeId());
   }
 
+  // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution.
+  private void boundBroker(
+      BrokerInstant append,
+      ProducerSpan p,
+      ConsumerSpan c,
+      String producerHost,
+      String consumerHost,
+      long now) {
+    String broker = append.brokerHost();
+    long half = append.resolutionNanos() / 2;
+    long earliest = append.nanos() - half;
+    long latest = append.nanos() + half;
+    offsets.brokerDomain(broker);
+    collectorSyncs.bound(offsets, producerHost, broker, now);
+    offsets.bound(producerHost, broker, latest - p.drainNanos(), now);
+    if (p.hasAck()) {
+      offsets.bound(broker, producerHost, p.ackNanos() - earliest, now);
+    }
+    if (consumerHost != null) {
+      offsets.bound(broker, consumerHost, c.fetchResponseNanos() - earliest, now);
+    }
+  }
+
   /**
-   * Whether the consumer's fetch was waiting at the leader when the record was committed, so that
-   * the leader answered it at {@code H} (section 4, {@code acks=0/1}): with {@code fetch.min.bytes}
-   * at most 1, a waiting fetch is completed as soon as the high watermark passes any record of its
-   * partitions, and this record was in the response. The response must have been read as it
-   * arrived: a classic consumer whose application was busy outside {@code poll()} read it late, and
-   * that wait is the application's, not the replication's. With {@code acks=all} the produce
-   * response already places {@code H}.
-   *
-   * <p>Two kinds of evidence that the fetch asked before the record was committed; without either,
-   * a lag taken for commit would hide the consumer's lag, so the bound alone applies:
-   *
-   * <ul>
-   *   <li>The consumer's own: its previous response for the partition found the record not yet
-   *       committed, and this fetch went out at most {@link #ASKED_AGAIN_WITHIN_NANOS} after it.
-   *       Should the record have been committed in that gap, the fetch found it at once, and taking
-   *       {@code H} at its answer errs by the gap and the fetch's round trip.
-   *   <li>The broker's estimate of {@code H}, from the follower fetch means: a fetch sent before
-   *       it. The means place {@code H} early when replication is slow, never so late that a
-   *       consumer that is behind (its fetch sent well after {@code H}) passes.
-   * </ul>
+   * The broker's clock offset of one join, estimated only when an instant on the broker's clock
+   * needs it.
    */
-  private static boolean waitedForCommit(
-      ProducerSpan p, ConsumerSpan c, boolean commitFromBroker, long fetchRequest, long commit) {
-    if (p.acksAll()
-        || c.fetchMinBytes() < 0
-        || c.fetchMinBytes() > 1
-        || !c.responseReadPromptly()) {
-      return false;
-    }
-    return askedBeforeCommit(c) || (commitFromBroker && fetchRequest <= commit);
-  }
+  private final class BrokerOffsets {
+    private final String producerHost;
+    private final long now;
+    private ClockOffset estimated;
 
-  // Both instants are on the consumer's clock: no offset enters.
-  private static boolean askedBeforeCommit(ConsumerSpan c) {
-    long askedAgainNanos = c.fetchRequestNanos() - c.uncommittedNanos();
-    return c.uncommittedNanos() != 0
-        && askedAgainNanos >= 0
-        && askedAgainNanos <= ASKED_AGAIN_WITHIN_NANOS;
-  }
-
-  // Both agents measured themselves against the collector's clock: clock(c) - clock(p) =
-  // (clock(col) - clock(p)) - (clock(col) - clock(c)) = o_p - o_c, within u_p + u_c. This bounds
-  // the consumer from below too, which records flowing producer -> consumer never do.
-  private void boundThroughCollector(String producerHost, String consumerHost, long now) {
-    CollectorSync ps = collectorSyncs.get(producerHost);
-    CollectorSync cs = collectorSyncs.get(consumerHost);
-    long window = settings.clockWindowNanos();
-    if (ps == null
-        || cs == null
-        || now - ps.offeredNanos > window
-        || now - cs.offeredNanos > window) {
-      return;
+    BrokerOffsets(String producerHost, long now) {
+      this.producerHost = producerHost;
+      this.now = now;
     }
-    long offset = ps.offsetNanos - cs.offsetNanos;
-    long uncertainty = ps.uncertaintyNanos + cs.uncertaintyNanos;
-    offsets.bound(producerHost, consumerHost, offset + uncertainty, now);
-    offsets.bound(consumerHost, producerHost, uncertainty - offset, now);
+
+    long offsetNanos(String brokerHost) {
+      return estimate(brokerHost).offsetNanos();
+    }
+
+    private ClockOffset estimate(String brokerHost) {
+      if (estimated == null || !estimated.toHost().equals(brokerHost)) {
+        estimated =
+            producerHost != null
+                ? offsets.estimate(producerHost, brokerHost, now)
+                : ClockOffset.zero(nameOr(producerHost), brokerHost);
+      }
+      return estimated;
+    }
+
+    /**
+     * The offset the breakdown reports: the estimate when an instant was on the broker's clock, an
+     * exact zero when the broker instants were all estimated on the producer's own clock (from its
+     * {@code D} and {@code A}), null when no broker source placed either instant.
+     */
+    ClockOffset applied(BrokerInstant append, BrokerInstant commit) {
+      for (BrokerInstant i : new BrokerInstant[] {append, commit}) {
+        if (i != null && i.clock() == Clock.BROKER) {
+          return estimate(i.brokerHost());
+        }
+      }
+      for (BrokerInstant i : new BrokerInstant[] {append, commit}) {
+        if (i != null && i.brokerHost() != null) {
+          return new ClockOffset(nameOr(producerHost), i.brokerHost(), 0, 0, 0, 0);
+        }
+      }
+      return null;
+    }
   }
 
   private static long uncertainty(ClockOffset offset, long extraNanos) {
@@ -628,20 +530,25 @@ public final class Correlator {
   // a segment read on one clock is exact whatever the offsets; one spanning clocks carries the
   // uncertainty of each clock it spans, relative to the producer's.
   private static long segmentUncertainty(
-      Segment segment, char appendClock, char commitClock, long consumer, long broker) {
-    String domains =
+      Segment segment, Clock appendClock, Clock commitClock, long consumer, long broker) {
+    Clock[] clocks =
         switch (segment) {
-          case PRODUCE -> "pp";
-          case PUBLISH -> "p" + appendClock;
-          case COMMIT -> "" + appendClock + commitClock;
-          case CATCH_UP, FETCH -> commitClock + "c";
+          case PRODUCE -> new Clock[] {Clock.PRODUCER, Clock.PRODUCER};
+          case PUBLISH -> new Clock[] {Clock.PRODUCER, appendClock};
+          case COMMIT -> new Clock[] {appendClock, commitClock};
+          case CATCH_UP, FETCH -> new Clock[] {commitClock, Clock.CONSUMER};
         };
-    if (domains.charAt(0) == domains.charAt(1)) {
+    if (clocks[0] == clocks[1]) {
       return 0;
     }
     long total = 0;
-    for (char d : new char[] {domains.charAt(0), domains.charAt(1)}) {
-      long u = d == 'p' ? 0 : d == 'c' ? consumer : broker;
+    for (Clock clock : clocks) {
+      long u =
+          switch (clock) {
+            case PRODUCER -> 0;
+            case CONSUMER -> consumer;
+            case BROKER -> broker;
+          };
       if (u == ClockOffset.UNBOUNDED) {
         return ClockOffset.UNBOUNDED;
       }
@@ -671,10 +578,8 @@ public final class Correlator {
     return host == null ? "unknown" : host;
   }
 
-  private record CollectorSync(long offsetNanos, long uncertaintyNanos, long offeredNanos) {}
-
-  private record Deferred(
-      Entry entry, ProducerSpan producer, ConsumerSpan consumer, long deadlineNanos) {}
+  // A joined record between its join and its breakdown.
+  private record Joining(Entry entry, ProducerSpan producer, ConsumerSpan consumer) {}
 
   private static final class Entry {
     final long deadlineNanos;

@@ -5,6 +5,7 @@ import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import dev.klat.model.EstimationMethod;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Estimates {@code L} and {@code H} of a record from the leader broker's request metrics, following
@@ -39,10 +40,14 @@ import java.util.Map;
  * #MIN_UNSEEN_REPLICATION_SAMPLES} such records in the window): the typical replication, though not
  * this record's own deviation from it.
  *
+ * <p>As a {@link BrokerInstantSource}: {@code L} on the producer's clock ({@code
+ * produce-request-metrics}); {@code H} on the producer's clock with it, or, when a better source
+ * gave {@code L}, placed from that {@code L} (or back from the ack with {@code acks=all}).
+ *
  * <p>Only the partition leader's metrics are used: a broker quantile is never averaged or summed
  * across brokers. Not thread-safe: confined to the {@link Correlator}'s lock.
  */
-final class RequestMetricsEstimates implements BrokerInstants {
+final class RequestMetricsEstimates implements BrokerInstantSource {
 
   private static final int MAX_PATHS = 10_000;
 
@@ -50,30 +55,97 @@ final class RequestMetricsEstimates implements BrokerInstants {
   static final int MIN_UNSEEN_REPLICATION_SAMPLES = 20;
 
   private final BrokerTimings timings;
-  private final BrokerInstants logAppendTime = BrokerInstants.logAppendTime();
   private final long networkWindowNanos;
   private final Map<Path, WindowedMinimum> networkFloors = new HashMap<>();
   private final Map<Integer, WindowedMinimum> quietReplicaWaits = new HashMap<>();
   private final Map<Integer, WindowedMedian> unseenReplications = new HashMap<>();
+  // L and H are asked for separately, and an estimate learns from its record: computed once per
+  // record, for the record asked about last.
+  private BrokerLookup memoRecord;
+  private Placed memo;
 
   RequestMetricsEstimates(BrokerTimings timings, long networkWindowNanos) {
     this.timings = timings;
     this.networkWindowNanos = networkWindowNanos;
   }
 
+  /**
+   * The estimate of one record, with what placing {@code H} from a better {@code L} needs.
+   *
+   * @param estimate {@code L} and {@code H} on the producer's clock
+   * @param brokerHost the leader's clock domain
+   * @param commitBeforeAckNanos with {@code acks=all} and an ack, how long before {@code A} the
+   *     record was committed (the response's time and half the steady network), else {@link
+   *     Long#MIN_VALUE}
+   */
+  record Placed(Estimate estimate, String brokerHost, long commitBeforeAckNanos) {}
+
   @Override
-  public Times lookup(ProducerSpan producer, ConsumerSpan consumer) {
-    Times fromTimestamp = logAppendTime.lookup(producer, consumer);
+  public BrokerInstant append(BrokerLookup record, Supplier<BrokerInstant> worse) {
+    Placed placed = placed(record);
+    if (placed == null) {
+      return worse.get();
+    }
+    return BrokerInstant.onProducer(
+        placed.estimate().appendNanos,
+        placed.brokerHost(),
+        EstimationMethod.PRODUCE_REQUEST_METRICS);
+  }
+
+  @Override
+  public BrokerInstant commit(BrokerLookup record, Supplier<BrokerInstant> worse) {
+    Placed placed = placed(record);
+    BrokerInstant append = record.append();
+    if (placed == null || append == null) {
+      return worse.get();
+    }
+    Estimate estimate = placed.estimate();
+    if (append.method() == EstimationMethod.PRODUCE_REQUEST_METRICS) {
+      return estimate.commitNanos == Long.MIN_VALUE
+          ? worse.get()
+          : BrokerInstant.onProducer(
+              estimate.commitNanos, placed.brokerHost(), estimate.commitMethod);
+    }
+    // L itself is known from a better source. With acks=all, H is placed back from the ack by the
+    // response's time: what came between D and L (a request waiting unread behind another on the
+    // same connection, say) then stays out of commit. Otherwise H keeps its distance from L.
+    if (placed.commitBeforeAckNanos() != Long.MIN_VALUE) {
+      return BrokerInstant.onProducer(
+          record.producer().ackNanos() - placed.commitBeforeAckNanos(),
+          placed.brokerHost(),
+          estimate.commitMethod);
+    }
+    if (estimate.commitNanos == Long.MIN_VALUE) {
+      return worse.get();
+    }
+    return append.shifted(estimate.commitNanos - estimate.appendNanos, estimate.commitMethod);
+  }
+
+  private Placed placed(BrokerLookup record) {
+    if (record != memoRecord) {
+      memoRecord = record;
+      memo = lookup(record.producer());
+    }
+    return memo;
+  }
+
+  /**
+   * Estimates {@code L} and {@code H} of one record and learns from it (network floor, quiet
+   * replica wait, unseen replication).
+   *
+   * @return the estimate, or null when the leader or its Produce metrics are unknown
+   */
+  Placed lookup(ProducerSpan producer) {
     int leader = producer.leaderNodeId();
     if (leader < 0) {
-      return fromTimestamp;
+      return null;
     }
     // A broker records a request's phases when it completes, so the interval holding the ack is
     // the one that counted this record's request.
     long at = producer.hasAck() ? producer.ackNanos() : producer.drainNanos();
     RequestTimings produce = timings.lookup(leader, Request.PRODUCE, at);
     if (produce == null) {
-      return fromTimestamp;
+      return null;
     }
     RequestTimings follower = timings.lookup(leader, Request.FETCH_FOLLOWER, at);
     long quietReplicaWait = 0;
@@ -104,48 +176,11 @@ final class RequestMetricsEstimates implements BrokerInstants {
             producer.acksAll() ? null : follower,
             networkFloor);
     estimate = learnOrApplyUnseenReplication(producer, leader, at, follower, estimate);
-    if (!producer.acksAll() && timings.brokerCount() == 1) {
-      // No follower anywhere: the leader's high watermark passes a record when it appends it. The
-      // round trip above the broker's means is network, not replication.
-      estimate =
-          new Estimate(
-              estimate.appendNanos,
-              estimate.appendNanos,
-              EstimationMethod.NO_FOLLOWER,
-              estimate.networkNanos);
-    }
-    String broker = "broker-" + leader;
-    if (fromTimestamp.hasAppend()) {
-      // L itself is known on the broker's clock. With acks=all, H is placed back from the ack by
-      // the response's time: what came between D and L (a request waiting unread behind another
-      // on the same connection, say) then stays out of commit.
-      long beforeAck =
-          producer.acksAll() && producer.hasAck()
-              ? responseNanos(produce) + estimate.networkNanos / 2
-              : Long.MIN_VALUE;
-      long commit =
-          estimate.commitNanos == Long.MIN_VALUE
-              ? Long.MIN_VALUE
-              : fromTimestamp.appendNanos() + (estimate.commitNanos - estimate.appendNanos);
-      return new Times(
-          fromTimestamp.brokerHost(),
-          fromTimestamp.appendNanos(),
-          fromTimestamp.appendResolutionNanos(),
-          fromTimestamp.appendMethod(),
-          commit,
-          estimate.commitMethod,
-          false,
-          beforeAck);
-    }
-    return new Times(
-        broker,
-        estimate.appendNanos,
-        0,
-        EstimationMethod.PRODUCE_REQUEST_METRICS,
-        estimate.commitNanos,
-        estimate.commitMethod,
-        true,
-        Long.MIN_VALUE);
+    long beforeAck =
+        producer.acksAll() && producer.hasAck()
+            ? responseNanos(produce) + estimate.networkNanos / 2
+            : Long.MIN_VALUE;
+    return new Placed(estimate, "broker-" + leader, beforeAck);
   }
 
   private Estimate learnOrApplyUnseenReplication(
@@ -182,12 +217,6 @@ final class RequestMetricsEstimates implements BrokerInstants {
       unseenReplications.put(leader, unseen);
     }
     return unseen;
-  }
-
-  @Override
-  public long fetchResponseNanos(int leader, long epochNanos) {
-    RequestTimings fetch = timings.lookup(leader, Request.FETCH_CONSUMER, epochNanos);
-    return fetch == null ? -1 : responseNanos(fetch);
   }
 
   private static long responseNanos(RequestTimings t) {

@@ -158,6 +158,12 @@ public final class AdminServer implements AutoCloseable {
     long windowNanos =
         params.containsKey("window") ? parseDuration(params.get("window")) : DEFAULT_WINDOW_NANOS;
     RecentBreakdowns.Summary s = query.summarise(topic, group, windowNanos);
+    return new Response(200, "application/json", breakdownJson(topic, group, windowNanos, s));
+  }
+
+  /** The JSON of {@code /api/breakdown}: a summary and the query it answers. */
+  static String breakdownJson(
+      String topic, String group, long windowNanos, RecentBreakdowns.Summary s) {
     StringBuilder out = new StringBuilder(512);
     out.append("{\"topic\":").append(str(topic));
     out.append(",\"group\":").append(str(group));
@@ -199,17 +205,16 @@ public final class AdminServer implements AutoCloseable {
       out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
       out.append(",\"quality\":{");
       boolean firstQuality = true;
-      for (Map.Entry<String, Integer> quality : q.qualities().entrySet()) {
-        if (!firstQuality) {
-          out.append(',');
-        }
+      for (Map.Entry<String, Integer> count :
+          s.segmentQualities().getOrDefault(e.getKey(), Map.of()).entrySet()) {
+        out.append(firstQuality ? "" : ",").append(str(count.getKey())).append(':');
+        out.append(count.getValue());
         firstQuality = false;
-        out.append(str(quality.getKey())).append(':').append(quality.getValue());
       }
       out.append("}}");
     }
     out.append("}}");
-    return new Response(200, "application/json", out.toString());
+    return out.toString();
   }
 
   private static String clocks(Supplier<List<ClockOffset>> clocks) {

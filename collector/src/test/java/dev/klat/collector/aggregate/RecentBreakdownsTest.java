@@ -62,21 +62,16 @@ class RecentBreakdownsTest {
     // Per segment over the whole window: produce is 1 ms in 990 records, 900 ms in 10, so the p99
     // (the 990th value) is still 1 ms; publish is known in none.
     assertThat(s.segments().get("produce"))
-        .isEqualTo(
-            new RecentBreakdowns.SegmentQuantiles(
-                1000,
-                1_000_000L,
-                1_000_000L,
-                Map.of("exact", 1000, "log-append-time", 0, "estimated", 0)));
+        .isEqualTo(new RecentBreakdowns.SegmentQuantiles(1000, 1_000_000L, 1_000_000L));
     assertThat(s.segments().get("publish"))
-        .isEqualTo(
-            new RecentBreakdowns.SegmentQuantiles(
-                0, -1, -1, Map.of("exact", 0, "log-append-time", 0, "estimated", 0)));
+        .isEqualTo(new RecentBreakdowns.SegmentQuantiles(0, -1, -1));
     // H is the fetch response's bound: what depends on it is estimated, and says so per segment.
-    assertThat(s.segments().get("catch-up").qualities())
+    assertThat(s.segmentQualities().get("catch-up"))
         .containsEntry("estimated", 1000)
         .containsEntry("exact", 0);
-    assertThat(s.segments().get("publish+commit").qualities()).containsEntry("estimated", 1000);
+    assertThat(s.segmentQualities().get("publish+commit")).containsEntry("estimated", 1000);
+    // R - F is read on the consumer's clock alone.
+    assertThat(s.segmentQualities().get("fetch-round-trip")).containsEntry("exact", 1000);
     // publish+commit is e2e - produce: 0..989 ms for the fast records and 91..100 ms for the slow
     // ones, so 500 values are at most 489 ms.
     assertThat(s.segments().get("publish+commit").p50Nanos()).isEqualTo(489_000_000L);
@@ -93,5 +88,58 @@ class RecentBreakdownsTest {
     RecentBreakdowns.Summary s = r.summarise(null, null, 100, 5);
     assertThat(s.count()).isEqualTo(3);
     assertThat(s.p50Nanos()).isEqualTo(4_000_000L);
+  }
+
+  /** A breakdown whose L is the log-append timestamp and whose H is bounded by R. */
+  static JoinedBreakdown withLogAppendTime(String topic) {
+    long s = 1_000_000_000L;
+    Instants i =
+        Instants.builder()
+            .send(s)
+            .drain(s + 1)
+            .append(s + 2, EstimationMethod.LOG_APPEND_TIMESTAMP)
+            .commit(s + 3, EstimationMethod.FETCH_RESPONSE_BOUND)
+            .fetchRequest(s + 3)
+            .fetchResponse(s + 3)
+            .poll(s + 4)
+            .build();
+    JoinedBreakdown plain = breakdown(topic, 1, 4);
+    return new JoinedBreakdown(
+        plain.key(),
+        plain.group(),
+        1,
+        2,
+        3,
+        4,
+        Breakdown.compute(i),
+        plain.consumerOffset(),
+        null,
+        Set.of(),
+        false,
+        1);
+  }
+
+  @Test
+  void eachSegmentCountsTheBreakdownsOfEveryQuality() {
+    RecentBreakdowns r = new RecentBreakdowns(100);
+    for (int i = 0; i < 3; i++) {
+      r.add(breakdown("orders", 1, 5), 0);
+    }
+    r.add(withLogAppendTime("orders"), 0);
+    Map<String, Map<String, Integer>> q = r.summarise(null, null, 10, 5).segmentQualities();
+    assertThat(q.get("produce"))
+        .containsExactly(
+            Map.entry("exact", 4),
+            Map.entry("log-append-time", 0),
+            Map.entry("estimated", 0),
+            Map.entry("none", 0));
+    // Without L publish is not known: none; with the timestamp, log-append-time.
+    assertThat(q.get("publish")).containsEntry("log-append-time", 1).containsEntry("none", 3);
+    // Commit ends at the bound on H: estimated where known.
+    assertThat(q.get("commit")).containsEntry("estimated", 1).containsEntry("none", 3);
+    assertThat(q.get("publish+commit")).containsEntry("estimated", 4);
+    assertThat(q.get("fetch")).containsEntry("estimated", 4);
+    assertThat(r.summarise("none", null, 10, 5).segmentQualities().get("produce"))
+        .containsEntry("exact", 0);
   }
 }

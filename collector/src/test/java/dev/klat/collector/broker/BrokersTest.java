@@ -320,4 +320,33 @@ class BrokersTest {
       assertThat(brokers.status().get(0).lastError()).contains("SocketTimeoutException");
     }
   }
+
+  @Test
+  void discoveryDescribesTheTopicsTheCorrelatorAskedAbout() {
+    java.util.List<java.util.Collection<String>> asked = new java.util.ArrayList<>();
+    Discovery fake =
+        new Discovery() {
+          @Override
+          public Map<Integer, String> nodes() {
+            return Map.of(1, "127.0.0.1", 2, "127.0.0.1");
+          }
+
+          @Override
+          public Map<String, int[]> replicaCounts(java.util.Collection<String> topics) {
+            asked.add(topics);
+            return topics.contains("orders") ? Map.of("orders", new int[] {1, 2}) : Map.of();
+          }
+
+          @Override
+          public void close() {}
+        };
+    try (Brokers brokers =
+        new Brokers(settings(Map.of(), "kafka:9092", 0), clock::get, fake, false)) {
+      assertThat(brokers.replicas().replicationFactor("orders", 0)).isEqualTo(-1);
+      brokers.discoverOnce();
+      assertThat(asked.get(asked.size() - 1)).containsExactly("orders");
+      assertThat(brokers.replicas().replicationFactor("orders", 0)).isEqualTo(1);
+      assertThat(brokers.replicas().replicationFactor("orders", 1)).isEqualTo(2);
+    }
+  }
 }

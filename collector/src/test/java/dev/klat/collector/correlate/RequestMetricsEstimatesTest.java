@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import dev.klat.collector.correlate.RequestMetricsEstimates.Estimate;
+import dev.klat.collector.correlate.Sources.Found;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Quality;
@@ -134,8 +135,8 @@ class RequestMetricsEstimatesTest {
     RequestMetricsEstimates estimates = new RequestMetricsEstimates(timings, 60_000 * MS);
     ConsumerSpan consumer = Spans.consumer(1, "g", 200, 300, 301);
     // A fast record (5 ms round trip: 4 ms of network), then a slow one (45 ms).
-    BrokerInstants.Times fast = estimates.lookup(Spans.producer(1, 0, 10, 15), consumer);
-    BrokerInstants.Times slow = estimates.lookup(Spans.producer(2, 0, 20, 65), consumer);
+    Found fast = Sources.lookup(Spans.producer(1, 0, 10, 15), consumer, estimates);
+    Found slow = Sources.lookup(Spans.producer(2, 0, 20, 65), consumer, estimates);
     assertThat(fast.producerClock()).isTrue();
     assertThat(fast.brokerHost()).isEqualTo("broker-1");
     assertThat(fast.appendNanos()).isEqualTo(ms(13));
@@ -144,31 +145,6 @@ class RequestMetricsEstimatesTest {
     // The slow record: 2 ms of the 4 ms floor up, plus half of its 40 ms excess, then 1 ms.
     assertThat(slow.appendNanos()).isEqualTo(ms(20 + 2 + 20 + 1));
     assertThat(slow.appendMethod()).isEqualTo(EstimationMethod.PRODUCE_REQUEST_METRICS);
-  }
-
-  @Test
-  void aClusterOfOneBrokerCommitsAtTheAppend() {
-    Map<Request, RequestTimings> leader1 = new EnumMap<>(Request.class);
-    leader1.put(Request.PRODUCE, timings(0.5, 1.1, 0, 0, 0));
-    BrokerTimings oneBroker =
-        new BrokerTimings() {
-          @Override
-          public RequestTimings lookup(int node, Request request, long at) {
-            return node == 1 ? leader1.get(request) : null;
-          }
-
-          @Override
-          public int brokerCount() {
-            return 1;
-          }
-        };
-    RequestMetricsEstimates estimates = new RequestMetricsEstimates(oneBroker, 60_000 * MS);
-    // acks=1, a consumer far behind: without a follower nothing of the wait until its fetch is
-    // replication (once, commit took the consumer's lag, 1.5 s at p99, on a 1.6 ms broker).
-    BrokerInstants.Times t =
-        estimates.lookup(Spans.producer(1, 0, 10, 15), Spans.consumer(1, "g", 1_500, 1_501, 1_502));
-    assertThat(t.commitNanos()).isEqualTo(t.appendNanos());
-    assertThat(t.commitMethod()).isEqualTo(EstimationMethod.NO_FOLLOWER);
   }
 
   @Test
@@ -182,13 +158,13 @@ class RequestMetricsEstimatesTest {
     RequestMetricsEstimates estimates = new RequestMetricsEstimates(timings, 60_000 * MS);
     ConsumerSpan consumer = Spans.consumer(1, "g", 5_000, 5_001, 5_002);
     // 100 ms of network each round trip. In the quiet interval a record at the means: 104 ms.
-    estimates.lookup(Spans.acksAll(Spans.producer(1, 0, 10, 114)), consumer);
+    Sources.lookup(Spans.acksAll(Spans.producer(1, 0, 10, 114)), consumer, estimates);
     // In the stalled interval a record that waited only 2 ms for its replicas: 103 ms, 77 ms
     // below its interval's means.
-    estimates.lookup(Spans.acksAll(Spans.producer(2, 0, 1_100, 1_203)), consumer);
+    Sources.lookup(Spans.acksAll(Spans.producer(2, 0, 1_100, 1_203)), consumer, estimates);
     // Then a record that waited 49 ms for its replicas: its append is still 50 ms after D.
-    BrokerInstants.Times slow =
-        estimates.lookup(Spans.acksAll(Spans.producer(3, 0, 1_200, 1_350)), consumer);
+    Found slow =
+        Sources.lookup(Spans.acksAll(Spans.producer(3, 0, 1_200, 1_350)), consumer, estimates);
     assertThat(slow.appendNanos()).isBetween(ms(1_250), ms(1_251.5));
     assertThat(slow.commitNanos()).isBetween(ms(1_299), ms(1_300.5));
   }
@@ -196,13 +172,17 @@ class RequestMetricsEstimatesTest {
   @Test
   void aLeaderWithoutMetricsFallsBackToTheTimestampOrToNothing() {
     RequestMetricsEstimates estimates = new RequestMetricsEstimates(BrokerTimings.NONE, MS);
+    LogAppendTimeSource timestamp = new LogAppendTimeSource();
     ConsumerSpan consumer = Spans.consumer(1, "g", 200, 300, 301);
-    assertThat(estimates.lookup(Spans.producer(1, 0, 10, 15), consumer))
-        .isEqualTo(BrokerInstants.Times.NONE);
+    assertThat(Sources.lookup(Spans.producer(1, 0, 10, 15), consumer, timestamp, estimates))
+        .isEqualTo(Found.NONE);
     long lMs = Spans.T0 / 1_000_000 + 12;
-    BrokerInstants.Times t =
-        estimates.lookup(
-            Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 10, 15, lMs), consumer);
+    Found t =
+        Sources.lookup(
+            Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 10, 15, lMs),
+            consumer,
+            timestamp,
+            estimates);
     assertThat(t.appendMethod()).isEqualTo(EstimationMethod.LOG_APPEND_TIMESTAMP);
     assertThat(t.producerClock()).isFalse();
   }
@@ -216,15 +196,18 @@ class RequestMetricsEstimatesTest {
     long lMs = Spans.T0 / 1_000_000 + 12;
     ProducerSpan p =
         Spans.acksAll(Spans.producer(Spans.key(1), Spans.PRODUCER_HOST, 0, 10, 15, lMs));
-    BrokerInstants.Times t = estimates.lookup(p, Spans.consumer(1, "g", 200, 300, 301));
+    Found t =
+        Sources.lookup(
+            p, Spans.consumer(1, "g", 200, 300, 301), new LogAppendTimeSource(), estimates);
     assertThat(t.producerClock()).isFalse();
     assertThat(t.appendMethod()).isEqualTo(EstimationMethod.LOG_APPEND_TIMESTAMP);
     // 5 ms round trip, 4 ms of broker time: all 1 ms network, so the replica wait is the mean.
-    assertThat(t.commitNanos() - t.appendNanos()).isEqualTo(3 * MS);
+    Estimate e = estimates.lookup(p).estimate();
+    assertThat(e.commitNanos() - e.appendNanos()).isEqualTo(3 * MS);
     assertThat(t.commitMethod()).isEqualTo(EstimationMethod.PRODUCE_REMOTE_TIME);
     // With acks=all, H is placed back from the ack by the response: no response time in the means
     // here, and half the 1 ms network.
-    assertThat(t.commitBeforeAckNanos()).isEqualTo(500_000);
+    assertThat(p.ackNanos() - t.commitNanos()).isEqualTo(500_000);
   }
 
   @Test
@@ -281,18 +264,19 @@ class RequestMetricsEstimatesTest {
     // The follower turnaround the leader sees: 1 ms. The acks=all records waited 8 ms for the
     // replicas, so 7 ms of each replication happened where the leader's metrics do not look.
     leader1.put(Request.FETCH_FOLLOWER, timings(0.25, 0.25, 400, 0.25, 0.25));
-    BrokerInstants instants =
-        BrokerInstants.requestMetrics((node, request, at) -> leader1.get(request), 60_000 * MS);
+    RequestMetricsEstimates instants =
+        new RequestMetricsEstimates((node, request, at) -> leader1.get(request), 60_000 * MS);
     ProducerSpan acksOne = Spans.producer(1000, 999, 1000, 1002);
     ConsumerSpan reader = Spans.consumer(1000, "g", 990, 1100, 1101);
-    BrokerInstants.Times before = instants.lookup(acksOne, reader);
+    Found before = Sources.lookup(acksOne, reader, instants);
     assertThat(before.commitNanos() - before.appendNanos()).isEqualTo(MS);
 
     for (int i = 0; i < RequestMetricsEstimates.MIN_UNSEEN_REPLICATION_SAMPLES; i++) {
       // D to A 10 ms: 1 ms of network, 0.5 before the append, 8 waiting, 0.5 answering.
-      instants.lookup(Spans.acksAll(Spans.producer(i, 9.0 * i, 10.0 * i, 10.0 * i + 10)), reader);
+      Sources.lookup(
+          Spans.acksAll(Spans.producer(i, 9.0 * i, 10.0 * i, 10.0 * i + 10)), reader, instants);
     }
-    BrokerInstants.Times after = instants.lookup(acksOne, reader);
+    Found after = Sources.lookup(acksOne, reader, instants);
     assertThat(after.commitMethod()).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
     assertThat(after.appendNanos()).isEqualTo(before.appendNanos());
     assertThat(after.commitNanos() - after.appendNanos()).isEqualTo(8 * MS);

@@ -5,15 +5,18 @@ import static dev.klat.collector.correlate.Spans.ms;
 import static dev.klat.collector.correlate.Spans.producer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import dev.klat.collector.correlate.ProbeTimelines.TermKey;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-class ProbeInstantsTest {
+class ProbeSourceTest {
 
   // The leader of every span in Spans is broker 1.
   private static final TermKey LEADER = new TermKey(1, 0xABCL, 3);
@@ -25,7 +28,7 @@ class ProbeInstantsTest {
       new Correlator(
           new Correlator.Settings(60_000_000_000L, 1000, 60_000_000_000L, 100),
           () -> nowNanos,
-          BrokerInstants.probeFirst(probes, BrokerInstants.logAppendTime()),
+          BrokerInstants.of(List.of(new ProbeSource(probes), new LogAppendTimeSource())),
           out::add);
 
   @Test
@@ -57,17 +60,13 @@ class ProbeInstantsTest {
             () -> nowNanos,
             BrokerInstants.probeFirst(
                 probes,
-                new BrokerInstants() {
-                  @Override
-                  public Times lookup(ProducerSpan producer, ConsumerSpan consumer) {
-                    return Times.NONE;
-                  }
-
-                  @Override
-                  public long fetchResponseNanos(int leader, long epochNanos) {
-                    return 1_000_000L;
-                  }
-                }),
+                // The leader takes 1 ms from completing a consumer fetch to having sent it.
+                (node, request, at) ->
+                    request == Request.FETCH_CONSUMER
+                        ? new RequestTimings(10, 0, 0, 0, 0, 0, 1_000_000L, 1_000_000L, 0, 1)
+                        : null,
+                Replicas.UNKNOWN,
+                60_000_000_000L),
             out::add);
 
     withFetchTimings.offerProducer(producer(5, 0, 10, 14));
@@ -76,6 +75,29 @@ class ProbeInstantsTest {
     assertThat(out.get(0).breakdown().method(Segment.COMMIT))
         .isEqualTo(EstimationMethod.BROKER_PROBE);
     assertThat(out.get(0).breakdown().nanos(Segment.COMMIT)).isEqualTo(13_000_000L);
+  }
+
+  @Test
+  void withoutTheProbesCommitTheWorseSourcesPlaceItFromTheProbesAppend() {
+    probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
+    BrokerInstantSource threeMsAfterTheAppend =
+        new BrokerInstantSource() {
+          @Override
+          public BrokerInstant commit(BrokerLookup record, Supplier<BrokerInstant> worse) {
+            return record.append().shifted(ms(3), EstimationMethod.FOLLOWER_FETCH_METRICS);
+          }
+        };
+
+    Sources.Found found =
+        Sources.lookup(
+            producer(5, 0, 10, 32),
+            consumer(5, "g", 20, 34, 35),
+            new ProbeSource(probes),
+            threeMsAfterTheAppend);
+
+    assertThat(found.appendMethod()).isEqualTo(EstimationMethod.BROKER_PROBE);
+    assertThat(found.commitNanos()).isEqualTo(found.appendNanos() + ms(3));
+    assertThat(found.commitMethod()).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
   }
 
   @Test
@@ -120,7 +142,7 @@ class ProbeInstantsTest {
     correlator.offerProducer(producer(5, 0, 10, 32));
     correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
 
-    nowNanos += Correlator.MAX_BROKER_DATA_WAIT_NANOS;
+    nowNanos += BrokerDataWaits.MAX_WAIT_NANOS;
     correlator.expire();
 
     assertThat(out).hasSize(1);
@@ -133,7 +155,7 @@ class ProbeInstantsTest {
   @Test
   void aProbeSilentForFiveSecondsIsNotWaitedFor() {
     probes.covered(1, ms(20), nowNanos);
-    nowNanos += ProbeInstants.PROBE_ALIVE_NANOS + 1;
+    nowNanos += ProbeSource.PROBE_ALIVE_NANOS + 1;
 
     correlator.offerProducer(producer(5, 0, 10, 32));
     correlator.offerConsumer(consumer(5, "g", 20, 34, 35));

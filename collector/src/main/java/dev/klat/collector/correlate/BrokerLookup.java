@@ -1,0 +1,87 @@
+package dev.klat.collector.correlate;
+
+import java.util.function.ToLongFunction;
+
+/**
+ * What a {@link BrokerInstantSource} is asked about one joined record: its two spans, the {@code L}
+ * already chosen, the placement of any instant on the producer's timeline, and the {@code H} a
+ * consumer group that waited for the record placed, which later groups share. Built by the {@link
+ * Correlator} for one join; not thread-safe.
+ */
+final class BrokerLookup {
+  private final ProducerSpan producer;
+  private final ConsumerSpan consumer;
+  private BrokerInstant append;
+  private long consumerOffsetNanos;
+  private ToLongFunction<String> brokerOffsetNanos = host -> 0;
+  private long waitedCommitNanos;
+
+  /**
+   * @param waitedCommitNanos {@code H} on the producer's clock as a group whose fetch waited for
+   *     the record placed it, or {@link Long#MIN_VALUE}
+   */
+  BrokerLookup(ProducerSpan producer, ConsumerSpan consumer, long waitedCommitNanos) {
+    this.producer = producer;
+    this.consumer = consumer;
+    this.waitedCommitNanos = waitedCommitNanos;
+  }
+
+  ProducerSpan producer() {
+    return producer;
+  }
+
+  ConsumerSpan consumer() {
+    return consumer;
+  }
+
+  /** The {@code L} the better sources chose, or null; set before {@code H} is asked for. */
+  BrokerInstant append() {
+    return append;
+  }
+
+  void append(BrokerInstant append) {
+    this.append = append;
+  }
+
+  /**
+   * Sets the clock offsets the correlator estimated: {@code clock(consumer) - clock(producer)}, and
+   * the same per broker clock domain (asked only for a broker-clock instant).
+   */
+  void offsets(long consumerOffsetNanos, ToLongFunction<String> brokerOffsetNanos) {
+    this.consumerOffsetNanos = consumerOffsetNanos;
+    this.brokerOffsetNanos = brokerOffsetNanos;
+  }
+
+  /** {@code instant} on the producer's clock, where the breakdown is computed. */
+  long onProducerClock(BrokerInstant instant) {
+    return switch (instant.clock()) {
+      case PRODUCER -> instant.nanos();
+      case CONSUMER -> instant.nanos() - consumerOffsetNanos;
+      case BROKER -> instant.nanos() - brokerOffsetNanos.applyAsLong(instant.brokerHost());
+    };
+  }
+
+  /** A producer-clock instant read back on the consumer's clock. */
+  long onConsumerClock(long producerNanos) {
+    return producerNanos + consumerOffsetNanos;
+  }
+
+  /** {@code F} on the producer's clock. */
+  long fetchRequestNanos() {
+    return consumer.fetchRequestNanos() - consumerOffsetNanos;
+  }
+
+  /** {@code R} on the producer's clock. */
+  long fetchResponseNanos() {
+    return consumer.fetchResponseNanos() - consumerOffsetNanos;
+  }
+
+  /** {@code H} on the producer's clock as a waiting group placed it, or {@link Long#MIN_VALUE}. */
+  long waitedCommitNanos() {
+    return waitedCommitNanos;
+  }
+
+  void waitedCommitNanos(long nanos) {
+    this.waitedCommitNanos = nanos;
+  }
+}

@@ -177,6 +177,19 @@ class BrokerMetricsIT {
 
   @Test
   @Order(4)
+  void discoveryReadsEachPartitionsReplicaCountAndLeavesOutTopicsItCannotDescribe()
+      throws Exception {
+    try (Discovery discovery = new Discovery.ViaAdmin(kafka.cluster().bootstrapServers(), 5000)) {
+      assertThat(discovery.nodes()).containsOnlyKeys(1);
+      Map<String, int[]> counts =
+          discovery.replicaCounts(java.util.List.of(TOPIC, "no-such-topic"));
+      assertThat(counts).containsOnlyKeys(TOPIC);
+      assertThat(counts.get(TOPIC)).containsOnly(1);
+    }
+  }
+
+  @Test
+  @Order(5)
   void theCollectorDiscoversTheBrokerServesItsTimingsAndReportsItDownWhenKilled() throws Exception {
     Broker broker = broker();
     KafkaCluster cluster = kafka.cluster();

@@ -1,17 +1,11 @@
 package dev.klat.collector.correlate;
 
-import dev.klat.collector.correlate.BrokerInstant.Clock;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Instants;
-import dev.klat.model.Segment;
 import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -101,7 +95,7 @@ public final class Correlator {
   // Insertion order is arrival order, and every entry waits the same window, so the head is
   // always the first to expire.
   private final LinkedHashMap<RecordKey, Entry> pending = new LinkedHashMap<>();
-  private final Map<Long, String> hostNames = new HashMap<>();
+  private final HostNames hostNames = new HostNames(MAX_HOST_NAMES);
   private final CollectorSyncs collectorSyncs;
   private final BrokerDataWaits<Joining> brokerDataWaits;
 
@@ -199,7 +193,7 @@ public final class Correlator {
    */
   public synchronized void offerClockSync(
       long instanceId, long offsetNanos, long uncertaintyNanos) {
-    String host = host(instanceId);
+    String host = hostNames.name(instanceId);
     if (host != null) {
       collectorSyncs.keep(host, offsetNanos, uncertaintyNanos, clockNanos.getAsLong());
     }
@@ -369,8 +363,8 @@ public final class Correlator {
   }
 
   private JoinedBreakdown compute(Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
-    String producerHost = host(p.instanceId());
-    String consumerHost = host(c.instanceId());
+    String producerHost = hostNames.name(p.instanceId());
+    String consumerHost = hostNames.name(c.instanceId());
     BrokerLookup record = new BrokerLookup(p, c, entry.waitedCommitNanos);
     BrokerInstant append = brokerInstants.append(record);
     record.append(append);
@@ -387,8 +381,9 @@ public final class Correlator {
     ClockOffset consumerOffset =
         producerHost != null && consumerHost != null
             ? offsets.estimate(producerHost, consumerHost, now)
-            : ClockOffset.zero(nameOr(producerHost), nameOr(consumerHost));
-    BrokerOffsets brokerOffsets = new BrokerOffsets(producerHost, now);
+            : ClockOffset.zero(
+                BrokerOffsets.nameOr(producerHost), BrokerOffsets.nameOr(consumerHost));
+    BrokerOffsets brokerOffsets = new BrokerOffsets(offsets, producerHost, now);
     record.offsets(consumerOffset.offsetNanos(), brokerOffsets::offsetNanos);
     BrokerInstant commit = brokerInstants.commit(record);
     entry.waitedCommitNanos = record.waitedCommitNanos();
@@ -415,27 +410,7 @@ public final class Correlator {
     }
 
     ClockOffset brokerOffset = brokerOffsets.applied(append, commit);
-    long consumerUncertainty = uncertainty(consumerOffset, 0);
-    long brokerUncertainty =
-        brokerOffset == null
-            ? 0
-            : uncertainty(brokerOffset, append == null ? 0 : append.resolutionNanos() / 2);
-    // Without L, publish and commit are unknown and the clock of L enters no segment.
-    Clock appendClock = append == null ? Clock.BROKER : append.clock();
-    Set<Segment> flagged = EnumSet.noneOf(Segment.class);
-    for (Segment segment : Segment.values()) {
-      if (!breakdown.isKnown(segment)) {
-        continue;
-      }
-      long u =
-          segmentUncertainty(
-              segment, appendClock, commit.clock(), consumerUncertainty, brokerUncertainty);
-      if (u == ClockOffset.UNBOUNDED || u > breakdown.nanos(segment)) {
-        flagged.add(segment);
-      }
-    }
-    boolean e2eFlagged =
-        consumerUncertainty == ClockOffset.UNBOUNDED || consumerUncertainty > breakdown.e2eNanos();
+    ClockFlags flags = new ClockFlags(consumerOffset, brokerOffset, append, commit);
     return new JoinedBreakdown(
         p.key(),
         c.group(),
@@ -446,8 +421,8 @@ public final class Correlator {
         breakdown,
         consumerOffset,
         brokerOffset,
-        flagged,
-        e2eFlagged,
+        flags.flagged(breakdown),
+        flags.e2eFlagged(breakdown),
         p.leaderNodeId());
   }
 
@@ -472,110 +447,6 @@ public final class Correlator {
     if (consumerHost != null) {
       offsets.bound(broker, consumerHost, c.fetchResponseNanos() - earliest, now);
     }
-  }
-
-  /**
-   * The broker's clock offset of one join, estimated only when an instant on the broker's clock
-   * needs it.
-   */
-  private final class BrokerOffsets {
-    private final String producerHost;
-    private final long now;
-    private ClockOffset estimated;
-
-    BrokerOffsets(String producerHost, long now) {
-      this.producerHost = producerHost;
-      this.now = now;
-    }
-
-    long offsetNanos(String brokerHost) {
-      return estimate(brokerHost).offsetNanos();
-    }
-
-    private ClockOffset estimate(String brokerHost) {
-      if (estimated == null || !estimated.toHost().equals(brokerHost)) {
-        estimated =
-            producerHost != null
-                ? offsets.estimate(producerHost, brokerHost, now)
-                : ClockOffset.zero(nameOr(producerHost), brokerHost);
-      }
-      return estimated;
-    }
-
-    /**
-     * The offset the breakdown reports: the estimate when an instant was on the broker's clock, an
-     * exact zero when the broker instants were all estimated on the producer's own clock (from its
-     * {@code D} and {@code A}), null when no broker source placed either instant.
-     */
-    ClockOffset applied(BrokerInstant append, BrokerInstant commit) {
-      for (BrokerInstant i : new BrokerInstant[] {append, commit}) {
-        if (i != null && i.clock() == Clock.BROKER) {
-          return estimate(i.brokerHost());
-        }
-      }
-      for (BrokerInstant i : new BrokerInstant[] {append, commit}) {
-        if (i != null && i.brokerHost() != null) {
-          return new ClockOffset(nameOr(producerHost), i.brokerHost(), 0, 0, 0, 0);
-        }
-      }
-      return null;
-    }
-  }
-
-  private static long uncertainty(ClockOffset offset, long extraNanos) {
-    return offset.bounded() ? offset.uncertaintyNanos() + extraNanos : ClockOffset.UNBOUNDED;
-  }
-
-  // Which clock each input of a segment was read on decides which offsets its value depends on:
-  // a segment read on one clock is exact whatever the offsets; one spanning clocks carries the
-  // uncertainty of each clock it spans, relative to the producer's.
-  private static long segmentUncertainty(
-      Segment segment, Clock appendClock, Clock commitClock, long consumer, long broker) {
-    Clock[] clocks =
-        switch (segment) {
-          case PRODUCE -> new Clock[] {Clock.PRODUCER, Clock.PRODUCER};
-          case PUBLISH -> new Clock[] {Clock.PRODUCER, appendClock};
-          case COMMIT -> new Clock[] {appendClock, commitClock};
-          case CATCH_UP, FETCH -> new Clock[] {commitClock, Clock.CONSUMER};
-        };
-    if (clocks[0] == clocks[1]) {
-      return 0;
-    }
-    long total = 0;
-    for (Clock clock : clocks) {
-      long u =
-          switch (clock) {
-            case PRODUCER -> 0;
-            case CONSUMER -> consumer;
-            case BROKER -> broker;
-          };
-      if (u == ClockOffset.UNBOUNDED) {
-        return ClockOffset.UNBOUNDED;
-      }
-      total += u;
-    }
-    return total;
-  }
-
-  private String host(long instanceId) {
-    if (instanceId == 0) {
-      return null;
-    }
-    String name = hostNames.get(instanceId);
-    if (name == null) {
-      if (hostNames.size() >= MAX_HOST_NAMES) {
-        hostNames.clear();
-      }
-      char[] digits = new char[16];
-      JoinedBreakdown.hex(instanceId, digits, 0);
-      name = new String(digits);
-      hostNames.put(instanceId, name);
-    }
-    return name;
-  }
-
-  private static String nameOr(String host) {
-    return host == null ? "unknown" : host;
   }
 
   // A joined record between its join and its breakdown.

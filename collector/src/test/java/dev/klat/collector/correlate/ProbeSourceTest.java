@@ -84,7 +84,7 @@ class ProbeSourceTest {
         new BrokerInstantSource() {
           @Override
           public BrokerInstant commit(BrokerLookup record, Supplier<BrokerInstant> worse) {
-            return record.append().shifted(ms(3), EstimationMethod.FOLLOWER_FETCH_METRICS);
+            return record.append().shifted(3_000_000L, EstimationMethod.FOLLOWER_FETCH_METRICS);
           }
         };
 
@@ -96,7 +96,7 @@ class ProbeSourceTest {
             threeMsAfterTheAppend);
 
     assertThat(found.appendMethod()).isEqualTo(EstimationMethod.BROKER_PROBE);
-    assertThat(found.commitNanos()).isEqualTo(found.appendNanos() + ms(3));
+    assertThat(found.commitNanos()).isEqualTo(found.appendNanos() + 3_000_000L);
     assertThat(found.commitMethod()).isEqualTo(EstimationMethod.FOLLOWER_FETCH_METRICS);
   }
 

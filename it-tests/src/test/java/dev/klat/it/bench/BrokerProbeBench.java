@@ -122,7 +122,8 @@ final class BrokerProbeBench {
             requests));
     out.append(
         "| load | records/s no probe | records/s probe | ratio | broker CPU ns/record no probe"
-            + " | probe | change |\n|---|---|---|---|---|---|---|\n");
+            + " | probe | change | change per round, mean and 95% interval |\n"
+            + "|---|---|---|---|---|---|---|---|\n");
     for (Load load : runs.stream().map(ProbeRun::load).distinct().collect(Collectors.toList())) {
       List<ProbeRun> none = of(runs, load, NO_PROBE);
       List<ProbeRun> probe = of(runs, load, PROBE);
@@ -134,7 +135,7 @@ final class BrokerProbeBench {
           String.format(
               Locale.ROOT,
               "| %s | %,.0f (spread %,.0f) | %,.0f (spread %,.0f) | %.3f | %.0f (spread %.0f) |"
-                  + " %.0f (spread %.0f) | %+.1f%% |%n",
+                  + " %.0f (spread %.0f) | %+.1f%% | %s |%n",
               load.label(),
               rateNone,
               spread(none, true),
@@ -145,9 +146,53 @@ final class BrokerProbeBench {
               spread(none, false),
               cpuProbe,
               spread(probe, false),
-              (cpuProbe / cpuNone - 1) * 100));
+              (cpuProbe / cpuNone - 1) * 100,
+              pairedChange(none, probe)));
     }
     return out.toString();
+  }
+
+  /**
+   * The broker CPU change of each round (the probe's run against the run without it in the same
+   * round, back to back), their mean and its 95% confidence interval (Student's t): pairing by
+   * round takes out what drifts between rounds (page cache, the machine's other load).
+   */
+  static String pairedChange(List<ProbeRun> none, List<ProbeRun> probe) {
+    List<Double> changes = new ArrayList<>();
+    for (ProbeRun p : probe) {
+      for (ProbeRun n : none) {
+        if (n.round() == p.round()) {
+          changes.add(p.brokerCpuNanosPerRecord() / n.brokerCpuNanosPerRecord() - 1);
+        }
+      }
+    }
+    int count = changes.size();
+    if (count < 2) {
+      return "n/a";
+    }
+    double mean = changes.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    double variance = 0;
+    for (double c : changes) {
+      variance += (c - mean) * (c - mean);
+    }
+    double half = studentT975(count - 1) * Math.sqrt(variance / (count - 1) / count);
+    return String.format(
+        Locale.ROOT,
+        "%+.1f%% (%+.1f%% to %+.1f%%, %d rounds)",
+        mean * 100,
+        (mean - half) * 100,
+        (mean + half) * 100,
+        count);
+  }
+
+  // The 97.5th percentile of Student's t distribution with the given degrees of freedom.
+  private static double studentT975(int degrees) {
+    double[] table = {
+      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+      2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+      2.052, 2.048, 2.045, 2.042
+    };
+    return degrees <= table.length ? table[degrees - 1] : 1.96;
   }
 
   private static List<ProbeRun> of(List<ProbeRun> runs, Load load, String variant) {

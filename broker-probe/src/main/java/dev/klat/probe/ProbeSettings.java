@@ -29,7 +29,9 @@ final class ProbeSettings {
     endpoint = stripSlash(lookup.get("klat.endpoint", "http://127.0.0.1:4318"));
     serviceName = lookup.get("klat.service.name", "kafka-broker");
     exportIntervalMillis = millis(lookup, "klat.probe.export-interval", "200ms", 10, 10_000);
-    queueSize = integer(lookup, "klat.probe.queue-size", "65536", 1024, 1 << 24);
+    // 32,768 slots keep each of the ring's arrays at 256 KiB, below half of G1's smallest region: a
+    // 65,536-slot ring's 512 KiB long arrays each took a whole 1 MiB region on heaps under 2 GiB.
+    queueSize = integer(lookup, "klat.probe.queue-size", "32768", 1024, 1 << 24);
     resolutionMicros = millis(lookup, "klat.probe.resolution", "1ms", 0, 1_000) * 1000;
     maxPartitions = integer(lookup, "klat.probe.max-partitions", "20000", 1, 10_000_000);
     maxRangesPerPartition =

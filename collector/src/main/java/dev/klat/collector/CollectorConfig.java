@@ -1,5 +1,6 @@
 package dev.klat.collector;
 
+import dev.klat.collector.broker.BrokerEndpoints;
 import dev.klat.collector.broker.Brokers;
 import java.io.IOException;
 import java.io.InputStream;
@@ -218,8 +219,8 @@ public final class CollectorConfig {
               + ")");
     }
     return new Brokers.Settings(
-        Brokers.Settings.exporterList("brokers.exporter", string("brokers.exporter")),
-        Brokers.Settings.jmxList("brokers.jmx", string("brokers.jmx")),
+        BrokerEndpoints.exporters("brokers.exporter", string("brokers.exporter")),
+        BrokerEndpoints.jmx("brokers.jmx", string("brokers.jmx")),
         bootstrap,
         exporterPort,
         jmxPort,

@@ -6,14 +6,11 @@ import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import dev.klat.collector.correlate.Replicas;
 import java.net.MalformedURLException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,105 +65,6 @@ public final class Brokers implements AutoCloseable {
     /** True when any broker is configured or discovery is on. */
     public boolean enabled() {
       return !exporters.isEmpty() || !jmx.isEmpty() || !bootstrap.isEmpty();
-    }
-
-    /**
-     * Parses {@code nodeId=http://host:port/metrics,...}.
-     *
-     * @throws IllegalArgumentException naming {@code key}
-     */
-    public static Map<Integer, URI> exporterList(String key, String text) {
-      Map<Integer, URI> out = new TreeMap<>();
-      entries(key, text)
-          .forEach(
-              (id, value) -> {
-                try {
-                  URI uri = new URI(value);
-                  String scheme = uri.getScheme();
-                  if (uri.getHost() == null
-                      || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
-                    throw new URISyntaxException(value, "not an http(s) URL with a host");
-                  }
-                  out.put(id, uri);
-                } catch (URISyntaxException e) {
-                  throw new IllegalArgumentException(
-                      key + ": broker " + id + ": " + e.getMessage(), e);
-                }
-              });
-      return out;
-    }
-
-    /**
-     * Parses {@code nodeId=service:jmx:...,...} or {@code nodeId=host:port,...}.
-     *
-     * @throws IllegalArgumentException naming {@code key}
-     */
-    public static Map<Integer, JMXServiceURL> jmxList(String key, String text) {
-      Map<Integer, JMXServiceURL> out = new TreeMap<>();
-      entries(key, text)
-          .forEach(
-              (id, value) -> {
-                String url = value;
-                if (!value.startsWith("service:jmx:")) {
-                  int colon = value.lastIndexOf(':');
-                  int port = colon < 0 ? -1 : parsePort(value.substring(colon + 1));
-                  String host = colon < 0 ? "" : value.substring(0, colon);
-                  if (host.startsWith("[") && host.endsWith("]")) {
-                    host = host.substring(1, host.length() - 1);
-                  }
-                  if (host.isEmpty() || port <= 0) {
-                    throw new IllegalArgumentException(
-                        key
-                            + ": broker "
-                            + id
-                            + ": "
-                            + value
-                            + " is neither service:jmx:... nor host:port");
-                  }
-                  url = JmxSource.serviceUrl(host, port);
-                }
-                try {
-                  out.put(id, new JMXServiceURL(url));
-                } catch (MalformedURLException e) {
-                  throw new IllegalArgumentException(
-                      key + ": broker " + id + ": " + e.getMessage(), e);
-                }
-              });
-      return out;
-    }
-
-    private static int parsePort(String text) {
-      try {
-        int port = Integer.parseInt(text);
-        return port > 0 && port <= 65535 ? port : -1;
-      } catch (NumberFormatException e) {
-        return -1;
-      }
-    }
-
-    private static Map<Integer, String> entries(String key, String text) {
-      Map<Integer, String> out = new LinkedHashMap<>();
-      for (String part : text.split(",")) {
-        String entry = part.trim();
-        if (entry.isEmpty()) {
-          continue;
-        }
-        int eq = entry.indexOf('=');
-        int id;
-        try {
-          id = eq <= 0 ? -1 : Integer.parseInt(entry.substring(0, eq).trim());
-        } catch (NumberFormatException e) {
-          id = -1;
-        }
-        if (id < 0) {
-          throw new IllegalArgumentException(
-              key + ": expected nodeId=endpoint (node id a whole number >= 0): " + entry);
-        }
-        if (out.put(id, entry.substring(eq + 1).trim()) != null) {
-          throw new IllegalArgumentException(key + ": broker " + id + " given twice");
-        }
-      }
-      return out;
     }
   }
 
@@ -508,101 +406,15 @@ public final class Brokers implements AutoCloseable {
 
   /** The JSON of {@code /api/brokers}. */
   public String json() {
-    StringBuilder out = new StringBuilder(1024).append("{\"brokers\":[");
-    boolean first = true;
-    for (Status s : status()) {
-      if (!first) {
-        out.append(',');
-      }
-      first = false;
-      out.append("{\"nodeId\":").append(s.nodeId());
-      out.append(",\"discovered\":").append(s.discovered());
-      out.append(",\"sources\":[");
-      for (int i = 0; i < s.sources().size(); i++) {
-        out.append(i == 0 ? "" : ",").append(str(s.sources().get(i)));
-      }
-      out.append("],\"source\":").append(str(s.source()));
-      out.append(",\"up\":").append(s.up());
-      out.append(",\"lastSuccessEpochMs\":")
-          .append(s.lastSuccessEpochNanos() < 0 ? "null" : s.lastSuccessEpochNanos() / 1_000_000);
-      out.append(",\"ageSeconds\":").append(seconds(s.ageNanos()));
-      out.append(",\"lastError\":").append(str(s.lastError()));
-      out.append(",\"scrapeErrors\":").append(s.scrapeErrors());
-      out.append(",\"restarts\":").append(s.restarts());
-      out.append(",\"latest\":{");
-      boolean firstRequest = true;
-      for (Request request : Phase.REQUESTS) {
-        if (!firstRequest) {
-          out.append(',');
-        }
-        firstRequest = false;
-        out.append(str(Phase.requestLabel(request))).append(':');
-        RequestTimings t = s.latest().get(request);
-        if (t == null) {
-          out.append("null");
-          continue;
-        }
-        long lengthNanos = t.intervalEndEpochNanos() - t.intervalStartEpochNanos();
-        out.append("{\"requests\":").append(t.requests());
-        out.append(",\"intervalStartEpochMs\":").append(t.intervalStartEpochNanos() / 1_000_000);
-        out.append(",\"intervalEndEpochMs\":").append(t.intervalEndEpochNanos() / 1_000_000);
-        out.append(",\"requestsPerSecond\":")
-            .append(lengthNanos <= 0 ? "null" : number(t.requests() * 1e9 / lengthNanos));
-        out.append(",\"meanMs\":{");
-        long[] means = {
-          t.requestQueueNanos(),
-          t.localNanos(),
-          t.remoteNanos(),
-          t.throttleNanos(),
-          t.responseQueueNanos(),
-          t.responseSendNanos(),
-          t.totalNanos()
-        };
-        for (Phase phase : Phase.ALL) {
-          out.append(phase.ordinal() == 0 ? "" : ",").append(str(phase.key)).append(':');
-          out.append(number(means[phase.ordinal()] / 1e6));
-        }
-        out.append("}}");
-      }
-      out.append("}}");
-    }
-    out.append("],\"discovery\":");
-    if (discovery == null) {
-      out.append("null");
-    } else {
-      long last = lastDiscoveryEpochNanos;
-      out.append("{\"bootstrap\":").append(str(settings.bootstrap()));
-      out.append(",\"lastSuccessEpochMs\":").append(last < 0 ? "null" : last / 1_000_000);
-      out.append(",\"lastError\":").append(str(lastDiscoveryError));
-      out.append(",\"errors\":").append(discoveryErrors.get()).append('}');
-    }
-    return out.append('}').toString();
-  }
-
-  private static String seconds(long nanos) {
-    return number(nanos / 1e9);
-  }
-
-  private static String number(double value) {
-    return String.format(Locale.ROOT, "%.6f", value).replaceAll("0+$", "").replaceAll("\\.$", "");
-  }
-
-  private static String str(String s) {
-    if (s == null) {
-      return "null";
-    }
-    StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        out.append('\\').append(c);
-      } else if (c < 0x20) {
-        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.append('"').toString();
+    return BrokersJson.json(
+        status(),
+        discovery == null
+            ? null
+            : new BrokersJson.DiscoveryStatus(
+                settings.bootstrap(),
+                lastDiscoveryEpochNanos,
+                lastDiscoveryError,
+                discoveryErrors.get()));
   }
 
   /** Stops scraping and discovery and drops every connection; idempotent, never throws. */

@@ -1,7 +1,6 @@
 package dev.klat.collector.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.klat.collector.correlate.BrokerTimings.Request;
@@ -230,44 +229,6 @@ class BrokersTest {
       brokers.discoverOnce();
       assertThat(brokers.status()).extracting(Brokers.Status::nodeId).containsExactly(2, 3);
       assertThat(brokers.timings().lookup(1, Request.PRODUCE, T0)).isNull();
-    }
-  }
-
-  @Test
-  void brokerListsParseAndBadOnesNameTheKey() throws Exception {
-    assertThat(
-            Brokers.Settings.exporterList(
-                "brokers.exporter", " 1=http://a:9404/metrics, 2=https://b:1/m ,"))
-        .containsExactly(
-            Map.entry(1, URI.create("http://a:9404/metrics")),
-            Map.entry(2, URI.create("https://b:1/m")));
-    assertThat(Brokers.Settings.exporterList("brokers.exporter", "")).isEmpty();
-    assertThat(
-            Brokers.Settings.jmxList(
-                "brokers.jmx",
-                "1=kafka-1:9999,2=service:jmx:rmi:///jndi/rmi://kafka-2:1099/jmxrmi,3=[::1]:7"))
-        .containsExactly(
-            Map.entry(1, new JMXServiceURL("service:jmx:rmi:///jndi/rmi://kafka-1:9999/jmxrmi")),
-            Map.entry(2, new JMXServiceURL("service:jmx:rmi:///jndi/rmi://kafka-2:1099/jmxrmi")),
-            Map.entry(3, new JMXServiceURL("service:jmx:rmi:///jndi/rmi://[::1]:7/jmxrmi")));
-    for (String bad :
-        new String[] {
-          "http://a:1/m", "x=http://a:1/m", "-1=http://a:1/m", "1=ftp://a/m", "1=a:1"
-        }) {
-      assertThatThrownBy(() -> Brokers.Settings.exporterList("brokers.exporter", bad))
-          .as(bad)
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageStartingWith("brokers.exporter");
-    }
-    assertThatThrownBy(
-            () -> Brokers.Settings.exporterList("brokers.exporter", "1=http://a/m,1=http://b/m"))
-        .hasMessageContaining("given twice");
-    for (String bad :
-        new String[] {"1=kafka", "1=kafka:0", "1=kafka:x", "1=:9999", "1=service:jmx:"}) {
-      assertThatThrownBy(() -> Brokers.Settings.jmxList("brokers.jmx", bad))
-          .as(bad)
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageStartingWith("brokers.jmx");
     }
   }
 

@@ -8,6 +8,7 @@ import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -33,6 +34,8 @@ final class BrokerProbeBench {
   // A consumer reads about ten times as fast as the producer writes: it reads more records per run,
   // so that a run lasts long enough for the 10 ms ticks of process CPU time.
   private static final long CONSUMER_FACTOR = 5;
+  // The probe's exporter thread as /proc names it: "klat-broker-probe", cut to 15 characters.
+  private static final String PROBE_THREAD_COMM = "klat-broker-pro";
 
   /** One measured run against one cluster. */
   record ProbeRun(
@@ -40,7 +43,9 @@ final class BrokerProbeBench {
       Load load,
       int round,
       double recordsPerSecond,
-      double brokerCpuNanosPerRecord) {}
+      double brokerCpuNanosPerRecord,
+      long records,
+      long probeThreadTicks) {}
 
   private BrokerProbeBench() {}
 
@@ -78,6 +83,7 @@ final class BrokerProbeBench {
           for (String variant : order) {
             KafkaCluster cluster = variant.equals(PROBE) ? probed : plain;
             long before = brokerCpuTicks(cluster);
+            long probeBefore = probeThreadTicks(cluster);
             long count = load.producer() ? records : CONSUMER_FACTOR * records;
             Run run =
                 BenchSuite.measure(classpath, List.of(), cluster.bootstrapServers(), load, count)
@@ -89,7 +95,9 @@ final class BrokerProbeBench {
                     load,
                     round,
                     run.recordsPerSecond(),
-                    (double) ticks * NANOS_PER_TICK / run.records());
+                    (double) ticks * NANOS_PER_TICK / run.records(),
+                    run.records(),
+                    probeThreadTicks(cluster) - probeBefore);
             runs.add(r);
             System.out.printf(
                 Locale.ROOT,
@@ -122,8 +130,9 @@ final class BrokerProbeBench {
             requests));
     out.append(
         "| load | records/s no probe | records/s probe | ratio | broker CPU ns/record no probe"
-            + " | probe | change | change per round, mean and 95% interval |\n"
-            + "|---|---|---|---|---|---|---|---|\n");
+            + " | probe | change | change per round, mean and 95% interval"
+            + " | the probe's thread, ns/record |\n"
+            + "|---|---|---|---|---|---|---|---|---|\n");
     for (Load load : runs.stream().map(ProbeRun::load).distinct().collect(Collectors.toList())) {
       List<ProbeRun> none = of(runs, load, NO_PROBE);
       List<ProbeRun> probe = of(runs, load, PROBE);
@@ -135,7 +144,7 @@ final class BrokerProbeBench {
           String.format(
               Locale.ROOT,
               "| %s | %,.0f (spread %,.0f) | %,.0f (spread %,.0f) | %.3f | %.0f (spread %.0f) |"
-                  + " %.0f (spread %.0f) | %+.1f%% | %s |%n",
+                  + " %.0f (spread %.0f) | %+.1f%% | %s | %s |%n",
               load.label(),
               rateNone,
               spread(none, true),
@@ -147,7 +156,8 @@ final class BrokerProbeBench {
               cpuProbe,
               spread(probe, false),
               (cpuProbe / cpuNone - 1) * 100,
-              pairedChange(none, probe)));
+              pairedChange(none, probe),
+              probeThread(probe, cpuNone)));
     }
     return out.toString();
   }
@@ -183,6 +193,28 @@ final class BrokerProbeBench {
         (mean - half) * 100,
         (mean + half) * 100,
         count);
+  }
+
+  /**
+   * The CPU of the probe's own thread (draining, encoding, sending) over every run with the probe,
+   * per record, and as a share of the broker CPU per record without the probe: the part of the
+   * probe's cost that is not on the brokers' request threads, measured apart from the noise of the
+   * whole process.
+   */
+  static String probeThread(List<ProbeRun> probe, double cpuNoneNanosPerRecord) {
+    long ticks = probe.stream().mapToLong(ProbeRun::probeThreadTicks).sum();
+    long records = probe.stream().mapToLong(ProbeRun::records).sum();
+    if (records == 0) {
+      return "n/a";
+    }
+    double perRecord = (double) ticks * NANOS_PER_TICK / records;
+    return String.format(
+        Locale.ROOT,
+        "%.1f (%.2f%% of the broker CPU; %d ms over %d runs)",
+        perRecord,
+        perRecord / cpuNoneNanosPerRecord * 100,
+        ticks * NANOS_PER_TICK / 1_000_000,
+        probe.size());
   }
 
   // The 97.5th percentile of Student's t distribution with the given degrees of freedom.
@@ -231,12 +263,37 @@ final class BrokerProbeBench {
   private static long brokerCpuTicks(KafkaCluster cluster) throws IOException {
     long ticks = 0;
     for (Broker broker : cluster.brokers()) {
-      String stat = Files.readString(Paths.get("/proc", Long.toString(broker.pid()), "stat"));
-      // The command name may hold spaces: fields are counted after its closing parenthesis, where
-      // utime and stime (fields 14 and 15 of the line) are the 12th and 13th.
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+      ticks += cpuTicks(Paths.get("/proc", Long.toString(broker.pid()), "stat"));
     }
     return ticks;
+  }
+
+  // The probe's thread in every broker of the cluster; 0 for a cluster without the probe.
+  private static long probeThreadTicks(KafkaCluster cluster) throws IOException {
+    long ticks = 0;
+    for (Broker broker : cluster.brokers()) {
+      Path tasks = Paths.get("/proc", Long.toString(broker.pid()), "task");
+      try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+        for (Path thread : threads) {
+          try {
+            if (Files.readString(thread.resolve("comm")).trim().equals(PROBE_THREAD_COMM)) {
+              ticks += cpuTicks(thread.resolve("stat"));
+            }
+          } catch (IOException ended) {
+            // A thread that ended between the listing and the read: not the probe's, which lives
+            // as long as the broker.
+          }
+        }
+      }
+    }
+    return ticks;
+  }
+
+  private static long cpuTicks(Path statFile) throws IOException {
+    String stat = Files.readString(statFile);
+    // The command name may hold spaces: fields are counted after its closing parenthesis, where
+    // utime and stime (fields 14 and 15 of the line) are the 12th and 13th.
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
   }
 }

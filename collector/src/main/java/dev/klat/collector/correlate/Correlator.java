@@ -4,7 +4,6 @@ import dev.klat.model.Breakdown;
 import dev.klat.model.Instants;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -92,9 +91,7 @@ public final class Correlator {
   private final BrokerInstants brokerInstants;
   private final Consumer<JoinedBreakdown> sink;
   private final ClockOffsets offsets;
-  // Insertion order is arrival order, and every entry waits the same window, so the head is
-  // always the first to expire.
-  private final LinkedHashMap<RecordKey, Entry> pending = new LinkedHashMap<>();
+  private final JoinTable table;
   private final HostNames hostNames = new HostNames(MAX_HOST_NAMES);
   private final CollectorSyncs collectorSyncs;
   private final BrokerDataWaits<Joining> brokerDataWaits;
@@ -103,11 +100,7 @@ public final class Correlator {
   private long consumerSpans;
   private long joined;
   private long duplicates;
-  private long unjoinedProducerSpans;
-  private long unjoinedConsumerSpans;
   private long traceMismatches;
-  private long evicted;
-  private long droppedSpans;
   private long invalid;
   private long clampedInstants;
 
@@ -126,6 +119,7 @@ public final class Correlator {
     this.clockNanos = clockNanos;
     this.brokerInstants = brokerInstants;
     this.sink = sink;
+    this.table = new JoinTable(settings.windowNanos(), settings.maxPendingRecords());
     this.offsets = new ClockOffsets(settings.clockWindowNanos(), settings.maxClockPairs());
     this.collectorSyncs = new CollectorSyncs(MAX_HOST_NAMES, settings.clockWindowNanos());
     this.brokerDataWaits = new BrokerDataWaits<>(settings.maxPendingRecords());
@@ -136,7 +130,7 @@ public final class Correlator {
     long now = clockNanos.getAsLong();
     expire(now);
     producerSpans++;
-    Entry entry = entryFor(span.key(), now);
+    JoinTable.Entry entry = table.entryFor(span.key(), now);
     if (entry.producer != null) {
       duplicates++;
       return;
@@ -161,7 +155,7 @@ public final class Correlator {
     long now = clockNanos.getAsLong();
     expire(now);
     consumerSpans++;
-    Entry entry = entryFor(span.key(), now);
+    JoinTable.Entry entry = table.entryFor(span.key(), now);
     if (entry.hasGroup(span.group())) {
       duplicates++;
       return;
@@ -246,14 +240,14 @@ public final class Correlator {
         consumerSpans,
         joined,
         duplicates,
-        unjoinedProducerSpans,
-        unjoinedConsumerSpans,
+        table.unjoinedProducerSpans(),
+        table.unjoinedConsumerSpans(),
         traceMismatches,
-        evicted,
-        droppedSpans,
+        table.evicted(),
+        table.droppedSpans(),
         invalid,
         clampedInstants,
-        pending.size(),
+        table.size(),
         brokerDataWaits.waits(),
         brokerDataWaits.timedOut());
   }
@@ -265,18 +259,12 @@ public final class Correlator {
    * rate exceeds what the table holds, and senders should slow down.
    */
   public synchronized boolean saturated() {
-    if (pending.size() < settings.maxPendingRecords()) {
-      return false;
-    }
-    long now = clockNanos.getAsLong();
-    Entry oldest = pending.values().iterator().next();
-    long ageNanos = now - (oldest.deadlineNanos - settings.windowNanos());
-    return ageNanos < settings.windowNanos() / 2;
+    return table.saturated(clockNanos.getAsLong());
   }
 
   /** Returns how many records wait for a partner now. */
   public synchronized int pendingRecords() {
-    return pending.size();
+    return table.size();
   }
 
   /** Returns the current estimate of every pair of clock domains seen within the clock window. */
@@ -285,45 +273,7 @@ public final class Correlator {
   }
 
   private void expire(long now) {
-    for (Iterator<Entry> it = pending.values().iterator(); it.hasNext(); ) {
-      Entry head = it.next();
-      if (now - head.deadlineNanos < 0) {
-        return;
-      }
-      it.remove();
-      retire(head);
-    }
-  }
-
-  private void retire(Entry entry) {
-    if (entry.producer != null && entry.joinedGroups == null) {
-      unjoinedProducerSpans++;
-    }
-    if (entry.waiting != null) {
-      unjoinedConsumerSpans += entry.waiting.size();
-    }
-  }
-
-  private Entry entryFor(RecordKey key, long now) {
-    Entry entry = pending.get(key);
-    if (entry != null) {
-      return entry;
-    }
-    if (pending.size() >= settings.maxPendingRecords()) {
-      Iterator<Entry> it = pending.values().iterator();
-      Entry oldest = it.next();
-      it.remove();
-      evicted++;
-      if (oldest.producer != null && oldest.joinedGroups == null) {
-        droppedSpans++;
-      }
-      if (oldest.waiting != null) {
-        droppedSpans += oldest.waiting.size();
-      }
-    }
-    entry = new Entry(now + settings.windowNanos());
-    pending.put(key, entry);
-    return entry;
+    table.expire(now);
   }
 
   private static boolean sameTrace(ProducerSpan producer, ConsumerSpan consumer) {
@@ -337,7 +287,7 @@ public final class Correlator {
             && producer.traceIdLow() == consumer.traceIdLow());
   }
 
-  private void join(Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
+  private void join(JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
     if (entry.joinedGroups == null) {
       entry.joinedGroups = new ArrayList<>(1);
     }
@@ -351,7 +301,8 @@ public final class Correlator {
     breakDown(entry, producer, consumer, now);
   }
 
-  private void breakDown(Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
+  private void breakDown(
+      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
     JoinedBreakdown result = compute(entry, producer, consumer, now);
     if (result == null) {
       invalid++;
@@ -362,7 +313,7 @@ public final class Correlator {
     sink.accept(result);
   }
 
-  private JoinedBreakdown compute(Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
+  private JoinedBreakdown compute(JoinTable.Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
     String producerHost = hostNames.name(p.instanceId());
     String consumerHost = hostNames.name(c.instanceId());
     BrokerLookup record = new BrokerLookup(p, c, entry.waitedCommitNanos);
@@ -450,35 +401,5 @@ public final class Correlator {
   }
 
   // A joined record between its join and its breakdown.
-  private record Joining(Entry entry, ProducerSpan producer, ConsumerSpan consumer) {}
-
-  private static final class Entry {
-    final long deadlineNanos;
-    ProducerSpan producer;
-    // Both lists stay null for the common case of one group, then hold one element each: a
-    // record is read by few groups.
-    List<ConsumerSpan> waiting;
-    List<String> joinedGroups;
-    // H on the producer's clock as a group whose fetch waited for the record placed it, or
-    // MIN_VALUE.
-    long waitedCommitNanos = Long.MIN_VALUE;
-
-    Entry(long deadlineNanos) {
-      this.deadlineNanos = deadlineNanos;
-    }
-
-    boolean hasGroup(String group) {
-      if (joinedGroups != null && joinedGroups.contains(group)) {
-        return true;
-      }
-      if (waiting != null) {
-        for (ConsumerSpan c : waiting) {
-          if (c.group().equals(group)) {
-            return true;
-          }
-        }
-      }
-      return false;
-    }
-  }
+  private record Joining(JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer) {}
 }

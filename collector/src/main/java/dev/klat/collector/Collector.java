@@ -4,6 +4,7 @@ import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.BreakdownMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.broker.BrokerStatus;
 import dev.klat.collector.broker.Brokers;
 import dev.klat.collector.correlate.BrokerInstants;
 import dev.klat.collector.correlate.BrokerTimings;
@@ -204,7 +205,7 @@ public final class Collector implements AutoCloseable {
     long nowEpochNanos = System.currentTimeMillis() * 1_000_000L;
     Correlator.Stats stats = correlator.stats();
     ReceiverStats rs = ingest.stats();
-    List<Brokers.Status> brokerStatus = brokers.status();
+    List<BrokerStatus> brokerStatus = brokers.status();
     for (MetricDef def : MetricDef.all()) {
       List<Exposition.Series> series = new ArrayList<>();
       if (def == MetricDef.SEGMENT_LATENCY) {
@@ -227,15 +228,15 @@ public final class Collector implements AutoCloseable {
                 (reason, count) ->
                     series.add(Exposition.Series.scalar(Map.of(TagKeys.REASON, reason), count)));
       } else if (def == MetricDef.COLLECTOR_BROKER_UP) {
-        for (Brokers.Status b : brokerStatus) {
+        for (BrokerStatus b : brokerStatus) {
           series.add(Exposition.Series.scalar(broker(b), b.up() ? 1 : 0));
         }
       } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_ERRORS) {
-        for (Brokers.Status b : brokerStatus) {
+        for (BrokerStatus b : brokerStatus) {
           series.add(Exposition.Series.scalar(broker(b), b.scrapeErrors()));
         }
       } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_AGE) {
-        for (Brokers.Status b : brokerStatus) {
+        for (BrokerStatus b : brokerStatus) {
           series.add(Exposition.Series.scalar(broker(b), b.ageNanos() / 1e9));
         }
       } else if (def == MetricDef.CLOCK_OFFSET) {
@@ -314,7 +315,7 @@ public final class Collector implements AutoCloseable {
     return out;
   }
 
-  private static Map<String, String> broker(Brokers.Status status) {
+  private static Map<String, String> broker(BrokerStatus status) {
     return Map.of(TagKeys.BROKER, Integer.toString(status.nodeId()));
   }
 

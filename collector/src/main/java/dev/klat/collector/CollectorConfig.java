@@ -1,7 +1,7 @@
 package dev.klat.collector;
 
 import dev.klat.collector.broker.BrokerEndpoints;
-import dev.klat.collector.broker.Brokers;
+import dev.klat.collector.broker.BrokerSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -185,7 +185,7 @@ public final class CollectorConfig {
    *
    * @throws IllegalArgumentException naming the key of a bad value
    */
-  Brokers.Settings brokerSettings() {
+  BrokerSettings brokerSettings() {
     String bootstrap = string("brokers.bootstrap").trim();
     int exporterPort = optionalPort("brokers.exporter.port");
     int jmxPort = optionalPort("brokers.jmx.port");
@@ -218,7 +218,7 @@ public final class CollectorConfig {
               + staleMs
               + ")");
     }
-    return new Brokers.Settings(
+    return new BrokerSettings(
         BrokerEndpoints.exporters("brokers.exporter", string("brokers.exporter")),
         BrokerEndpoints.jmx("brokers.jmx", string("brokers.jmx")),
         bootstrap,

@@ -34,69 +34,7 @@ public final class Brokers implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Brokers.class.getName());
   private static final int THREADS = 4;
 
-  /**
-   * What to scrape and how often.
-   *
-   * @param exporters node id to JMX exporter URL
-   * @param jmx node id to JMX service URL
-   * @param bootstrap bootstrap servers for discovery, or empty
-   * @param exporterPort with discovery, each broker's exporter port (0: none)
-   * @param jmxPort with discovery, each broker's JMX port (0: none)
-   * @param scrapeIntervalMs time between scrapes of a broker
-   * @param staleMs how long an interval answers lookups after it ended
-   * @param historyMs how far back intervals are kept
-   * @param discoveryIntervalMs time between discoveries
-   * @param connectTimeoutMs connect timeout of every scrape and discovery
-   * @param readTimeoutMs read timeout of every scrape and discovery
-   */
-  public record Settings(
-      Map<Integer, URI> exporters,
-      Map<Integer, JMXServiceURL> jmx,
-      String bootstrap,
-      int exporterPort,
-      int jmxPort,
-      long scrapeIntervalMs,
-      long staleMs,
-      long historyMs,
-      long discoveryIntervalMs,
-      int connectTimeoutMs,
-      int readTimeoutMs) {
-
-    /** True when any broker is configured or discovery is on. */
-    public boolean enabled() {
-      return !exporters.isEmpty() || !jmx.isEmpty() || !bootstrap.isEmpty();
-    }
-  }
-
-  /**
-   * One broker as {@code /metrics} and {@code /api/brokers} report it.
-   *
-   * @param nodeId the broker's node id
-   * @param discovered found by discovery rather than configured
-   * @param sources the configured sources, {@code kind endpoint}, in the order they are tried
-   * @param source the kind of the source of the last successful scrape, or null
-   * @param up whether the last scrape succeeded and is at most the stale limit old
-   * @param lastSuccessEpochNanos the last successful scrape, or -1
-   * @param ageNanos since the last successful scrape (or since the broker was added, if none)
-   * @param lastError why the last scrape failed, or null when it did not
-   * @param scrapeErrors failed scrapes since the broker was added
-   * @param restarts scrapes in which a count went down (the broker restarted)
-   * @param latest the newest interval of each request kind that had requests (may be missing)
-   */
-  public record Status(
-      int nodeId,
-      boolean discovered,
-      List<String> sources,
-      String source,
-      boolean up,
-      long lastSuccessEpochNanos,
-      long ageNanos,
-      String lastError,
-      long scrapeErrors,
-      long restarts,
-      Map<Request, RequestTimings> latest) {}
-
-  private final Settings settings;
+  private final BrokerSettings settings;
   private final LongSupplier epochNanos;
   private final Discovery discovery;
   private final TimingStore store;
@@ -108,7 +46,7 @@ public final class Brokers implements AutoCloseable {
   private volatile String lastDiscoveryError;
   private volatile boolean closed;
 
-  Brokers(Settings settings, LongSupplier epochNanos, Discovery discovery, boolean schedule) {
+  Brokers(BrokerSettings settings, LongSupplier epochNanos, Discovery discovery, boolean schedule) {
     this.settings = settings;
     this.epochNanos = epochNanos;
     this.discovery = discovery;
@@ -162,7 +100,7 @@ public final class Brokers implements AutoCloseable {
   }
 
   /** Starts scraping (and discovery, when configured) on the collector's own daemon threads. */
-  public static Brokers start(Settings settings) {
+  public static Brokers start(BrokerSettings settings) {
     Discovery discovery =
         settings.bootstrap().isEmpty()
             ? null
@@ -372,10 +310,10 @@ public final class Brokers implements AutoCloseable {
   }
 
   /** Every broker's state, by node id. */
-  public List<Status> status() {
+  public List<BrokerStatus> status() {
     long now = epochNanos.getAsLong();
     long staleNanos = settings.staleMs() * 1_000_000L;
-    List<Status> out = new ArrayList<>();
+    List<BrokerStatus> out = new ArrayList<>();
     for (Target t : new TreeMap<>(targets).values()) {
       long lastSuccess = t.lastSuccessEpochNanos;
       Map<Request, RequestTimings> latest = new EnumMap<>(Request.class);
@@ -388,7 +326,7 @@ public final class Brokers implements AutoCloseable {
       List<String> sources = new ArrayList<>();
       t.sources.forEach(s -> sources.add(s.kind() + " " + s.endpoint()));
       out.add(
-          new Status(
+          new BrokerStatus(
               t.nodeId,
               t.discovered,
               Collections.unmodifiableList(sources),

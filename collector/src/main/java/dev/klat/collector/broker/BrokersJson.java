@@ -26,10 +26,10 @@ final class BrokersJson {
    * @param statuses every broker's state
    * @param discovery the discovery's state, or null when discovery is off
    */
-  static String json(List<Brokers.Status> statuses, DiscoveryStatus discovery) {
+  static String json(List<BrokerStatus> statuses, DiscoveryStatus discovery) {
     StringBuilder out = new StringBuilder(1024).append("{\"brokers\":[");
     boolean first = true;
-    for (Brokers.Status s : statuses) {
+    for (BrokerStatus s : statuses) {
       if (!first) {
         out.append(',');
       }

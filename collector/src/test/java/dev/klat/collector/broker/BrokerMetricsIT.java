@@ -91,12 +91,12 @@ class BrokerMetricsIT {
     return kafka.cluster().broker(1);
   }
 
-  static Brokers.Settings listed(Map<Integer, URI> exporters, Map<Integer, JMXServiceURL> jmx) {
-    return new Brokers.Settings(exporters, jmx, "", 0, 0, 500, 30_000, 600_000, 1000, 2000, 5000);
+  static BrokerSettings listed(Map<Integer, URI> exporters, Map<Integer, JMXServiceURL> jmx) {
+    return new BrokerSettings(exporters, jmx, "", 0, 0, 500, 30_000, 600_000, 1000, 2000, 5000);
   }
 
   /** Scrape, produce, scrape: the interval in between must hold those requests, and sane means. */
-  static Brokers.Status assertSourceReadsProduceTimings(Brokers.Settings settings, String kind)
+  static BrokerStatus assertSourceReadsProduceTimings(BrokerSettings settings, String kind)
       throws Exception {
     try (Brokers brokers = new Brokers(settings, BrokerMetricsIT::nowNanos, null, false)) {
       brokers.scrapeOnce();
@@ -110,7 +110,7 @@ class BrokerMetricsIT {
           .as(kind)
           .isBetween(20L, 40L); // the producers' metadata is not Produce
       assertPlausible(t);
-      Brokers.Status status = brokers.status().get(0);
+      BrokerStatus status = brokers.status().get(0);
       assertThat(status.up()).isTrue();
       assertThat(status.source()).isEqualTo(kind);
       return status;
@@ -139,7 +139,7 @@ class BrokerMetricsIT {
   @Test
   @Order(1)
   void theExporterSourceReadsProduceTimings() throws Exception {
-    Brokers.Status s =
+    BrokerStatus s =
         assertSourceReadsProduceTimings(
             listed(Map.of(1, broker().metricsEndpoint()), Map.of()), "exporter");
     assertThat(s.sources()).containsExactly("exporter " + broker().metricsEndpoint());

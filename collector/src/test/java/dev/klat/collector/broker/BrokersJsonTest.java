@@ -24,8 +24,8 @@ class BrokersJsonTest {
             3_750_000,
             1_000_000_000L,
             2_000_000_000L);
-    Brokers.Status up =
-        new Brokers.Status(
+    BrokerStatus up =
+        new BrokerStatus(
             1,
             true,
             List.of("exporter http://kafka-1:9404/metrics"),

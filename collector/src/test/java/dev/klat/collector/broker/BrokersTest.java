@@ -73,8 +73,8 @@ class BrokersTest {
     return out.toString();
   }
 
-  static Brokers.Settings settings(Map<Integer, URI> exporters, String bootstrap, int port) {
-    return new Brokers.Settings(
+  static BrokerSettings settings(Map<Integer, URI> exporters, String bootstrap, int port) {
+    return new BrokerSettings(
         exporters, Map.of(), bootstrap, port, 0, 1000, 3000, 60_000, 1000, 1000, 2000);
   }
 
@@ -99,7 +99,7 @@ class BrokersTest {
       assertThat(t.requests()).isEqualTo(10);
       assertThat(t.totalNanos()).isEqualTo(7 * MS);
       assertThat(brokers.timings().lookup(2, Request.PRODUCE, T0 + 500 * MS)).isNull();
-      Brokers.Status s = brokers.status().get(0);
+      BrokerStatus s = brokers.status().get(0);
       assertThat(s.up()).isTrue();
       assertThat(s.source()).isEqualTo("exporter");
       assertThat(s.latest()).containsKey(Request.PRODUCE).doesNotContainKey(Request.FETCH_CONSUMER);
@@ -128,7 +128,7 @@ class BrokersTest {
     body.set("# TYPE jvm_threads_current gauge\njvm_threads_current 42.0\n");
     try (Brokers brokers = new Brokers(settings(Map.of(3, uri), "", 0), clock::get, null, false)) {
       brokers.scrapeOnce();
-      Brokers.Status s = brokers.status().get(0);
+      BrokerStatus s = brokers.status().get(0);
       assertThat(s.up()).isFalse();
       assertThat(s.lastError()).contains("no kafka.network RequestMetrics");
     }
@@ -151,7 +151,7 @@ class BrokersTest {
     try (Brokers brokers = new Brokers(settings(Map.of(7, uri), "", 0), clock::get, null, false)) {
       brokers.scrapeOnce();
       brokers.scrapeOnce();
-      Brokers.Status s = brokers.status().get(0);
+      BrokerStatus s = brokers.status().get(0);
       assertThat(s.up()).isFalse();
       assertThat(s.scrapeErrors()).isEqualTo(2);
       assertThat(s.lastSuccessEpochNanos()).isEqualTo(-1);
@@ -203,8 +203,8 @@ class BrokersTest {
         new Brokers(settings(Map.of(2, listed), "kafka:9092", port), clock::get, fake, false)) {
       brokers.discoverOnce();
       brokers.scrapeOnce();
-      assertThat(brokers.status()).extracting(Brokers.Status::nodeId).containsExactly(1, 2);
-      Brokers.Status one = brokers.status().get(0);
+      assertThat(brokers.status()).extracting(BrokerStatus::nodeId).containsExactly(1, 2);
+      BrokerStatus one = brokers.status().get(0);
       assertThat(one.discovered()).isTrue();
       assertThat(one.sources()).containsExactly("exporter " + uri);
       assertThat(one.up()).isTrue();
@@ -217,17 +217,17 @@ class BrokersTest {
       assertThat(brokers.json()).contains("\"lastError\":\"IllegalStateException: cluster");
       failure.set(null);
       brokers.discoverOnce();
-      assertThat(brokers.status()).extracting(Brokers.Status::nodeId).containsExactly(1, 2, 3);
+      assertThat(brokers.status()).extracting(BrokerStatus::nodeId).containsExactly(1, 2, 3);
       assertThat(brokers.json()).contains("\"bootstrap\":\"kafka:9092\"", "\"errors\":1");
 
       nodes.remove(1); // stopped: kept and reported until it has been gone for the history
       brokers.discoverOnce();
       clock.addAndGet(60_000 * MS);
       brokers.discoverOnce();
-      assertThat(brokers.status()).extracting(Brokers.Status::nodeId).contains(1);
+      assertThat(brokers.status()).extracting(BrokerStatus::nodeId).contains(1);
       clock.addAndGet(1);
       brokers.discoverOnce();
-      assertThat(brokers.status()).extracting(Brokers.Status::nodeId).containsExactly(2, 3);
+      assertThat(brokers.status()).extracting(BrokerStatus::nodeId).containsExactly(2, 3);
       assertThat(brokers.timings().lookup(1, Request.PRODUCE, T0)).isNull();
     }
   }
@@ -237,7 +237,7 @@ class BrokersTest {
     JMXServiceURL url = new JMXServiceURL(JmxSource.serviceUrl("127.0.0.1", deadPort()));
     try (Brokers brokers =
         new Brokers(
-            new Brokers.Settings(
+            new BrokerSettings(
                 Map.of(), Map.of(4, url), "", 0, 0, 1000, 3000, 60_000, 1000, 1000, 2000),
             clock::get,
             null,
@@ -245,7 +245,7 @@ class BrokersTest {
       long started = System.nanoTime();
       brokers.scrapeOnce();
       assertThat(System.nanoTime() - started).isLessThan(5_000 * MS);
-      Brokers.Status s = brokers.status().get(0);
+      BrokerStatus s = brokers.status().get(0);
       assertThat(s.up()).isFalse();
       assertThat(s.lastError()).startsWith("jmx service:jmx:rmi:");
     }
@@ -271,9 +271,8 @@ class BrokersTest {
         });
     exporter.start();
     URI uri = URI.create("http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics");
-    Brokers.Settings settings =
-        new Brokers.Settings(
-            Map.of(5, uri), Map.of(), "", 0, 0, 1000, 3000, 60_000, 1000, 500, 500);
+    BrokerSettings settings =
+        new BrokerSettings(Map.of(5, uri), Map.of(), "", 0, 0, 1000, 3000, 60_000, 1000, 500, 500);
     try (Brokers brokers = new Brokers(settings, clock::get, null, false)) {
       long started = System.nanoTime();
       brokers.scrapeOnce();

@@ -4,12 +4,8 @@ import dev.klat.kafka.cluster.Broker;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -18,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -393,151 +388,21 @@ public final class DemoMain {
 
   private void print(
       Scenario scenario, int index, long secondsLeft, long elapsedSeconds, BreakdownRow row) {
-    String expected = scenario.expectedSegment == null ? "-" : scenario.expectedSegment;
-    String driver = row == null ? null : row.drivingSegment();
-    String line =
-        String.format(
-            Locale.ROOT,
-            "[%4ds] scenario=%s (%d/%d, %ds left) expect=%s | %s/%s n=%d p50=%s p99=%s p99.9=%s"
-                + " driver=%s %s",
-            elapsedSeconds,
-            scenario.id,
-            index + 1,
-            order.size(),
-            secondsLeft,
-            expected,
-            TOPIC,
-            GROUP,
-            row == null ? 0 : row.count,
-            row == null ? "-" : BreakdownRow.millis(row.p50Seconds),
-            row == null ? "-" : BreakdownRow.millis(row.p99Seconds),
-            row == null ? "-" : BreakdownRow.millis(row.p999Seconds),
-            driver == null ? "-" : driver,
-            driver == null ? "" : Math.round(row.drivingShare() * 100) + "%");
-    if (row != null && row.count > 0) {
-      StringBuilder means = new StringBuilder(" | tail means:");
-      for (Map.Entry<String, Double> mean : row.knownSegments().entrySet()) {
-        means
-            .append(' ')
-            .append(mean.getKey())
-            .append('=')
-            .append(BreakdownRow.millis(mean.getValue()).replace(" ", ""));
-      }
-      line += means;
-    }
+    String line = LiveTable.line(scenario, index, order.size(), secondsLeft, elapsedSeconds, row);
     if (!terminal) {
       out.println(line);
       return;
     }
-    StringBuilder screen = new StringBuilder("\033[H\033[2J");
-    screen
-        .append("klat demo   scenario ")
-        .append(index + 1)
-        .append('/')
-        .append(order.size())
-        .append(": ")
-        .append(scenario.description)
-        .append("   next in ")
-        .append(secondsLeft)
-        .append(" s\n\n");
-    screen.append(
-        String.format(
-            Locale.ROOT,
-            "%-12s %-9s %7s %9s %9s %9s   %s%n",
-            "topic",
-            "group",
-            "records",
-            "e2e p50",
-            "p99",
-            "p99.9",
-            "p99 tail driven by (mean per segment)"));
-    if (row == null || row.count == 0) {
-      screen.append("(waiting for the first joined breakdowns)\n");
-    } else {
-      StringBuilder segments = new StringBuilder();
-      for (Map.Entry<String, Double> mean : row.knownSegments().entrySet()) {
-        segments
-            .append(segments.length() == 0 ? "" : ", ")
-            .append(mean.getKey())
-            .append(' ')
-            .append(BreakdownRow.millis(mean.getValue()));
-      }
-      screen.append(
-          String.format(
-              Locale.ROOT,
-              "%-12s %-9s %7d %9s %9s %9s   %s %d%% (%s)%n",
-              TOPIC,
-              GROUP,
-              row.count,
-              BreakdownRow.millis(row.p50Seconds),
-              BreakdownRow.millis(row.p99Seconds),
-              BreakdownRow.millis(row.p999Seconds),
-              driver,
-              Math.round(row.drivingShare() * 100),
-              segments));
-    }
-    screen.append("\nexpected driver for this scenario: ").append(expected);
-    screen
-        .append("\nover the last 20 s; live charts: http://127.0.0.1:")
-        .append(adminPort)
-        .append("/\n");
-    screen.append(line).append('\n');
-    out.print(screen);
+    out.print(LiveTable.screen(scenario, index, order.size(), secondsLeft, row, adminPort, line));
     out.flush();
   }
 
-  /** Runs {@code step}, showing a ticking progress line until it ends. */
-  private <T> T progress(String what, Step<T> step) throws Exception {
-    long startNanos = System.nanoTime();
-    Thread ticker =
-        new Thread(
-            () -> {
-              while (!Thread.currentThread().isInterrupted()) {
-                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos);
-                if (terminal) {
-                  out.print("\r  " + what + " ... " + seconds + " s");
-                  out.flush();
-                }
-                try {
-                  Thread.sleep(500);
-                } catch (InterruptedException e) {
-                  return;
-                }
-              }
-            },
-            "klat-demo-progress");
-    ticker.setDaemon(true);
-    ticker.start();
-    try {
-      T result = step.run();
-      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-      out.println((terminal ? "\r" : "") + "  " + what + " ... done in " + millis + " ms");
-      return result;
-    } finally {
-      ticker.interrupt();
-    }
-  }
-
-  private interface Step<T> {
-    T run() throws Exception;
+  private <T> T progress(String what, Progress.Step<T> step) throws Exception {
+    return Progress.run(out, terminal, what, step);
   }
 
   private String get(String path) throws IOException {
-    HttpURLConnection connection =
-        (HttpURLConnection)
-            URI.create("http://127.0.0.1:" + adminPort + path).toURL().openConnection();
-    connection.setConnectTimeout(2000);
-    connection.setReadTimeout(5000);
-    try {
-      if (connection.getResponseCode() != 200) {
-        return null;
-      }
-      try (InputStream in = connection.getInputStream()) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-    } finally {
-      connection.disconnect();
-    }
+    return AdminClient.get(adminPort, path);
   }
 
   private synchronized void stopEverything() {

@@ -1,0 +1,143 @@
+package dev.klat.dashboards;
+
+import static dev.klat.dashboards.Config.E2E;
+import static dev.klat.dashboards.Config.RATE_INTERVAL;
+import static dev.klat.dashboards.Config.TOPIC_GROUP;
+import static dev.klat.dashboards.Dashboards.quantile;
+import static dev.klat.dashboards.Dashboards.trim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.klat.model.MetricDef;
+
+/** {@code klat-overview.json}: end-to-end latency per topic and consumer group. */
+final class OverviewDashboard {
+  private OverviewDashboard() {}
+
+  static JsonNode build() {
+    double slo = Double.parseDouble(Config.SLO_THRESHOLD_SECONDS);
+    DashboardBuilder d =
+        new DashboardBuilder(
+                "klat-overview",
+                "klat / overview",
+                "End-to-end latency P - S of every record, per topic and consumer group.")
+            .topicAndGroupVariables();
+    d.row("End-to-end latency (every record, from the record timestamp)");
+    for (double q : new double[] {0.5, 0.99, 0.999}) {
+      d.panel(
+              "timeseries",
+              "End-to-end p" + trim(q * 100),
+              "p"
+                  + trim(q * 100)
+                  + " of P - S per topic and consumer group, from the agents' every-record"
+                  + " histograms. Exemplars (dots) are sampled records: click one to open its"
+                  + " five-segment trace in Tempo. The red line is the SLO threshold.",
+              8,
+              9)
+          .query(quantile(q, E2E, "topic, group", TOPIC_GROUP), "{{topic}} / {{group}}", true)
+          .unit("s")
+          .min(0)
+          .threshold(slo);
+    }
+    d.row("Throughput and lag");
+    d.panel(
+            "timeseries",
+            "Records consumed per second",
+            "Records returned by poll(), per topic and consumer group.",
+            8,
+            8)
+        .query(
+            "sum by (topic, group) (rate("
+                + E2E
+                + "_count{"
+                + TOPIC_GROUP
+                + "}["
+                + RATE_INTERVAL
+                + "]))",
+            "{{topic}} / {{group}}",
+            false)
+        .unit("reqps")
+        .min(0);
+    d.panel(
+            "timeseries",
+            "Records produced per second",
+            "Records acknowledged to the producers, per topic and client id (failed sends are"
+                + " counted apart).",
+            8,
+            8)
+        .query(
+            "sum by (topic, client_id) (rate("
+                + MetricDef.PRODUCER_LATENCY.prometheusName()
+                + "_count{topic=~\"$topic\"}["
+                + RATE_INTERVAL
+                + "]))",
+            "{{topic}} / {{client_id}}",
+            false)
+        .unit("reqps")
+        .min(0);
+    d.panel(
+            "timeseries",
+            "Consumer lag in time",
+            "Per topic and group, the age of the oldest committed record not yet returned by"
+                + " poll(), worst partition.",
+            8,
+            8)
+        .query(
+            "max by (topic, group) ("
+                + MetricDef.CONSUMER_LAG_TIME.prometheusName()
+                + "{"
+                + TOPIC_GROUP
+                + "})",
+            "{{topic}} / {{group}}",
+            false)
+        .unit("s")
+        .min(0);
+    d.row("SLO: " + trim(Config.SLO_OBJECTIVE * 100) + "% of records within the threshold");
+    d.panel(
+            "timeseries",
+            "Records slower than the SLO threshold",
+            "Share of records slower than "
+                + Config.SLO_THRESHOLD_SECONDS
+                + " s, over 5 minutes and 1 hour (recording rules). The error budget is "
+                + trim((1 - Config.SLO_OBJECTIVE) * 100)
+                + "%; see dashboards/RUNBOOK.md.",
+            12,
+            8)
+        .query(
+            "topic_group:klat_e2e_latency_seconds:slow_ratio_rate5m{" + TOPIC_GROUP + "}",
+            "5m {{topic}} / {{group}}",
+            false)
+        .query(
+            "topic_group:klat_e2e_latency_seconds:slow_ratio_rate1h{" + TOPIC_GROUP + "}",
+            "1h {{topic}} / {{group}}",
+            false)
+        .unit("percentunit")
+        .min(0)
+        .threshold(1 - Config.SLO_OBJECTIVE);
+    d.panel(
+            "timeseries",
+            "Producer latency and fetch round trip p99",
+            "Related quantities: producer latency A - S (what kafka-producer-perf-test reports)"
+                + " and the fetch round trip R - F, every record.",
+            12,
+            8)
+        .query(
+            quantile(
+                0.99,
+                MetricDef.PRODUCER_LATENCY.prometheusName(),
+                "topic, client_id",
+                "topic=~\"$topic\""),
+            "producer A - S {{topic}} / {{client_id}}",
+            false)
+        .query(
+            quantile(
+                0.99,
+                MetricDef.CONSUMER_FETCH_LATENCY.prometheusName(),
+                "topic, group",
+                TOPIC_GROUP),
+            "fetch R - F {{topic}} / {{group}}",
+            false)
+        .unit("s")
+        .min(0);
+    return d.build();
+  }
+}

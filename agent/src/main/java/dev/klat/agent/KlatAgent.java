@@ -147,15 +147,7 @@ public final class KlatAgent {
   }
 
   private static ExportSettings exportSettings(AgentConfig config, long instanceId) {
-    return ExportSettings.builder()
-        .endpoint(config.endpoint().toString())
-        .serviceName(config.serviceName())
-        .instanceId(instanceId)
-        .metricsIntervalMillis(config.metricsIntervalMillis())
-        .spanQueueCapacity(config.exportQueueSize())
-        .readTimeoutMillis((int) Math.min(Integer.MAX_VALUE, config.exportTimeoutMillis()))
-        .gzip(config.exportGzip())
-        .build();
+    return ExportSettings.builder(config).instanceId(instanceId).build();
   }
 
   private static void installShutdownFlush(final Telemetry telemetry) {

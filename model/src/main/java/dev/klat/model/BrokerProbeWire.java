@@ -27,9 +27,6 @@ package dev.klat.model;
  */
 public final class BrokerProbeWire {
 
-  /** {@value}: the OTLP/HTTP path of log records. */
-  public static final String LOGS_PATH = "/v1/logs";
-
   /** {@value}: the instrumentation scope name of the probe's log records. */
   public static final String SCOPE_NAME = "klat-broker-probe";
 

@@ -1,19 +1,13 @@
 package dev.klat.agent.config;
 
-import dev.klat.agent.config.ConfigValues.BadValueException;
-import java.io.Reader;
+import dev.klat.model.OtlpPaths;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -64,17 +58,8 @@ public final class AgentConfig {
   /** {@value}: the standard OpenTelemetry environment variable that names the service. */
   public static final String OTEL_SERVICE_NAME_ENV = "OTEL_SERVICE_NAME";
 
-  /** {@value}: appended to {@link #endpoint()} for OTLP/HTTP traces. */
-  public static final String TRACES_PATH = "/v1/traces";
-
-  /** {@value}: appended to {@link #endpoint()} for OTLP/HTTP metrics. */
-  public static final String METRICS_PATH = "/v1/metrics";
-
   /** {@value} ms: the shortest accepted {@code klat.metrics.interval}. */
   public static final long MIN_METRICS_INTERVAL_MILLIS = 100L;
-
-  private static final String CONSEQUENCE = "; klat will not instrument anything";
-  private static final int MAX_LOGGED_VALUE_CHARS = 200;
 
   private final boolean enabled;
   private final URI endpoint;
@@ -94,15 +79,15 @@ public final class AgentConfig {
   private final String configFile;
   private final List<String> errors;
 
-  private AgentConfig(Loader l, List<String> errors) {
+  private AgentConfig(ConfigLoader l, List<String> errors) {
     this.enabled = l.enabled;
     this.endpoint = l.endpoint;
     String base = l.endpoint.toString();
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
-    this.tracesEndpoint = URI.create(base + TRACES_PATH);
-    this.metricsEndpoint = URI.create(base + METRICS_PATH);
+    this.tracesEndpoint = URI.create(base + OtlpPaths.TRACES);
+    this.metricsEndpoint = URI.create(base + OtlpPaths.METRICS);
     this.serviceName = l.serviceName;
     this.samplingProbability = l.samplingProbability;
     this.samplingMaxPerSecond = l.samplingMaxPerSecond;
@@ -157,40 +142,50 @@ public final class AgentConfig {
       Map<String, String> systemProperties, Map<String, String> environment, AgentLog log) {
     AgentLog out = log != null ? log : AgentLog.global();
     try {
-      Loader loader =
-          new Loader(
+      ConfigLoader loader =
+          new ConfigLoader(
               systemProperties != null ? systemProperties : Collections.<String, String>emptyMap(),
               environment != null ? environment : Collections.<String, String>emptyMap());
       loader.load();
       AgentConfig config = new AgentConfig(loader, loader.errors);
       out.setLevel(config.logLevel);
-      for (Diagnostic d : loader.diagnostics) {
+      for (ConfigLoader.Diagnostic d : loader.diagnostics) {
         out.log(d.level, d.message);
       }
       return config;
     } catch (Throwable t) {
       // A bug in this class must not stop the application; it only stops the agent.
-      String message = "failed to load the configuration: " + t + CONSEQUENCE;
+      String message = "failed to load the configuration: " + t + ConfigLoader.CONSEQUENCE;
       out.error(message);
       return fallback(message);
     }
   }
 
+  /**
+   * The configuration with every key at its default, read from no source and logging nothing: what
+   * an application gets from a {@code -javaagent} without settings.
+   */
+  public static AgentConfig defaults() {
+    try {
+      ConfigLoader loader =
+          new ConfigLoader(
+              Collections.<String, String>emptyMap(), Collections.<String, String>emptyMap());
+      loader.load();
+      return new AgentConfig(loader, loader.errors);
+    } catch (Throwable t) {
+      return fallback("the defaults do not load: " + t);
+    }
+  }
+
+  // Loading failed, so nothing is instrumented; the values only need to be safe to describe.
   private static AgentConfig fallback(String error) {
-    Loader l =
-        new Loader(Collections.<String, String>emptyMap(), Collections.<String, String>emptyMap());
-    l.enabled = true;
-    l.endpoint = URI.create("http://127.0.0.1:4318");
+    ConfigLoader l =
+        new ConfigLoader(
+            Collections.<String, String>emptyMap(), Collections.<String, String>emptyMap());
+    l.endpoint = URI.create(ConfigKey.ENDPOINT.defaultValue);
     l.serviceName = FALLBACK_SERVICE_NAME;
-    l.samplingProbability = 0.01;
-    l.samplingMaxPerSecond = 100;
-    l.topicsInclude = Pattern.compile(".*");
-    l.topicsExclude = Pattern.compile("__.*|_confluent.*|_schemas");
-    l.headersEnabled = true;
-    l.metricsIntervalMillis = 10_000L;
-    l.exportQueueSize = 2048;
-    l.exportTimeoutMillis = 10_000L;
-    l.exportGzip = true;
+    l.topicsInclude = Pattern.compile(ConfigKey.TOPICS_INCLUDE.defaultValue);
+    l.topicsExclude = Pattern.compile(ConfigKey.TOPICS_EXCLUDE.defaultValue);
     l.logLevel = AgentLog.Level.INFO;
     return new AgentConfig(l, Collections.singletonList(error));
   }
@@ -235,12 +230,12 @@ public final class AgentConfig {
     return endpoint;
   }
 
-  /** {@link #endpoint()} followed by {@value #TRACES_PATH}. */
+  /** {@link #endpoint()} followed by {@value OtlpPaths#TRACES}. */
   public URI tracesEndpoint() {
     return tracesEndpoint;
   }
 
-  /** {@link #endpoint()} followed by {@value #METRICS_PATH}. */
+  /** {@link #endpoint()} followed by {@value OtlpPaths#METRICS}. */
   public URI metricsEndpoint() {
     return metricsEndpoint;
   }
@@ -393,7 +388,7 @@ public final class AgentConfig {
     return describe();
   }
 
-  private static String redact(URI uri) {
+  static String redact(URI uri) {
     String s = uri.toString();
     String userInfo = uri.getRawUserInfo();
     return userInfo == null ? s : s.replace(userInfo + "@", "***@");
@@ -404,266 +399,5 @@ public final class AgentConfig {
       return Long.toString((long) d);
     }
     return Double.toString(d);
-  }
-
-  private static String printable(String value) {
-    String v = AgentLog.oneLine(value);
-    return v.length() <= MAX_LOGGED_VALUE_CHARS
-        ? v
-        : v.substring(0, MAX_LOGGED_VALUE_CHARS) + "...(" + v.length() + " chars)";
-  }
-
-  private static final class Diagnostic {
-    final AgentLog.Level level;
-    final String message;
-
-    Diagnostic(AgentLog.Level level, String message) {
-      this.level = level;
-      this.message = message;
-    }
-  }
-
-  /** A value and where it came from, for messages. */
-  private static final class Raw {
-    final String value;
-    final String source;
-
-    Raw(String value, String source) {
-      this.value = value;
-      this.source = source;
-    }
-  }
-
-  private interface Parser<T> {
-    T parse(String value) throws BadValueException;
-  }
-
-  /** One load: the sources, the messages to log, and the typed values as they are parsed. */
-  private static final class Loader {
-    final Map<String, String> sys;
-    final Map<String, String> env;
-    Properties file;
-    String fileSource;
-    final List<Diagnostic> diagnostics = new ArrayList<>();
-    final List<String> errors = new ArrayList<>();
-
-    boolean enabled;
-    URI endpoint;
-    String serviceName;
-    double samplingProbability;
-    double samplingMaxPerSecond;
-    Pattern topicsInclude;
-    Pattern topicsExclude;
-    boolean headersEnabled;
-    long metricsIntervalMillis;
-    int exportQueueSize;
-    long exportTimeoutMillis;
-    boolean exportGzip;
-    AgentLog.Level logLevel;
-    long testClockOffsetMillis;
-    String configFile;
-
-    Loader(Map<String, String> sys, Map<String, String> env) {
-      this.sys = sys;
-      this.env = env;
-    }
-
-    void load() throws BadValueException {
-      warnUnknownSystemProperties();
-      warnUnknownEnvironment();
-      readFile();
-
-      enabled = value(ConfigKey.ENABLED, ConfigValues::parseBoolean);
-      endpoint = value(ConfigKey.ENDPOINT, ConfigValues::parseEndpoint);
-      warnSignalPath();
-      serviceName = serviceName();
-      samplingProbability = value(ConfigKey.SAMPLING_PROBABILITY, ConfigValues::parseProbability);
-      samplingMaxPerSecond = value(ConfigKey.SAMPLING_MAX_PER_SECOND, ConfigValues::parseRate);
-      topicsInclude = value(ConfigKey.TOPICS_INCLUDE, ConfigValues::parseRegex);
-      topicsExclude = value(ConfigKey.TOPICS_EXCLUDE, ConfigValues::parseRegex);
-      headersEnabled = value(ConfigKey.HEADERS_ENABLED, ConfigValues::parseBoolean);
-      metricsIntervalMillis =
-          value(
-              ConfigKey.METRICS_INTERVAL,
-              v -> ConfigValues.parseDurationMillis(v, MIN_METRICS_INTERVAL_MILLIS));
-      exportQueueSize = value(ConfigKey.EXPORT_QUEUE_SIZE, ConfigValues::parsePositiveInt);
-      exportTimeoutMillis =
-          value(ConfigKey.EXPORT_TIMEOUT, v -> ConfigValues.parseDurationMillis(v, 1L));
-      exportGzip = value(ConfigKey.EXPORT_GZIP, ConfigValues::parseBoolean);
-      logLevel = value(ConfigKey.LOG_LEVEL, ConfigValues::parseLogLevel);
-      testClockOffsetMillis =
-          value(ConfigKey.TEST_CLOCK_OFFSET, ConfigValues::parseSignedDurationMillis);
-    }
-
-    private void warnUnknownSystemProperties() {
-      for (String name : sortedNonNull(sys.keySet())) {
-        if (name.startsWith(ConfigKey.PREFIX) && ConfigKey.byKey(name) == null) {
-          warn(
-              "unknown configuration key "
-                  + name
-                  + " (system property), ignored"
-                  + didYouMean(ConfigKey.suggest(name, false)));
-        }
-      }
-    }
-
-    private void warnUnknownEnvironment() {
-      for (String name : sortedNonNull(env.keySet())) {
-        if (name.startsWith(ConfigKey.ENV_PREFIX) && ConfigKey.byEnvName(name) == null) {
-          warn(
-              "unknown environment variable "
-                  + name
-                  + " (no klat key maps to it), ignored"
-                  + didYouMean(ConfigKey.suggest(name, true)));
-        }
-      }
-    }
-
-    private void readFile() {
-      Raw raw = fromSystemOrEnvironment(ConfigKey.CONFIG_FILE);
-      if (raw == null) {
-        return;
-      }
-      configFile = raw.value;
-      Properties props = new Properties();
-      try (Reader reader = Files.newBufferedReader(Paths.get(raw.value), StandardCharsets.UTF_8)) {
-        props.load(reader);
-      } catch (Exception e) {
-        error(
-            "cannot read config file "
-                + printable(raw.value)
-                + " (from "
-                + raw.source
-                + "): "
-                + e
-                + CONSEQUENCE);
-        return;
-      }
-      file = props;
-      fileSource = "config file " + raw.value;
-      for (String name : new TreeSet<>(props.stringPropertyNames())) {
-        if (ConfigKey.CONFIG_FILE.key.equals(name)) {
-          warn(
-              ConfigKey.CONFIG_FILE.key
-                  + " in "
-                  + fileSource
-                  + " is ignored: only a system property or environment variable can name the"
-                  + " file");
-        } else if (ConfigKey.byKey(name) == null) {
-          warn(
-              "unknown configuration key "
-                  + name
-                  + " ("
-                  + fileSource
-                  + "), ignored"
-                  + didYouMean(ConfigKey.suggest(name, false)));
-        }
-      }
-    }
-
-    private String serviceName() throws BadValueException {
-      String name = value(ConfigKey.SERVICE_NAME, v -> v);
-      if (name != null) {
-        return name;
-      }
-      String otel = nonEmpty(env.get(OTEL_SERVICE_NAME_ENV));
-      return otel != null ? otel : FALLBACK_SERVICE_NAME;
-    }
-
-    private void warnSignalPath() {
-      String path = endpoint.getPath();
-      if (path == null) {
-        return;
-      }
-      String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-      if (trimmed.endsWith(TRACES_PATH) || trimmed.endsWith(METRICS_PATH)) {
-        warn(
-            ConfigKey.ENDPOINT.key
-                + "="
-                + redact(endpoint)
-                + " ends with a signal path, but it is the base URL: klat appends "
-                + TRACES_PATH
-                + " and "
-                + METRICS_PATH
-                + " itself");
-      }
-    }
-
-    /** The typed value of {@code key}: the highest-precedence value, else the default. */
-    private <T> T value(ConfigKey key, Parser<T> parser) throws BadValueException {
-      // The default goes through the same parser as user values: one syntax, checked at startup.
-      T fallback = key.defaultValue == null ? null : parser.parse(key.defaultValue);
-      Raw raw = resolve(key);
-      if (raw == null) {
-        return fallback;
-      }
-      try {
-        return parser.parse(raw.value);
-      } catch (BadValueException e) {
-        error(
-            "invalid value \""
-                + printable(raw.value)
-                + "\" for "
-                + key.key
-                + " (from "
-                + raw.source
-                + "): "
-                + e.getMessage()
-                + CONSEQUENCE);
-        return fallback;
-      }
-    }
-
-    private Raw resolve(ConfigKey key) {
-      Raw raw = fromSystemOrEnvironment(key);
-      if (raw != null || file == null) {
-        return raw;
-      }
-      String fromFile = nonEmpty(file.getProperty(key.key));
-      return fromFile == null ? null : new Raw(fromFile, fileSource);
-    }
-
-    private Raw fromSystemOrEnvironment(ConfigKey key) {
-      String fromSys = nonEmpty(sys.get(key.key));
-      if (fromSys != null) {
-        return new Raw(fromSys, "system property " + key.key);
-      }
-      String fromEnv = nonEmpty(env.get(key.envName));
-      if (fromEnv != null) {
-        return new Raw(fromEnv, "environment variable " + key.envName);
-      }
-      return null;
-    }
-
-    private void warn(String message) {
-      diagnostics.add(new Diagnostic(AgentLog.Level.WARN, message));
-    }
-
-    private void error(String message) {
-      diagnostics.add(new Diagnostic(AgentLog.Level.ERROR, message));
-      errors.add(message);
-    }
-
-    private static Set<String> sortedNonNull(Set<String> names) {
-      Set<String> sorted = new TreeSet<>();
-      for (String name : names) {
-        if (name != null) {
-          sorted.add(name);
-        }
-      }
-      return sorted;
-    }
-
-    private static String didYouMean(String suggestion) {
-      return suggestion == null ? "" : "; did you mean " + suggestion + "?";
-    }
-
-    private static String nonEmpty(String value) {
-      if (value == null) {
-        return null;
-      }
-      String trimmed = value.trim();
-      return trimmed.isEmpty() ? null : trimmed;
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.config.AgentConfig;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.util.Collections;
@@ -12,12 +13,6 @@ import java.util.Map;
  * fails at start-up, not while running.
  */
 public final class ExportSettings {
-
-  /** The default OTLP/HTTP endpoint, {@value}: a collector on the same host. */
-  public static final String DEFAULT_ENDPOINT = "http://127.0.0.1:4318";
-
-  /** The service name when none is configured, {@value}, as the OpenTelemetry SDK names it. */
-  public static final String DEFAULT_SERVICE_NAME = "unknown_service:java";
 
   private final String endpoint;
   private final String serviceName;
@@ -53,12 +48,29 @@ public final class ExportSettings {
   }
 
   /**
-   * Returns a builder with every default.
+   * Returns a builder with the agent's defaults ({@link AgentConfig#defaults()}).
    *
    * @return a new builder
    */
   public static Builder builder() {
-    return new Builder();
+    return builder(AgentConfig.defaults());
+  }
+
+  /**
+   * Returns a builder holding what {@code config} says about export: endpoint, service name,
+   * metrics interval, queue size, request timeout and gzip. The rest keeps its default.
+   *
+   * @param config a loaded configuration
+   * @return a new builder
+   */
+  public static Builder builder(AgentConfig config) {
+    return new Builder()
+        .endpoint(config.endpoint().toString())
+        .serviceName(config.serviceName())
+        .metricsIntervalMillis(config.metricsIntervalMillis())
+        .spanQueueCapacity(config.exportQueueSize())
+        .readTimeoutMillis((int) Math.min(Integer.MAX_VALUE, config.exportTimeoutMillis()))
+        .gzip(config.exportGzip());
   }
 
   /**
@@ -190,25 +202,25 @@ public final class ExportSettings {
 
   /** Builds {@link ExportSettings}. Not thread-safe. */
   public static final class Builder {
-    private String endpoint = DEFAULT_ENDPOINT;
-    private String serviceName = DEFAULT_SERVICE_NAME;
+    private String endpoint;
+    private String serviceName;
     private long instanceId;
     private String hostName;
-    private long metricsIntervalMillis = 10_000;
+    private long metricsIntervalMillis;
     private long spanFlushIntervalMillis = 1_000;
-    private int spanQueueCapacity = 2048;
+    private int spanQueueCapacity;
     private int maxSpansPerRequest = 512;
     private int maxMetricSeries = MetricsRegistry.DEFAULT_MAX_SERIES;
-    private boolean gzip = true;
+    private boolean gzip;
     private int connectTimeoutMillis = 5_000;
-    private int readTimeoutMillis = 10_000;
+    private int readTimeoutMillis;
     private final Map<String, String> resourceAttributes = new LinkedHashMap<>();
     private final Map<String, String> headers = new LinkedHashMap<>();
 
     private Builder() {}
 
     /**
-     * Sets the OTLP/HTTP base URL. Default {@value ExportSettings#DEFAULT_ENDPOINT}.
+     * Sets the OTLP/HTTP base URL. Default {@link AgentConfig#endpoint()}.
      *
      * @param endpoint an http or https URL; a trailing slash is removed
      * @return this builder
@@ -240,8 +252,7 @@ public final class ExportSettings {
     }
 
     /**
-     * Sets the {@code service.name} resource attribute. Default {@value
-     * ExportSettings#DEFAULT_SERVICE_NAME}.
+     * Sets the {@code service.name} resource attribute. Default {@link AgentConfig#serviceName()}.
      *
      * @param serviceName not null or empty
      * @return this builder
@@ -277,7 +288,7 @@ public final class ExportSettings {
     }
 
     /**
-     * Sets how often metrics are exported. Default 10,000 ms.
+     * Sets how often metrics are exported. Default {@link AgentConfig#metricsIntervalMillis()}.
      *
      * @param metricsIntervalMillis at least 1
      * @return this builder
@@ -302,7 +313,7 @@ public final class ExportSettings {
     }
 
     /**
-     * Sets the most spans waiting for export. Default 2048.
+     * Sets the most spans waiting for export. Default {@link AgentConfig#exportQueueSize()}.
      *
      * @param spanQueueCapacity at least 1
      * @return this builder
@@ -341,7 +352,7 @@ public final class ExportSettings {
     }
 
     /**
-     * Sets whether request bodies are gzip-compressed. Default true.
+     * Sets whether request bodies are gzip-compressed. Default {@link AgentConfig#exportGzip()}.
      *
      * @param gzip true to compress
      * @return this builder
@@ -365,7 +376,7 @@ public final class ExportSettings {
     }
 
     /**
-     * Sets the read timeout of each request. Default 10,000 ms.
+     * Sets the read timeout of each request. Default {@link AgentConfig#exportTimeoutMillis()}.
      *
      * @param readTimeoutMillis at least 1
      * @return this builder

@@ -1,7 +1,7 @@
 package dev.klat.agent.export;
 
-import dev.klat.model.BrokerProbeWire;
 import dev.klat.model.ClockSyncHeaders;
+import dev.klat.model.OtlpPaths;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,9 +65,6 @@ public final class OtlpHttpSender {
   /** The longest {@code Retry-After} honoured, {@value} ms; a longer one is cut to it. */
   static final long MAX_RETRY_AFTER_MILLIS = 60_000;
 
-  static final String TRACES_PATH = "/v1/traces";
-  static final String METRICS_PATH = "/v1/metrics";
-
   private final URL tracesUrl;
   private final URL metricsUrl;
   private final URL logsUrl;
@@ -88,9 +85,9 @@ public final class OtlpHttpSender {
       String agentVersion,
       TimeSource time)
       throws IOException {
-    this.tracesUrl = new URL(endpointBase + TRACES_PATH);
-    this.metricsUrl = new URL(endpointBase + METRICS_PATH);
-    this.logsUrl = new URL(endpointBase + BrokerProbeWire.LOGS_PATH);
+    this.tracesUrl = new URL(endpointBase + OtlpPaths.TRACES);
+    this.metricsUrl = new URL(endpointBase + OtlpPaths.METRICS);
+    this.logsUrl = new URL(endpointBase + OtlpPaths.LOGS);
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     this.gzip = gzip;
     this.userAgent = "klat-agent/" + agentVersion;

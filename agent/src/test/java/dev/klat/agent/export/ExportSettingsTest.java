@@ -3,6 +3,9 @@ package dev.klat.agent.export;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klat.agent.config.AgentConfig;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ExportSettingsTest {
@@ -11,7 +14,7 @@ class ExportSettingsTest {
   void hasTheDocumentedDefaults() {
     ExportSettings settings = ExportSettings.builder().build();
     assertThat(settings.endpoint()).isEqualTo("http://127.0.0.1:4318");
-    assertThat(settings.serviceName()).isEqualTo("unknown_service:java");
+    assertThat(settings.serviceName()).isEqualTo(AgentConfig.FALLBACK_SERVICE_NAME);
     assertThat(settings.instanceId()).isNotZero();
     assertThat(settings.hostName()).isNull();
     assertThat(settings.metricsIntervalMillis()).isEqualTo(10_000);
@@ -24,6 +27,24 @@ class ExportSettingsTest {
     assertThat(settings.readTimeoutMillis()).isEqualTo(10_000);
     assertThat(settings.resourceAttributes()).isEmpty();
     assertThat(settings.headers()).isEmpty();
+  }
+
+  @Test
+  void takesWhatTheAgentConfigurationSaysAboutExport() {
+    Map<String, String> sys = new HashMap<>();
+    sys.put("klat.endpoint", "http://collector:4318/");
+    sys.put("klat.service.name", "orders");
+    sys.put("klat.metrics.interval", "2s");
+    sys.put("klat.export.queue.size", "64");
+    sys.put("klat.export.timeout", "250ms");
+    sys.put("klat.export.gzip", "false");
+    ExportSettings settings = ExportSettings.builder(AgentConfig.load(sys, null, null)).build();
+    assertThat(settings.endpoint()).isEqualTo("http://collector:4318");
+    assertThat(settings.serviceName()).isEqualTo("orders");
+    assertThat(settings.metricsIntervalMillis()).isEqualTo(2_000);
+    assertThat(settings.spanQueueCapacity()).isEqualTo(64);
+    assertThat(settings.readTimeoutMillis()).isEqualTo(250);
+    assertThat(settings.gzip()).isFalse();
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.klat.collector.receive;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.klat.model.BrokerProbeWire;
 import dev.klat.model.ClockSyncHeaders;
+import dev.klat.model.OtlpPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -107,9 +107,9 @@ public final class OtlpHttpReceiver implements AutoCloseable {
             new ThreadPoolExecutor.CallerRunsPolicy());
     this.server = HttpServer.create(address, 256);
     server.setExecutor(executor);
-    server.createContext("/v1/traces", exchange -> handle(exchange, Signal.TRACES));
-    server.createContext("/v1/metrics", exchange -> handle(exchange, Signal.METRICS));
-    server.createContext(BrokerProbeWire.LOGS_PATH, exchange -> handle(exchange, Signal.LOGS));
+    server.createContext(OtlpPaths.TRACES, exchange -> handle(exchange, Signal.TRACES));
+    server.createContext(OtlpPaths.METRICS, exchange -> handle(exchange, Signal.METRICS));
+    server.createContext(OtlpPaths.LOGS, exchange -> handle(exchange, Signal.LOGS));
     server.createContext(
         "/",
         exchange -> {
@@ -125,9 +125,9 @@ public final class OtlpHttpReceiver implements AutoCloseable {
 
   /** The OTLP signals served: traces and metrics from the agents, logs from the broker probes. */
   private enum Signal {
-    TRACES("/v1/traces"),
-    METRICS("/v1/metrics"),
-    LOGS(BrokerProbeWire.LOGS_PATH);
+    TRACES(OtlpPaths.TRACES),
+    METRICS(OtlpPaths.METRICS),
+    LOGS(OtlpPaths.LOGS);
 
     final String path;
 

@@ -401,7 +401,7 @@ public final class ExportSettings {
       if (value == null) {
         throw new IllegalArgumentException("resource attribute " + key + " has a null value");
       }
-      if (Telemetry.RESERVED_RESOURCE_KEYS.contains(key)) {
+      if (ResourceAttributes.RESERVED_KEYS.contains(key)) {
         throw new IllegalArgumentException("resource attribute " + key + " is set by klat");
       }
       resourceAttributes.put(key, value);

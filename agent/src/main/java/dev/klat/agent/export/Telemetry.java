@@ -1,24 +1,9 @@
 package dev.klat.agent.export;
 
-import dev.klat.model.MetricDef;
-import dev.klat.model.SpanAttributes;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.DoubleSupplier;
 
@@ -41,47 +26,16 @@ import java.util.function.DoubleSupplier;
  *
  * <p>A retryable failure (refused, timed out, HTTP 429/502/503/504) pauses all sending for the
  * server's {@code Retry-After} or an exponential backoff; meanwhile the queue fills and then drops.
- * A span batch is tried at most {@value #MAX_ATTEMPTS_PER_BATCH} times, then dropped. A failed
- * metrics request is never resent: the next one carries the same cumulative totals, newer. A
+ * A span batch is tried at most {@value SpanExport#MAX_ATTEMPTS_PER_BATCH} times, then dropped. A
+ * failed metrics request is never resent: the next one carries the same cumulative totals, newer. A
  * rejected request (other 4xx/5xx) is dropped at once. Every failure is counted, and warned about
  * through the {@link ExportLog} at most once a minute per kind. The pipeline's own health is
- * exported as metrics too (see {@link #DROPPED_SPANS_METRIC} and its siblings).
+ * exported as metrics too (see {@link ExportCounters}).
  *
  * <p>Nothing is registered with the JVM: the caller adds a shutdown hook that calls {@link
  * #shutdown}.
  */
 public final class Telemetry {
-
-  // The exporter's own health, named in model/ like every other metric.
-  /** Spans dropped, because the queue was full or their export failed for good. */
-  public static final String DROPPED_SPANS_METRIC = MetricDef.AGENT_EXPORT_SPANS_DROPPED.name();
-
-  /** Spans the endpoint accepted. */
-  public static final String EXPORTED_SPANS_METRIC = MetricDef.AGENT_EXPORT_SPANS_EXPORTED.name();
-
-  /** Export requests (spans or metrics) that did not succeed, each attempt counted. */
-  public static final String FAILED_EXPORTS_METRIC = MetricDef.AGENT_EXPORT_REQUESTS_FAILED.name();
-
-  /** Metric series requests refused because the registry was full. */
-  public static final String SERIES_OVERFLOW_METRIC = MetricDef.AGENT_EXPORT_SERIES_OVERFLOW.name();
-
-  /** How many times a batch of spans is sent before it is dropped, {@value}. */
-  static final int MAX_ATTEMPTS_PER_BATCH = 5;
-
-  /** At most this many data points per metrics request, about 1.8 MB of histograms. */
-  static final int MAX_POINTS_PER_METRICS_REQUEST = 256;
-
-  static final Set<String> RESERVED_RESOURCE_KEYS =
-      Collections.unmodifiableSet(
-          new HashSet<>(
-              Arrays.asList(
-                  "service.name",
-                  "telemetry.sdk.name",
-                  "telemetry.sdk.language",
-                  "telemetry.sdk.version",
-                  SpanAttributes.INSTANCE_ID.name(),
-                  SpanAttributes.CLOCK_COLLECTOR_OFFSET_NANOS.name(),
-                  SpanAttributes.CLOCK_COLLECTOR_UNCERTAINTY_NANOS.name())));
 
   // offer() does not wake the exporter (unpark takes a mutex inside the JVM), so the exporter
   // polls: a full batch waits at most this long.
@@ -95,37 +49,32 @@ public final class Telemetry {
   private final OtlpHttpSender sender;
   private final Backoff backoff;
   private final String agentVersion;
-  private final long startEpochNanos;
+  private final MetricsExport metricsExport;
+  private final DropWarnings dropWarnings;
   private final int batchTrigger;
   private final Thread thread;
   private final CountDownLatch terminated = new CountDownLatch(1);
 
-  private final ConcurrentLinkedQueue<SpanRecord> queue = new ConcurrentLinkedQueue<>();
-  // Reserved queue slots: incremented before a span is added, decremented after one is removed,
-  // so it is never below the queue's length and never above the capacity.
-  private final AtomicInteger queued = new AtomicInteger();
-  private final LongAdder droppedSpans = new LongAdder();
-  private final AtomicLong exportedSpans = new AtomicLong();
-  private final AtomicLong failedExports = new AtomicLong();
+  private final ExportCounters counters = new ExportCounters();
+  private final SpanQueue queue;
+  private final SpanExport spans;
 
   private volatile boolean closing;
   private volatile long flushDeadlineNanos;
 
   // Confined to the exporter thread.
   private OtlpEncoder encoder;
-  private Batch pending;
   private long backoffUntilNanos;
   private long nextSpanFlushNanos;
   private long nextMetricsNanos;
-  private long droppedAtLastWarning;
-  private long overflowAtLastWarning;
 
   Telemetry(ExportSettings settings, ExportLog log, TimeSource time, DoubleSupplier random) {
     this.settings = settings;
     this.time = time;
     this.log = new RateLimitedLog(log == null ? ExportLog.NONE : log, time);
     this.registry = new MetricsRegistry(settings.maxMetricSeries(), time);
-    this.agentVersion = agentVersion();
+    this.agentVersion = ResourceAttributes.agentVersion();
+    this.queue = new SpanQueue(settings.spanQueueCapacity(), counters);
     try {
       this.sender =
           new OtlpHttpSender(
@@ -134,7 +83,18 @@ public final class Telemetry {
       throw new IllegalArgumentException("invalid endpoint " + settings.endpoint(), e);
     }
     this.backoff = new Backoff(random);
-    this.startEpochNanos = time.epochNanos();
+    this.metricsExport =
+        new MetricsExport(registry, counters, sender, backoff, this.log, settings.endpoint(), time);
+    this.spans =
+        new SpanExport(
+            queue,
+            counters,
+            sender,
+            backoff,
+            this.log,
+            settings.endpoint(),
+            settings.maxSpansPerRequest());
+    this.dropWarnings = new DropWarnings(this.log, settings.maxMetricSeries());
     this.batchTrigger = Math.min(settings.maxSpansPerRequest(), settings.spanQueueCapacity());
     long now = time.nanoTime();
     this.backoffUntilNanos = now;
@@ -191,24 +151,7 @@ public final class Telemetry {
    *     (counted in {@link #droppedSpans()}), or because {@code span} is null
    */
   public boolean offer(SpanRecord span) {
-    if (span == null) {
-      return false;
-    }
-    if (closing) {
-      droppedSpans.increment();
-      return false;
-    }
-    int capacity = settings.spanQueueCapacity();
-    int current;
-    do {
-      current = queued.get();
-      if (current >= capacity) {
-        droppedSpans.increment();
-        return false;
-      }
-    } while (!queued.compareAndSet(current, current + 1));
-    queue.offer(span);
-    return true;
+    return span != null && queue.offer(span);
   }
 
   /**
@@ -218,7 +161,7 @@ public final class Telemetry {
    * @return the number of dropped spans
    */
   public long droppedSpans() {
-    return droppedSpans.sum();
+    return counters.droppedSpans();
   }
 
   /**
@@ -227,7 +170,7 @@ public final class Telemetry {
    * @return the number of exported spans
    */
   public long exportedSpans() {
-    return exportedSpans.get();
+    return counters.exportedSpans();
   }
 
   /**
@@ -236,7 +179,7 @@ public final class Telemetry {
    * @return the number of failed requests
    */
   public long failedExports() {
-    return failedExports.get();
+    return counters.failedExports();
   }
 
   /**
@@ -245,7 +188,7 @@ public final class Telemetry {
    * @return at most {@link ExportSettings#spanQueueCapacity()}
    */
   public int queuedSpans() {
-    return queued.get();
+    return queue.size();
   }
 
   /**
@@ -266,6 +209,7 @@ public final class Telemetry {
         long marginNanos = Math.min(timeoutNanos / 5, TimeUnit.MILLISECONDS.toNanos(200));
         flushDeadlineNanos = startNanos + timeoutNanos - marginNanos;
         closing = true;
+        queue.close();
       }
       if (Thread.currentThread() == thread) {
         return;
@@ -277,7 +221,7 @@ public final class Telemetry {
         thread.interrupt();
       }
       // Spans offered while closing, or left by an exporter that did not finish in time.
-      dropQueued();
+      queue.dropAll();
     } catch (Throwable ignored) {
       // Called from a shutdown hook: nothing useful can be done with an error here.
     }
@@ -326,11 +270,8 @@ public final class Telemetry {
     } catch (Throwable t) {
       log.warn(RateLimitedLog.Kind.INTERNAL_ERROR, "exporter stopped: " + t);
     } finally {
-      if (pending != null) {
-        droppedSpans.add(pending.spanCount);
-        pending = null;
-      }
-      dropQueued();
+      spans.dropPending();
+      queue.dropAll();
       warnAboutDrops();
       terminated.countDown();
     }
@@ -347,23 +288,23 @@ public final class Telemetry {
     if (now - backoffUntilNanos < 0) {
       return Math.min(backoffUntilNanos - now, TICK_NANOS);
     }
-    if (pending == null) {
-      int waiting = queued.get();
+    if (!spans.hasPending()) {
+      int waiting = queue.size();
       boolean timerDue = now - nextSpanFlushNanos >= 0;
       if (timerDue) {
         nextSpanFlushNanos =
             now + TimeUnit.MILLISECONDS.toNanos(settings.spanFlushIntervalMillis());
       }
       if (waiting >= batchTrigger || (waiting > 0 && timerDue)) {
-        pending = takeBatch();
+        spans.takeBatch(encoder());
       }
     }
     boolean moreSpans = false;
-    if (pending != null) {
+    if (spans.hasPending()) {
       if (!sendPending(false, settings.connectTimeoutMillis(), settings.readTimeoutMillis())) {
         return Math.max(0, backoffUntilNanos - time.nanoTime());
       }
-      moreSpans = queued.get() >= batchTrigger;
+      moreSpans = queue.size() >= batchTrigger;
     }
     // Checked after every batch, so that a steady stream of spans cannot starve the metrics.
     now = time.nanoTime();
@@ -394,12 +335,11 @@ public final class Telemetry {
       return;
     }
     while (deadline - time.nanoTime() > 0) {
-      if (pending == null) {
-        if (queued.get() == 0) {
+      if (!spans.hasPending()) {
+        if (queue.size() == 0) {
           return;
         }
-        pending = takeBatch();
-        if (pending == null) {
+        if (!spans.takeBatch(encoder())) {
           continue;
         }
       }
@@ -418,127 +358,29 @@ public final class Telemetry {
     return (int) Math.max(1, Math.min(configuredMillis, remainingMillis));
   }
 
-  /** Removes up to one batch of spans from the queue and encodes it; null if none was valid. */
-  private Batch takeBatch() {
-    List<SpanRecord> spans = new ArrayList<>(Math.min(queued.get(), batchTrigger));
-    while (spans.size() < settings.maxSpansPerRequest()) {
-      SpanRecord span = queue.poll();
-      if (span == null) {
-        break;
-      }
-      queued.decrementAndGet();
-      if (span.hasValidIds()) {
-        spans.add(span);
-      } else {
-        droppedSpans.increment();
-      }
-    }
-    if (spans.isEmpty()) {
-      return null;
-    }
-    try {
-      return new Batch(encoder().encodeSpans(spans), spans.size());
-    } catch (RuntimeException e) {
-      droppedSpans.add(spans.size());
-      throw e;
-    }
-  }
-
   /** Returns false if sending must pause (a backoff was set, or the final flush should stop). */
   private boolean sendPending(boolean finalFlush, int connectTimeoutMillis, int readTimeoutMillis) {
-    OtlpHttpSender.Result result =
-        sender.sendTraces(pending.body, connectTimeoutMillis, readTimeoutMillis);
-    switch (result.outcome) {
-      case SUCCESS:
-        exportedSpans.addAndGet(pending.spanCount);
-        pending = null;
-        backoff.reset();
-        return true;
-      case RETRYABLE:
-        failedExports.incrementAndGet();
-        pending.attempts++;
-        if (finalFlush || pending.attempts >= MAX_ATTEMPTS_PER_BATCH) {
-          droppedSpans.add(pending.spanCount);
-          pending = null;
-        }
-        log.warn(
-            RateLimitedLog.Kind.EXPORT_RETRYABLE,
-            "sending spans to " + settings.endpoint() + " failed, will retry: " + result.detail);
-        startBackoff(result);
-        return false;
-      default:
-        failedExports.incrementAndGet();
-        droppedSpans.add(pending.spanCount);
-        pending = null;
-        log.warn(
-            RateLimitedLog.Kind.EXPORT_REJECTED,
-            "spans rejected by " + settings.endpoint() + ", dropped: " + result.detail);
-        return true;
+    OtlpHttpSender.Result failure =
+        spans.sendPending(finalFlush, connectTimeoutMillis, readTimeoutMillis);
+    if (failure == null) {
+      return true;
     }
+    startBackoff(failure);
+    return false;
   }
 
   /** Returns false if sending must pause (a backoff was set, or the final flush should stop). */
   private boolean exportMetrics(
       boolean finalFlush, int connectTimeoutMillis, int readTimeoutMillis) {
-    List<MetricFamily> families = registry.collect();
-    families.addAll(healthFamilies());
-    long timeEpochNanos = time.epochNanos();
-    for (List<MetricFamily> chunk : OtlpEncoder.chunk(families, MAX_POINTS_PER_METRICS_REQUEST)) {
-      byte[] body = encoder().encodeMetrics(chunk, timeEpochNanos);
-      if (body == null) {
-        continue;
-      }
-      OtlpHttpSender.Result result =
-          sender.sendMetrics(body, connectTimeoutMillis, readTimeoutMillis);
-      if (result.outcome == OtlpHttpSender.Outcome.SUCCESS) {
-        backoff.reset();
-        continue;
-      }
-      failedExports.incrementAndGet();
-      if (result.outcome == OtlpHttpSender.Outcome.RETRYABLE) {
-        log.warn(
-            RateLimitedLog.Kind.EXPORT_RETRYABLE,
-            "sending metrics to " + settings.endpoint() + " failed, will retry: " + result.detail);
-        // The remaining chunks are dropped too: the next export carries newer totals.
-        if (!finalFlush) {
-          startBackoff(result);
-        }
-        return false;
-      }
-      log.warn(
-          RateLimitedLog.Kind.EXPORT_REJECTED,
-          "metrics rejected by " + settings.endpoint() + ", dropped: " + result.detail);
+    OtlpHttpSender.Result failure =
+        metricsExport.send(encoder(), connectTimeoutMillis, readTimeoutMillis);
+    if (failure == null) {
+      return true;
     }
-    return true;
-  }
-
-  private List<MetricFamily> healthFamilies() {
-    List<MetricFamily> health = new ArrayList<>(4);
-    health.add(
-        counter(
-            DROPPED_SPANS_METRIC,
-            "Spans the agent dropped: queue full, or their export failed for good.",
-            droppedSpans.sum()));
-    health.add(counter(EXPORTED_SPANS_METRIC, "Spans the endpoint accepted.", exportedSpans.get()));
-    health.add(
-        counter(
-            FAILED_EXPORTS_METRIC,
-            "Export requests that did not succeed, each attempt counted.",
-            failedExports.get()));
-    health.add(
-        counter(
-            SERIES_OVERFLOW_METRIC,
-            "Metric series refused because the agent's registry was full.",
-            registry.overflowCount()));
-    return health;
-  }
-
-  private MetricFamily counter(String name, String description, long value) {
-    MetricFamily family =
-        new MetricFamily(
-            name, description, MetricDef.Unit.NONE.otelUnit(), MetricDef.Instrument.COUNTER);
-    family.addLong(new String[0], new String[0], startEpochNanos, value);
-    return family;
+    if (!finalFlush) {
+      startBackoff(failure);
+    }
+    return false;
   }
 
   private void startBackoff(OtlpHttpSender.Result result) {
@@ -547,74 +389,16 @@ public final class Telemetry {
   }
 
   private void warnAboutDrops() {
-    long dropped = droppedSpans.sum();
-    if (dropped > droppedAtLastWarning
-        && log.warn(
-            RateLimitedLog.Kind.SPANS_DROPPED,
-            (dropped - droppedAtLastWarning)
-                + " spans dropped (queue full or export failed), "
-                + dropped
-                + " in total")) {
-      droppedAtLastWarning = dropped;
-    }
-    long overflow = registry.overflowCount();
-    if (overflow > overflowAtLastWarning
-        && log.warn(
-            RateLimitedLog.Kind.SERIES_OVERFLOW,
-            "more than "
-                + settings.maxMetricSeries()
-                + " metric series; new ones are reported with tags \""
-                + MetricsRegistry.OVERFLOW_TAG_VALUE
-                + "\"")) {
-      overflowAtLastWarning = overflow;
-    }
-  }
-
-  private void dropQueued() {
-    SpanRecord span;
-    while ((span = queue.poll()) != null) {
-      queued.decrementAndGet();
-      droppedSpans.increment();
-    }
+    dropWarnings.check(counters.droppedSpans(), registry.overflowCount());
   }
 
   private OtlpEncoder encoder() {
     if (encoder == null) {
-      encoder = new OtlpEncoder(resourceAttributes(), agentVersion, sender.clockSync());
+      encoder =
+          new OtlpEncoder(
+              ResourceAttributes.of(settings, agentVersion), agentVersion, sender.clockSync());
     }
     return encoder;
-  }
-
-  /** Runs on the exporter thread: the host name lookup may take seconds. */
-  Map<String, Object> resourceAttributes() {
-    Map<String, Object> attributes = new LinkedHashMap<>();
-    attributes.put("service.name", settings.serviceName());
-    attributes.put("service.instance.id", String.format("%016x", settings.instanceId()));
-    String hostName = settings.hostName() != null ? settings.hostName() : lookUpHostName();
-    if (hostName != null) {
-      attributes.put("host.name", hostName);
-    }
-    attributes.put("telemetry.sdk.name", "klat");
-    attributes.put("telemetry.sdk.language", "java");
-    attributes.put("telemetry.sdk.version", agentVersion);
-    attributes.putAll(settings.resourceAttributes());
-    attributes.put(SpanAttributes.INSTANCE_ID.name(), settings.instanceId());
-    return attributes;
-  }
-
-  private static String lookUpHostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (Exception e) {
-      String env = System.getenv("HOSTNAME");
-      return env == null || env.isEmpty() ? null : env;
-    }
-  }
-
-  private static String agentVersion() {
-    Package p = Telemetry.class.getPackage();
-    String version = p == null ? null : p.getImplementationVersion();
-    return version == null ? "unknown" : version;
   }
 
   /** The clock exchange with the endpoint; exporter thread only (tests read it once stopped). */
@@ -628,17 +412,5 @@ public final class Telemetry {
 
   void startThread() {
     thread.start();
-  }
-
-  /** A batch of spans encoded as one request, kept for retries. */
-  private static final class Batch {
-    final byte[] body;
-    final int spanCount;
-    int attempts;
-
-    Batch(byte[] body, int spanCount) {
-      this.body = body;
-      this.spanCount = spanCount;
-    }
   }
 }

@@ -200,11 +200,12 @@ class TelemetryTest {
     }
     assertThat(byName)
         .containsKeys(
-            Telemetry.DROPPED_SPANS_METRIC,
-            Telemetry.EXPORTED_SPANS_METRIC,
-            Telemetry.FAILED_EXPORTS_METRIC,
-            Telemetry.SERIES_OVERFLOW_METRIC);
-    assertThat(byName.get(Telemetry.DROPPED_SPANS_METRIC).getSum().getIsMonotonic()).isTrue();
+            MetricDef.AGENT_EXPORT_SPANS_DROPPED.name(),
+            MetricDef.AGENT_EXPORT_SPANS_EXPORTED.name(),
+            MetricDef.AGENT_EXPORT_REQUESTS_FAILED.name(),
+            MetricDef.AGENT_EXPORT_SERIES_OVERFLOW.name());
+    assertThat(byName.get(MetricDef.AGENT_EXPORT_SPANS_DROPPED.name()).getSum().getIsMonotonic())
+        .isTrue();
   }
 
   private static Optional<HistogramDataPoint> e2ePoint(ExportMetricsServiceRequest request) {

@@ -1,0 +1,65 @@
+package dev.klat.agent.export;
+
+import dev.klat.model.MetricDef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The export pipeline's own health: spans dropped, spans exported, failed requests, and the
+ * registry's refused series, exported beside the application's metrics under the names {@link
+ * MetricDef} gives them.
+ */
+final class ExportCounters {
+  // Any application thread may drop a span; only the exporter thread counts the others.
+  private final LongAdder droppedSpans = new LongAdder();
+  private final AtomicLong exportedSpans = new AtomicLong();
+  private final AtomicLong failedExports = new AtomicLong();
+
+  void spanDropped() {
+    droppedSpans.increment();
+  }
+
+  void spansDropped(int count) {
+    droppedSpans.add(count);
+  }
+
+  void spansExported(int count) {
+    exportedSpans.addAndGet(count);
+  }
+
+  void exportFailed() {
+    failedExports.incrementAndGet();
+  }
+
+  long droppedSpans() {
+    return droppedSpans.sum();
+  }
+
+  long exportedSpans() {
+    return exportedSpans.get();
+  }
+
+  long failedExports() {
+    return failedExports.get();
+  }
+
+  /** The four health counters as metric families, cumulative since {@code startEpochNanos}. */
+  List<MetricFamily> families(long seriesOverflow, long startEpochNanos) {
+    List<MetricFamily> health = new ArrayList<>(4);
+    health.add(counter(MetricDef.AGENT_EXPORT_SPANS_DROPPED, droppedSpans(), startEpochNanos));
+    health.add(counter(MetricDef.AGENT_EXPORT_SPANS_EXPORTED, exportedSpans(), startEpochNanos));
+    health.add(counter(MetricDef.AGENT_EXPORT_REQUESTS_FAILED, failedExports(), startEpochNanos));
+    health.add(counter(MetricDef.AGENT_EXPORT_SERIES_OVERFLOW, seriesOverflow, startEpochNanos));
+    return health;
+  }
+
+  private static MetricFamily counter(MetricDef def, long value, long startEpochNanos) {
+    MetricFamily family =
+        new MetricFamily(
+            def.name(), def.description(), def.unit().otelUnit(), MetricDef.Instrument.COUNTER);
+    family.addLong(new String[0], new String[0], startEpochNanos, value);
+    return family;
+  }
+}

@@ -1,0 +1,125 @@
+package dev.klat.agent.export;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Span export: takes a batch from the queue, encodes it once, and keeps it for retries until it is
+ * accepted, rejected, or tried {@value #MAX_ATTEMPTS_PER_BATCH} times. Exporter thread only.
+ */
+final class SpanExport {
+
+  /** How many times a batch of spans is sent before it is dropped, {@value}. */
+  static final int MAX_ATTEMPTS_PER_BATCH = 5;
+
+  private final SpanQueue queue;
+  private final ExportCounters counters;
+  private final OtlpHttpSender sender;
+  private final Backoff backoff;
+  private final RateLimitedLog log;
+  private final String endpoint;
+  private final int maxSpansPerRequest;
+  private Batch pending;
+
+  SpanExport(
+      SpanQueue queue,
+      ExportCounters counters,
+      OtlpHttpSender sender,
+      Backoff backoff,
+      RateLimitedLog log,
+      String endpoint,
+      int maxSpansPerRequest) {
+    this.queue = queue;
+    this.counters = counters;
+    this.sender = sender;
+    this.backoff = backoff;
+    this.log = log;
+    this.endpoint = endpoint;
+    this.maxSpansPerRequest = maxSpansPerRequest;
+  }
+
+  /** Whether a batch waits to be sent (again). */
+  boolean hasPending() {
+    return pending != null;
+  }
+
+  /**
+   * Unless a batch is pending, takes up to one request's worth of spans from the queue and encodes
+   * them.
+   *
+   * @return whether a batch is pending now
+   */
+  boolean takeBatch(OtlpEncoder encoder) {
+    if (pending != null) {
+      return true;
+    }
+    List<SpanRecord> spans = new ArrayList<>(Math.min(queue.size(), maxSpansPerRequest));
+    queue.drainTo(spans, maxSpansPerRequest);
+    if (spans.isEmpty()) {
+      return false;
+    }
+    try {
+      pending = new Batch(encoder.encodeSpans(spans), spans.size());
+      return true;
+    } catch (RuntimeException e) {
+      counters.spansDropped(spans.size());
+      throw e;
+    }
+  }
+
+  /**
+   * Sends the pending batch. Accepted or rejected, it is gone; a retryable failure keeps it, unless
+   * it was the last attempt or {@code finalFlush}.
+   *
+   * @return null unless sending must pause: then the retryable failure, for the backoff
+   */
+  OtlpHttpSender.Result sendPending(
+      boolean finalFlush, int connectTimeoutMillis, int readTimeoutMillis) {
+    OtlpHttpSender.Result result =
+        sender.sendTraces(pending.body, connectTimeoutMillis, readTimeoutMillis);
+    switch (result.outcome) {
+      case SUCCESS:
+        counters.spansExported(pending.spanCount);
+        pending = null;
+        backoff.reset();
+        return null;
+      case RETRYABLE:
+        counters.exportFailed();
+        pending.attempts++;
+        if (finalFlush || pending.attempts >= MAX_ATTEMPTS_PER_BATCH) {
+          dropPending();
+        }
+        log.warn(
+            RateLimitedLog.Kind.EXPORT_RETRYABLE,
+            "sending spans to " + endpoint + " failed, will retry: " + result.detail);
+        return result;
+      default:
+        counters.exportFailed();
+        dropPending();
+        log.warn(
+            RateLimitedLog.Kind.EXPORT_REJECTED,
+            "spans rejected by " + endpoint + ", dropped: " + result.detail);
+        return null;
+    }
+  }
+
+  /** Drops and counts the pending batch, if any. */
+  void dropPending() {
+    if (pending != null) {
+      counters.spansDropped(pending.spanCount);
+      pending = null;
+    }
+  }
+
+  /** A batch of spans encoded as one request, kept for retries. */
+  private static final class Batch {
+    final byte[] body;
+    final int spanCount;
+    int attempts;
+
+    Batch(byte[] body, int spanCount) {
+      this.body = body;
+      this.spanCount = spanCount;
+    }
+  }
+}

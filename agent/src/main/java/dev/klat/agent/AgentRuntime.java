@@ -5,6 +5,7 @@ import dev.klat.agent.config.TopicFilter;
 import dev.klat.agent.export.MetricsRegistry;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.Telemetry;
+import dev.klat.agent.export.TimeSource;
 
 /**
  * What the hooks need at run time, set once by {@link KlatAgent} before any class is transformed.
@@ -23,6 +24,10 @@ public final class AgentRuntime {
   public final boolean headersEnabled;
   public final TopicFilter topicFilter;
   public final AgentLog log;
+
+  /** The clocks every hook reads: {@link TimeSource#SYSTEM} but in tests. */
+  public final TimeSource time;
+
   private final Telemetry telemetry;
 
   AgentRuntime(
@@ -32,7 +37,8 @@ public final class AgentRuntime {
       boolean headersEnabled,
       TopicFilter topicFilter,
       AgentLog log,
-      Telemetry telemetry) {
+      Telemetry telemetry,
+      TimeSource time) {
     this.instanceId = instanceId;
     this.samplingProbability = samplingProbability;
     this.maxSampledPerSecond = maxSampledPerSecond;
@@ -40,6 +46,7 @@ public final class AgentRuntime {
     this.topicFilter = topicFilter;
     this.log = log;
     this.telemetry = telemetry;
+    this.time = time;
   }
 
   /** The running agent, or null when hooks must do nothing. */

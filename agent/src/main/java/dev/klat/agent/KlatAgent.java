@@ -5,6 +5,7 @@ import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.consumer.ConsumerInstrumentation;
 import dev.klat.agent.export.ExportSettings;
 import dev.klat.agent.export.Telemetry;
+import dev.klat.agent.export.TimeSource;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
 import dev.klat.agent.weave.ClassPlan;
@@ -80,7 +81,8 @@ public final class KlatAgent {
               config.headersEnabled(),
               config.topicFilter(),
               log,
-              telemetry));
+              telemetry,
+              TimeSource.SYSTEM));
       installShutdownFlush(telemetry);
       log.debug("exporter started after " + millisSince(startNanos) + " ms");
 

@@ -1,21 +1,14 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.WallClock;
-import dev.klat.agent.export.Gauge;
-import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.export.SpanRecord;
-import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
-import dev.klat.model.TimingHeader;
-import java.lang.reflect.Method;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
@@ -35,20 +28,6 @@ import org.apache.kafka.common.record.TimestampType;
  */
 public final class ConsumerHooks {
 
-  /** A send time further ahead of this host's clock than this is forged or a broken clock. */
-  static final long MAX_FUTURE_MICROS = 300_000_000L;
-
-  /** Reprocessing a year-old topic is legitimate; older send times are not trusted. */
-  static final long MAX_AGE_MICROS = 366L * 24 * 3600 * 1_000_000L;
-
-  /** W3C allows longer values for future versions; anything beyond this is garbage. */
-  static final int MAX_TRACEPARENT_BYTES = 512;
-
-  static final String REASON_DUPLICATE_TIMING = "duplicate";
-  static final String REASON_TRACEPARENT_INVALID = "traceparent-invalid";
-  static final String REASON_TRACEPARENT_MISSING = "traceparent-missing";
-  static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
-
   private static final long NANOS_PER_MILLI = 1_000_000L;
 
   /**
@@ -64,24 +43,19 @@ public final class ConsumerHooks {
    */
   static final long PROMPT_POLL_GAP_NANOS = NANOS_PER_MILLI;
 
-  private static final long NO_START = Long.MIN_VALUE;
-  private static final double NANOS_PER_SECOND = 1e9;
-
-  // For 2.8, whose partition data is FetchResponse.PartitionData: its highWatermark() by
-  // reflection, looked up once.
-  private static volatile boolean legacyPartitionData;
-  private static volatile Method legacyHighWatermark;
+  static final long NO_START = Long.MIN_VALUE;
 
   private ConsumerHooks() {}
 
   /** At {@code KafkaConsumer.poll} entry: forgets records a previous poll collected but threw. */
   public static void onPollEnter(Object consumer) {
     try {
-      if (AgentRuntime.get() != null) {
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime != null) {
         PollContext context = PollContext.get();
         context.clear();
         context.polling = true;
-        context.pollEnterNanos = System.nanoTime();
+        context.pollEnterNanos = runtime.time.nanoTime();
       }
     } catch (Throwable t) {
       warn("consumer-poll", t);
@@ -116,10 +90,10 @@ public final class ConsumerHooks {
       for (int i = 0; i < context.size; i++) {
         readList(runtime, state, context, i);
       }
-      long pollNanos = System.nanoTime();
-      long pollEpochNanos = WallClock.epochNanos(pollNanos);
+      long pollNanos = runtime.time.nanoTime();
+      long pollEpochNanos = runtime.time.epochNanosAt(pollNanos);
       for (int i = 0; i < context.size; i++) {
-        reportList(state, context, i, pollNanos, pollEpochNanos);
+        PollReport.reportList(state, context, i, pollNanos, pollEpochNanos);
       }
       for (int i = 0; i < context.spanCount; i++) {
         SpanRecord span = context.spans[i];
@@ -134,16 +108,17 @@ public final class ConsumerHooks {
     } finally {
       if (context != null) {
         context.clear();
-        context.lastPollExitNanos = System.nanoTime();
+        context.lastPollExitNanos = runtime.time.nanoTime();
       }
     }
   }
 
   /** At {@code FetchSessionHandler.FetchRequestData} construction exit: takes F. */
   public static void onFetchRequestCreated(Object requestData) {
-    long requestNanos = System.nanoTime();
     try {
-      if (AgentRuntime.get() != null) {
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime != null) {
+        long requestNanos = runtime.time.nanoTime();
         ((StateHolder) requestData).klat$state(FetchStamp.request(requestNanos, PollContext.get()));
       }
     } catch (Throwable t) {
@@ -153,11 +128,12 @@ public final class ConsumerHooks {
 
   /** At the fetch response handler's entry: takes R and publishes F and R to this thread. */
   public static void onFetchResponse(Object requestData) {
-    long responseNanos = System.nanoTime();
     try {
-      if (AgentRuntime.get() == null) {
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime == null) {
         return;
       }
+      long responseNanos = runtime.time.nanoTime();
       HandlerContext handler = HandlerContext.get();
       Object stamp =
           requestData instanceof StateHolder ? ((StateHolder) requestData).klat$state() : null;
@@ -205,16 +181,16 @@ public final class ConsumerHooks {
 
   /** At {@code CompletedFetch} construction exit: the partition's records keep F and R. */
   public static void onCompletedFetchCreated(Object completedFetch) {
-    long nowNanos = System.nanoTime();
     try {
-      if (AgentRuntime.get() == null) {
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime == null) {
         return;
       }
       HandlerContext handler = HandlerContext.get();
       FetchStamp stamp =
           handler.active
               ? new FetchStamp(handler.requestNanos, handler.responseNanos, handler.readPromptly)
-              : new FetchStamp(0L, nowNanos, false);
+              : new FetchStamp(0L, runtime.time.nanoTime(), false);
       ((StateHolder) completedFetch).klat$state(stamp);
     } catch (Throwable t) {
       warn("consumer-completed-fetch", t);
@@ -263,7 +239,7 @@ public final class ConsumerHooks {
           records,
           stamp instanceof FetchStamp ? (FetchStamp) stamp : null,
           partition,
-          highWatermark(partitionData));
+          HighWatermarks.of(partitionData));
     } catch (Throwable t) {
       warn("consumer-fetch-records", t);
     }
@@ -341,7 +317,7 @@ public final class ConsumerHooks {
     Header timing = record.headers().lastHeader(HeaderNames.TIMING);
     if (timing != null) {
       long sendEpochMicros =
-          readTimingHeader(
+          TimingHeaderReader.read(
               runtime,
               state,
               context,
@@ -360,264 +336,6 @@ public final class ConsumerHooks {
       }
     }
     return NO_START;
-  }
-
-  /**
-   * Second pass over one list, after P was taken: histograms and the lag gauge. {@code R - F} and
-   * {@code P - R} are the same for every record of the list (one response, one poll): one recording
-   * with a count each. The end-to-end latencies go in at once, one atomic addition per run of
-   * records in the same bucket; those of records with a klat header one by one.
-   */
-  private static void reportList(
-      ConsumerState state, PollContext context, int index, long pollNanos, long pollEpochNanos) {
-    ConsumerTopicInstruments instruments = context.instruments[index];
-    if (instruments == null) {
-      return;
-    }
-    int count = context.counts[index];
-    FetchStamp stamp = context.stamps[index];
-    if (stamp != null) {
-      if (stamp.requestNanos != 0L) {
-        record(
-            state.clampedAtResponse,
-            instruments.fetchLatency,
-            stamp.responseNanos - stamp.requestNanos,
-            count);
-      }
-      record(
-          state.clampedAtPoll, instruments.bufferLatency, pollNanos - stamp.responseNanos, count);
-    }
-    int from = context.e2eStartsFrom[index];
-    int to = context.e2eStartsTo[index];
-    if (to > from) {
-      // Negative ones (a future timestamp, a skewed producer clock) are never recorded.
-      int negatives =
-          instruments.e2eLatency.recordAll(pollEpochNanos, context.e2eStartEpochNanos, from, to);
-      if (negatives > 0) {
-        state.clampedAtPoll.add(negatives);
-      }
-    }
-    if (context.preRead[index]) {
-      for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
-        long start = context.headerStartEpochNanos[k];
-        if (start != NO_START) {
-          record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
-        }
-      }
-    }
-    List<?> records = context.lists[index];
-    updateLag(
-        instruments,
-        context.partitions[index],
-        (ConsumerRecord<?, ?>) records.get(count - 1),
-        context.highWatermarks[index],
-        pollEpochNanos);
-  }
-
-  /**
-   * Consumer lag in time, after this poll: 0 when the poll returned everything the fetch response
-   * said was committed; otherwise the age of the last record returned, which bounds from above the
-   * age of the oldest committed record still waiting (it was appended later).
-   */
-  private static void updateLag(
-      ConsumerTopicInstruments instruments,
-      TopicPartition partition,
-      ConsumerRecord<?, ?> last,
-      long highWatermark,
-      long pollEpochNanos) {
-    Gauge lag = instruments.lag(partition.partition());
-    if (lag == null) {
-      return;
-    }
-    if (highWatermark >= 0L && last.offset() + 1 >= highWatermark) {
-      lag.set(0.0);
-    } else if (last.timestampType() == TimestampType.CREATE_TIME && last.timestamp() >= 0L) {
-      long ageNanos = pollEpochNanos - last.timestamp() * NANOS_PER_MILLI;
-      lag.set(Math.max(0L, ageNanos) / NANOS_PER_SECOND);
-    }
-  }
-
-  private static void record(
-      dev.klat.agent.export.Counter clamped, LatencyHistogram histogram, long nanos, int count) {
-    if (nanos < 0L) {
-      // Never a latency: a clock step, a forged header or a future timestamp.
-      clamped.add(count);
-      return;
-    }
-    histogram.recordNanos(nanos, count);
-  }
-
-  /**
-   * Validates the klat headers of a record that has a timing header, exports its span when it is
-   * sampled, and returns its {@code S} in epoch microseconds, or 0 when the header is unusable.
-   * Only records stamped by a producer agent (or forged) get here, so allocation is allowed.
-   */
-  private static long readTimingHeader(
-      AgentRuntime runtime,
-      ConsumerState state,
-      PollContext context,
-      ConsumerRecord<?, ?> record,
-      Header timing,
-      FetchStamp stamp,
-      long highWatermark) {
-    int timings = 0;
-    int traceparents = 0;
-    Header traceparent = null;
-    for (Header header : record.headers()) {
-      String key = header.key();
-      if (HeaderNames.TIMING.equals(key)) {
-        timings++;
-      } else if (HeaderNames.TRACEPARENT.equals(key)) {
-        traceparents++;
-        traceparent = header;
-      }
-    }
-    if (timings > 1) {
-      state.invalidHeader(REASON_DUPLICATE_TIMING).increment();
-      return 0L;
-    }
-    TimingHeader.Decoded decoded = context.decoded;
-    TimingHeader.DecodeError error = TimingHeader.decode(timing.value(), decoded);
-    if (error == TimingHeader.DecodeError.NONE) {
-      error =
-          TimingHeader.checkPlausible(
-              decoded.sendEpochMicros(),
-              WallClock.epochNanos(System.nanoTime()) / 1000L,
-              MAX_FUTURE_MICROS,
-              MAX_AGE_MICROS);
-    }
-    if (error != TimingHeader.DecodeError.NONE) {
-      state.invalidHeader(error.id()).increment();
-      return 0L;
-    }
-    long sendEpochMicros = decoded.sendEpochMicros();
-    if (!decoded.sampled() || !state.spanRateLimiter.tryAcquire(System.nanoTime())) {
-      return sendEpochMicros;
-    }
-    long[] parent = null;
-    if (traceparents == 1) {
-      byte[] value = traceparent.value();
-      long[] parsed = new long[4];
-      if (value != null
-          && value.length <= MAX_TRACEPARENT_BYTES
-          && TraceIds.parseTraceparent(value, parsed)) {
-        parent = parsed;
-      } else {
-        state.invalidHeader(REASON_TRACEPARENT_INVALID).increment();
-      }
-    } else {
-      state
-          .invalidHeader(
-              traceparents == 0 ? REASON_TRACEPARENT_MISSING : REASON_TRACEPARENT_DUPLICATE)
-          .increment();
-    }
-    PartitionFetchHistory history = context.listHistory;
-    long uncommittedAtNanos = history != null ? history.uncommittedAtNanos(record.offset()) : 0L;
-    context.addSpan(
-        span(
-            runtime,
-            state,
-            record,
-            parent,
-            sendEpochMicros,
-            stamp,
-            highWatermark,
-            uncommittedAtNanos));
-    return sendEpochMicros;
-  }
-
-  /** The span of a sampled record, without P: the poll exit's second pass adds it. */
-  private static SpanRecord span(
-      AgentRuntime runtime,
-      ConsumerState state,
-      ConsumerRecord<?, ?> record,
-      long[] parent,
-      long sendEpochMicros,
-      FetchStamp stamp,
-      long highWatermark,
-      long uncommittedAtNanos) {
-    // A bad or missing trace context starts a fresh trace; the collector still joins the span to
-    // the producer's by topic, partition and offset.
-    long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
-    long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
-    SpanRecord span =
-        new SpanRecord()
-            .setTraceId(traceIdHigh, traceIdLow)
-            .setSpanId(TraceIds.randomNonZeroLong())
-            .setParentSpanId(parent != null ? parent[2] : 0L)
-            .setKind(SpanRecord.KIND_CONSUMER)
-            .setName("poll " + record.topic());
-    span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
-    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, record.topic());
-    span.put(
-        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, Integer.toString(record.partition()));
-    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, record.offset());
-    span.put(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME, state.groupId);
-    span.put(SpanAttributes.MESSAGING_CLIENT_ID, state.clientId);
-    span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
-    span.put(SpanAttributes.SEND_TIME, sendEpochMicros * 1000L);
-    if (stamp != null) {
-      long responseEpochNanos = WallClock.epochNanos(stamp.responseNanos);
-      long startEpochNanos = responseEpochNanos;
-      if (stamp.requestNanos != 0L) {
-        startEpochNanos = WallClock.epochNanos(stamp.requestNanos);
-        span.put(SpanAttributes.FETCH_REQUEST_TIME, startEpochNanos);
-      }
-      span.put(SpanAttributes.FETCH_RESPONSE_TIME, responseEpochNanos);
-      span.put(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY, stamp.readPromptly);
-      span.setStartEpochNanos(startEpochNanos);
-    }
-    span.put(SpanAttributes.RECORD_TIMESTAMP_MS, record.timestamp());
-    span.put(
-        SpanAttributes.RECORD_TIMESTAMP_TYPE,
-        record.timestampType() == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime");
-    if (highWatermark >= 0L) {
-      span.put(SpanAttributes.PARTITION_HIGH_WATERMARK, highWatermark);
-    }
-    if (uncommittedAtNanos != 0L) {
-      span.put(SpanAttributes.RECORD_UNCOMMITTED_TIME, WallClock.epochNanos(uncommittedAtNanos));
-    }
-    if (state.fetchMinBytes >= 0) {
-      span.put(SpanAttributes.CONSUMER_FETCH_MIN_BYTES, state.fetchMinBytes);
-    }
-    if (state.fetchMaxWaitMs >= 0) {
-      span.put(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS, state.fetchMaxWaitMs);
-    }
-    return span;
-  }
-
-  private static long highWatermark(Object partitionData) {
-    if (partitionData == null) {
-      return -1L;
-    }
-    if (!legacyPartitionData) {
-      try {
-        return ModernPartitionData.highWatermark(partitionData);
-      } catch (NoClassDefFoundError e) {
-        // 2.8: FetchResponseData.PartitionData does not exist yet; never try again.
-        legacyPartitionData = true;
-      }
-    }
-    try {
-      Class<?> type = partitionData.getClass();
-      Method method = legacyHighWatermark;
-      if (method == null || method.getDeclaringClass() != type) {
-        method = type.getMethod("highWatermark");
-        legacyHighWatermark = method;
-      }
-      return ((Number) method.invoke(partitionData)).longValue();
-    } catch (Exception | LinkageError e) {
-      return -1L;
-    }
-  }
-
-  /** Names a class that exists from 3.0 only, so that 2.8 fails here once and not at linking. */
-  private static final class ModernPartitionData {
-    static long highWatermark(Object partitionData) {
-      return partitionData instanceof FetchResponseData.PartitionData
-          ? ((FetchResponseData.PartitionData) partitionData).highWatermark()
-          : -1L;
-    }
   }
 
   private static void warn(String key, Throwable t) {

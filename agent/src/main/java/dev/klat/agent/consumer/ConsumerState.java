@@ -23,8 +23,7 @@ final class ConsumerState {
    */
   static final long MAX_SPANS_PER_SECOND = 10_000;
 
-  final SpanRateLimiter spanRateLimiter =
-      new SpanRateLimiter(MAX_SPANS_PER_SECOND, System.nanoTime());
+  final SpanRateLimiter spanRateLimiter;
 
   final String clientId;
   final String groupId;
@@ -53,6 +52,7 @@ final class ConsumerState {
 
   ConsumerState(AgentRuntime runtime, Object consumer) {
     this.runtime = runtime;
+    this.spanRateLimiter = new SpanRateLimiter(MAX_SPANS_PER_SECOND, runtime.time.nanoTime());
     Object internals = internalsOf(consumer);
     this.clientId = clientIdOf(internals);
     this.groupId = groupIdOf(consumer);

@@ -19,6 +19,11 @@ public interface TimeSource {
         public long nanoTime() {
           return System.nanoTime();
         }
+
+        @Override
+        public long epochNanosAt(long nanoTime) {
+          return WallClock.epochNanos(nanoTime);
+        }
       };
 
   /** Wall-clock nanoseconds since the Unix epoch, for OTLP {@code time_unix_nano} fields. */
@@ -26,4 +31,12 @@ public interface TimeSource {
 
   /** Monotonic nanoseconds, for deadlines and intervals; only differences are meaningful. */
   long nanoTime();
+
+  /**
+   * The wall-clock instant, in nanoseconds since the epoch, at which {@link #nanoTime()} read
+   * {@code nanoTime}: how a hook places an instant it took on the monotonic clock.
+   */
+  default long epochNanosAt(long nanoTime) {
+    return epochNanos() - (nanoTime() - nanoTime);
+  }
 }

@@ -1,13 +1,10 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.WallClock;
-import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.MetricDef;
-import dev.klat.model.SpanAttributes;
 import dev.klat.model.TimingHeader;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -17,7 +14,6 @@ import java.util.function.Function;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.clients.producer.internals.ProducerBatch;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 
@@ -45,11 +41,11 @@ public final class ProducerHooks {
       Object apiVersions,
       ProducerRecord<?, ?> record,
       Callback callback) {
-    long sendNanos = System.nanoTime();
     AgentRuntime runtime = AgentRuntime.get();
     if (runtime == null || record == null) {
       return callback;
     }
+    long sendNanos = runtime.time.nanoTime();
     try {
       SendContext context = SendContext.current();
       context.instruments = null;
@@ -229,7 +225,8 @@ public final class ProducerHooks {
     boolean stamped = false;
     if (runtime.headersEnabled && state.recordFormatCarriesHeaders()) {
       byte[] timing =
-          TimingHeader.encode(WallClock.epochNanos(sendNanos) / 1000L, runtime.instanceId, true);
+          TimingHeader.encode(
+              runtime.time.epochNanosAt(sendNanos) / 1000L, runtime.instanceId, true);
       tracker.replaceRecord(
           HeaderStamper.stamp(
               record, TraceIds.traceparent(traceIdHigh, traceIdLow, spanId, true), timing));
@@ -242,9 +239,11 @@ public final class ProducerHooks {
 
   /** At {@code ProducerBatch.drained(long)} exit, on the producer's network thread: takes D. */
   public static void onDrained(Object batch) {
-    long nowNanos = System.nanoTime();
     try {
-      timingOf(batch).drained(nowNanos);
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime != null) {
+        timingOf(batch).drained(runtime.time.nanoTime());
+      }
     } catch (Throwable t) {
       warn("producer-drain", t);
     }
@@ -275,8 +274,12 @@ public final class ProducerHooks {
       Object recordExceptions,
       int recordCount,
       TopicPartition topicPartition) {
-    long ackNanos = System.nanoTime();
     try {
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime == null) {
+        return;
+      }
+      long ackNanos = runtime.time.nanoTime();
       Object state = ((StateHolder) batch).klat$state();
       BatchTiming timing = state instanceof BatchTiming ? (BatchTiming) state : null;
       CompletionContext.push(
@@ -361,76 +364,12 @@ public final class ProducerHooks {
       CompletionContext.Frame frame = CompletionContext.current();
       BatchTiming timing = frame == null ? null : frame.timing;
       // Outside a completion (a record that failed inside send()), A is now.
-      long ackNanos = frame != null ? frame.ackNanos : System.nanoTime();
-      runtime.export(span(runtime, tracker, metadata, exception, frame, timing, ackNanos));
+      long ackNanos = frame != null ? frame.ackNanos : runtime.time.nanoTime();
+      runtime.export(
+          ProducerSpans.span(runtime, tracker, metadata, exception, frame, timing, ackNanos));
     } catch (Throwable t) {
       warn("producer-ack", t);
     }
-  }
-
-  private static SpanRecord span(
-      AgentRuntime runtime,
-      RecordTracker tracker,
-      RecordMetadata metadata,
-      Exception exception,
-      CompletionContext.Frame frame,
-      BatchTiming timing,
-      long ackNanos) {
-    RecordTracker.SampledRecord sampled = tracker.sampled;
-    ProducerState producer = tracker.producer;
-    SpanRecord span =
-        new SpanRecord()
-            .setTraceId(sampled.traceIdHigh, sampled.traceIdLow)
-            .setSpanId(sampled.spanId)
-            .setParentSpanId(sampled.parentSpanId)
-            .setKind(SpanRecord.KIND_PRODUCER)
-            .setName("send " + tracker.topic)
-            .setStartEpochNanos(WallClock.epochNanos(tracker.sendNanos))
-            .setEndEpochNanos(WallClock.epochNanos(ackNanos));
-    span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
-    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, tracker.topic);
-    span.put(SpanAttributes.MESSAGING_CLIENT_ID, producer.clientId);
-    span.put(SpanAttributes.PRODUCER_ACKS, producer.acks);
-    span.put(SpanAttributes.BATCH_COMPRESSION, producer.compression);
-    span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
-    span.put(SpanAttributes.SEND_TIME, span.startEpochNanos());
-    span.put(SpanAttributes.ACK_TIME, span.endEpochNanos());
-    if (timing != null && timing.drains > 0) {
-      span.put(SpanAttributes.DRAIN_FIRST_TIME, WallClock.epochNanos(timing.firstDrainNanos));
-      span.put(SpanAttributes.DRAIN_TIME, WallClock.epochNanos(timing.lastDrainNanos));
-      span.put(SpanAttributes.PRODUCER_ATTEMPTS, timing.drains);
-      if (timing.leaderNodeId >= 0) {
-        span.put(SpanAttributes.LEADER_NODE_ID, timing.leaderNodeId);
-      }
-    }
-    if (frame != null) {
-      span.put(SpanAttributes.BATCH_RECORD_COUNT, frame.recordCount);
-      if (frame.batch instanceof ProducerBatch) {
-        span.put(
-            SpanAttributes.BATCH_SIZE_BYTES, ((ProducerBatch) frame.batch).estimatedSizeInBytes());
-      }
-      if (frame.logAppendTime >= 0) {
-        span.put(SpanAttributes.RECORD_TIMESTAMP_MS, frame.logAppendTime);
-        span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "LogAppendTime");
-      }
-    }
-    if (metadata != null) {
-      span.put(
-          SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID,
-          Integer.toString(metadata.partition()));
-      if (metadata.hasOffset()) {
-        span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, metadata.offset());
-      }
-      if (frame == null || frame.logAppendTime < 0) {
-        span.put(SpanAttributes.RECORD_TIMESTAMP_MS, metadata.timestamp());
-        span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "CreateTime");
-      }
-    }
-    if (exception != null) {
-      span.setError(exception.getClass().getSimpleName() + ": " + exception.getMessage());
-      span.put(SpanAttributes.ERROR_TYPE, exception.getClass().getName());
-    }
-    return span;
   }
 
   private static BatchTiming timingOf(Object batch) {

@@ -32,7 +32,8 @@ final class ProducerState {
     this.clientId = clientId == null ? "" : clientId;
     this.acks = configString(producerConfig, ProducerConfig.ACKS_CONFIG);
     this.compression = configString(producerConfig, ProducerConfig.COMPRESSION_TYPE_CONFIG);
-    this.sampleRateLimiter = new SampleRateLimiter(runtime.maxSampledPerSecond, System.nanoTime());
+    this.sampleRateLimiter =
+        new SampleRateLimiter(runtime.maxSampledPerSecond, runtime.time.nanoTime());
     this.apiVersions = apiVersions;
     this.maxUsableProduceMagic = findMaxUsableProduceMagic(apiVersions);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.ManualTime;
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.weave.StateHolder;
@@ -28,12 +29,13 @@ class ConsumerHooksTest {
   private static final String TOPIC = "orders";
   private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
 
+  private final ManualTime time = new ManualTime();
   private AgentRuntime runtime;
   private final Holder consumer = new Holder();
 
   @BeforeEach
   void install() {
-    runtime = TestRuntime.install();
+    runtime = TestRuntime.install(time);
   }
 
   @AfterEach
@@ -42,11 +44,11 @@ class ConsumerHooksTest {
   }
 
   @Test
-  void recordsThatWaitedInTheBufferKeepTheResponseThatBroughtThem() throws Exception {
+  void recordsThatWaitedInTheBufferKeepTheResponseThatBroughtThem() {
     Holder completedFetch = respond();
-    Thread.sleep(30);
+    time.advanceMillis(30);
     poll(completedFetch, record(0, System.currentTimeMillis(), new RecordHeaders()));
-    Thread.sleep(30);
+    time.advanceMillis(30);
     poll(completedFetch, record(1, System.currentTimeMillis(), new RecordHeaders()));
 
     LatencyHistogram buffer = histogram(MetricDef.CONSUMER_BUFFER_LATENCY);
@@ -83,7 +85,7 @@ class ConsumerHooksTest {
 
     assertThat(invalid("wrong-length")).isEqualTo(1);
     assertThat(invalid("future-time")).isEqualTo(1);
-    assertThat(invalid(ConsumerHooks.REASON_TRACEPARENT_INVALID)).isEqualTo(1);
+    assertThat(invalid(TimingHeaderReader.REASON_TRACEPARENT_INVALID)).isEqualTo(1);
     assertThat(histogram(MetricDef.E2E_LATENCY).count()).isEqualTo(3);
   }
 
@@ -259,7 +261,7 @@ class ConsumerHooksTest {
     ConsumerHooks.onPollEnter(consumer);
     Holder request = new Holder();
     ConsumerHooks.onFetchRequestCreated(request);
-    Thread.sleep(5);
+    time.advanceMillis(5);
     assertThat(respondOnAnotherThread(request).readPromptly).isTrue();
     ConsumerHooks.onPollExit(consumer, null);
   }
@@ -270,7 +272,7 @@ class ConsumerHooksTest {
     Holder request = new Holder();
     ConsumerHooks.onFetchRequestCreated(request);
     ConsumerHooks.onPollExit(consumer, null);
-    Thread.sleep(5);
+    time.advanceMillis(5);
     assertThat(respondOnAnotherThread(request).readPromptly).isFalse();
   }
 

@@ -1,7 +1,8 @@
 package dev.klat.agent.consumer;
 
-import dev.klat.agent.BenchRuntime;
 import dev.klat.agent.BenchStateHolder;
+import dev.klat.agent.TestRuntime;
+import dev.klat.agent.export.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,12 +50,12 @@ public class ConsumerHooksBenchmark {
 
   @Setup
   public void setUp() {
-    BenchRuntime.install(0.01, 100);
+    TestRuntime.install(0.01, 100, TimeSource.SYSTEM);
   }
 
   @TearDown
   public void tearDown() {
-    BenchRuntime.uninstall();
+    TestRuntime.uninstall();
   }
 
   @Benchmark

@@ -1,8 +1,9 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.BenchRuntime;
 import dev.klat.agent.BenchStateHolder;
+import dev.klat.agent.TestRuntime;
+import dev.klat.agent.export.TimeSource;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -59,7 +60,8 @@ public class ProducerHooksBenchmark {
   @Setup
   public void setUp() {
     boolean every = sampling.equals("every-record");
-    AgentRuntime runtime = BenchRuntime.install(every ? 1.0 : 0.01, every ? 1e12 : 100);
+    AgentRuntime runtime =
+        TestRuntime.install(every ? 1.0 : 0.01, every ? 1e12 : 100, TimeSource.SYSTEM);
     // The first send creates the producer's state and the topic's instruments.
     ProducerHooks.onSend(producer, "bench-client", null, null, record, callback);
     BatchTiming timing = new BatchTiming();
@@ -78,7 +80,7 @@ public class ProducerHooksBenchmark {
 
   @TearDown
   public void tearDown() {
-    BenchRuntime.uninstall();
+    TestRuntime.uninstall();
   }
 
   @Benchmark

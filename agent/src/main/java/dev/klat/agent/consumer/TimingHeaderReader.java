@@ -1,0 +1,174 @@
+package dev.klat.agent.consumer;
+
+import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.export.TraceIds;
+import dev.klat.model.HeaderNames;
+import dev.klat.model.SpanAttributes;
+import dev.klat.model.TimingHeader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.TimestampType;
+
+/**
+ * Reads the klat headers of a record a producer agent stamped: checks them (counting each kind of
+ * bad header), and builds the span of a sampled record. Only stamped (or forged) records get here.
+ */
+final class TimingHeaderReader {
+
+  /** A send time further ahead of this host's clock than this is forged or a broken clock. */
+  static final long MAX_FUTURE_MICROS = 300_000_000L;
+
+  /** Reprocessing a year-old topic is legitimate; older send times are not trusted. */
+  static final long MAX_AGE_MICROS = 366L * 24 * 3600 * 1_000_000L;
+
+  /** W3C allows longer values for future versions; anything beyond this is garbage. */
+  static final int MAX_TRACEPARENT_BYTES = 512;
+
+  static final String REASON_DUPLICATE_TIMING = "duplicate";
+  static final String REASON_TRACEPARENT_INVALID = "traceparent-invalid";
+  static final String REASON_TRACEPARENT_MISSING = "traceparent-missing";
+  static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
+
+  private TimingHeaderReader() {}
+
+  /**
+   * Validates the klat headers of a record that has a timing header, exports its span when it is
+   * sampled, and returns its {@code S} in epoch microseconds, or 0 when the header is unusable.
+   * Only records stamped by a producer agent (or forged) get here, so allocation is allowed.
+   */
+  static long read(
+      AgentRuntime runtime,
+      ConsumerState state,
+      PollContext context,
+      ConsumerRecord<?, ?> record,
+      Header timing,
+      FetchStamp stamp,
+      long highWatermark) {
+    int timings = 0;
+    int traceparents = 0;
+    Header traceparent = null;
+    for (Header header : record.headers()) {
+      String key = header.key();
+      if (HeaderNames.TIMING.equals(key)) {
+        timings++;
+      } else if (HeaderNames.TRACEPARENT.equals(key)) {
+        traceparents++;
+        traceparent = header;
+      }
+    }
+    if (timings > 1) {
+      state.invalidHeader(REASON_DUPLICATE_TIMING).increment();
+      return 0L;
+    }
+    TimingHeader.Decoded decoded = context.decoded;
+    TimingHeader.DecodeError error = TimingHeader.decode(timing.value(), decoded);
+    if (error == TimingHeader.DecodeError.NONE) {
+      error =
+          TimingHeader.checkPlausible(
+              decoded.sendEpochMicros(),
+              runtime.time.epochNanos() / 1000L,
+              MAX_FUTURE_MICROS,
+              MAX_AGE_MICROS);
+    }
+    if (error != TimingHeader.DecodeError.NONE) {
+      state.invalidHeader(error.id()).increment();
+      return 0L;
+    }
+    long sendEpochMicros = decoded.sendEpochMicros();
+    if (!decoded.sampled() || !state.spanRateLimiter.tryAcquire(runtime.time.nanoTime())) {
+      return sendEpochMicros;
+    }
+    long[] parent = null;
+    if (traceparents == 1) {
+      byte[] value = traceparent.value();
+      long[] parsed = new long[4];
+      if (value != null
+          && value.length <= MAX_TRACEPARENT_BYTES
+          && TraceIds.parseTraceparent(value, parsed)) {
+        parent = parsed;
+      } else {
+        state.invalidHeader(REASON_TRACEPARENT_INVALID).increment();
+      }
+    } else {
+      state
+          .invalidHeader(
+              traceparents == 0 ? REASON_TRACEPARENT_MISSING : REASON_TRACEPARENT_DUPLICATE)
+          .increment();
+    }
+    PartitionFetchHistory history = context.listHistory;
+    long uncommittedAtNanos = history != null ? history.uncommittedAtNanos(record.offset()) : 0L;
+    context.addSpan(
+        span(
+            runtime,
+            state,
+            record,
+            parent,
+            sendEpochMicros,
+            stamp,
+            highWatermark,
+            uncommittedAtNanos));
+    return sendEpochMicros;
+  }
+
+  /** The span of a sampled record, without P: the poll exit's second pass adds it. */
+  private static SpanRecord span(
+      AgentRuntime runtime,
+      ConsumerState state,
+      ConsumerRecord<?, ?> record,
+      long[] parent,
+      long sendEpochMicros,
+      FetchStamp stamp,
+      long highWatermark,
+      long uncommittedAtNanos) {
+    // A bad or missing trace context starts a fresh trace; the collector still joins the span to
+    // the producer's by topic, partition and offset.
+    long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
+    long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
+    SpanRecord span =
+        new SpanRecord()
+            .setTraceId(traceIdHigh, traceIdLow)
+            .setSpanId(TraceIds.randomNonZeroLong())
+            .setParentSpanId(parent != null ? parent[2] : 0L)
+            .setKind(SpanRecord.KIND_CONSUMER)
+            .setName("poll " + record.topic());
+    span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, record.topic());
+    span.put(
+        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, Integer.toString(record.partition()));
+    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, record.offset());
+    span.put(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME, state.groupId);
+    span.put(SpanAttributes.MESSAGING_CLIENT_ID, state.clientId);
+    span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
+    span.put(SpanAttributes.SEND_TIME, sendEpochMicros * 1000L);
+    if (stamp != null) {
+      long responseEpochNanos = runtime.time.epochNanosAt(stamp.responseNanos);
+      long startEpochNanos = responseEpochNanos;
+      if (stamp.requestNanos != 0L) {
+        startEpochNanos = runtime.time.epochNanosAt(stamp.requestNanos);
+        span.put(SpanAttributes.FETCH_REQUEST_TIME, startEpochNanos);
+      }
+      span.put(SpanAttributes.FETCH_RESPONSE_TIME, responseEpochNanos);
+      span.put(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY, stamp.readPromptly);
+      span.setStartEpochNanos(startEpochNanos);
+    }
+    span.put(SpanAttributes.RECORD_TIMESTAMP_MS, record.timestamp());
+    span.put(
+        SpanAttributes.RECORD_TIMESTAMP_TYPE,
+        record.timestampType() == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime");
+    if (highWatermark >= 0L) {
+      span.put(SpanAttributes.PARTITION_HIGH_WATERMARK, highWatermark);
+    }
+    if (uncommittedAtNanos != 0L) {
+      span.put(
+          SpanAttributes.RECORD_UNCOMMITTED_TIME, runtime.time.epochNanosAt(uncommittedAtNanos));
+    }
+    if (state.fetchMinBytes >= 0) {
+      span.put(SpanAttributes.CONSUMER_FETCH_MIN_BYTES, state.fetchMinBytes);
+    }
+    if (state.fetchMaxWaitMs >= 0) {
+      span.put(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS, state.fetchMaxWaitMs);
+    }
+    return span;
+  }
+}

@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.model.LatencyBuckets;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -38,30 +39,16 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class LatencyHistogram {
 
   /** The upper bound of the first bucket, in nanoseconds. */
-  static final long FIRST_BOUND_NANOS = 1000;
+  static final long FIRST_BOUND_NANOS = LatencyBuckets.AGENT_FIRST_BOUND_NANOS;
 
   /** The last finite upper bound, in nanoseconds: larger values land in the overflow bucket. */
-  static final long LAST_BOUND_NANOS = 1L << 37;
-
-  // k = 16 * e + s of the first log-linear bucket (e = 9, s = 15), minus its index 1.
-  private static final int KEY_OFFSET = 16 * 9 + 15 - 1;
+  static final long LAST_BOUND_NANOS = LatencyBuckets.AGENT_LAST_BOUND_NANOS;
 
   /** The number of buckets, including the first and the overflow bucket. */
-  static final int BUCKET_COUNT = 16 * 36 + 15 - KEY_OFFSET + 2;
+  static final int BUCKET_COUNT = LatencyBuckets.AGENT_BUCKET_COUNT;
 
-  private static final long[] UPPER_BOUNDS_NANOS = new long[BUCKET_COUNT - 1];
-  private static final double[] BOUNDS_SECONDS = new double[BUCKET_COUNT - 1];
-
-  static {
-    UPPER_BOUNDS_NANOS[0] = FIRST_BOUND_NANOS;
-    for (int i = 1; i < UPPER_BOUNDS_NANOS.length; i++) {
-      int k = i + KEY_OFFSET;
-      UPPER_BOUNDS_NANOS[i] = (17L + (k & 15)) << ((k >>> 4) - 4);
-    }
-    for (int i = 0; i < BOUNDS_SECONDS.length; i++) {
-      BOUNDS_SECONDS[i] = UPPER_BOUNDS_NANOS[i] / 1e9;
-    }
-  }
+  private static final long[] UPPER_BOUNDS_NANOS = LatencyBuckets.agentUpperNanos();
+  private static final double[] BOUNDS_SECONDS = LatencyBuckets.seconds(UPPER_BOUNDS_NANOS);
 
   private static final double NANOS_PER_SECOND = 1e9;
   private static final double TWO_TO_64 = 18446744073709551616.0;
@@ -265,18 +252,7 @@ public final class LatencyHistogram {
    * @return the index, in {@code [0, BUCKET_COUNT)}
    */
   static int bucketIndex(long nanos) {
-    if (nanos <= FIRST_BOUND_NANOS) {
-      return 0;
-    }
-    if (nanos > LAST_BOUND_NANOS) {
-      return BUCKET_COUNT - 1;
-    }
-    // Upper bounds are inclusive: (lo, hi] in v is [lo, hi) in v - 1, where the log-linear
-    // bucket is read from the exponent and the next four bits.
-    long u = nanos - 1;
-    int exponent = 63 - Long.numberOfLeadingZeros(u);
-    int sub = (int) (u >>> (exponent - 4)) & 15;
-    return (exponent << 4) + sub - KEY_OFFSET;
+    return LatencyBuckets.agentIndex(nanos);
   }
 
   /**

@@ -1,38 +1,16 @@
 package dev.klat.collector.aggregate;
 
+import dev.klat.model.LatencyBuckets;
 import java.util.Arrays;
 
 /**
- * The bucket layout of every latency histogram the collector exposes: 8 log-linear buckets per
- * power of two, from {@code 2^19 * 18/16} ns (0.59 ms) to {@code 2^36} ns (68.7 s), then {@code
- * +Inf}. A bucket is at most 1/8 of its lower bound wide, so a quantile read from it is off by at
- * most 12.5% (less with interpolation), p99.9 included, from 1 ms to 60 s.
- *
- * <p>Every bound is also a bound of the agent's histograms ({@code LatencyHistogram}: 16 buckets
- * per power of two, upper bounds {@code (17 + s) * 2^(e - 4)} ns), computed the same way ({@code
- * nanos / 1e9}, correctly rounded), so the agents' histograms fold into this layout exactly.
+ * The bucket layout of every latency histogram the collector exposes: {@link LatencyBuckets}'
+ * exposed layout, 8 buckets per power of two from 0.59 ms to 68.7 s, then {@code +Inf}, each at
+ * most 12.5% wide. The agents' finer histograms fold into it exactly.
  */
 public final class Buckets {
-  private static final int FIRST_EXPONENT = 19;
-  private static final int LAST_EXPONENT = 35;
-
-  private static final long[] UPPER_NANOS;
-  private static final double[] UPPER_SECONDS;
-
-  static {
-    int perOctave = 8;
-    UPPER_NANOS = new long[(LAST_EXPONENT - FIRST_EXPONENT + 1) * perOctave];
-    int i = 0;
-    for (int e = FIRST_EXPONENT; e <= LAST_EXPONENT; e++) {
-      for (int s = 1; s < 16; s += 2) {
-        UPPER_NANOS[i++] = (17L + s) << (e - 4);
-      }
-    }
-    UPPER_SECONDS = new double[UPPER_NANOS.length];
-    for (int j = 0; j < UPPER_NANOS.length; j++) {
-      UPPER_SECONDS[j] = UPPER_NANOS[j] / 1e9;
-    }
-  }
+  private static final long[] UPPER_NANOS = LatencyBuckets.exposedUpperNanos();
+  private static final double[] UPPER_SECONDS = LatencyBuckets.seconds(UPPER_NANOS);
 
   private Buckets() {}
 

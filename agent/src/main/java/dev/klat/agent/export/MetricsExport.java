@@ -12,28 +12,13 @@ final class MetricsExport {
   static final int MAX_POINTS_PER_REQUEST = 256;
 
   private final MetricsRegistry registry;
-  private final ExportCounters counters;
-  private final OtlpHttpSender sender;
-  private final Backoff backoff;
-  private final RateLimitedLog log;
-  private final String endpoint;
+  private final ExportChannel channel;
   private final TimeSource time;
   private final long startEpochNanos;
 
-  MetricsExport(
-      MetricsRegistry registry,
-      ExportCounters counters,
-      OtlpHttpSender sender,
-      Backoff backoff,
-      RateLimitedLog log,
-      String endpoint,
-      TimeSource time) {
+  MetricsExport(MetricsRegistry registry, ExportChannel channel, TimeSource time) {
     this.registry = registry;
-    this.counters = counters;
-    this.sender = sender;
-    this.backoff = backoff;
-    this.log = log;
-    this.endpoint = endpoint;
+    this.channel = channel;
     this.time = time;
     this.startEpochNanos = time.epochNanos();
   }
@@ -47,7 +32,7 @@ final class MetricsExport {
    */
   OtlpHttpSender.Result send(OtlpEncoder encoder, int connectTimeoutMillis, int readTimeoutMillis) {
     List<MetricFamily> families = registry.collect();
-    families.addAll(counters.families(registry.overflowCount(), startEpochNanos));
+    families.addAll(channel.counters.families(registry.overflowCount(), startEpochNanos));
     long timeEpochNanos = time.epochNanos();
     for (List<MetricFamily> chunk : OtlpEncoder.chunk(families, MAX_POINTS_PER_REQUEST)) {
       byte[] body = encoder.encodeMetrics(chunk, timeEpochNanos);
@@ -55,21 +40,21 @@ final class MetricsExport {
         continue;
       }
       OtlpHttpSender.Result result =
-          sender.sendMetrics(body, connectTimeoutMillis, readTimeoutMillis);
+          channel.sender.sendMetrics(body, connectTimeoutMillis, readTimeoutMillis);
       if (result.outcome == OtlpHttpSender.Outcome.SUCCESS) {
-        backoff.reset();
+        channel.succeeded();
         continue;
       }
-      counters.exportFailed();
+      channel.counters.exportFailed();
       if (result.outcome == OtlpHttpSender.Outcome.RETRYABLE) {
-        log.warn(
+        channel.log.warn(
             RateLimitedLog.Kind.EXPORT_RETRYABLE,
-            "sending metrics to " + endpoint + " failed, will retry: " + result.detail);
+            "sending metrics to " + channel.endpoint + " failed, will retry: " + result.detail);
         return result;
       }
-      log.warn(
+      channel.log.warn(
           RateLimitedLog.Kind.EXPORT_REJECTED,
-          "metrics rejected by " + endpoint + ", dropped: " + result.detail);
+          "metrics rejected by " + channel.endpoint + ", dropped: " + result.detail);
     }
     return null;
   }

@@ -13,28 +13,13 @@ final class SpanExport {
   static final int MAX_ATTEMPTS_PER_BATCH = 5;
 
   private final SpanQueue queue;
-  private final ExportCounters counters;
-  private final OtlpHttpSender sender;
-  private final Backoff backoff;
-  private final RateLimitedLog log;
-  private final String endpoint;
+  private final ExportChannel channel;
   private final int maxSpansPerRequest;
   private Batch pending;
 
-  SpanExport(
-      SpanQueue queue,
-      ExportCounters counters,
-      OtlpHttpSender sender,
-      Backoff backoff,
-      RateLimitedLog log,
-      String endpoint,
-      int maxSpansPerRequest) {
+  SpanExport(SpanQueue queue, ExportChannel channel, int maxSpansPerRequest) {
     this.queue = queue;
-    this.counters = counters;
-    this.sender = sender;
-    this.backoff = backoff;
-    this.log = log;
-    this.endpoint = endpoint;
+    this.channel = channel;
     this.maxSpansPerRequest = maxSpansPerRequest;
   }
 
@@ -62,7 +47,7 @@ final class SpanExport {
       pending = new Batch(encoder.encodeSpans(spans), spans.size());
       return true;
     } catch (RuntimeException e) {
-      counters.spansDropped(spans.size());
+      channel.counters.spansDropped(spans.size());
       throw e;
     }
   }
@@ -76,29 +61,29 @@ final class SpanExport {
   OtlpHttpSender.Result sendPending(
       boolean finalFlush, int connectTimeoutMillis, int readTimeoutMillis) {
     OtlpHttpSender.Result result =
-        sender.sendTraces(pending.body, connectTimeoutMillis, readTimeoutMillis);
+        channel.sender.sendTraces(pending.body, connectTimeoutMillis, readTimeoutMillis);
     switch (result.outcome) {
       case SUCCESS:
-        counters.spansExported(pending.spanCount);
+        channel.counters.spansExported(pending.spanCount);
         pending = null;
-        backoff.reset();
+        channel.succeeded();
         return null;
       case RETRYABLE:
-        counters.exportFailed();
+        channel.counters.exportFailed();
         pending.attempts++;
         if (finalFlush || pending.attempts >= MAX_ATTEMPTS_PER_BATCH) {
           dropPending();
         }
-        log.warn(
+        channel.log.warn(
             RateLimitedLog.Kind.EXPORT_RETRYABLE,
-            "sending spans to " + endpoint + " failed, will retry: " + result.detail);
+            "sending spans to " + channel.endpoint + " failed, will retry: " + result.detail);
         return result;
       default:
-        counters.exportFailed();
+        channel.counters.exportFailed();
         dropPending();
-        log.warn(
+        channel.log.warn(
             RateLimitedLog.Kind.EXPORT_REJECTED,
-            "spans rejected by " + endpoint + ", dropped: " + result.detail);
+            "spans rejected by " + channel.endpoint + ", dropped: " + result.detail);
         return null;
     }
   }
@@ -106,7 +91,7 @@ final class SpanExport {
   /** Drops and counts the pending batch, if any. */
   void dropPending() {
     if (pending != null) {
-      counters.spansDropped(pending.spanCount);
+      channel.counters.spansDropped(pending.spanCount);
       pending = null;
     }
   }

@@ -47,7 +47,7 @@ public final class Telemetry {
   private final RateLimitedLog log;
   private final MetricsRegistry registry;
   private final OtlpHttpSender sender;
-  private final Backoff backoff;
+  private final ExportChannel channel;
   private final String agentVersion;
   private final MetricsExport metricsExport;
   private final DropWarnings dropWarnings;
@@ -64,7 +64,6 @@ public final class Telemetry {
 
   // Confined to the exporter thread.
   private OtlpEncoder encoder;
-  private long backoffUntilNanos;
   private long nextSpanFlushNanos;
   private long nextMetricsNanos;
 
@@ -82,22 +81,12 @@ public final class Telemetry {
     } catch (IOException e) {
       throw new IllegalArgumentException("invalid endpoint " + settings.endpoint(), e);
     }
-    this.backoff = new Backoff(random);
-    this.metricsExport =
-        new MetricsExport(registry, counters, sender, backoff, this.log, settings.endpoint(), time);
-    this.spans =
-        new SpanExport(
-            queue,
-            counters,
-            sender,
-            backoff,
-            this.log,
-            settings.endpoint(),
-            settings.maxSpansPerRequest());
+    this.channel = new ExportChannel(sender, this.log, counters, settings.endpoint(), time, random);
+    this.metricsExport = new MetricsExport(registry, channel, time);
+    this.spans = new SpanExport(queue, channel, settings.maxSpansPerRequest());
     this.dropWarnings = new DropWarnings(this.log, settings.maxMetricSeries());
     this.batchTrigger = Math.min(settings.maxSpansPerRequest(), settings.spanQueueCapacity());
     long now = time.nanoTime();
-    this.backoffUntilNanos = now;
     this.nextSpanFlushNanos =
         now + TimeUnit.MILLISECONDS.toNanos(settings.spanFlushIntervalMillis());
     this.nextMetricsNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.metricsIntervalMillis());
@@ -285,6 +274,7 @@ public final class Telemetry {
   long runOnce() {
     long now = time.nanoTime();
     warnAboutDrops();
+    long backoffUntilNanos = channel.backoffUntilNanos();
     if (now - backoffUntilNanos < 0) {
       return Math.min(backoffUntilNanos - now, TICK_NANOS);
     }
@@ -302,7 +292,7 @@ public final class Telemetry {
     boolean moreSpans = false;
     if (spans.hasPending()) {
       if (!sendPending(false, settings.connectTimeoutMillis(), settings.readTimeoutMillis())) {
-        return Math.max(0, backoffUntilNanos - time.nanoTime());
+        return Math.max(0, channel.backoffUntilNanos() - time.nanoTime());
       }
       moreSpans = queue.size() >= batchTrigger;
     }
@@ -311,7 +301,7 @@ public final class Telemetry {
     if (now - nextMetricsNanos >= 0) {
       nextMetricsNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.metricsIntervalMillis());
       if (!exportMetrics(false, settings.connectTimeoutMillis(), settings.readTimeoutMillis())) {
-        return Math.max(0, backoffUntilNanos - time.nanoTime());
+        return Math.max(0, channel.backoffUntilNanos() - time.nanoTime());
       }
     }
     if (moreSpans) {
@@ -365,7 +355,7 @@ public final class Telemetry {
     if (failure == null) {
       return true;
     }
-    startBackoff(failure);
+    channel.pauseAfter(failure);
     return false;
   }
 
@@ -378,14 +368,9 @@ public final class Telemetry {
       return true;
     }
     if (!finalFlush) {
-      startBackoff(failure);
+      channel.pauseAfter(failure);
     }
     return false;
-  }
-
-  private void startBackoff(OtlpHttpSender.Result result) {
-    long delayMillis = backoff.nextDelayMillis(result.retryAfterMillis);
-    backoffUntilNanos = time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
   }
 
   private void warnAboutDrops() {

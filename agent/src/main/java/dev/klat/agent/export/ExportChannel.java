@@ -1,0 +1,51 @@
+package dev.klat.agent.export;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The exporter thread's way to the endpoint, shared by span and metrics export: the HTTP sender,
+ * one backoff for both after a retryable failure, the rate-limited log and the health counters.
+ * Exporter thread only.
+ */
+final class ExportChannel {
+  final OtlpHttpSender sender;
+  final RateLimitedLog log;
+  final ExportCounters counters;
+  final String endpoint;
+  private final TimeSource time;
+  private final Backoff backoff;
+  private long backoffUntilNanos;
+
+  ExportChannel(
+      OtlpHttpSender sender,
+      RateLimitedLog log,
+      ExportCounters counters,
+      String endpoint,
+      TimeSource time,
+      DoubleSupplier random) {
+    this.sender = sender;
+    this.log = log;
+    this.counters = counters;
+    this.endpoint = endpoint;
+    this.time = time;
+    this.backoff = new Backoff(random);
+    this.backoffUntilNanos = time.nanoTime();
+  }
+
+  /** A request got through: the next failure backs off from the shortest delay again. */
+  void succeeded() {
+    backoff.reset();
+  }
+
+  /** Pauses all sending for the server's {@code Retry-After} or the next backoff delay. */
+  void pauseAfter(OtlpHttpSender.Result failure) {
+    long delayMillis = backoff.nextDelayMillis(failure.retryAfterMillis);
+    backoffUntilNanos = time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+  }
+
+  /** When sending may resume, on {@link TimeSource#nanoTime()}. */
+  long backoffUntilNanos() {
+    return backoffUntilNanos;
+  }
+}

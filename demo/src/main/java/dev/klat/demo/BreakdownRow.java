@@ -1,5 +1,9 @@
 package dev.klat.demo;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -8,6 +12,7 @@ import java.util.Map;
  * One line of the live table: the collector's {@code /api/breakdown} answer for a topic and group.
  */
 final class BreakdownRow {
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   final String topic;
   final String group;
@@ -36,26 +41,37 @@ final class BreakdownRow {
     this.tailMeanSeconds = tailMeanSeconds;
   }
 
-  @SuppressWarnings("unchecked")
+  /**
+   * Reads one {@code /api/breakdown} answer.
+   *
+   * @throws IllegalArgumentException if it is not JSON
+   */
   static BreakdownRow parse(String topic, String group, String json) {
-    Map<String, Object> answer = (Map<String, Object>) Json.parse(json);
-    Map<String, Object> e2e = (Map<String, Object>) answer.get("e2e");
-    Map<String, Object> tail = (Map<String, Object>) answer.get("p99Tail");
+    JsonNode answer;
+    try {
+      answer = JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+    }
+    JsonNode e2e = answer.path("e2e");
     Map<String, Double> means = new LinkedHashMap<>();
-    if (tail != null && tail.get("meanSeconds") instanceof Map) {
-      for (Map.Entry<String, Object> mean :
-          ((Map<String, Object>) tail.get("meanSeconds")).entrySet()) {
-        means.put(mean.getKey(), (Double) mean.getValue());
-      }
+    JsonNode tailMeans = answer.path("p99Tail").path("meanSeconds");
+    for (Iterator<Map.Entry<String, JsonNode>> it = tailMeans.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> mean = it.next();
+      means.put(mean.getKey(), seconds(mean.getValue()));
     }
     return new BreakdownRow(
         topic,
         group,
-        ((Double) answer.get("count")).longValue(),
-        e2e == null ? null : (Double) e2e.get("p50Seconds"),
-        e2e == null ? null : (Double) e2e.get("p99Seconds"),
-        e2e == null ? null : (Double) e2e.get("p999Seconds"),
+        answer.path("count").asLong(),
+        seconds(e2e.path("p50Seconds")),
+        seconds(e2e.path("p99Seconds")),
+        seconds(e2e.path("p999Seconds")),
         means);
+  }
+
+  private static Double seconds(JsonNode value) {
+    return value.isNumber() ? value.doubleValue() : null;
   }
 
   /**

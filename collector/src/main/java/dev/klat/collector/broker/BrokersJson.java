@@ -1,5 +1,6 @@
 package dev.klat.collector.broker;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import java.util.List;
@@ -110,17 +111,6 @@ final class BrokersJson {
     if (s == null) {
       return "null";
     }
-    StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        out.append('\\').append(c);
-      } else if (c < 0x20) {
-        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.append('"').toString();
+    return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
   }
 }

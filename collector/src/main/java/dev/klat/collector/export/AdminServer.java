@@ -1,5 +1,6 @@
 package dev.klat.collector.export;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.klat.collector.aggregate.Exposition;
@@ -317,18 +318,7 @@ public final class AdminServer implements AutoCloseable {
   }
 
   private static String esc(String s) {
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        out.append('\\').append(c);
-      } else if (c < 0x20) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
+    return new String(JsonStringEncoder.getInstance().quoteAsString(s));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.klat.collector.receive;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.correlate.ConsumerSpan;
@@ -237,18 +238,7 @@ public final class OtlpIngest {
   }
 
   static String jsonEscape(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 8);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        out.append('\\').append(c);
-      } else if (c < 0x20) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
+    return new String(JsonStringEncoder.getInstance().quoteAsString(s));
   }
 
   static byte[] varintField(int field, long v) {

@@ -144,7 +144,7 @@ public final class OtlpIngest {
     List<OtlpMetricPoint> points =
         json
             ? OtlpJson.decodeMetrics(new String(body, 0, length, StandardCharsets.UTF_8))
-            : OtlpProtobuf.decodeMetrics(body, length);
+            : OtlpMetricsProtobuf.decodeMetrics(body, length);
     long rejected = 0;
     String firstError = "";
     Map<String, Object> resource = null;

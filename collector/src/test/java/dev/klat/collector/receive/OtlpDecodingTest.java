@@ -251,7 +251,7 @@ class OtlpDecodingTest {
                                             .addDataPoints(point)))))
             .build()
             .toByteArray();
-    OtlpMetricPoint p = OtlpProtobuf.decodeMetrics(body, body.length).get(0);
+    OtlpMetricPoint p = OtlpMetricsProtobuf.decodeMetrics(body, body.length).get(0);
     assertThat(p.name).isEqualTo("klat.e2e.latency");
     assertThat(p.type).isEqualTo(OtlpMetricPoint.Type.HISTOGRAM);
     assertThat(p.temporality).isEqualTo(OtlpMetricPoint.TEMPORALITY_CUMULATIVE);
@@ -279,7 +279,7 @@ class OtlpDecodingTest {
       random.nextBytes(garbage);
       try {
         OtlpProtobuf.decodeTraces(garbage, garbage.length, span -> {});
-        OtlpProtobuf.decodeMetrics(garbage, garbage.length);
+        OtlpMetricsProtobuf.decodeMetrics(garbage, garbage.length);
       } catch (MalformedException expected) {
         // fine
       }

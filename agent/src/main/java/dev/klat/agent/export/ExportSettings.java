@@ -47,11 +47,7 @@ public final class ExportSettings {
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
   }
 
-  /**
-   * Returns a builder with the agent's defaults ({@link AgentConfig#defaults()}).
-   *
-   * @return a new builder
-   */
+  /** Returns a new builder with the agent's defaults ({@link AgentConfig#defaults()}). */
   public static Builder builder() {
     return builder(AgentConfig.defaults());
   }
@@ -425,11 +421,7 @@ public final class ExportSettings {
       return this;
     }
 
-    /**
-     * Builds the settings.
-     *
-     * @return the settings
-     */
+    /** Builds the settings. */
     public ExportSettings build() {
       return new ExportSettings(this);
     }

@@ -308,10 +308,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
           ("{\"code\":" + code + ",\"message\":\"" + OtlpIngest.jsonEscape(message) + "\"}")
               .getBytes(StandardCharsets.UTF_8);
     } else {
-      body =
-          OtlpIngest.concat(
-              OtlpIngest.varintField(1, code),
-              OtlpIngest.lengthDelimited(2, message.getBytes(StandardCharsets.UTF_8)));
+      body = new ProtoWriter().varintField(1, code).stringField(2, message).toByteArray();
     }
     discardRest(exchange);
     respond(exchange, status, json ? JSON : PROTOBUF, body);

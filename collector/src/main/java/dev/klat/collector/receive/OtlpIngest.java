@@ -10,7 +10,6 @@ import dev.klat.collector.correlate.ProducerSpan;
 import dev.klat.model.SpanAttributes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -67,8 +66,7 @@ public final class OtlpIngest {
   byte[] traces(byte[] body, int length, boolean json) throws MalformedException {
     TraceBatch batch = new TraceBatch();
     if (json) {
-      for (OtlpSpan span :
-          OtlpJson.decodeTraces(new String(body, 0, length, StandardCharsets.UTF_8))) {
+      for (OtlpSpan span : OtlpJson.decodeTraces(body, length)) {
         batch.accept(span);
       }
     } else {
@@ -143,7 +141,7 @@ public final class OtlpIngest {
   byte[] metrics(byte[] body, int length, boolean json) throws MalformedException {
     List<OtlpMetricPoint> points =
         json
-            ? OtlpJson.decodeMetrics(new String(body, 0, length, StandardCharsets.UTF_8))
+            ? OtlpJson.decodeMetrics(body, length)
             : OtlpMetricsProtobuf.decodeMetrics(body, length);
     long rejected = 0;
     String firstError = "";
@@ -232,44 +230,12 @@ public final class OtlpIngest {
           .getBytes(StandardCharsets.UTF_8);
     }
     // Export*ServiceResponse.partial_success = 1 { rejected_* = 1; error_message = 2; }
-    byte[] msg = message.getBytes(StandardCharsets.UTF_8);
-    byte[] inner = concat(varintField(1, rejected), lengthDelimited(2, msg));
-    return lengthDelimited(1, inner);
+    return new ProtoWriter()
+        .messageField(1, new ProtoWriter().varintField(1, rejected).stringField(2, message))
+        .toByteArray();
   }
 
   static String jsonEscape(String s) {
     return new String(JsonStringEncoder.getInstance().quoteAsString(s));
-  }
-
-  static byte[] varintField(int field, long v) {
-    byte[] out = new byte[11];
-    int n = 0;
-    long tag = (long) field << 3;
-    out[n++] = (byte) tag;
-    while ((v & ~0x7fL) != 0) {
-      out[n++] = (byte) ((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    out[n++] = (byte) v;
-    return Arrays.copyOf(out, n);
-  }
-
-  static byte[] lengthDelimited(int field, byte[] payload) {
-    byte[] header = new byte[6];
-    int n = 0;
-    header[n++] = (byte) (field << 3 | 2);
-    long v = payload.length;
-    while ((v & ~0x7fL) != 0) {
-      header[n++] = (byte) ((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    header[n++] = (byte) v;
-    return concat(Arrays.copyOf(header, n), payload);
-  }
-
-  static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
   }
 }

@@ -1,5 +1,12 @@
 package dev.klat.collector.receive;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,14 +17,41 @@ import java.util.function.BiConsumer;
 /**
  * Decodes OTLP/JSON: the protobuf JSON mapping with OTLP's exceptions (trace and span ids as hex
  * strings, enums as integers). 64-bit integers may be strings or numbers, as the mapping allows;
- * keys are lowerCamelCase, and the original snake_case names are accepted too.
+ * keys are lowerCamelCase, and the original snake_case names are accepted too. Jackson parses the
+ * body into maps and lists (integers as {@link Long}, or {@link BigInteger} beyond it), strictly:
+ * nothing may follow the value, and nesting is limited so that a hostile body cannot exhaust the
+ * stack.
  */
 final class OtlpJson {
+  static final int MAX_DEPTH = 64;
+
+  private static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.USE_LONG_FOR_INTS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  static {
+    JSON.getFactory()
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build());
+  }
+
   private OtlpJson() {}
 
-  static List<OtlpSpan> decodeTraces(String body) throws MalformedException {
+  private static Object parse(byte[] body, int length) throws MalformedException {
+    try {
+      return JSON.readValue(body, 0, length, Object.class);
+    } catch (JsonProcessingException e) {
+      throw new MalformedException("invalid JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new MalformedException("invalid JSON: " + e.getMessage());
+    }
+  }
+
+  static List<OtlpSpan> decodeTraces(byte[] body, int length) throws MalformedException {
     List<OtlpSpan> out = new ArrayList<>();
-    Map<String, Object> root = object(Json.parse(body), "request");
+    Map<String, Object> root = object(parse(body, length), "request");
     for (Object rs : list(root, "resourceSpans", "resource_spans")) {
       Map<String, Object> resourceSpans = object(rs, "resourceSpans");
       Map<String, Object> resource = resource(resourceSpans);
@@ -66,9 +100,9 @@ final class OtlpJson {
     throw new MalformedException("kind is not an integer");
   }
 
-  static List<OtlpMetricPoint> decodeMetrics(String body) throws MalformedException {
+  static List<OtlpMetricPoint> decodeMetrics(byte[] body, int length) throws MalformedException {
     List<OtlpMetricPoint> out = new ArrayList<>();
-    Map<String, Object> root = object(Json.parse(body), "request");
+    Map<String, Object> root = object(parse(body, length), "request");
     for (Object rm : list(root, "resourceMetrics", "resource_metrics")) {
       Map<String, Object> resourceMetrics = object(rm, "resourceMetrics");
       Map<String, Object> resource = resource(resourceMetrics);
@@ -218,6 +252,10 @@ final class OtlpJson {
       } catch (NumberFormatException e) {
         throw new MalformedException(what + " is not an integer: " + s);
       }
+    }
+    // A fixed64 above Long.MAX_VALUE, written as a number: kept as its unsigned bits.
+    if (value instanceof BigInteger b && b.signum() > 0 && b.bitLength() <= 64) {
+      return b.longValue();
     }
     if (value instanceof Double d && d == Math.rint(d) && Math.abs(d) < 0x1p63) {
       return (long) (double) d;

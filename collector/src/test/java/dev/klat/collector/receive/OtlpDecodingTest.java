@@ -211,7 +211,7 @@ class OtlpDecodingTest {
              {"key":"ratio","value":{"doubleValue":0.5}},
              {"key":"list","value":{"arrayValue":{"values":[]}}}]}]}]}]}
         """;
-    List<OtlpSpan> spans = OtlpJson.decodeTraces(json);
+    List<OtlpSpan> spans = json(json);
     ProducerSpan p = SpanMapper.map(spans.get(0)).producer();
     assertThat(p.traceIdHigh()).isEqualTo(0x0102030405060708L);
     assertThat(p.spanId()).isEqualTo(0x11);
@@ -284,16 +284,19 @@ class OtlpDecodingTest {
         // fine
       }
       try {
-        OtlpJson.decodeTraces(new String(garbage, java.nio.charset.StandardCharsets.ISO_8859_1));
+        OtlpJson.decodeTraces(garbage, garbage.length);
       } catch (MalformedException expected) {
         // fine
       }
     }
     assertThatThrownBy(() -> OtlpProtobuf.decodeTraces(new byte[] {0x0a, 0x7f}, 2, span -> {}))
         .isInstanceOf(MalformedException.class);
-    assertThatThrownBy(() -> OtlpJson.decodeTraces("{\"resourceSpans\": 3}"))
-        .isInstanceOf(MalformedException.class);
-    assertThatThrownBy(() -> OtlpJson.decodeTraces("[".repeat(10_000)))
-        .isInstanceOf(MalformedException.class);
+    assertThatThrownBy(() -> json("{\"resourceSpans\": 3}")).isInstanceOf(MalformedException.class);
+    assertThatThrownBy(() -> json("[".repeat(10_000))).isInstanceOf(MalformedException.class);
+  }
+
+  private static List<OtlpSpan> json(String body) throws MalformedException {
+    byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return OtlpJson.decodeTraces(bytes, bytes.length);
   }
 }

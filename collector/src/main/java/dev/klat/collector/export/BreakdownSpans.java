@@ -1,0 +1,143 @@
+package dev.klat.collector.export;
+
+import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.model.Breakdown;
+import dev.klat.model.Instants;
+import dev.klat.model.Segment;
+import dev.klat.model.SpanAttributes;
+import dev.klat.model.TimePoint;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceId;
+import io.opentelemetry.api.trace.TraceState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One breakdown as a small trace: a root span from {@code S} to {@code P} for the record and
+ * consumer group, and one child per segment part with its true start and end on the producer's
+ * timeline, so that a trace view draws the waterfall. The spans join the record's own trace (same
+ * trace id), which is also the trace id of the exemplars; their ids are derived from the record and
+ * group, so that exporting a breakdown again gives the same spans and a backend deduplicates.
+ */
+final class BreakdownSpans {
+  private static final AttributeKey<String> TOPIC =
+      AttributeKey.stringKey(SpanAttributes.MESSAGING_DESTINATION_NAME.name());
+  private static final AttributeKey<String> PARTITION =
+      AttributeKey.stringKey(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID.name());
+  private static final AttributeKey<Long> OFFSET =
+      AttributeKey.longKey(SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
+  private static final AttributeKey<String> GROUP =
+      AttributeKey.stringKey(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name());
+  private static final AttributeKey<Long> CLOCK_OFFSET =
+      AttributeKey.longKey(SpanAttributes.CLOCK_OFFSET_NANOS.name());
+  private static final AttributeKey<Long> CLOCK_UNCERTAINTY =
+      AttributeKey.longKey(SpanAttributes.CLOCK_UNCERTAINTY_NANOS.name());
+  private static final AttributeKey<String> QUALITY =
+      AttributeKey.stringKey(SpanAttributes.QUALITY.name());
+  private static final AttributeKey<String> SEGMENT =
+      AttributeKey.stringKey(SpanAttributes.SEGMENT.name());
+  private static final AttributeKey<String> METHOD =
+      AttributeKey.stringKey(SpanAttributes.METHOD.name());
+
+  private BreakdownSpans() {}
+
+  static List<BreakdownSpan> of(JoinedBreakdown jb) {
+    Breakdown b = jb.breakdown();
+    Instants t = b.instants();
+    long s = t.nanos(TimePoint.SEND);
+    long d = t.nanos(TimePoint.DRAIN);
+    long h = t.nanos(TimePoint.COMMIT);
+    long f = t.nanos(TimePoint.FETCH_REQUEST);
+    long r = t.nanos(TimePoint.FETCH_RESPONSE);
+    long p = t.nanos(TimePoint.POLL);
+    String traceId = TraceId.fromLongs(jb.traceIdHigh(), jb.traceIdLow());
+    long rootId = mix(jb.consumerSpanId() ^ jb.group().hashCode() ^ 0x6b6c6174L);
+    SpanContext root = context(traceId, rootId);
+    List<BreakdownSpan> out = new ArrayList<>();
+    out.add(
+        new BreakdownSpan(
+            "klat " + jb.key().topic() + " " + jb.group(),
+            root,
+            SpanContext.getInvalid(),
+            s,
+            p,
+            common(jb, null).put(QUALITY, b.quality().id()).build()));
+    Parts parts = new Parts(jb, traceId, root, rootId, out);
+    parts.add(Segment.PRODUCE, "produce", s, d);
+    if (b.isKnown(Segment.PUBLISH)) {
+      long l = t.nanos(TimePoint.APPEND);
+      parts.add(Segment.PUBLISH, "publish", d, l);
+      parts.add(Segment.COMMIT, "commit", l, h);
+    } else {
+      parts.add(null, "publish+commit", d, h);
+    }
+    if (f > h) {
+      parts.add(Segment.CATCH_UP, "catch-up (lag)", h, f);
+    }
+    parts.add(Segment.FETCH, "fetch", Math.max(f, h), r);
+    parts.add(Segment.CATCH_UP, "catch-up (buffer)", r, p);
+    return out;
+  }
+
+  /** The children of one root, numbered in order, so that each keeps its id from run to run. */
+  private record Parts(
+      JoinedBreakdown jb, String traceId, SpanContext root, long rootId, List<BreakdownSpan> out) {
+    void add(Segment segment, String name, long start, long end) {
+      Breakdown b = jb.breakdown();
+      AttributesBuilder attributes = common(jb, segment);
+      if (segment != null) {
+        attributes
+            .put(SEGMENT, segment.id())
+            .put(QUALITY, b.quality(segment).id())
+            .put(METHOD, b.method(segment).id());
+      } else {
+        attributes.put(QUALITY, "none");
+      }
+      long spanId = mix(rootId + out.size());
+      out.add(
+          new BreakdownSpan(
+              name,
+              context(traceId, spanId),
+              root,
+              start,
+              Math.max(start, end),
+              attributes.build()));
+    }
+  }
+
+  private static AttributesBuilder common(JoinedBreakdown jb, Segment segment) {
+    // The publish part is on the broker's clock: its offset is the broker's, where known.
+    ClockOffset offset =
+        segment == Segment.PUBLISH && jb.brokerOffset() != null
+            ? jb.brokerOffset()
+            : jb.consumerOffset();
+    return Attributes.builder()
+        .put(TOPIC, jb.key().topic())
+        .put(PARTITION, Integer.toString(jb.key().partition()))
+        .put(OFFSET, jb.key().offset())
+        .put(GROUP, jb.group())
+        .put(CLOCK_OFFSET, offset.offsetNanos())
+        .put(CLOCK_UNCERTAINTY, offset.uncertaintyNanos());
+  }
+
+  private static SpanContext context(String traceId, long spanId) {
+    return SpanContext.create(
+        traceId, SpanId.fromLong(spanId), TraceFlags.getSampled(), TraceState.getDefault());
+  }
+
+  // splitmix64: spreads related inputs over the id space; the result is never 0 in practice, and
+  // an id of 0 would be invalid, so 0 maps to 1.
+  static long mix(long z) {
+    z += 0x9e3779b97f4a7c15L;
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    z = z ^ (z >>> 31);
+    return z == 0 ? 1 : z;
+  }
+}

@@ -81,11 +81,13 @@ public final class BenchSuite {
   }
 
   /** One cell of the load matrix; {@code acks} is null for the consumer. */
-  record Load(boolean producer, int recordBytes, String acks) {
+  /** A producer load with its {@code acks}, or a consumer load with its group protocol. */
+  record Load(boolean producer, int recordBytes, String acks, String groupProtocol) {
     String label() {
       return producer
           ? String.format(Locale.ROOT, "producer, %d B, acks=%s", recordBytes, acks)
-          : String.format(Locale.ROOT, "consumer, %d B", recordBytes);
+          : String.format(
+              Locale.ROOT, "consumer, %d B, group.protocol=%s", recordBytes, groupProtocol);
     }
 
     String topic() {
@@ -151,6 +153,7 @@ public final class BenchSuite {
     List<Integer> sizes =
         list("bench.sizes", "100,1024").stream().map(Integer::valueOf).collect(Collectors.toList());
     List<String> acks = list("bench.acks", "1,all");
+    List<String> groupProtocols = list("bench.group.protocols", "classic,consumer");
     int rounds = Integer.getInteger("bench.rounds", quick ? 1 : 3);
     long records = Long.getLong("bench.records", quick ? 20_000L : 1_000_000L);
     int startupRuns = Integer.getInteger("bench.startup.runs", quick ? 1 : 5);
@@ -176,10 +179,12 @@ public final class BenchSuite {
       for (int size : sizes) {
         if (kind.equals("producer")) {
           for (String a : acks) {
-            loads.add(new Load(true, size, a));
+            loads.add(new Load(true, size, a, null));
           }
         } else if (kind.equals("consumer")) {
-          loads.add(new Load(false, size, null));
+          for (String protocol : groupProtocols) {
+            loads.add(new Load(false, size, null, protocol));
+          }
         } else {
           throw new IllegalArgumentException(
               "unknown load " + kind + "; known: producer, consumer");
@@ -516,7 +521,9 @@ public final class BenchSuite {
             "--group",
             "bench-suite-" + (++groups),
             "--timeout",
-            "60000"));
+            "60000",
+            "--command-property",
+            "group.protocol=" + load.groupProtocol()));
     String output = run(command, 900);
     // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec,
     // rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec

@@ -53,8 +53,8 @@ final class BrokerProbeBench {
   static String run(
       String classpath, Path probeJar, Path workRoot, long records, int rounds, boolean warmup)
       throws Exception {
-    Load producer = new Load(true, 100, "all");
-    Load consumer = new Load(false, 100, null);
+    Load producer = new Load(true, 100, "all", null);
+    Load consumer = new Load(false, 100, null, "classic");
     List<ProbeRun> runs = new ArrayList<>();
     long probeRequests;
     try (DiscardingOtlpReceiver receiver = new DiscardingOtlpReceiver();

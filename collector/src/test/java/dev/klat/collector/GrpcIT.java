@@ -2,13 +2,10 @@ package dev.klat.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.collector.receive.GrpcExport;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
-import io.grpc.CallOptions;
-import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.api.common.AttributeKey;
@@ -23,11 +20,8 @@ import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -135,53 +129,14 @@ class GrpcIT {
             .usePlaintext()
             .build();
     try {
-      assertThat(export(channel, new byte[] {0x0a, 0x7f, 0x01}).getCode())
+      assertThat(GrpcExport.traces(channel, new byte[] {0x0a, 0x7f, 0x01}).status().getCode())
           .isEqualTo(Status.Code.INVALID_ARGUMENT);
-      assertThat(export(channel, new byte[4096]).getCode())
+      assertThat(GrpcExport.traces(channel, new byte[4096]).status().getCode())
           .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-      assertThat(export(channel, new byte[0]).getCode()).isEqualTo(Status.Code.OK);
+      assertThat(GrpcExport.traces(channel, new byte[0]).status().getCode())
+          .isEqualTo(Status.Code.OK);
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
-  }
-
-  static Status export(ManagedChannel channel, byte[] body) throws Exception {
-    MethodDescriptor.Marshaller<byte[]> bytes =
-        new MethodDescriptor.Marshaller<>() {
-          @Override
-          public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-          }
-
-          @Override
-          public byte[] parse(InputStream stream) {
-            try {
-              return stream.readAllBytes();
-            } catch (java.io.IOException e) {
-              throw new IllegalStateException(e);
-            }
-          }
-        };
-    MethodDescriptor<byte[], byte[]> method =
-        MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName("opentelemetry.proto.collector.trace.v1.TraceService/Export")
-            .setRequestMarshaller(bytes)
-            .setResponseMarshaller(bytes)
-            .build();
-    CompletableFuture<Status> done = new CompletableFuture<>();
-    ClientCall<byte[], byte[]> call = channel.newCall(method, CallOptions.DEFAULT);
-    call.start(
-        new ClientCall.Listener<>() {
-          @Override
-          public void onClose(Status status, Metadata trailers) {
-            done.complete(status);
-          }
-        },
-        new Metadata());
-    call.request(1);
-    call.sendMessage(body);
-    call.halfClose();
-    return done.get(30, TimeUnit.SECONDS);
   }
 }

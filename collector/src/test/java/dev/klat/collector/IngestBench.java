@@ -1,10 +1,12 @@
 package dev.klat.collector;
 
+import static dev.klat.collector.receive.OtlpValues.id;
+import static dev.klat.collector.receive.OtlpValues.num;
+import static dev.klat.collector.receive.OtlpValues.str;
+
 import com.google.protobuf.ByteString;
 import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
@@ -14,7 +16,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -242,24 +243,5 @@ public final class IngestBench {
               .toByteArray());
     }
     return bodies;
-  }
-
-  static KeyValue str(String k, String v) {
-    return KeyValue.newBuilder()
-        .setKey(k)
-        .setValue(AnyValue.newBuilder().setStringValue(v))
-        .build();
-  }
-
-  static KeyValue num(String k, long v) {
-    return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setIntValue(v)).build();
-  }
-
-  static ByteString id(long... words) {
-    ByteBuffer b = ByteBuffer.allocate(8 * words.length);
-    for (long w : words) {
-      b.putLong(w);
-    }
-    return ByteString.copyFrom(b.array());
   }
 }

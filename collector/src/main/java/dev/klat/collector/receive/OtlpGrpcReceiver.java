@@ -13,10 +13,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -92,20 +90,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     this.ingest = ingest;
     this.epochNanos = epochNanos;
     this.slots = new Semaphore(maxConcurrentRequests);
-    int threads = maxConcurrentRequests + 2;
-    this.executor =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            60,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(1024),
-            r -> {
-              Thread t = new Thread(r, "klat-otlp-grpc");
-              t.setDaemon(true);
-              return t;
-            },
-            new ThreadPoolExecutor.CallerRunsPolicy());
+    this.executor = ReceiverExecutor.create(maxConcurrentRequests, "klat-otlp-grpc");
     this.server =
         NettyServerBuilder.forAddress(address)
             .executor(executor)
@@ -122,14 +107,19 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
   }
 
   private ServerServiceDefinition service(String name, boolean traces) {
-    MethodDescriptor<byte[], byte[]> export =
-        MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(MethodDescriptor.generateFullMethodName(name, "Export"))
-            .setRequestMarshaller(BYTES)
-            .setResponseMarshaller(BYTES)
-            .build();
-    return ServerServiceDefinition.builder(name).addMethod(export, handler(traces)).build();
+    return ServerServiceDefinition.builder(name)
+        .addMethod(exportMethod(name), handler(traces))
+        .build();
+  }
+
+  /** A service's {@code Export} method, with the message as bytes: no generated stubs. */
+  static MethodDescriptor<byte[], byte[]> exportMethod(String service) {
+    return MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName(MethodDescriptor.generateFullMethodName(service, "Export"))
+        .setRequestMarshaller(BYTES)
+        .setResponseMarshaller(BYTES)
+        .build();
   }
 
   private ServerCallHandler<byte[], byte[]> handler(boolean traces) {

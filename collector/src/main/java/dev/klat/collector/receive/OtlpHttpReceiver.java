@@ -11,11 +11,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -89,22 +86,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     this.maxBodyBytes = maxBodyBytes;
     this.ingest = ingest;
     this.slots = new Semaphore(maxConcurrentRequests);
-    // More threads than slots, so that refusals are answered while every slot decodes; the queue
-    // is bounded and a full one makes the accepting thread answer, which slows accepting down.
-    int threads = maxConcurrentRequests + 2;
-    this.executor =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            60,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(1024),
-            r -> {
-              Thread t = new Thread(r, "klat-otlp-http");
-              t.setDaemon(true);
-              return t;
-            },
-            new ThreadPoolExecutor.CallerRunsPolicy());
+    this.executor = ReceiverExecutor.create(maxConcurrentRequests, "klat-otlp-http");
     this.server = HttpServer.create(address, 256);
     server.setExecutor(executor);
     server.createContext(OtlpPaths.TRACES, exchange -> handle(exchange, Signal.TRACES));

@@ -103,8 +103,7 @@ final class OtlpMetricsProtobuf {
       int field = tag >>> 3;
       if (field == 1 && (tag & 7) == ProtoReader.LENGTH_DELIMITED) {
         int outer = r.push();
-        OtlpMetricPoint point =
-            type == OtlpMetricPoint.Type.HISTOGRAM ? histogramPoint(r) : numberPoint(r);
+        OtlpMetricPoint point = point(r, type == OtlpMetricPoint.Type.HISTOGRAM);
         point.type = type;
         out.add(point);
         r.pop(outer);
@@ -126,107 +125,95 @@ final class OtlpMetricsProtobuf {
     }
   }
 
-  private static OtlpMetricPoint numberPoint(ProtoReader r) throws MalformedException {
-    OtlpMetricPoint p = new OtlpMetricPoint();
-    Map<String, Object> attributes = new HashMap<>();
-    while (r.hasMore()) {
-      int tag = r.tag();
-      int wire = tag & 7;
-      switch (tag >>> 3) {
-        case 7 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.LENGTH_DELIMITED, "attributes");
-          int outer = r.push();
-          OtlpProtobuf.keyValue(r, attributes);
-          r.pop(outer);
-        }
-        case 2 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "start_time_unix_nano");
-          p.startNanos = r.fixed64();
-        }
-        case 3 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "time_unix_nano");
-          p.timeNanos = r.fixed64();
-        }
-        case 4 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "as_double");
-          p.value = r.doubleValue();
-        }
-        case 6 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "as_int");
-          p.value = r.fixed64();
-        }
-        default -> r.skip(tag);
-      }
-    }
-    p.attributes = OtlpProtobuf.strings(attributes);
-    return p;
-  }
-
-  private static OtlpMetricPoint histogramPoint(ProtoReader r) throws MalformedException {
+  // NumberDataPoint and HistogramDataPoint share the times; their attributes have different
+  // field numbers.
+  private static OtlpMetricPoint point(ProtoReader r, boolean histogram) throws MalformedException {
     OtlpMetricPoint p = new OtlpMetricPoint();
     Map<String, Object> attributes = new HashMap<>();
     LongList counts = new LongList();
-    List<Double> bounds = new ArrayList<>();
+    LongList boundBits = new LongList();
+    int attributesField = histogram ? 9 : 7;
     while (r.hasMore()) {
       int tag = r.tag();
       int wire = tag & 7;
-      switch (tag >>> 3) {
-        case 9 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.LENGTH_DELIMITED, "attributes");
-          int outer = r.push();
-          OtlpProtobuf.keyValue(r, attributes);
-          r.pop(outer);
-        }
-        case 2 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "start_time_unix_nano");
-          p.startNanos = r.fixed64();
-        }
-        case 3 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "time_unix_nano");
-          p.timeNanos = r.fixed64();
-        }
-        case 4 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "count");
-          p.count = r.fixed64();
-        }
-        case 5 -> {
-          OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "sum");
-          p.sum = r.doubleValue();
-        }
-        case 6 -> {
-          if (wire == ProtoReader.LENGTH_DELIMITED) {
-            int outer = r.push();
-            while (r.hasMore()) {
-              counts.add(r.fixed64());
-            }
-            r.pop(outer);
-          } else {
-            OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "bucket_counts");
-            counts.add(r.fixed64());
-          }
-        }
-        case 7 -> {
-          if (wire == ProtoReader.LENGTH_DELIMITED) {
-            int outer = r.push();
-            while (r.hasMore()) {
-              bounds.add(r.doubleValue());
-            }
-            r.pop(outer);
-          } else {
-            OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "explicit_bounds");
-            bounds.add(r.doubleValue());
-          }
-        }
-        default -> r.skip(tag);
+      int field = tag >>> 3;
+      if (field == attributesField) {
+        OtlpProtobuf.expect(wire, ProtoReader.LENGTH_DELIMITED, "attributes");
+        int outer = r.push();
+        OtlpProtobuf.keyValue(r, attributes);
+        r.pop(outer);
+      } else if (field == 2) {
+        OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "start_time_unix_nano");
+        p.startNanos = r.fixed64();
+      } else if (field == 3) {
+        OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "time_unix_nano");
+        p.timeNanos = r.fixed64();
+      } else if (histogram) {
+        histogramField(r, tag, p, counts, boundBits);
+      } else {
+        numberField(r, tag, p);
       }
     }
     p.attributes = OtlpProtobuf.strings(attributes);
-    p.bucketCounts = counts.toArray();
-    p.bounds = new double[bounds.size()];
-    for (int i = 0; i < p.bounds.length; i++) {
-      p.bounds[i] = bounds.get(i);
+    if (histogram) {
+      p.bucketCounts = counts.toArray();
+      long[] bits = boundBits.toArray();
+      p.bounds = new double[bits.length];
+      for (int i = 0; i < bits.length; i++) {
+        p.bounds[i] = Double.longBitsToDouble(bits[i]);
+      }
     }
     return p;
+  }
+
+  private static void numberField(ProtoReader r, int tag, OtlpMetricPoint p)
+      throws MalformedException {
+    int wire = tag & 7;
+    switch (tag >>> 3) {
+      case 4 -> {
+        OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "as_double");
+        p.value = r.doubleValue();
+      }
+      case 6 -> {
+        OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "as_int");
+        p.value = r.fixed64();
+      }
+      default -> r.skip(tag);
+    }
+  }
+
+  private static void histogramField(
+      ProtoReader r, int tag, OtlpMetricPoint p, LongList counts, LongList boundBits)
+      throws MalformedException {
+    int wire = tag & 7;
+    switch (tag >>> 3) {
+      case 4 -> {
+        OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "count");
+        p.count = r.fixed64();
+      }
+      case 5 -> {
+        OtlpProtobuf.expect(wire, ProtoReader.FIXED64, "sum");
+        p.sum = r.doubleValue();
+      }
+      case 6 -> repeatedFixed64(r, wire, "bucket_counts", counts);
+      case 7 -> repeatedFixed64(r, wire, "explicit_bounds", boundBits);
+      default -> r.skip(tag);
+    }
+  }
+
+  // Packed (the proto3 default) or one value per tag, as a decoder must accept both.
+  private static void repeatedFixed64(ProtoReader r, int wire, String field, LongList into)
+      throws MalformedException {
+    if (wire == ProtoReader.LENGTH_DELIMITED) {
+      int outer = r.push();
+      while (r.hasMore()) {
+        into.add(r.fixed64());
+      }
+      r.pop(outer);
+    } else {
+      OtlpProtobuf.expect(wire, ProtoReader.FIXED64, field);
+      into.add(r.fixed64());
+    }
   }
 
   private static final class LongList {

@@ -8,15 +8,10 @@ import dev.klat.collector.correlate.ClockOffset;
 import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.model.ClockSyncHeaders;
-import io.grpc.CallOptions;
-import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +19,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -115,14 +109,12 @@ class ClockSyncHeadersTest {
             .usePlaintext()
             .build();
     try {
-      Metadata[] ok = export(channel, new byte[0]);
-      assertThat(ok[2].get(Metadata.Key.of("status", Metadata.ASCII_STRING_MARSHALLER)))
-          .isEqualTo("OK");
-      assertSyncTimes(ok[0]);
-      Metadata[] bad = export(channel, new byte[] {0x0a, 0x7f, 0x01});
-      assertThat(bad[2].get(Metadata.Key.of("status", Metadata.ASCII_STRING_MARSHALLER)))
-          .isEqualTo("INVALID_ARGUMENT");
-      assertSyncTimes(bad[1]);
+      GrpcExport.Answer ok = GrpcExport.traces(channel, new byte[0]);
+      assertThat(ok.status().getCode()).isEqualTo(Status.Code.OK);
+      assertSyncTimes(ok.headers());
+      GrpcExport.Answer bad = GrpcExport.traces(channel, new byte[] {0x0a, 0x7f, 0x01});
+      assertThat(bad.status().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+      assertSyncTimes(bad.trailers());
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
@@ -140,57 +132,6 @@ class ClockSyncHeadersTest {
                 Metadata.Key.of(
                     ClockSyncHeaders.SEND_TIME_MICROS, Metadata.ASCII_STRING_MARSHALLER)));
     assertThat(send - receive).isEqualTo(1_500);
-  }
-
-  // Returns the response headers, the trailers, and a pseudo-metadata holding the status code.
-  private static Metadata[] export(ManagedChannel channel, byte[] body) throws Exception {
-    MethodDescriptor.Marshaller<byte[]> bytes =
-        new MethodDescriptor.Marshaller<>() {
-          @Override
-          public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-          }
-
-          @Override
-          public byte[] parse(InputStream stream) {
-            try {
-              return stream.readAllBytes();
-            } catch (java.io.IOException e) {
-              throw new IllegalStateException(e);
-            }
-          }
-        };
-    MethodDescriptor<byte[], byte[]> method =
-        MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(OtlpGrpcReceiver.TRACE_SERVICE + "/Export")
-            .setRequestMarshaller(bytes)
-            .setResponseMarshaller(bytes)
-            .build();
-    CompletableFuture<Metadata[]> done = new CompletableFuture<>();
-    Metadata[] result = {new Metadata(), null, new Metadata()};
-    ClientCall<byte[], byte[]> call = channel.newCall(method, CallOptions.DEFAULT);
-    call.start(
-        new ClientCall.Listener<>() {
-          @Override
-          public void onHeaders(Metadata headers) {
-            result[0] = headers;
-          }
-
-          @Override
-          public void onClose(Status status, Metadata trailers) {
-            result[1] = trailers;
-            result[2].put(
-                Metadata.Key.of("status", Metadata.ASCII_STRING_MARSHALLER),
-                status.getCode().name());
-            done.complete(result);
-          }
-        },
-        new Metadata());
-    call.request(1);
-    call.sendMessage(body);
-    call.halfClose();
-    return done.get(30, TimeUnit.SECONDS);
   }
 
   @Test

@@ -1,9 +1,11 @@
 package dev.klat.collector.receive;
 
+import static dev.klat.collector.receive.OtlpValues.id;
+import static dev.klat.collector.receive.OtlpValues.num;
+import static dev.klat.collector.receive.OtlpValues.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.protobuf.ByteString;
 import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.ProducerSpan;
 import dev.klat.model.SpanAttributes;
@@ -21,7 +23,6 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -29,25 +30,6 @@ import org.junit.jupiter.api.Test;
 
 class OtlpDecodingTest {
   static final long S = 1_800_000_000_000_000_000L;
-
-  static KeyValue str(String k, String v) {
-    return KeyValue.newBuilder()
-        .setKey(k)
-        .setValue(AnyValue.newBuilder().setStringValue(v))
-        .build();
-  }
-
-  static KeyValue num(String k, long v) {
-    return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setIntValue(v)).build();
-  }
-
-  static ByteString id(long... words) {
-    ByteBuffer b = ByteBuffer.allocate(8 * words.length);
-    for (long w : words) {
-      b.putLong(w);
-    }
-    return ByteString.copyFrom(b.array());
-  }
 
   static byte[] producerAndConsumerRequest() {
     Span producer =

@@ -2,9 +2,9 @@ package dev.klat.collector.receive;
 
 import static dev.klat.collector.receive.OtlpDecodingTest.S;
 import static dev.klat.collector.receive.OtlpDecodingTest.decodeAndMap;
-import static dev.klat.collector.receive.OtlpDecodingTest.id;
-import static dev.klat.collector.receive.OtlpDecodingTest.num;
-import static dev.klat.collector.receive.OtlpDecodingTest.str;
+import static dev.klat.collector.receive.OtlpValues.id;
+import static dev.klat.collector.receive.OtlpValues.num;
+import static dev.klat.collector.receive.OtlpValues.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

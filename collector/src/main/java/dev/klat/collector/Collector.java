@@ -52,12 +52,12 @@ public final class Collector implements AutoCloseable {
   private final Brokers brokers;
 
   private Collector(CollectorConfig config) throws IOException {
-    long joinWindowNanos = config.positiveLong("join.window.ms") * 1_000_000L;
+    long joinWindowNanos = config.durationMillis("join.window") * 1_000_000L;
     int maxPending = config.positiveInt("join.max.pending.records");
     agentMetrics =
         new AgentMetrics(
             config.positiveInt("metrics.max.streams"),
-            config.positiveLong("metrics.gauge.stale.ms") * 1_000_000L);
+            config.durationMillis("metrics.gauge.stale") * 1_000_000L);
     breakdownMetrics =
         new BreakdownMetrics(
             config.positiveInt("metrics.max.topic.groups"), System::currentTimeMillis);
@@ -68,7 +68,7 @@ public final class Collector implements AutoCloseable {
             ? null
             : new TraceExporter(endpoint, config.positiveInt("traces.queue.size"));
     brokers = Brokers.start(config.brokerSettings());
-    long clockWindowNanos = config.positiveLong("clock.window.ms") * 1_000_000L;
+    long clockWindowNanos = config.durationMillis("clock.window") * 1_000_000L;
     probeTimelines =
         new ProbeTimelines(
             config.positiveInt("probe.max.partitions"),

@@ -2,6 +2,7 @@ package dev.klat.collector;
 
 import dev.klat.collector.broker.BrokerEndpoints;
 import dev.klat.collector.broker.BrokerSettings;
+import dev.klat.model.Durations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -14,8 +15,8 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The collector's settings. Each key {@code k} (for example {@code join.window.ms}) can be given,
- * from highest precedence to lowest, as a flag {@code --k=value}, a system property {@code
+ * The collector's settings. Each key {@code k} (for example {@code join.window}) can be given, from
+ * highest precedence to lowest, as a flag {@code --k=value}, a system property {@code
  * klat.collector.k}, an environment variable {@code KLAT_COLLECTOR_K} (dots become underscores,
  * upper case), or a line {@code k=value} in the properties file named by {@code --config=path}.
  * Every key, with its default, is listed in {@code docs/collector.md}. An unknown key is a warning;
@@ -35,14 +36,14 @@ public final class CollectorConfig {
     DEFAULTS.put("otlp.grpc.port", "4317");
     DEFAULTS.put("admin.host", "127.0.0.1");
     DEFAULTS.put("admin.port", "9464");
-    DEFAULTS.put("join.window.ms", "60000");
+    DEFAULTS.put("join.window", "60s");
     DEFAULTS.put("join.max.pending.records", "500000");
-    DEFAULTS.put("clock.window.ms", "300000");
+    DEFAULTS.put("clock.window", "5m");
     DEFAULTS.put("probe.max.partitions", "4096");
     DEFAULTS.put("probe.max.ranges.per.term", "4096");
     DEFAULTS.put("clock.max.pairs", "10000");
     DEFAULTS.put("metrics.max.streams", "20000");
-    DEFAULTS.put("metrics.gauge.stale.ms", "300000");
+    DEFAULTS.put("metrics.gauge.stale", "5m");
     DEFAULTS.put("metrics.max.topic.groups", "1000");
     DEFAULTS.put("api.recent.breakdowns", "100000");
     DEFAULTS.put("traces.endpoint", "");
@@ -52,13 +53,29 @@ public final class CollectorConfig {
     DEFAULTS.put("brokers.bootstrap", "");
     DEFAULTS.put("brokers.exporter.port", "");
     DEFAULTS.put("brokers.jmx.port", "");
-    DEFAULTS.put("brokers.discovery.interval.ms", "30000");
-    DEFAULTS.put("brokers.scrape.interval.ms", "5000");
-    DEFAULTS.put("brokers.stale.ms", "30000");
-    DEFAULTS.put("brokers.history.ms", "600000");
-    DEFAULTS.put("brokers.connect.timeout.ms", "2000");
-    DEFAULTS.put("brokers.read.timeout.ms", "5000");
+    DEFAULTS.put("brokers.discovery.interval", "30s");
+    DEFAULTS.put("brokers.scrape.interval", "5s");
+    DEFAULTS.put("brokers.stale", "30s");
+    DEFAULTS.put("brokers.history", "10m");
+    DEFAULTS.put("brokers.connect.timeout", "2s");
+    DEFAULTS.put("brokers.read.timeout", "5s");
   }
+
+  /**
+   * Durations, written as the agent writes them ({@link Durations}); each was once a key ending in
+   * {@code .ms} that took milliseconds, still read, with a warning.
+   */
+  private static final List<String> DURATION_KEYS =
+      List.of(
+          "join.window",
+          "clock.window",
+          "metrics.gauge.stale",
+          "brokers.discovery.interval",
+          "brokers.scrape.interval",
+          "brokers.stale",
+          "brokers.history",
+          "brokers.connect.timeout",
+          "brokers.read.timeout");
 
   static final String PROPERTY_PREFIX = "klat.collector.";
   static final String ENV_PREFIX = "KLAT_COLLECTOR_";
@@ -123,9 +140,11 @@ public final class CollectorConfig {
       }
     }
     for (String key : DEFAULTS.keySet()) {
-      String v = env.get(ENV_PREFIX + key.replace('.', '_').toUpperCase(Locale.ROOT));
-      if (v != null) {
-        values.put(key, v.trim());
+      for (String name : DURATION_KEYS.contains(key) ? List.of(key + ".ms", key) : List.of(key)) {
+        String v = env.get(ENV_PREFIX + name.replace('.', '_').toUpperCase(Locale.ROOT));
+        if (v != null) {
+          put(values, warnings, name, v.trim(), "environment");
+        }
       }
     }
     for (String name : system.stringPropertyNames()) {
@@ -146,6 +165,20 @@ public final class CollectorConfig {
 
   private static void put(
       Map<String, String> values, List<String> warnings, String key, String value, String from) {
+    if (key.endsWith(".ms") && DURATION_KEYS.contains(key.substring(0, key.length() - 3))) {
+      String renamed = key.substring(0, key.length() - 3);
+      warnings.add(
+          key
+              + " ("
+              + from
+              + ") is deprecated: use "
+              + renamed
+              + " with a unit, for example "
+              + renamed
+              + "="
+              + DEFAULTS.get(renamed));
+      key = renamed;
+    }
     if (!DEFAULTS.containsKey(key)) {
       warnings.add("unknown setting " + key + " (" + from + ") ignored");
       return;
@@ -160,14 +193,12 @@ public final class CollectorConfig {
     bool("otlp.grpc.enabled");
     positiveInt("otlp.max.body.bytes");
     positiveInt("otlp.max.concurrent.requests");
-    positiveLong("join.window.ms");
+    DURATION_KEYS.forEach(this::durationMillis);
     positiveInt("join.max.pending.records");
-    positiveLong("clock.window.ms");
     positiveInt("clock.max.pairs");
     positiveInt("probe.max.partitions");
     positiveInt("probe.max.ranges.per.term");
     positiveInt("metrics.max.streams");
-    positiveLong("metrics.gauge.stale.ms");
     positiveInt("metrics.max.topic.groups");
     positiveInt("api.recent.breakdowns");
     positiveInt("traces.queue.size");
@@ -199,24 +230,24 @@ public final class CollectorConfig {
           "brokers.exporter.port and brokers.jmx.port apply to discovered brokers only: set"
               + " brokers.bootstrap, or list the brokers in brokers.exporter or brokers.jmx");
     }
-    long scrapeMs = positiveLong("brokers.scrape.interval.ms");
-    long staleMs = positiveLong("brokers.stale.ms");
-    long historyMs = positiveLong("brokers.history.ms");
+    long scrapeMs = durationMillis("brokers.scrape.interval");
+    long staleMs = durationMillis("brokers.stale");
+    long historyMs = durationMillis("brokers.history");
     if (staleMs < scrapeMs) {
       throw new IllegalArgumentException(
-          "brokers.stale.ms ("
+          "brokers.stale ("
               + staleMs
-              + ") must be at least brokers.scrape.interval.ms ("
+              + " ms) must be at least brokers.scrape.interval ("
               + scrapeMs
-              + "), or every lookup between two scrapes would find nothing");
+              + " ms), or every lookup between two scrapes would find nothing");
     }
     if (historyMs < staleMs) {
       throw new IllegalArgumentException(
-          "brokers.history.ms ("
+          "brokers.history ("
               + historyMs
-              + ") must be at least brokers.stale.ms ("
+              + " ms) must be at least brokers.stale ("
               + staleMs
-              + ")");
+              + " ms)");
     }
     return new BrokerSettings(
         BrokerEndpoints.exporters("brokers.exporter", string("brokers.exporter")),
@@ -227,9 +258,9 @@ public final class CollectorConfig {
         scrapeMs,
         staleMs,
         historyMs,
-        positiveLong("brokers.discovery.interval.ms"),
-        positiveInt("brokers.connect.timeout.ms"),
-        positiveInt("brokers.read.timeout.ms"));
+        durationMillis("brokers.discovery.interval"),
+        (int) Math.min(durationMillis("brokers.connect.timeout"), Integer.MAX_VALUE),
+        (int) Math.min(durationMillis("brokers.read.timeout"), Integer.MAX_VALUE));
   }
 
   private int optionalPort(String key) {
@@ -290,6 +321,21 @@ public final class CollectorConfig {
       throw new IllegalArgumentException(key + " must be positive: " + v);
     }
     return v;
+  }
+
+  /** A duration setting, in milliseconds, more than zero. */
+  long durationMillis(String key) {
+    String v = values.get(key);
+    long millis;
+    try {
+      millis = Durations.parseMillis(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key + " must be " + Durations.EXPECTED + ": " + v);
+    }
+    if (millis <= 0) {
+      throw new IllegalArgumentException(key + " must be more than zero: " + v);
+    }
+    return millis;
   }
 
   private long longValue(String key) {

@@ -16,8 +16,7 @@ class CollectorConfigTest {
   void flagsBeatSystemPropertiesBeatEnvironmentBeatTheFile(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("c.properties");
     Files.writeString(
-        file,
-        "join.window.ms=1000\nklat.collector.clock.max.pairs=7\nadmin.port=1\notlp.http.port=2\n");
+        file, "join.window=1s\nklat.collector.clock.max.pairs=7\nadmin.port=1\notlp.http.port=2\n");
     Properties system = new Properties();
     system.setProperty("klat.collector.admin.port", "3");
     system.setProperty("klat.collector.otlp.http.port", "4");
@@ -25,8 +24,8 @@ class CollectorConfigTest {
         CollectorConfig.parse(
             new String[] {"--config=" + file, "--otlp.http.port", "5"},
             system,
-            Map.of("KLAT_COLLECTOR_ADMIN_PORT", "6", "KLAT_COLLECTOR_JOIN_WINDOW_MS", "2000"));
-    assertThat(c.positiveLong("join.window.ms")).isEqualTo(2000);
+            Map.of("KLAT_COLLECTOR_ADMIN_PORT", "6", "KLAT_COLLECTOR_JOIN_WINDOW", "2s"));
+    assertThat(c.durationMillis("join.window")).isEqualTo(2000);
     assertThat(c.positiveInt("clock.max.pairs")).isEqualTo(7);
     assertThat(c.port("admin.port")).isEqualTo(3);
     assertThat(c.port("otlp.http.port")).isEqualTo(5);
@@ -42,8 +41,10 @@ class CollectorConfigTest {
     assertThatThrownBy(
             () ->
                 CollectorConfig.parse(
-                    new String[] {"--join.window.ms=-1"}, new Properties(), Map.of()))
-        .hasMessageContaining("join.window.ms");
+                    new String[] {"--join.window=-1s"}, new Properties(), Map.of()))
+        .hasMessageContaining("join.window must be a duration such as 500ms");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("clock.window", "0")))
+        .hasMessageContaining("clock.window must be more than zero");
     assertThatThrownBy(
             () ->
                 CollectorConfig.parse(
@@ -51,6 +52,26 @@ class CollectorConfigTest {
         .hasMessageContaining("admin.port");
     assertThatThrownBy(() -> CollectorConfig.of(Map.of("traces.endpoint", "tempo:4318")))
         .hasMessageContaining("traces.endpoint");
+  }
+
+  @Test
+  void durationsTakeTheAgentsUnitsAndTheOldMillisecondKeysStillWorkWithAWarning() {
+    CollectorConfig c =
+        CollectorConfig.parse(
+            new String[] {"--clock.window=2m", "--brokers.history.ms=900000"},
+            new Properties(),
+            Map.of("KLAT_COLLECTOR_JOIN_WINDOW_MS", "1500"));
+    assertThat(c.durationMillis("clock.window")).isEqualTo(120_000);
+    assertThat(c.durationMillis("join.window")).isEqualTo(1_500);
+    assertThat(c.durationMillis("brokers.history")).isEqualTo(900_000);
+    assertThat(c.durationMillis("brokers.scrape.interval")).isEqualTo(5_000);
+    assertThat(c.durationMillis("metrics.gauge.stale")).isEqualTo(300_000);
+    assertThat(c.warnings())
+        .containsExactlyInAnyOrder(
+            "join.window.ms (environment) is deprecated: use join.window with a unit, for example"
+                + " join.window=60s",
+            "brokers.history.ms (flag) is deprecated: use brokers.history with a unit, for"
+                + " example brokers.history=10m");
   }
 
   @Test
@@ -72,8 +93,8 @@ class CollectorConfigTest {
                 Map.of(
                     "brokers.exporter", "1=http://kafka-1:9404/metrics",
                     "brokers.jmx", "1=kafka-1:9999,2=kafka-2:9999",
-                    "brokers.scrape.interval.ms", "500",
-                    "brokers.stale.ms", "2000"))
+                    "brokers.scrape.interval", "500ms",
+                    "brokers.stale", "2s"))
             .brokerSettings();
     assertThat(listed.enabled()).isTrue();
     assertThat(listed.exporters()).containsOnlyKeys(1);
@@ -102,11 +123,11 @@ class CollectorConfigTest {
         .hasMessageContaining("brokers.jmx.port");
     assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.exporter", "1=kafka:9404")))
         .hasMessageContaining("brokers.exporter");
-    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.stale.ms", "1000")))
-        .hasMessageContaining("brokers.stale.ms");
-    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.history.ms", "1000")))
-        .hasMessageContaining("brokers.history.ms");
-    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.read.timeout.ms", "0")))
-        .hasMessageContaining("brokers.read.timeout.ms");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.stale", "1s")))
+        .hasMessageContaining("brokers.stale (1000 ms) must be at least brokers.scrape.interval");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.history", "1s")))
+        .hasMessageContaining("brokers.history (1000 ms) must be at least brokers.stale");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.read.timeout", "0")))
+        .hasMessageContaining("brokers.read.timeout");
   }
 }

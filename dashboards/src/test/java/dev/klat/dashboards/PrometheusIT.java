@@ -106,7 +106,7 @@ class PrometheusIT {
               "--otlp.http.port=" + otlpPort,
               "--admin.port=" + adminPort,
               "--brokers.exporter=" + exporters(cluster.brokers()),
-              "--brokers.scrape.interval.ms=1000"));
+              "--brokers.scrape.interval=1s"));
       awaitHttp(URI.create("http://127.0.0.1:" + adminPort + "/healthz"), Duration.ofSeconds(60));
 
       Path scenario = work.resolve("scenario");

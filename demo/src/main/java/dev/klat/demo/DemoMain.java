@@ -321,7 +321,7 @@ public final class DemoMain {
       exporters.append(broker.nodeId()).append('=').append(broker.metricsEndpoint());
     }
     command.add("--brokers.exporter=" + exporters);
-    command.add("--brokers.scrape.interval.ms=2000");
+    command.add("--brokers.scrape.interval=2s");
     processes.add(start(command, "collector"));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {

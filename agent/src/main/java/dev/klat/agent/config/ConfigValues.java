@@ -1,9 +1,8 @@
 package dev.klat.agent.config;
 
+import dev.klat.model.Durations;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.Locale;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -26,9 +25,6 @@ final class ConfigValues {
   /** A plain decimal number; excludes Java's extras such as "NaN", "Infinity", "0x1p3" or "1d". */
   private static final Pattern DECIMAL =
       Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
-
-  private static final Pattern DURATION =
-      Pattern.compile("(\\d{1,18})\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE);
 
   private ConfigValues() {}
 
@@ -109,39 +105,13 @@ final class ConfigValues {
     }
   }
 
-  /**
-   * Parses {@code 500ms}, {@code 10s}, {@code 1m}, {@code 1h} or a whole number of milliseconds
-   * into milliseconds, and checks it is at least {@code minMillis}.
-   */
+  /** Parses a duration ({@link Durations}) and checks it is at least {@code minMillis}. */
   static long parseDurationMillis(String value, long minMillis) throws BadValueException {
-    String expected =
-        "expected a duration such as 500ms, 10s, 1m or a whole number of milliseconds, at least "
-            + minMillis
-            + "ms";
-    Matcher m = DURATION.matcher(value);
-    if (!m.matches()) {
-      throw new BadValueException(expected);
-    }
-    long amount = Long.parseLong(m.group(1));
-    String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
-    long factor;
-    switch (unit) {
-      case "h":
-        factor = 3_600_000L;
-        break;
-      case "m":
-        factor = 60_000L;
-        break;
-      case "s":
-        factor = 1_000L;
-        break;
-      default:
-        factor = 1L;
-    }
+    String expected = "expected " + Durations.EXPECTED + ", at least " + minMillis + "ms";
     long millis;
     try {
-      millis = Math.multiplyExact(amount, factor);
-    } catch (ArithmeticException e) {
+      millis = Durations.parseMillis(value);
+    } catch (IllegalArgumentException e) {
       throw new BadValueException(expected);
     }
     if (millis < minMillis) {

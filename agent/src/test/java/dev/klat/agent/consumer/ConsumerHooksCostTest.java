@@ -1,6 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.TestRuntime;
+import dev.klat.agent.TestStateHolder;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +86,7 @@ class ConsumerHooksCostTest {
     final int perList;
     final int spreadMillis;
     final TopicPartition[] partitions;
-    final ConsumerHooksTest.Holder consumer = new ConsumerHooksTest.Holder();
+    final TestStateHolder consumer = new TestStateHolder();
     long offset;
 
     Poller(int lists, int perList, int spreadMillis) {
@@ -101,14 +102,14 @@ class ConsumerHooksCostTest {
     void poll(int variant) {
       boolean hooks = variant > 0;
       boolean parsed = variant == 2;
-      ConsumerHooksTest.Holder request = new ConsumerHooksTest.Holder();
-      ConsumerHooksTest.Holder[] fetches = new ConsumerHooksTest.Holder[lists];
+      TestStateHolder request = new TestStateHolder();
+      TestStateHolder[] fetches = new TestStateHolder[lists];
       if (hooks) {
         ConsumerHooks.onFetchRequestCreated(request);
         ConsumerHooks.onFetchResponse(request);
       }
       for (int l = 0; l < lists; l++) {
-        fetches[l] = new ConsumerHooksTest.Holder();
+        fetches[l] = new TestStateHolder();
         if (hooks) {
           ConsumerHooks.onCompletedFetchCreated(fetches[l]);
         }

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.ManualTime;
 import dev.klat.agent.TestRuntime;
+import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.LatencyHistogram;
-import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TimingHeader;
@@ -31,7 +31,7 @@ class ConsumerHooksTest {
 
   private final ManualTime time = new ManualTime();
   private AgentRuntime runtime;
-  private final Holder consumer = new Holder();
+  private final TestStateHolder consumer = new TestStateHolder();
 
   @BeforeEach
   void install() {
@@ -45,7 +45,7 @@ class ConsumerHooksTest {
 
   @Test
   void recordsThatWaitedInTheBufferKeepTheResponseThatBroughtThem() {
-    Holder completedFetch = respond();
+    TestStateHolder completedFetch = respond();
     time.advanceMillis(30);
     poll(completedFetch, record(0, System.currentTimeMillis(), new RecordHeaders()));
     time.advanceMillis(30);
@@ -100,7 +100,7 @@ class ConsumerHooksTest {
 
   @Test
   void recordsOfAPollThatThrewAreNeverReported() {
-    Holder completedFetch = respond();
+    TestStateHolder completedFetch = respond();
     ConsumerHooks.onPollEnter(consumer);
     ConsumerHooks.onRecordsFetched(
         completedFetch,
@@ -121,7 +121,7 @@ class ConsumerHooksTest {
     valid.add(
         HeaderNames.TIMING, TimingHeader.encode(System.currentTimeMillis() * 1000L, 5L, false));
     long now = System.currentTimeMillis();
-    Holder completedFetch = respond();
+    TestStateHolder completedFetch = respond();
 
     pollParsed(
         completedFetch,
@@ -142,7 +142,7 @@ class ConsumerHooksTest {
   @Test
   void notesThatDoNotMatchTheListAreDroppedAndTheListIsReadAtPollExit() {
     long now = System.currentTimeMillis();
-    Holder completedFetch = respond();
+    TestStateHolder completedFetch = respond();
     ConsumerHooks.onPollEnter(consumer);
     // Three records parsed, but the list handed out has two (fetchRecords threw after the third
     // was parsed, in a real consumer): the notes are not trusted.
@@ -163,7 +163,7 @@ class ConsumerHooksTest {
   @Test
   void aFetchHandingOutTwoListsHasBothNoted() {
     long now = System.currentTimeMillis();
-    Holder completedFetch = respond();
+    TestStateHolder completedFetch = respond();
     PollContext context = PollContext.get();
     ConsumerHooks.onPollEnter(consumer);
     for (int list = 0; list < 2; list++) {
@@ -188,7 +188,7 @@ class ConsumerHooksTest {
   void recordsOfAFetchWithoutAStampAreReadAtPollExit() {
     long now = System.currentTimeMillis();
     // A response handled before the agent saw its request: the CompletedFetch has no stamp.
-    Holder completedFetch = new Holder();
+    TestStateHolder completedFetch = new TestStateHolder();
     PollContext context = PollContext.get();
     ConsumerHooks.onPollEnter(consumer);
     List<ConsumerRecord<String, String>> list = new ArrayList<>();
@@ -209,8 +209,8 @@ class ConsumerHooksTest {
   @Test
   void notesOfAFetchWhoseListNeverCameAreDroppedWhenTheNextFetchParses() {
     long now = System.currentTimeMillis();
-    Holder abandoned = respond();
-    Holder completedFetch = respond();
+    TestStateHolder abandoned = respond();
+    TestStateHolder completedFetch = respond();
     PollContext context = PollContext.get();
     ConsumerHooks.onPollEnter(consumer);
     // fetchRecords of the first fetch threw after parsing two records: no list for them.
@@ -230,7 +230,7 @@ class ConsumerHooksTest {
   void recordsParsedOutsideAPollAreNotNoted() {
     // Without the poll() hooks (woven elsewhere, or skipped), nothing would ever clear the notes.
     poll(respond());
-    Holder completedFetch = respond();
+    TestStateHolder completedFetch = respond();
     ConsumerRecord<String, String> record =
         record(0, System.currentTimeMillis(), new RecordHeaders());
     ConsumerHooks.onRecordParsed(record, completedFetch);
@@ -259,7 +259,7 @@ class ConsumerHooksTest {
   void aResponseTheHeartbeatThreadHandledWhileTheRequesterWaitedInPollWasReadPromptly()
       throws Exception {
     ConsumerHooks.onPollEnter(consumer);
-    Holder request = new Holder();
+    TestStateHolder request = new TestStateHolder();
     ConsumerHooks.onFetchRequestCreated(request);
     time.advanceMillis(5);
     assertThat(respondOnAnotherThread(request).readPromptly).isTrue();
@@ -269,7 +269,7 @@ class ConsumerHooksTest {
   @Test
   void aResponseTheHeartbeatThreadHandledWhileTheApplicationWasBusyWasReadLate() throws Exception {
     ConsumerHooks.onPollEnter(consumer);
-    Holder request = new Holder();
+    TestStateHolder request = new TestStateHolder();
     ConsumerHooks.onFetchRequestCreated(request);
     ConsumerHooks.onPollExit(consumer, null);
     time.advanceMillis(5);
@@ -277,8 +277,8 @@ class ConsumerHooksTest {
   }
 
   /** The response handled as a classic consumer's heartbeat thread handles it. */
-  private static FetchStamp respondOnAnotherThread(Holder request) throws Exception {
-    Holder completedFetch = new Holder();
+  private static FetchStamp respondOnAnotherThread(TestStateHolder request) throws Exception {
+    TestStateHolder completedFetch = new TestStateHolder();
     Thread heartbeat =
         new Thread(
             () -> {
@@ -291,18 +291,18 @@ class ConsumerHooksTest {
     return (FetchStamp) completedFetch.klat$state();
   }
 
-  private Holder respond() {
-    Holder request = new Holder();
+  private TestStateHolder respond() {
+    TestStateHolder request = new TestStateHolder();
     ConsumerHooks.onFetchRequestCreated(request);
     ConsumerHooks.onFetchResponse(request);
-    Holder completedFetch = new Holder();
+    TestStateHolder completedFetch = new TestStateHolder();
     ConsumerHooks.onCompletedFetchCreated(completedFetch);
     ConsumerHooks.onFetchResponseDone();
     return completedFetch;
   }
 
   @SafeVarargs
-  private void poll(Holder completedFetch, ConsumerRecord<String, String>... records) {
+  private void poll(TestStateHolder completedFetch, ConsumerRecord<String, String>... records) {
     ConsumerHooks.onPollEnter(consumer);
     if (records.length > 0) {
       List<ConsumerRecord<String, String>> list = new ArrayList<>(List.of(records));
@@ -313,7 +313,8 @@ class ConsumerHooksTest {
 
   /** A poll as kafka-clients 3.5 and later run it: each record noted as it is parsed. */
   @SafeVarargs
-  private void pollParsed(Holder completedFetch, ConsumerRecord<String, String>... records) {
+  private void pollParsed(
+      TestStateHolder completedFetch, ConsumerRecord<String, String>... records) {
     ConsumerHooks.onPollEnter(consumer);
     List<ConsumerRecord<String, String>> list = new ArrayList<>();
     for (ConsumerRecord<String, String> record : records) {
@@ -346,20 +347,5 @@ class ConsumerHooksTest {
         "v",
         headers,
         Optional.empty());
-  }
-
-  /** Stands in for a kafka-clients object that the agent gave a {@code klat$state} field. */
-  static final class Holder implements StateHolder {
-    private Object state;
-
-    @Override
-    public Object klat$state() {
-      return state;
-    }
-
-    @Override
-    public void klat$state(Object state) {
-      this.state = state;
-    }
   }
 }

@@ -1,7 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.TestRuntime;
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agent.TestStateHolder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import org.apache.kafka.clients.producer.Callback;
@@ -28,7 +28,7 @@ class ProducerHooksCostTest {
     TestRuntime.install();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     try {
-      Holder producer = new Holder();
+      TestStateHolder producer = new TestStateHolder();
       ProducerRecord<String, String> record = new ProducerRecord<>("bench", "k", "v");
       Callback callback = (metadata, exception) -> {};
       Object future = new Object();
@@ -38,7 +38,7 @@ class ProducerHooksCostTest {
         long startCpuNanos = threads.getCurrentThreadCpuTime();
         int batches = 20_000;
         for (int b = 0; b < batches; b++) {
-          Holder batch = new Holder();
+          TestStateHolder batch = new TestStateHolder();
           for (int i = 0; i < BATCH_RECORDS; i++) {
             Callback used =
                 ProducerHooks.onSend(producer, "bench-client", null, null, record, callback);
@@ -58,20 +58,6 @@ class ProducerHooksCostTest {
       }
     } finally {
       TestRuntime.uninstall();
-    }
-  }
-
-  private static final class Holder implements StateHolder {
-    private Object state;
-
-    @Override
-    public Object klat$state() {
-      return state;
-    }
-
-    @Override
-    public void klat$state(Object state) {
-      this.state = state;
     }
   }
 }

@@ -1,7 +1,7 @@
 package dev.klat.agent.consumer;
 
-import dev.klat.agent.BenchStateHolder;
 import dev.klat.agent.TestRuntime;
+import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +44,7 @@ public class ConsumerHooksBenchmark {
   // A producer at 250,000 records per second spreads 500 records over 2 ms of timestamps.
   private static final int TIMESTAMP_SPREAD_MILLIS = 2;
 
-  private final BenchStateHolder consumer = new BenchStateHolder();
+  private final TestStateHolder consumer = new TestStateHolder();
   private final TopicPartition partition = new TopicPartition("bench", 0);
   private long offset;
 
@@ -71,8 +71,8 @@ public class ConsumerHooksBenchmark {
   }
 
   private List<ConsumerRecord<byte[], byte[]>> poll(boolean hooks) {
-    BenchStateHolder request = new BenchStateHolder();
-    BenchStateHolder completedFetch = new BenchStateHolder();
+    TestStateHolder request = new TestStateHolder();
+    TestStateHolder completedFetch = new TestStateHolder();
     if (hooks) {
       ConsumerHooks.onFetchRequestCreated(request);
       ConsumerHooks.onFetchResponse(request);

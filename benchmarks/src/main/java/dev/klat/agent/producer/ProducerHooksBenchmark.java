@@ -1,8 +1,8 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.BenchStateHolder;
 import dev.klat.agent.TestRuntime;
+import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.TimeSource;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Callback;
@@ -46,14 +46,14 @@ public class ProducerHooksBenchmark {
   @Param({"default", "every-record"})
   public String sampling;
 
-  private final BenchStateHolder producer = new BenchStateHolder();
+  private final TestStateHolder producer = new TestStateHolder();
   private final ProducerRecord<String, String> record = new ProducerRecord<>("bench", "k", "v");
   private final Callback callback = (metadata, exception) -> {};
   private final Object future = new Object();
   private final TopicPartition partition = new TopicPartition("bench", 0);
-  private final BenchStateHolder sendBatch = new BenchStateHolder();
+  private final TestStateHolder sendBatch = new TestStateHolder();
   private int sendBatchRecords;
-  private final BenchStateHolder fullBatch = new BenchStateHolder();
+  private final TestStateHolder fullBatch = new TestStateHolder();
   private RecordTracker tracker;
   private RecordMetadata metadata;
 

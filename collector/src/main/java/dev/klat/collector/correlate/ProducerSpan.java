@@ -33,34 +33,6 @@ public record ProducerSpan(
     String clientId,
     boolean acksAll) {
 
-  /** A span whose {@code acks} setting is not known. */
-  public ProducerSpan(
-      RecordKey key,
-      long traceIdHigh,
-      long traceIdLow,
-      long spanId,
-      long instanceId,
-      long sendNanos,
-      long drainNanos,
-      long ackNanos,
-      long logAppendTimeMs,
-      int leaderNodeId,
-      String clientId) {
-    this(
-        key,
-        traceIdHigh,
-        traceIdLow,
-        spanId,
-        instanceId,
-        sendNanos,
-        drainNanos,
-        ackNanos,
-        logAppendTimeMs,
-        leaderNodeId,
-        clientId,
-        false);
-  }
-
   boolean hasAck() {
     return ackNanos != Long.MIN_VALUE;
   }

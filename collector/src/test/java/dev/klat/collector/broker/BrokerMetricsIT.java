@@ -206,12 +206,12 @@ class BrokerMetricsIT {
                         Integer.toString(broker.metricsEndpoint().getPort())),
                     Map.entry(
                         "brokers.jmx.port", Integer.toString(jmxPort(broker.jmxServiceUrl()))),
-                    Map.entry("brokers.discovery.interval.ms", "1000"),
-                    Map.entry("brokers.scrape.interval.ms", "500"),
-                    Map.entry("brokers.stale.ms", "2000"),
-                    Map.entry("brokers.history.ms", "60000"),
-                    Map.entry("brokers.connect.timeout.ms", "1000"),
-                    Map.entry("brokers.read.timeout.ms", "2000"))))) {
+                    Map.entry("brokers.discovery.interval", "1s"),
+                    Map.entry("brokers.scrape.interval", "500ms"),
+                    Map.entry("brokers.stale", "2s"),
+                    Map.entry("brokers.history", "1m"),
+                    Map.entry("brokers.connect.timeout", "1s"),
+                    Map.entry("brokers.read.timeout", "2s"))))) {
       String admin = "http://127.0.0.1:" + collector.adminAddress().getPort();
       BrokerTimings timings = collector.brokerTimings();
 

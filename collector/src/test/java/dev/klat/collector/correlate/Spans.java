@@ -33,7 +33,8 @@ final class Spans {
         ms(a),
         logAppendTimeMs,
         1,
-        "p");
+        "p",
+        false);
   }
 
   static ConsumerSpan consumer(long offset, String group, double f, double r, double p) {

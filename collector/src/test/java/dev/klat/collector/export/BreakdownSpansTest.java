@@ -32,7 +32,8 @@ class BreakdownSpansTest {
     // L read as T0 + 4 ms on the broker: 4.5 ms, the middle of its millisecond. Its bounds allow
     // the broker's clock as it reads, so L stays there (shown truncated to whole ms below).
     c.offerProducer(
-        new ProducerSpan(key, 1, 2, 3, 0x11, T0, T0 + 2 * MS, T0 + 10 * MS, T0 / MS + 4, 1, "p"));
+        new ProducerSpan(
+            key, 1, 2, 3, 0x11, T0, T0 + 2 * MS, T0 + 10 * MS, T0 / MS + 4, 1, "p", false));
     // F = 20, R = 25, P = 27 ms.
     c.offerConsumer(
         new ConsumerSpan(

@@ -4,9 +4,9 @@ import dev.klat.agent.weave.StateHolder;
 
 /**
  * Stands in for a kafka-clients object the weaver gave a {@code klat$state} field (a producer, a
- * batch, a {@code CompletedFetch}), so that the hook benchmarks can call the hooks without weaving.
+ * batch, a {@code CompletedFetch}), so that tests and benchmarks call the hooks without weaving.
  */
-public final class BenchStateHolder implements StateHolder {
+public final class TestStateHolder implements StateHolder {
   private Object state;
 
   @Override

@@ -1,7 +1,10 @@
 package dev.klat.it.agent;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -196,6 +199,19 @@ public final class OtlpReceiver implements AutoCloseable {
         .map(kv -> kv.getValue().getIntValue())
         .findFirst()
         .orElse(null);
+  }
+
+  /**
+   * Checks a consumer span's instants are in their order, fetch request before its response before
+   * the poll that returned the record, and returns the poll's.
+   */
+  static long pollTimeAfterFetch(Span span) {
+    long fetchRequest = longAttribute(span, SpanAttributes.FETCH_REQUEST_TIME.name());
+    long fetchResponse = longAttribute(span, SpanAttributes.FETCH_RESPONSE_TIME.name());
+    long poll = longAttribute(span, SpanAttributes.POLL_TIME.name());
+    assertThat(fetchRequest).isLessThanOrEqualTo(fetchResponse);
+    assertThat(fetchResponse).isLessThanOrEqualTo(poll);
+    return poll;
   }
 
   static Boolean boolAttribute(Span span, String key) {

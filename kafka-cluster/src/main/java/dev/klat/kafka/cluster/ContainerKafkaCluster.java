@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Uuid;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
@@ -38,7 +37,7 @@ import org.testcontainers.utility.MountableFile;
  * advertise the host address of its client listener, and JMX over RMI needs the same port inside
  * and outside the container.
  */
-final class ContainerKafkaCluster implements KafkaCluster {
+final class ContainerKafkaCluster extends AbstractKafkaCluster {
 
   private static final int CLIENT_PORT = 9092;
   private static final int REPLICATION_PORT = 9091;
@@ -47,18 +46,12 @@ final class ContainerKafkaCluster implements KafkaCluster {
   private static final String AGENT_IN_CONTAINER = "/opt/klat/jmx_prometheus_javaagent.jar";
   private static final String RULES_IN_CONTAINER = "/opt/klat/kafka-broker.yaml";
 
-  private final Path workDirectory;
-  private final String clusterId;
   private final Network network;
   private final List<ContainerBroker> brokers = new ArrayList<>();
-  private final ClusterReadiness readiness;
-  private Admin admin;
 
   private ContainerKafkaCluster(Path workDirectory, String clusterId) {
-    this.workDirectory = workDirectory;
-    this.clusterId = clusterId;
+    super(workDirectory, clusterId);
     this.network = Network.newNetwork();
-    this.readiness = new ClusterReadiness(this::sharedAdmin);
   }
 
   static KafkaCluster start(KafkaClusterSpec spec) {
@@ -88,7 +81,7 @@ final class ContainerKafkaCluster implements KafkaCluster {
   }
 
   private void create(KafkaClusterSpec spec, KafkaDistribution distribution) {
-    Path rules = KafkaDistribution.writeExporterRules(workDirectory);
+    Path rules = KafkaDistribution.writeExporterRules(workDirectory());
     DockerImageName image = DockerImageName.parse("apache/kafka:" + distribution.kafkaVersion);
     int count = spec.brokerCount();
     String voters =
@@ -129,7 +122,7 @@ final class ContainerKafkaCluster implements KafkaCluster {
       config.put("log.dirs", "/var/lib/kafka/data");
       config.putAll(spec.brokerProperties());
 
-      Path directory = workDirectory.resolve("broker-" + nodeId);
+      Path directory = workDirectory().resolve("broker-" + nodeId);
       Path logFile = directory.resolve("broker.log");
       try {
         Files.createDirectories(directory);
@@ -142,7 +135,7 @@ final class ContainerKafkaCluster implements KafkaCluster {
               .withNetwork(network)
               .withNetworkAliases(alias(nodeId))
               .withEnv(environment(config))
-              .withEnv("CLUSTER_ID", clusterId)
+              .withEnv("CLUSTER_ID", clusterId())
               .withEnv("KAFKA_HEAP_OPTS", "-Xms128m -Xmx" + spec.brokerHeapMb() + "m")
               .withEnv(
                   "KAFKA_OPTS",
@@ -222,20 +215,8 @@ final class ContainerKafkaCluster implements KafkaCluster {
     }
   }
 
-  private synchronized Admin sharedAdmin() {
-    if (admin == null) {
-      admin = KafkaCluster.super.admin();
-    }
-    return admin;
-  }
-
   void awaitReady(ContainerBroker broker, Duration timeout) {
     readiness.await(Collections.singletonList(broker), timeout);
-  }
-
-  @Override
-  public String clusterId() {
-    return clusterId;
   }
 
   @Override
@@ -244,18 +225,8 @@ final class ContainerKafkaCluster implements KafkaCluster {
   }
 
   @Override
-  public Path workDirectory() {
-    return workDirectory;
-  }
-
-  @Override
   public void close() {
-    synchronized (this) {
-      if (admin != null) {
-        admin.close(Duration.ofSeconds(5));
-        admin = null;
-      }
-    }
+    closeSharedAdmin();
     for (ContainerBroker broker : brokers) {
       try {
         broker.container.stop();

@@ -15,30 +15,23 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Uuid;
 
 /** A cluster whose brokers are child JVM processes of this one. */
-final class ProcessKafkaCluster implements KafkaCluster {
+final class ProcessKafkaCluster extends AbstractKafkaCluster {
 
   private static final DateTimeFormatter DIRECTORY_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
   private final KafkaClusterSpec spec;
-  private final Path workDirectory;
-  private final String clusterId;
   private final List<ProcessBroker> brokers;
   private final Thread reaper;
-  private final ClusterReadiness readiness;
-  private Admin admin;
 
   private ProcessKafkaCluster(KafkaClusterSpec spec, Path workDirectory, String clusterId) {
+    super(workDirectory, clusterId);
     this.spec = spec;
-    this.workDirectory = workDirectory;
-    this.clusterId = clusterId;
     this.brokers = new ArrayList<>();
-    this.readiness = new ClusterReadiness(this::sharedAdmin);
     // A test JVM that dies without closing the cluster must not leave brokers behind.
     this.reaper = new Thread(this::killAll, "klat-kafka-cluster-reaper");
     Runtime.getRuntime().addShutdownHook(reaper);
@@ -80,7 +73,7 @@ final class ProcessKafkaCluster implements KafkaCluster {
   }
 
   private void configureBrokers(KafkaDistribution distribution) {
-    Path exporterRules = KafkaDistribution.writeExporterRules(workDirectory);
+    Path exporterRules = KafkaDistribution.writeExporterRules(workDirectory());
     int count = spec.brokerCount();
     List<BrokerPorts> ports = new ArrayList<>();
     StringBuilder voters = new StringBuilder();
@@ -94,7 +87,7 @@ final class ProcessKafkaCluster implements KafkaCluster {
     }
     for (int nodeId = 1; nodeId <= count; nodeId++) {
       BrokerPorts p = ports.get(nodeId - 1);
-      Path directory = workDirectory.resolve("broker-" + nodeId);
+      Path directory = workDirectory().resolve("broker-" + nodeId);
       InetSocketAddress client = advertised(nodeId, Listener.CLIENT, p.client);
       InetSocketAddress secondClient = advertised(nodeId, Listener.SECOND_CLIENT, p.secondClient);
       InetSocketAddress replication = advertised(nodeId, Listener.REPLICATION, p.replication);
@@ -153,7 +146,7 @@ final class ProcessKafkaCluster implements KafkaCluster {
   private void format() {
     List<Process> formatters = new ArrayList<>();
     for (ProcessBroker broker : brokers) {
-      formatters.add(broker.startFormat(clusterId));
+      formatters.add(broker.startFormat(clusterId()));
     }
     for (int i = 0; i < formatters.size(); i++) {
       ProcessBroker broker = brokers.get(i);
@@ -183,20 +176,8 @@ final class ProcessKafkaCluster implements KafkaCluster {
     readiness.await(waitingFor, timeout);
   }
 
-  private synchronized Admin sharedAdmin() {
-    if (admin == null) {
-      admin = KafkaCluster.super.admin();
-    }
-    return admin;
-  }
-
   KafkaClusterSpec spec() {
     return spec;
-  }
-
-  @Override
-  public String clusterId() {
-    return clusterId;
   }
 
   @Override
@@ -205,18 +186,8 @@ final class ProcessKafkaCluster implements KafkaCluster {
   }
 
   @Override
-  public Path workDirectory() {
-    return workDirectory;
-  }
-
-  @Override
   public void close() {
-    synchronized (this) {
-      if (admin != null) {
-        admin.close(Duration.ofSeconds(5));
-        admin = null;
-      }
-    }
+    closeSharedAdmin();
     // Signal all brokers first, then wait: stopping them one by one would make each later broker
     // wait for a controller quorum that the earlier ones already took down.
     for (ProcessBroker broker : brokers) {

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -78,24 +79,18 @@ public final class ConsumerApp {
   }
 
   static KafkaProducer<String, String> producer(String bootstrap) {
-    Properties properties = new Properties();
-    properties.put("bootstrap.servers", bootstrap);
-    properties.put("acks", "all");
-    properties.put("linger.ms", "0");
-    properties.put("client.id", "it-consumer-app-producer");
-    properties.put("key.serializer", StringSerializer.class.getName());
-    properties.put("value.serializer", StringSerializer.class.getName());
-    return new KafkaProducer<>(properties);
+    return producer(bootstrap, StringSerializer.class);
   }
 
-  private static KafkaProducer<String, Object> nanoTimeProducer(String bootstrap) {
+  private static <V> KafkaProducer<String, V> producer(
+      String bootstrap, Class<? extends Serializer<? super V>> valueSerializer) {
     Properties properties = new Properties();
     properties.put("bootstrap.servers", bootstrap);
     properties.put("acks", "all");
     properties.put("linger.ms", "0");
     properties.put("client.id", "it-consumer-app-producer");
     properties.put("key.serializer", StringSerializer.class.getName());
-    properties.put("value.serializer", NanoTimeSerializer.class.getName());
+    properties.put("value.serializer", valueSerializer.getName());
     return new KafkaProducer<>(properties);
   }
 
@@ -213,7 +208,8 @@ public final class ConsumerApp {
       Thread producerThread =
           new Thread(
               () -> {
-                try (KafkaProducer<String, Object> producer = nanoTimeProducer(bootstrap)) {
+                try (KafkaProducer<String, Object> producer =
+                    producer(bootstrap, NanoTimeSerializer.class)) {
                   for (int i = 0; i < warmupCount; i++) {
                     producer.send(new ProducerRecord<>(warmupTopic, "w-" + i, new long[1]));
                     Thread.sleep(2);

@@ -1,5 +1,6 @@
 package dev.klat.agent;
 
+import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.config.TopicFilter;
 import dev.klat.agent.export.MetricsRegistry;
@@ -31,19 +32,12 @@ public final class AgentRuntime {
   private final Telemetry telemetry;
 
   AgentRuntime(
-      long instanceId,
-      double samplingProbability,
-      double maxSampledPerSecond,
-      boolean headersEnabled,
-      TopicFilter topicFilter,
-      AgentLog log,
-      Telemetry telemetry,
-      TimeSource time) {
+      long instanceId, AgentConfig config, AgentLog log, Telemetry telemetry, TimeSource time) {
     this.instanceId = instanceId;
-    this.samplingProbability = samplingProbability;
-    this.maxSampledPerSecond = maxSampledPerSecond;
-    this.headersEnabled = headersEnabled;
-    this.topicFilter = topicFilter;
+    this.samplingProbability = config.samplingProbability();
+    this.maxSampledPerSecond = config.samplingMaxPerSecond();
+    this.headersEnabled = config.headersEnabled();
+    this.topicFilter = config.topicFilter();
     this.log = log;
     this.telemetry = telemetry;
     this.time = time;

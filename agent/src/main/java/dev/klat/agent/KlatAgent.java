@@ -73,16 +73,7 @@ public final class KlatAgent {
           Telemetry.start(
               exportSettings(config, instanceId),
               message -> exportLog.warnThrottled("export", message));
-      AgentRuntime.set(
-          new AgentRuntime(
-              instanceId,
-              config.samplingProbability(),
-              config.samplingMaxPerSecond(),
-              config.headersEnabled(),
-              config.topicFilter(),
-              log,
-              telemetry,
-              TimeSource.SYSTEM));
+      AgentRuntime.set(new AgentRuntime(instanceId, config, log, telemetry, TimeSource.SYSTEM));
       installShutdownFlush(telemetry);
       log.debug("exporter started after " + millisSince(startNanos) + " ms");
 

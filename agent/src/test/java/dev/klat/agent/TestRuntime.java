@@ -1,11 +1,12 @@
 package dev.klat.agent;
 
+import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.AgentLog;
-import dev.klat.agent.config.TopicFilter;
 import dev.klat.agent.export.ExportSettings;
 import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.export.TimeSource;
-import java.util.regex.Pattern;
+import java.util.HashMap;
+import java.util.Map;
 
 /** Installs an {@link AgentRuntime} for in-process tests of the hooks, exporting nowhere. */
 public final class TestRuntime {
@@ -38,16 +39,11 @@ public final class TestRuntime {
                 .metricsIntervalMillis(600_000)
                 .build(),
             message -> {});
-    AgentRuntime runtime =
-        new AgentRuntime(
-            7L,
-            samplingProbability,
-            maxSampledPerSecond,
-            true,
-            new TopicFilter(Pattern.compile(".*"), Pattern.compile("__.*")),
-            AgentLog.global(),
-            telemetry,
-            time);
+    Map<String, String> properties = new HashMap<>();
+    properties.put("klat.sampling.probability", Double.toString(samplingProbability));
+    properties.put("klat.sampling.max-per-second", Double.toString(maxSampledPerSecond));
+    AgentConfig config = AgentConfig.load(properties, null, AgentLog.global());
+    AgentRuntime runtime = new AgentRuntime(7L, config, AgentLog.global(), telemetry, time);
     AgentRuntime.set(runtime);
     return runtime;
   }

@@ -21,13 +21,12 @@ final class ExportChannel {
       OtlpHttpSender sender,
       RateLimitedLog log,
       ExportCounters counters,
-      String endpoint,
       TimeSource time,
       DoubleSupplier random) {
     this.sender = sender;
     this.log = log;
     this.counters = counters;
-    this.endpoint = endpoint;
+    this.endpoint = sender.endpoint();
     this.time = time;
     this.backoff = new Backoff(random);
     this.backoffUntilNanos = time.nanoTime();

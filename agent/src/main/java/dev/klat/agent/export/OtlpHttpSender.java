@@ -65,6 +65,7 @@ public final class OtlpHttpSender {
   /** The longest {@code Retry-After} honoured, {@value} ms; a longer one is cut to it. */
   static final long MAX_RETRY_AFTER_MILLIS = 60_000;
 
+  private final String endpointBase;
   private final URL tracesUrl;
   private final URL metricsUrl;
   private final URL logsUrl;
@@ -85,6 +86,7 @@ public final class OtlpHttpSender {
       String agentVersion,
       TimeSource time)
       throws IOException {
+    this.endpointBase = endpointBase;
     this.tracesUrl = new URL(endpointBase + OtlpPaths.TRACES);
     this.metricsUrl = new URL(endpointBase + OtlpPaths.METRICS);
     this.logsUrl = new URL(endpointBase + OtlpPaths.LOGS);
@@ -92,6 +94,11 @@ public final class OtlpHttpSender {
     this.gzip = gzip;
     this.userAgent = "klat-agent/" + agentVersion;
     this.time = time;
+  }
+
+  /** The endpoint's base URL, as configured, for messages. */
+  public String endpoint() {
+    return endpointBase;
   }
 
   /** The clock samples of this sender's exchanges; exporter thread only. */

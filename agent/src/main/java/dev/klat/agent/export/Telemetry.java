@@ -81,7 +81,7 @@ public final class Telemetry {
     } catch (IOException e) {
       throw new IllegalArgumentException("invalid endpoint " + settings.endpoint(), e);
     }
-    this.channel = new ExportChannel(sender, this.log, counters, settings.endpoint(), time, random);
+    this.channel = new ExportChannel(sender, this.log, counters, time, random);
     this.metricsExport = new MetricsExport(registry, channel, time);
     this.spans = new SpanExport(queue, channel, settings.maxSpansPerRequest());
     this.dropWarnings = new DropWarnings(this.log, settings.maxMetricSeries());

@@ -74,13 +74,8 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     this(address, maxBodyBytes, maxConcurrentRequests, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
-  /**
-   * Binds and starts the receiver.
-   *
-   * @param epochNanos the collector's wall clock, for the {@link ClockSyncHeaders}
-   * @throws IOException if the address cannot be bound
-   */
-  public OtlpGrpcReceiver(
+  /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
+  OtlpGrpcReceiver(
       InetSocketAddress address,
       int maxBodyBytes,
       int maxConcurrentRequests,

@@ -64,18 +64,8 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     this(address, maxBodyBytes, maxConcurrentRequests, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
-  /**
-   * Binds and starts the receiver.
-   *
-   * @param address where to listen (port 0 picks a free port)
-   * @param maxBodyBytes the largest body accepted, after decompression
-   * @param maxConcurrentRequests how many requests may be read and decoded at once
-   * @param ingest where decoded requests go
-   * @param epochNanos the collector's wall clock, in nanoseconds since the epoch, for the {@link
-   *     ClockSyncHeaders}
-   * @throws IOException if the address cannot be bound
-   */
-  public OtlpHttpReceiver(
+  /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
+  OtlpHttpReceiver(
       InetSocketAddress address,
       int maxBodyBytes,
       int maxConcurrentRequests,

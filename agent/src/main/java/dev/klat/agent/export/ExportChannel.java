@@ -12,7 +12,6 @@ final class ExportChannel {
   final OtlpHttpSender sender;
   final RateLimitedLog log;
   final ExportCounters counters;
-  final String endpoint;
   private final TimeSource time;
   private final Backoff backoff;
   private long backoffUntilNanos;
@@ -26,7 +25,6 @@ final class ExportChannel {
     this.sender = sender;
     this.log = log;
     this.counters = counters;
-    this.endpoint = sender.endpoint();
     this.time = time;
     this.backoff = new Backoff(random);
     this.backoffUntilNanos = time.nanoTime();

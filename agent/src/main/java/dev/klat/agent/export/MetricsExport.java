@@ -49,12 +49,15 @@ final class MetricsExport {
       if (result.outcome == OtlpHttpSender.Outcome.RETRYABLE) {
         channel.log.warn(
             RateLimitedLog.Kind.EXPORT_RETRYABLE,
-            "sending metrics to " + channel.endpoint + " failed, will retry: " + result.detail);
+            "sending metrics to "
+                + channel.sender.endpoint()
+                + " failed, will retry: "
+                + result.detail);
         return result;
       }
       channel.log.warn(
           RateLimitedLog.Kind.EXPORT_REJECTED,
-          "metrics rejected by " + channel.endpoint + ", dropped: " + result.detail);
+          "metrics rejected by " + channel.sender.endpoint() + ", dropped: " + result.detail);
     }
     return null;
   }

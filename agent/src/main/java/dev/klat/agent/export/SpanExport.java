@@ -76,14 +76,17 @@ final class SpanExport {
         }
         channel.log.warn(
             RateLimitedLog.Kind.EXPORT_RETRYABLE,
-            "sending spans to " + channel.endpoint + " failed, will retry: " + result.detail);
+            "sending spans to "
+                + channel.sender.endpoint()
+                + " failed, will retry: "
+                + result.detail);
         return result;
       default:
         channel.counters.exportFailed();
         dropPending();
         channel.log.warn(
             RateLimitedLog.Kind.EXPORT_REJECTED,
-            "spans rejected by " + channel.endpoint + ", dropped: " + result.detail);
+            "spans rejected by " + channel.sender.endpoint() + ", dropped: " + result.detail);
         return null;
     }
   }

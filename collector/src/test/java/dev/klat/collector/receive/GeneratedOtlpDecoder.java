@@ -32,7 +32,10 @@ final class GeneratedOtlpDecoder {
     for (ResourceSpans rs : request.getResourceSpansList()) {
       Map<String, Object> resource = new LinkedHashMap<>();
       for (KeyValue kv : rs.getResource().getAttributesList()) {
-        put(kv, resource);
+        Object value = value(kv.getValue());
+        if (value != null) {
+          resource.put(kv.getKey(), value);
+        }
       }
       for (ScopeSpans ss : rs.getScopeSpansList()) {
         for (Span span : ss.getSpansList()) {
@@ -49,14 +52,7 @@ final class GeneratedOtlpDecoder {
           out.startNanos = span.getStartTimeUnixNano();
           out.endNanos = span.getEndTimeUnixNano();
           for (KeyValue kv : span.getAttributesList()) {
-            AnyValue v = kv.getValue();
-            switch (v.getValueCase()) {
-              case STRING_VALUE -> out.attributes.put(kv.getKey(), v.getStringValue());
-              case INT_VALUE -> out.attributes.put(kv.getKey(), v.getIntValue());
-              case DOUBLE_VALUE -> out.attributes.put(kv.getKey(), v.getDoubleValue());
-              case BOOL_VALUE -> out.attributes.put(kv.getKey(), v.getBoolValue());
-              default -> {}
-            }
+            out.attributes.put(kv.getKey(), value(kv.getValue()));
           }
           out.resource = resource;
           sink.accept(out);
@@ -69,14 +65,14 @@ final class GeneratedOtlpDecoder {
     return id.size() == 8 ? id.asReadOnlyByteBuffer().getLong() : 0;
   }
 
-  private static void put(KeyValue kv, Map<String, Object> into) {
-    AnyValue v = kv.getValue();
-    switch (v.getValueCase()) {
-      case STRING_VALUE -> into.put(kv.getKey(), v.getStringValue());
-      case INT_VALUE -> into.put(kv.getKey(), v.getIntValue());
-      case DOUBLE_VALUE -> into.put(kv.getKey(), v.getDoubleValue());
-      case BOOL_VALUE -> into.put(kv.getKey(), v.getBoolValue());
-      default -> {}
-    }
+  // The attribute as the hand-written decoder gives it; null for arrays, maps and bytes.
+  private static Object value(AnyValue v) {
+    return switch (v.getValueCase()) {
+      case STRING_VALUE -> v.getStringValue();
+      case INT_VALUE -> v.getIntValue();
+      case DOUBLE_VALUE -> v.getDoubleValue();
+      case BOOL_VALUE -> v.getBoolValue();
+      default -> null;
+    };
   }
 }

@@ -17,6 +17,7 @@ import dev.klat.collector.export.TraceExporter;
 import dev.klat.collector.receive.OtlpGrpcReceiver;
 import dev.klat.collector.receive.OtlpHttpReceiver;
 import dev.klat.collector.receive.OtlpIngest;
+import dev.klat.collector.receive.ReceiverLimits;
 import dev.klat.collector.receive.ReceiverStats;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TagKeys;
@@ -99,20 +100,22 @@ public final class Collector implements AutoCloseable {
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;
+    ReceiverLimits limits =
+        new ReceiverLimits(
+            config.positiveInt("otlp.max.body.bytes"),
+            config.positiveInt("otlp.max.concurrent.requests"));
     try {
       r =
           new OtlpHttpReceiver(
               new InetSocketAddress(config.string("otlp.http.host"), config.port("otlp.http.port")),
-              config.positiveInt("otlp.max.body.bytes"),
-              config.positiveInt("otlp.max.concurrent.requests"),
+              limits,
               ingest);
       if (config.bool("otlp.grpc.enabled")) {
         g =
             new OtlpGrpcReceiver(
                 new InetSocketAddress(
                     config.string("otlp.grpc.host"), config.port("otlp.grpc.port")),
-                config.positiveInt("otlp.max.body.bytes"),
-                config.positiveInt("otlp.max.concurrent.requests"),
+                limits,
                 ingest);
       }
       a =

@@ -1,9 +1,9 @@
 package dev.klat.dashboards;
 
-import static dev.klat.dashboards.Config.RATE_INTERVAL;
 import static dev.klat.dashboards.Config.SEGMENT;
 import static dev.klat.dashboards.Config.TOPIC_GROUP;
 import static dev.klat.dashboards.Dashboards.quantile;
+import static dev.klat.dashboards.Dashboards.rate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.klat.model.MetricDef;
@@ -48,19 +48,11 @@ final class BreakdownDashboard {
             12,
             10)
         .query(
-            "sum by (segment) (rate("
-                + SEGMENT
-                + "_sum{"
-                + TOPIC_GROUP
-                + "}["
-                + RATE_INTERVAL
-                + "])) / sum by (segment) (rate("
-                + SEGMENT
-                + "_count{"
-                + TOPIC_GROUP
-                + "}["
-                + RATE_INTERVAL
-                + "]))",
+            "sum by (segment) ("
+                + rate(SEGMENT + "_sum{" + TOPIC_GROUP + "}")
+                + ") / sum by (segment) ("
+                + rate(SEGMENT + "_count{" + TOPIC_GROUP + "}")
+                + ")",
             "{{segment}}",
             false)
         .unit("s")
@@ -105,19 +97,11 @@ final class BreakdownDashboard {
             8,
             6)
         .query(
-            "sum by (quality) (rate("
-                + SEGMENT
-                + "_count{"
-                + TOPIC_GROUP
-                + "}["
-                + RATE_INTERVAL
-                + "])) / ignoring (quality) group_left sum (rate("
-                + SEGMENT
-                + "_count{"
-                + TOPIC_GROUP
-                + "}["
-                + RATE_INTERVAL
-                + "]))",
+            "sum by (quality) ("
+                + rate(SEGMENT + "_count{" + TOPIC_GROUP + "}")
+                + ") / ignoring (quality) group_left sum ("
+                + rate(SEGMENT + "_count{" + TOPIC_GROUP + "}")
+                + ")",
             "{{quality}}",
             false)
         .unit("percentunit")
@@ -146,30 +130,10 @@ final class BreakdownDashboard {
             "Breakdowns joined, and spans whose partner never came within the join window.",
             12,
             7)
+        .query(rate(MetricDef.COLLECTOR_BREAKDOWNS_JOINED.prometheusName()), "joined", false)
+        .query(rate(MetricDef.COLLECTOR_SPANS_UNJOINED.prometheusName()), "unjoined", false)
         .query(
-            "rate("
-                + MetricDef.COLLECTOR_BREAKDOWNS_JOINED.prometheusName()
-                + "["
-                + RATE_INTERVAL
-                + "])",
-            "joined",
-            false)
-        .query(
-            "rate("
-                + MetricDef.COLLECTOR_SPANS_UNJOINED.prometheusName()
-                + "["
-                + RATE_INTERVAL
-                + "])",
-            "unjoined",
-            false)
-        .query(
-            "rate("
-                + MetricDef.COLLECTOR_INSTANTS_CLAMPED.prometheusName()
-                + "["
-                + RATE_INTERVAL
-                + "])",
-            "instants clamped",
-            false)
+            rate(MetricDef.COLLECTOR_INSTANTS_CLAMPED.prometheusName()), "instants clamped", false)
         .unit("ops")
         .min(0);
     d.panel(

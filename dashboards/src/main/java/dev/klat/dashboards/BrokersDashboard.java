@@ -1,8 +1,8 @@
 package dev.klat.dashboards;
 
-import static dev.klat.dashboards.Config.RATE_INTERVAL;
 import static dev.klat.dashboards.Config.SEGMENT;
 import static dev.klat.dashboards.Dashboards.quantile;
+import static dev.klat.dashboards.Dashboards.rate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.klat.model.MetricDef;
@@ -99,11 +99,7 @@ final class BrokersDashboard {
         .min(0);
     d.panel("timeseries", "Requests per second", "Produce and fetch requests per broker.", 8, 8)
         .query(
-            "sum by (broker, request) (rate("
-                + BROKER_METRICS
-                + "requests_total["
-                + RATE_INTERVAL
-                + "]))",
+            "sum by (broker, request) (" + rate(BROKER_METRICS + "requests_total") + ")",
             "{{request}}, broker {{broker}}",
             false)
         .unit("reqps")
@@ -119,9 +115,7 @@ final class BrokersDashboard {
             "under-replicated, broker {{broker}}",
             false)
         .query(
-            "sum by (broker) (rate(kafka_server_replicamanager_isrshrinks_total["
-                + RATE_INTERVAL
-                + "]))",
+            "sum by (broker) (" + rate("kafka_server_replicamanager_isrshrinks_total") + ")",
             "ISR shrinks/s, broker {{broker}}",
             false)
         .min(0);

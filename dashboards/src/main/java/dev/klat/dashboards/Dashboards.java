@@ -29,6 +29,11 @@ public final class Dashboards {
     return out;
   }
 
+  // The per-second rate of a counter or histogram series over Grafana's rate interval.
+  static String rate(String series) {
+    return "rate(" + series + "[" + RATE_INTERVAL + "])";
+  }
+
   // A quantile of a histogram across the agents' and collector's series of one topic and group;
   // buckets are summed before the quantile is taken, never the quantiles themselves.
   static String quantile(double q, String metric, String by, String matchers) {
@@ -36,13 +41,9 @@ public final class Dashboards {
         + q
         + ", sum by ("
         + by
-        + ", le) (rate("
-        + metric
-        + "_bucket{"
-        + matchers
-        + "}["
-        + RATE_INTERVAL
-        + "])))";
+        + ", le) ("
+        + rate(metric + "_bucket{" + matchers + "}")
+        + "))";
   }
 
   static String trim(double v) {

@@ -1,9 +1,9 @@
 package dev.klat.dashboards;
 
 import static dev.klat.dashboards.Config.E2E;
-import static dev.klat.dashboards.Config.RATE_INTERVAL;
 import static dev.klat.dashboards.Config.TOPIC_GROUP;
 import static dev.klat.dashboards.Dashboards.quantile;
+import static dev.klat.dashboards.Dashboards.rate;
 import static dev.klat.dashboards.Dashboards.trim;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,13 +46,7 @@ final class OverviewDashboard {
             8,
             8)
         .query(
-            "sum by (topic, group) (rate("
-                + E2E
-                + "_count{"
-                + TOPIC_GROUP
-                + "}["
-                + RATE_INTERVAL
-                + "]))",
+            "sum by (topic, group) (" + rate(E2E + "_count{" + TOPIC_GROUP + "}") + ")",
             "{{topic}} / {{group}}",
             false)
         .unit("reqps")
@@ -65,11 +59,9 @@ final class OverviewDashboard {
             8,
             8)
         .query(
-            "sum by (topic, client_id) (rate("
-                + MetricDef.PRODUCER_LATENCY.prometheusName()
-                + "_count{topic=~\"$topic\"}["
-                + RATE_INTERVAL
-                + "]))",
+            "sum by (topic, client_id) ("
+                + rate(MetricDef.PRODUCER_LATENCY.prometheusName() + "_count{topic=~\"$topic\"}")
+                + ")",
             "{{topic}} / {{client_id}}",
             false)
         .unit("reqps")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.klat.demo.AgentCommand;
 import dev.klat.kafka.cluster.Broker;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
@@ -290,19 +291,8 @@ class PrometheusIT {
   private void startApp(
       String name, Path agentJar, String endpoint, String classPath, String main, String... args)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(java());
-    command.add("-Xmx192m");
-    command.add("-javaagent:" + agentJar);
-    command.add("-Dklat.endpoint=" + endpoint);
-    command.add("-Dklat.service.name=" + name);
-    command.add("-Dklat.sampling.probability=0.25");
-    command.add("-Dklat.metrics.interval=5s");
-    command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-    command.add("-cp");
-    command.add(classPath);
-    command.add(main);
-    command.addAll(List.of(args));
+    List<String> command =
+        AgentCommand.of(agentJar, endpoint, name, classPath, main, List.of(args));
     start(name, command);
   }
 

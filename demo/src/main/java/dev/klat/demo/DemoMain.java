@@ -343,20 +343,14 @@ public final class DemoMain {
   private void startApplication(
       String name, Path agentJar, String endpoint, Class<?> mainClass, String... args)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(javaExecutable());
-    command.add("-Xmx256m");
-    command.add("-javaagent:" + agentJar);
-    command.add("-Dklat.endpoint=" + endpoint);
-    command.add("-Dklat.service.name=" + name);
-    // Enough sampled records for a tail of a few hundred breakdowns per scenario.
-    command.add("-Dklat.sampling.probability=0.25");
-    command.add("-Dklat.metrics.interval=5s");
-    command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass.getName());
-    command.addAll(Arrays.asList(args));
+    List<String> command =
+        AgentCommand.of(
+            agentJar,
+            endpoint,
+            name,
+            System.getProperty("java.class.path"),
+            mainClass.getName(),
+            Arrays.asList(args));
     processes.add(start(command, name));
   }
 

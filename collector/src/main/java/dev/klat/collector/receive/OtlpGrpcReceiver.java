@@ -13,8 +13,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -53,8 +51,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
       };
 
   private final Server server;
-  private final ExecutorService executor;
-  private final Semaphore slots;
+  private final RequestSlots slots;
   private static final Metadata.Key<String> RECEIVE_TIME =
       Metadata.Key.of(ClockSyncHeaders.RECEIVE_TIME_MICROS, Metadata.ASCII_STRING_MARSHALLER);
   private static final Metadata.Key<String> SEND_TIME =
@@ -68,28 +65,22 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
    *
    * @throws IOException if the address cannot be bound
    */
-  public OtlpGrpcReceiver(
-      InetSocketAddress address, int maxBodyBytes, int maxConcurrentRequests, OtlpIngest ingest)
+  public OtlpGrpcReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest)
       throws IOException {
-    this(address, maxBodyBytes, maxConcurrentRequests, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
+    this(address, limits, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
   /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
   OtlpGrpcReceiver(
-      InetSocketAddress address,
-      int maxBodyBytes,
-      int maxConcurrentRequests,
-      OtlpIngest ingest,
-      LongSupplier epochNanos)
+      InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest, LongSupplier epochNanos)
       throws IOException {
     this.ingest = ingest;
     this.epochNanos = epochNanos;
-    this.slots = new Semaphore(maxConcurrentRequests);
-    this.executor = ReceiverExecutor.create(maxConcurrentRequests, "klat-otlp-grpc");
+    this.slots = new RequestSlots(limits.maxConcurrentRequests(), "klat-otlp-grpc");
     this.server =
         NettyServerBuilder.forAddress(address)
-            .executor(executor)
-            .maxInboundMessageSize(maxBodyBytes)
+            .executor(slots.executor())
+            .maxInboundMessageSize(limits.maxBodyBytes())
             .addService(service(TRACE_SERVICE, true))
             .addService(service(METRICS_SERVICE, false))
             .build()
@@ -186,6 +177,6 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    executor.shutdownNow();
+    slots.close();
   }
 }

@@ -11,8 +11,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -43,42 +41,32 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   static final long DISCARD_LIMIT_BYTES = 256L * 1024 * 1024;
 
   private final HttpServer server;
-  private final ExecutorService executor;
-  private final Semaphore slots;
+  private final RequestSlots slots;
   private final int maxBodyBytes;
   private final OtlpIngest ingest;
   private final LongSupplier epochNanos;
 
   /**
-   * Binds and starts the receiver, stamping responses with the system's wall clock.
+   * Binds and starts the receiver (port 0 picks a free port), stamping responses with the system's
+   * wall clock; decoded requests go to {@code ingest}.
    *
-   * @param address where to listen (port 0 picks a free port)
-   * @param maxBodyBytes the largest body accepted, after decompression
-   * @param maxConcurrentRequests how many requests may be read and decoded at once
-   * @param ingest where decoded requests go
    * @throws IOException if the address cannot be bound
    */
-  public OtlpHttpReceiver(
-      InetSocketAddress address, int maxBodyBytes, int maxConcurrentRequests, OtlpIngest ingest)
+  public OtlpHttpReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest)
       throws IOException {
-    this(address, maxBodyBytes, maxConcurrentRequests, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
+    this(address, limits, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
   /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
   OtlpHttpReceiver(
-      InetSocketAddress address,
-      int maxBodyBytes,
-      int maxConcurrentRequests,
-      OtlpIngest ingest,
-      LongSupplier epochNanos)
+      InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest, LongSupplier epochNanos)
       throws IOException {
     this.epochNanos = epochNanos;
-    this.maxBodyBytes = maxBodyBytes;
+    this.maxBodyBytes = limits.maxBodyBytes();
     this.ingest = ingest;
-    this.slots = new Semaphore(maxConcurrentRequests);
-    this.executor = ReceiverExecutor.create(maxConcurrentRequests, "klat-otlp-http");
+    this.slots = new RequestSlots(limits.maxConcurrentRequests(), "klat-otlp-http");
     this.server = HttpServer.create(address, 256);
-    server.setExecutor(executor);
+    server.setExecutor(slots.executor());
     server.createContext(OtlpPaths.TRACES, exchange -> handle(exchange, Signal.TRACES));
     server.createContext(OtlpPaths.METRICS, exchange -> handle(exchange, Signal.METRICS));
     server.createContext(OtlpPaths.LOGS, exchange -> handle(exchange, Signal.LOGS));
@@ -325,7 +313,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
-    executor.shutdownNow();
+    slots.close();
   }
 
   private static final class TooLargeException extends IOException {

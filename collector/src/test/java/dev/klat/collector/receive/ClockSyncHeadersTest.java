@@ -64,7 +64,10 @@ class ClockSyncHeadersTest {
     if (receiver == null) {
       receiver =
           new OtlpHttpReceiver(
-              new InetSocketAddress("127.0.0.1", 0), 1 << 20, 2, ingest, this::tick);
+              new InetSocketAddress("127.0.0.1", 0),
+              new ReceiverLimits(1 << 20, 2),
+              ingest,
+              this::tick);
     }
     return http.send(
         HttpRequest.newBuilder(
@@ -103,7 +106,11 @@ class ClockSyncHeadersTest {
   @Test
   void otlpGrpcAnswersCarryTheTimesAsHeadersOnSuccessAndTrailersOnError() throws Exception {
     grpc =
-        new OtlpGrpcReceiver(new InetSocketAddress("127.0.0.1", 0), 1 << 20, 2, ingest, this::tick);
+        new OtlpGrpcReceiver(
+            new InetSocketAddress("127.0.0.1", 0),
+            new ReceiverLimits(1 << 20, 2),
+            ingest,
+            this::tick);
     ManagedChannel channel =
         NettyChannelBuilder.forAddress("127.0.0.1", grpc.address().getPort())
             .usePlaintext()

@@ -60,34 +60,22 @@ final class Svg {
               escape(variants.get(i).label)));
     }
     String base = variants.isEmpty() ? "" : variants.get(0).label;
-    panel(svg, variants, loads, runs, Run::recordsPerSecond, "throughput, % of " + base, 0, width);
-    panel(
-        svg,
-        variants,
-        loads,
-        runs,
-        Run::cpuNanosPerRecord,
-        "CPU per record, % of " + base,
-        panelSpan,
-        width);
-    panel(
-        svg,
-        variants,
-        loads,
-        runs,
-        Run::cpuAfterMainNanosPerRecord,
-        "CPU per record after main (start-up left out), % of " + base,
-        2 * panelSpan,
-        width);
-    panel(
-        svg,
-        variants,
-        loads,
-        runs,
-        Run::allocatedAfterMainBytesPerRecord,
-        "bytes allocated per record after main (start-up left out), % of " + base,
-        3 * panelSpan,
-        width);
+    List<ToDoubleFunction<Run>> fields =
+        List.of(
+            Run::recordsPerSecond,
+            Run::cpuNanosPerRecord,
+            Run::cpuAfterMainNanosPerRecord,
+            Run::allocatedAfterMainBytesPerRecord);
+    List<String> titles =
+        List.of(
+            "throughput",
+            "CPU per record",
+            "CPU per record after main (start-up left out)",
+            "bytes allocated per record after main (start-up left out)");
+    for (int i = 0; i < fields.size(); i++) {
+      String title = titles.get(i) + ", % of " + base;
+      panel(svg, variants, loads, runs, fields.get(i), title, i * panelSpan, width);
+    }
     svg.append("</svg>\n");
     return svg.toString();
   }

@@ -12,8 +12,6 @@ package dev.klat.agent.producer;
  */
 final class BatchTiming {
 
-  private static final int INITIAL_CAPACITY = 16;
-
   /** Null when the batch's topic is not instrumented: nothing is recorded for it. */
   TopicInstruments instruments;
 
@@ -28,7 +26,7 @@ final class BatchTiming {
     instruments = topicInstruments;
     long[] times = sendNanos;
     if (times == null) {
-      times = new long[INITIAL_CAPACITY];
+      times = SendTimesPool.SHARED.take();
       sendNanos = times;
     } else if (appended == times.length) {
       long[] grown = new long[times.length * 2];
@@ -37,6 +35,19 @@ final class BatchTiming {
       sendNanos = times;
     }
     times[appended++] = recordSendNanos;
+  }
+
+  /**
+   * After the batch's latencies are recorded: the send times go back to the pool for a later batch.
+   * A second call, or an append after it, finds no array and is harmless.
+   */
+  void releaseSendTimes() {
+    long[] times = sendNanos;
+    if (times != null) {
+      sendNanos = null;
+      appended = 0;
+      SendTimesPool.SHARED.give(times);
+    }
   }
 
   void drained(long nowNanos) {

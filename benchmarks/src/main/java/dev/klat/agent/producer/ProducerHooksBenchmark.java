@@ -26,7 +26,10 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <ul>
  *   <li>{@link #send()}: per record, {@code send()}'s three hooks and the append to a batch; a new
- *       batch every 500 records;
+ *       batch every 500 records, whose send times go back to the pool as a completion gives them;
+ *   <li>{@link #sendEntry()} and {@link #append()}: the two halves of {@link #send()}, the hooks at
+ *       {@code send()}'s entry (S, the sampling decision) and the append with {@code send()}'s
+ *       return;
  *   <li>{@link #drain()}: the drain hook, once per batch, on the network thread;
  *   <li>{@link #ackPerRecord()}: the completion (ack) hook of a batch of 500 records, with its two
  *       histogram recordings, reported per record;
@@ -86,15 +89,27 @@ public class ProducerHooksBenchmark {
   @Benchmark
   @SuppressWarnings("rawtypes")
   public ProducerRecord send() {
+    ProducerRecord sent = sendEntry();
+    append();
+    return sent;
+  }
+
+  @Benchmark
+  @SuppressWarnings("rawtypes")
+  public ProducerRecord sendEntry() {
     Callback used = ProducerHooks.onSend(producer, "bench-client", null, null, record, callback);
-    ProducerRecord sent = ProducerHooks.recordToSend(record, used);
+    return ProducerHooks.recordToSend(record, used);
+  }
+
+  @Benchmark
+  public void append() {
     ProducerHooks.onAppended(future, sendBatch);
     ProducerHooks.onSendReturn(future);
     if (++sendBatchRecords == BATCH_RECORDS) {
       sendBatchRecords = 0;
+      ((BatchTiming) sendBatch.klat$state()).releaseSendTimes();
       sendBatch.klat$state(null);
     }
-    return sent;
   }
 
   @Benchmark

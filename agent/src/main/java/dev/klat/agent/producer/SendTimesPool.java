@@ -1,0 +1,48 @@
+package dev.klat.agent.producer;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Reuses the arrays that hold the send times of batches' records, so that a producer in its steady
+ * state allocates nothing per batch: an array goes back here when its batch has completed and its
+ * latencies are recorded, and the next new batch takes it. Appends take on application threads,
+ * completions give back on the network thread: lock-free slots, bounded, best effort (a full pool
+ * drops the array, an empty one makes the caller allocate).
+ */
+final class SendTimesPool {
+
+  /** More than the batches in flight of a typical producer: partitions times in-flight requests. */
+  static final int SLOTS = 64;
+
+  /** 32 KiB: batches of up to 4,096 records keep their arrays, bigger ones leave them to the GC. */
+  static final int MAX_POOLED_LENGTH = 4096;
+
+  static final int INITIAL_LENGTH = 16;
+
+  static final SendTimesPool SHARED = new SendTimesPool();
+
+  private final AtomicReferenceArray<long[]> slots = new AtomicReferenceArray<long[]>(SLOTS);
+
+  /** An array of at least {@link #INITIAL_LENGTH} longs, a used one if the pool has one. */
+  long[] take() {
+    for (int i = 0; i < SLOTS; i++) {
+      long[] pooled = slots.get(i);
+      if (pooled != null && slots.compareAndSet(i, pooled, null)) {
+        return pooled;
+      }
+    }
+    return new long[INITIAL_LENGTH];
+  }
+
+  /** Gives back an array that nobody reads any more. */
+  void give(long[] times) {
+    if (times.length > MAX_POOLED_LENGTH) {
+      return;
+    }
+    for (int i = 0; i < SLOTS; i++) {
+      if (slots.get(i) == null && slots.compareAndSet(i, null, times)) {
+        return;
+      }
+    }
+  }
+}

@@ -32,13 +32,7 @@ public final class ProducerHooks {
    * returns the callback for the send to use: the application's own, or for a sampled record the
    * agent's tracker around it.
    */
-  public static Callback onSend(
-      Object producer,
-      String clientId,
-      Object producerConfig,
-      Object apiVersions,
-      ProducerRecord<?, ?> record,
-      Callback callback) {
+  public static Callback onSend(Object producer, ProducerRecord<?, ?> record, Callback callback) {
     AgentRuntime runtime = AgentRuntime.get();
     if (runtime == null || record == null) {
       return callback;
@@ -47,7 +41,7 @@ public final class ProducerHooks {
     try {
       SendContext context = SendContext.current();
       context.instruments = null;
-      ProducerState state = producerState(runtime, producer, clientId, producerConfig, apiVersions);
+      ProducerState state = producerState(runtime, producer);
       TopicInstruments instruments = state.instruments(record.topic());
       if (instruments == null) {
         return callback;
@@ -185,28 +179,24 @@ public final class ProducerHooks {
     }
   }
 
-  private static ProducerState producerState(
-      AgentRuntime runtime,
-      Object producer,
-      String clientId,
-      Object producerConfig,
-      Object apiVersions) {
+  private static ProducerState producerState(AgentRuntime runtime, Object producer) {
     Object state = ((StateHolder) producer).klat$state();
     if (state instanceof ProducerState) {
       return (ProducerState) state;
     }
-    return createProducerState(runtime, producer, clientId, producerConfig, apiVersions);
+    return createProducerState(runtime, producer);
   }
 
-  private static ProducerState createProducerState(
-      AgentRuntime runtime,
-      Object producer,
-      String clientId,
-      Object producerConfig,
-      Object apiVersions) {
+  private static ProducerState createProducerState(AgentRuntime runtime, Object producer) {
     StateHolder holder = (StateHolder) producer;
+    Object clientId = ProducerFields.read(producer, "clientId");
     // Two threads may race to create it; both states work and the last one written wins.
-    ProducerState created = new ProducerState(runtime, clientId, producerConfig, apiVersions);
+    ProducerState created =
+        new ProducerState(
+            runtime,
+            clientId instanceof String ? (String) clientId : null,
+            ProducerFields.read(producer, "producerConfig"),
+            ProducerFields.read(producer, "apiVersions"));
     holder.klat$state(created);
     return created;
   }

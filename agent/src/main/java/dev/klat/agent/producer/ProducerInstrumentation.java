@@ -23,7 +23,6 @@ public final class ProducerInstrumentation {
 
   private static final String HOOKS = "dev.klat.agent.producer.ProducerHooks";
   private static final String OBJECT = "Ljava/lang/Object;";
-  private static final String STRING = "Ljava/lang/String;";
   private static final String RECORD = "Lorg/apache/kafka/clients/producer/ProducerRecord;";
   private static final String CALLBACK = "Lorg/apache/kafka/clients/producer/Callback;";
   private static final String TOPIC_PARTITION = "Lorg/apache/kafka/common/TopicPartition;";
@@ -117,17 +116,8 @@ public final class ProducerInstrumentation {
     return new Hook[] {
       Hook.on("KafkaProducer.send", PRODUCER, "send")
           .arguments(RECORD, CALLBACK)
-          .passing(
-              Value.self(),
-              Value.field("clientId"),
-              Value.field("producerConfig"),
-              Value.field("apiVersions"),
-              Value.argument(0),
-              Value.argument(1))
-          .calling(
-              HOOKS,
-              "onSend",
-              "(" + OBJECT + STRING + OBJECT + OBJECT + RECORD + CALLBACK + ")" + CALLBACK)
+          .passing(Value.self(), Value.argument(0), Value.argument(1))
+          .calling(HOOKS, "onSend", "(" + OBJECT + RECORD + CALLBACK + ")" + CALLBACK)
           .storingResultInto(1)
           .build(),
       Hook.on("KafkaProducer.send", PRODUCER, "send")

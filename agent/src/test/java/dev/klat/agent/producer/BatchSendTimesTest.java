@@ -7,6 +7,7 @@ import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.export.TimeSource;
+import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.MetricDef;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -15,7 +16,10 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A batch's send times live in a pooled array: the next batch reuses it, and counts stay right. */
+/**
+ * A batch's send times live in a pooled array: the next batch reuses it, and counts stay right; the
+ * producer's client id is read from its field when its state is created.
+ */
 class BatchSendTimesTest {
 
   private static final long MS = 1_000_000L;
@@ -33,11 +37,31 @@ class BatchSendTimesTest {
           return nowNanos;
         }
       };
-  private final TestStateHolder producer = new TestStateHolder();
+  private final FakeProducer producer = new FakeProducer();
   private final ProducerRecord<String, String> record = new ProducerRecord<>("t", "k", "v");
   private final Callback callback = (metadata, exception) -> {};
   private final Object future = new Object();
   private final TopicPartition partition = new TopicPartition("t", 0);
+
+  /** The field the hook reads, as KafkaProducer has it, one class up as in a subclass. */
+  private static class KafkaProducerFields implements StateHolder {
+    @SuppressWarnings("unused")
+    private final String clientId = "client";
+
+    private Object state;
+
+    @Override
+    public Object klat$state() {
+      return state;
+    }
+
+    @Override
+    public void klat$state(Object state) {
+      this.state = state;
+    }
+  }
+
+  private static final class FakeProducer extends KafkaProducerFields {}
 
   @AfterEach
   void uninstall() {
@@ -72,7 +96,7 @@ class BatchSendTimesTest {
 
   private void send(TestStateHolder batch, int records) {
     for (int i = 0; i < records; i++) {
-      Callback used = ProducerHooks.onSend(producer, "client", null, null, record, callback);
+      Callback used = ProducerHooks.onSend(producer, record, callback);
       ProducerHooks.recordToSend(record, used);
       ProducerHooks.onAppended(future, batch);
       ProducerHooks.onSendReturn(future);

@@ -40,8 +40,7 @@ class ProducerHooksCostTest {
         for (int b = 0; b < batches; b++) {
           TestStateHolder batch = new TestStateHolder();
           for (int i = 0; i < BATCH_RECORDS; i++) {
-            Callback used =
-                ProducerHooks.onSend(producer, "bench-client", null, null, record, callback);
+            Callback used = ProducerHooks.onSend(producer, record, callback);
             ProducerHooks.recordToSend(record, used);
             ProducerHooks.onAppended(future, batch);
             ProducerHooks.onSendReturn(future);

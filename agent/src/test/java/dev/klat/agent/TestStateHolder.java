@@ -4,9 +4,10 @@ import dev.klat.agent.weave.StateHolder;
 
 /**
  * Stands in for a kafka-clients object the weaver gave a {@code klat$state} field (a producer, a
- * batch, a {@code CompletedFetch}), so that tests and benchmarks call the hooks without weaving.
+ * batch, a {@code CompletedFetch}), so that tests and benchmarks call the hooks without weaving. A
+ * subclass can declare the private fields a hook reads from the real class.
  */
-public final class TestStateHolder implements StateHolder {
+public class TestStateHolder implements StateHolder {
   private Object state;
 
   @Override

@@ -2,9 +2,9 @@ package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.Counter;
+import dev.klat.agent.weave.PrivateFields;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TimePoint;
-import java.lang.reflect.Field;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -125,13 +125,13 @@ final class ConsumerState {
 
   // Up to 3.6 KafkaConsumer holds its state itself; from 3.7 its delegate (classic or async) does.
   private static Object internalsOf(Object consumer) {
-    Object delegate = fieldValue(consumer, "delegate");
+    Object delegate = PrivateFields.read(consumer, "delegate");
     return delegate != null ? delegate : consumer;
   }
 
   // Read once per consumer, from its internals: no public API exposes client.id.
   private static String clientIdOf(Object internals) {
-    Object clientId = fieldValue(internals, "clientId");
+    Object clientId = PrivateFields.read(internals, "clientId");
     if (clientId instanceof Optional) {
       clientId = ((Optional<?>) clientId).orElse(null);
     }
@@ -143,14 +143,14 @@ final class ConsumerState {
   // FetchConfig; the new consumer's FetchCollector holds the FetchConfig too. Null when none of
   // these paths exists (a version klat does not know yet).
   private static Object fetchSettingsOf(Object internals) {
-    Object fetcher = fieldValue(internals, "fetcher");
+    Object fetcher = PrivateFields.read(internals, "fetcher");
     if (fetcher == null) {
-      fetcher = fieldValue(internals, "fetchCollector");
+      fetcher = PrivateFields.read(internals, "fetchCollector");
     }
     if (fetcher == null) {
       return null;
     }
-    Object config = fieldValue(fetcher, "fetchConfig");
+    Object config = PrivateFields.read(fetcher, "fetchConfig");
     return config != null ? config : fetcher;
   }
 
@@ -158,22 +158,7 @@ final class ConsumerState {
     if (target == null) {
       return -1;
     }
-    Object value = fieldValue(target, name);
+    Object value = PrivateFields.read(target, name);
     return value instanceof Integer ? (Integer) value : -1;
-  }
-
-  private static Object fieldValue(Object target, String name) {
-    for (Class<?> type = target.getClass(); type != null; type = type.getSuperclass()) {
-      try {
-        Field field = type.getDeclaredField(name);
-        field.setAccessible(true);
-        return field.get(target);
-      } catch (NoSuchFieldException e) {
-        // Try the superclass.
-      } catch (Exception | LinkageError e) {
-        return null;
-      }
-    }
-    return null;
   }
 }

@@ -7,7 +7,6 @@ import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.export.TimeSource;
-import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.MetricDef;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -44,21 +43,9 @@ class BatchSendTimesTest {
   private final TopicPartition partition = new TopicPartition("t", 0);
 
   /** The field the hook reads, as KafkaProducer has it, one class up as in a subclass. */
-  private static class KafkaProducerFields implements StateHolder {
+  private static class KafkaProducerFields extends TestStateHolder {
     @SuppressWarnings("unused")
     private final String clientId = "client";
-
-    private Object state;
-
-    @Override
-    public Object klat$state() {
-      return state;
-    }
-
-    @Override
-    public void klat$state(Object state) {
-      this.state = state;
-    }
   }
 
   private static final class FakeProducer extends KafkaProducerFields {}

@@ -49,9 +49,8 @@ public final class ProducerHooks {
       }
       context.sendNanos = sendNanos;
       context.instruments = instruments;
-      // Almost every record ends here: no traceparent to follow and the draw lost. Everything
-      // else is in SendSampling, so that this method compiles small enough for the JIT to inline
-      // it into send() (measured: 60 ns per record with the sampled path in it, 25 ns without).
+      // Almost every record ends here: no traceparent to follow and the draw lost. The rare rest
+      // is in SendSampling, which keeps this hook, run for every record, short.
       Header traceparent = record.headers().lastHeader(HeaderNames.TRACEPARENT);
       if (traceparent == null
           && ThreadLocalRandom.current().nextDouble() >= runtime.samplingProbability) {

@@ -19,6 +19,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
 /**
@@ -84,6 +89,82 @@ class InstrumentationPlansTest {
 
     assertThat(woven).isEqualTo(allPlans().size() - 1);
     assertThat(output(logged)).doesNotContain("WARN");
+  }
+
+  /**
+   * The JIT inlines a call site that is not hot only when the callee has at most 35 bytes of
+   * bytecode ({@code -XX:MaxInlineSize}): {@code send()} woven with more is called, not inlined, in
+   * the application's loop, which costs every record.
+   */
+  @Test
+  void theWovenSendStaysSmallEnoughToInline() throws Exception {
+    KlatTransformer transformer =
+        new KlatTransformer(
+            ProducerInstrumentation.plans(),
+            loader -> true,
+            new AgentLog(AgentLog.Level.WARN, System.err, System::currentTimeMillis));
+    String producer = "org/apache/kafka/clients/producer/KafkaProducer";
+    WeavingLoader loader = new WeavingLoader(transformer);
+    byte[] original = loader.read(producer + ".class");
+    byte[] woven = transformer.transform(loader, producer, null, null, original);
+    assertThat(woven).isNotNull();
+
+    String descriptor =
+        "(Lorg/apache/kafka/clients/producer/ProducerRecord;"
+            + "Lorg/apache/kafka/clients/producer/Callback;)Ljava/util/concurrent/Future;";
+    assertThat(codeLength(original, "send", descriptor)).isLessThan(20);
+    assertThat(codeLength(woven, "send", descriptor)).isLessThanOrEqualTo(35);
+  }
+
+  // The bytecode length of one method: the offset after its last instruction, as ASM reads it.
+  private static int codeLength(byte[] classFile, String name, String descriptor) {
+    int[] length = {-1};
+    new ClassReader(classFile)
+        .accept(
+            new ClassVisitor(Opcodes.ASM9) {
+              @Override
+              public MethodVisitor visitMethod(
+                  int access, String method, String desc, String signature, String[] exceptions) {
+                if (!method.equals(name) || !desc.equals(descriptor)) {
+                  return null;
+                }
+                ClassWriter writer = new ClassWriter(0);
+                writer.visit(
+                    Opcodes.V1_8, Opcodes.ACC_PUBLIC, "OneMethod", null, "java/lang/Object", null);
+                MethodVisitor copy =
+                    writer.visitMethod(access, method, desc, signature, exceptions);
+                return new MethodVisitor(Opcodes.ASM9, copy) {
+                  @Override
+                  public void visitEnd() {
+                    super.visitEnd();
+                    length[0] = codeAttributeLength(writer.toByteArray());
+                  }
+                };
+              }
+            },
+            ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return length[0];
+  }
+
+  // A class holding one method: its Code attribute's code_length, read with ASM's own reader.
+  private static int codeAttributeLength(byte[] oneMethodClass) {
+    ClassReader reader = new ClassReader(oneMethodClass);
+    int offset = reader.header + 6; // access, this, super
+    offset += 2 + 2 * reader.readUnsignedShort(offset); // interfaces
+    offset += 2; // fields_count, zero
+    offset += 2; // methods_count, one
+    offset += 6; // access, name, descriptor
+    int attributes = reader.readUnsignedShort(offset);
+    offset += 2;
+    char[] buffer = new char[reader.getMaxStringLength()];
+    for (int i = 0; i < attributes; i++) {
+      String attribute = reader.readUTF8(offset, buffer);
+      if (attribute.equals("Code")) {
+        return reader.readInt(offset + 10); // name, length, max_stack, max_locals
+      }
+      offset += 6 + reader.readInt(offset + 2);
+    }
+    return -1;
   }
 
   private static String output(ByteArrayOutputStream logged) {

@@ -69,12 +69,7 @@ public final class ProducerInstrumentation {
                     .passing(Value.self())
                     .calling(HOOKS, "onDrained", "(" + OBJECT + ")V")
                     .build(),
-                // The third argument is a RuntimeException in 2.8 and a Function from 3.0.
-                Hook.on(
-                        "ProducerBatch.completeFutureAndFireCallbacks",
-                        BATCH,
-                        "completeFutureAndFireCallbacks")
-                    .arguments("J", "J", null)
+                completeFutureAndFireCallbacks()
                     .atEnter()
                     .passing(
                         Value.self(),
@@ -88,11 +83,7 @@ public final class ProducerInstrumentation {
                         "onCompletionStart",
                         "(" + OBJECT + "JJ" + OBJECT + "I" + TOPIC_PARTITION + ")V")
                     .build(),
-                Hook.on(
-                        "ProducerBatch.completeFutureAndFireCallbacks",
-                        BATCH,
-                        "completeFutureAndFireCallbacks")
-                    .arguments("J", "J", null)
+                completeFutureAndFireCallbacks()
                     .atExit()
                     .calling(HOOKS, "onCompletionEnd", "()V")
                     .build())),
@@ -112,6 +103,14 @@ public final class ProducerInstrumentation {
    * use (the agent's tracker around the application's); the second hands back the record to send (a
    * stamped copy for sampled records).
    */
+  // Enter and exit hooks must match the same method. Its third argument is a RuntimeException in
+  // 2.8 and a Function from 3.0.
+  private static Hook.Builder completeFutureAndFireCallbacks() {
+    return Hook.on(
+            "ProducerBatch.completeFutureAndFireCallbacks", BATCH, "completeFutureAndFireCallbacks")
+        .arguments("J", "J", null);
+  }
+
   private static Hook[] sendHooks() {
     return new Hook[] {
       Hook.on("KafkaProducer.send", PRODUCER, "send")

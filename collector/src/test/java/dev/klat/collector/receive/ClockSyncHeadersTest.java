@@ -148,26 +148,8 @@ class ClockSyncHeadersTest {
     String producerResource = resource("1111", 0, 400_000);
     String consumerResource = resource("2222", -skew, 600_000);
     long t = EPOCH_NANOS;
-    String producer =
-        span(
-            "\"klat.send.time_unix_nano\"",
-            t,
-            "\"klat.drain.time_unix_nano\"",
-            t + 1_000_000,
-            "\"klat.ack.time_unix_nano\"",
-            t + 3_000_000,
-            "\"klat.producer.acks\"",
-            "all");
-    String consumer =
-        span(
-            "\"klat.fetch_request.time_unix_nano\"",
-            t + skew + 2_000_000,
-            "\"klat.fetch_response.time_unix_nano\"",
-            t + skew + 5_000_000,
-            "\"klat.poll.time_unix_nano\"",
-            t + skew + 6_000_000,
-            "\"messaging.consumer.group.name\"",
-            "g");
+    String producer = producerSpan(t);
+    String consumer = consumerSpan(t + skew);
     assertThat(
             post("/v1/traces", "application/json", request(producerResource, producer))
                 .statusCode())
@@ -196,36 +178,43 @@ class ClockSyncHeadersTest {
             + "{\"key\":\"klat.clock.collector_offset_ns\",\"value\":{\"stringValue\":\"soon\"}},"
             + "{\"key\":\"klat.clock.collector_uncertainty_ns\",\"value\":{\"intValue\":\"5\"}}]}";
     long t = EPOCH_NANOS;
-    post(
-        "/v1/traces",
-        "application/json",
-        request(
-            garbage,
-            span(
-                "\"klat.send.time_unix_nano\"",
-                t,
-                "\"klat.drain.time_unix_nano\"",
-                t + 1_000_000,
-                "\"klat.ack.time_unix_nano\"",
-                t + 3_000_000,
-                "\"klat.producer.acks\"",
-                "all")));
+    post("/v1/traces", "application/json", request(garbage, producerSpan(t)));
     post(
         "/v1/traces",
         "application/json",
         request(
             "{\"attributes\":[{\"key\":\"klat.instance.id\",\"value\":{\"intValue\":\"8738\"}}]}",
-            span(
-                "\"klat.fetch_request.time_unix_nano\"",
-                t + 2_000_000,
-                "\"klat.fetch_response.time_unix_nano\"",
-                t + 5_000_000,
-                "\"klat.poll.time_unix_nano\"",
-                t + 6_000_000,
-                "\"messaging.consumer.group.name\"",
-                "g")));
+            consumerSpan(t)));
     assertThat(joined).hasSize(1);
     assertThat(joined.get(0).consumerOffset().bounded()).isFalse();
+  }
+
+  /** A producer span sent at {@code t}, drained 1 ms and acknowledged 3 ms later, acks=all. */
+  private static String producerSpan(long t) {
+    return span(
+        "\"klat.send.time_unix_nano\"",
+        t,
+        "\"klat.drain.time_unix_nano\"",
+        t + 1_000_000,
+        "\"klat.ack.time_unix_nano\"",
+        t + 3_000_000,
+        "\"klat.producer.acks\"",
+        "all");
+  }
+
+  /**
+   * A consumer span of group g: fetch requested 2 ms after {@code t}, answered 5 ms, polled 6 ms.
+   */
+  private static String consumerSpan(long t) {
+    return span(
+        "\"klat.fetch_request.time_unix_nano\"",
+        t + 2_000_000,
+        "\"klat.fetch_response.time_unix_nano\"",
+        t + 5_000_000,
+        "\"klat.poll.time_unix_nano\"",
+        t + 6_000_000,
+        "\"messaging.consumer.group.name\"",
+        "g");
   }
 
   private static String resource(String instanceHex, long offsetNanos, long uncertaintyNanos) {

@@ -15,9 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -37,7 +35,8 @@ import org.testcontainers.utility.MountableFile;
  * advertise the host address of its client listener, and JMX over RMI needs the same port inside
  * and outside the container.
  */
-final class ContainerKafkaCluster extends AbstractKafkaCluster {
+final class ContainerKafkaCluster
+    extends AbstractKafkaCluster<ContainerKafkaCluster.ContainerBroker> {
 
   private static final int CLIENT_PORT = 9092;
   private static final int REPLICATION_PORT = 9091;
@@ -47,7 +46,6 @@ final class ContainerKafkaCluster extends AbstractKafkaCluster {
   private static final String RULES_IN_CONTAINER = "/opt/klat/kafka-broker.yaml";
 
   private final Network network;
-  private final List<ContainerBroker> brokers = new ArrayList<>();
 
   private ContainerKafkaCluster(Path workDirectory, String clusterId) {
     super(workDirectory, clusterId);
@@ -73,10 +71,7 @@ final class ContainerKafkaCluster extends AbstractKafkaCluster {
       cluster.readiness.await(cluster.brokers, spec.startTimeout());
       return cluster;
     } catch (RuntimeException e) {
-      String tails = BrokerLogs.describe(cluster.logTails(60));
-      cluster.close();
-      throw new IllegalStateException(
-          "Kafka containers did not start: " + e.getMessage() + "\n" + tails, e);
+      throw cluster.startFailed("Kafka containers", e);
     }
   }
 
@@ -220,13 +215,7 @@ final class ContainerKafkaCluster extends AbstractKafkaCluster {
   }
 
   @Override
-  public List<Broker> brokers() {
-    return Collections.unmodifiableList(brokers);
-  }
-
-  @Override
-  public void close() {
-    closeSharedAdmin();
+  void stopBrokers() {
     for (ContainerBroker broker : brokers) {
       try {
         broker.container.stop();

@@ -95,8 +95,8 @@ final class ProcessBroker implements Broker {
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-Djava.awt.headless=true");
     command.add("-Dcom.sun.management.jmxremote");
-    command.add("-Dcom.sun.management.jmxremote.port=" + ports.jmx);
-    command.add("-Dcom.sun.management.jmxremote.rmi.port=" + ports.jmx);
+    command.add("-Dcom.sun.management.jmxremote.port=" + ports.jmx());
+    command.add("-Dcom.sun.management.jmxremote.rmi.port=" + ports.jmx());
     command.add("-Dcom.sun.management.jmxremote.host=" + Ports.LOOPBACK);
     command.add("-Djava.rmi.server.hostname=" + Ports.LOOPBACK);
     command.add("-Dcom.sun.management.jmxremote.authenticate=false");
@@ -107,7 +107,7 @@ final class ProcessBroker implements Broker {
             + "="
             + Ports.LOOPBACK
             + ":"
-            + ports.metrics
+            + ports.metrics()
             + ":"
             + exporterRules);
     command.addAll(cluster.spec().brokerJvmOptions());
@@ -165,12 +165,12 @@ final class ProcessBroker implements Broker {
 
   @Override
   public URI metricsEndpoint() {
-    return URI.create("http://" + Ports.LOOPBACK + ":" + ports.metrics + "/metrics");
+    return URI.create("http://" + Ports.LOOPBACK + ":" + ports.metrics() + "/metrics");
   }
 
   @Override
   public String jmxServiceUrl() {
-    return "service:jmx:rmi:///jndi/rmi://" + Ports.LOOPBACK + ":" + ports.jmx + "/jmxrmi";
+    return "service:jmx:rmi:///jndi/rmi://" + Ports.LOOPBACK + ":" + ports.jmx() + "/jmxrmi";
   }
 
   @Override

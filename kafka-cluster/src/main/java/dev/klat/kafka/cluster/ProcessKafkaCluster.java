@@ -10,7 +10,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
@@ -18,20 +17,18 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
 
 /** A cluster whose brokers are child JVM processes of this one. */
-final class ProcessKafkaCluster extends AbstractKafkaCluster {
+final class ProcessKafkaCluster extends AbstractKafkaCluster<ProcessBroker> {
 
   private static final DateTimeFormatter DIRECTORY_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
   private final KafkaClusterSpec spec;
-  private final List<ProcessBroker> brokers;
   private final Thread reaper;
 
   private ProcessKafkaCluster(KafkaClusterSpec spec, Path workDirectory, String clusterId) {
     super(workDirectory, clusterId);
     this.spec = spec;
-    this.brokers = new ArrayList<>();
     // A test JVM that dies without closing the cluster must not leave brokers behind.
     this.reaper = new Thread(this::killAll, "klat-kafka-cluster-reaper");
     Runtime.getRuntime().addShutdownHook(reaper);
@@ -51,10 +48,7 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster {
       cluster.awaitReady(cluster.brokers, spec.startTimeout());
       return cluster;
     } catch (RuntimeException e) {
-      String tails = BrokerLogs.describe(cluster.logTails(60));
-      cluster.close();
-      throw new IllegalStateException(
-          "Kafka cluster did not start: " + e.getMessage() + "\n" + tails, e);
+      throw cluster.startFailed("Kafka cluster", e);
     }
   }
 
@@ -83,27 +77,27 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster {
       if (voters.length() > 0) {
         voters.append(',');
       }
-      voters.append(nodeId).append('@').append(Ports.LOOPBACK).append(':').append(p.controller);
+      voters.append(nodeId).append('@').append(Ports.LOOPBACK).append(':').append(p.controller());
     }
     for (int nodeId = 1; nodeId <= count; nodeId++) {
       BrokerPorts p = ports.get(nodeId - 1);
       Path directory = workDirectory().resolve("broker-" + nodeId);
-      InetSocketAddress client = advertised(nodeId, Listener.CLIENT, p.client);
-      InetSocketAddress secondClient = advertised(nodeId, Listener.SECOND_CLIENT, p.secondClient);
-      InetSocketAddress replication = advertised(nodeId, Listener.REPLICATION, p.replication);
+      InetSocketAddress client = advertised(nodeId, Listener.CLIENT, p.client());
+      InetSocketAddress secondClient = advertised(nodeId, Listener.SECOND_CLIENT, p.secondClient());
+      InetSocketAddress replication = advertised(nodeId, Listener.REPLICATION, p.replication());
       Properties properties = BrokerConfig.defaults(count);
       properties.put("node.id", Integer.toString(nodeId));
       properties.put("controller.quorum.voters", voters.toString());
       properties.put(
           "listeners",
           "CLIENT://127.0.0.1:"
-              + p.client
+              + p.client()
               + ",SECOND_CLIENT://127.0.0.1:"
-              + p.secondClient
+              + p.secondClient()
               + ",REPLICATION://127.0.0.1:"
-              + p.replication
+              + p.replication()
               + ",CONTROLLER://127.0.0.1:"
-              + p.controller);
+              + p.controller());
       properties.put(
           "advertised.listeners",
           "CLIENT://"
@@ -113,7 +107,7 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster {
               + ",REPLICATION://"
               + hostPort(replication)
               + ",CONTROLLER://127.0.0.1:"
-              + p.controller);
+              + p.controller());
       properties.put("log.dirs", directory.resolve("data").toString());
       properties.putAll(spec.brokerProperties());
       brokers.add(
@@ -181,13 +175,7 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster {
   }
 
   @Override
-  public List<Broker> brokers() {
-    return Collections.unmodifiableList(brokers);
-  }
-
-  @Override
-  public void close() {
-    closeSharedAdmin();
+  void stopBrokers() {
     // Signal all brokers first, then wait: stopping them one by one would make each later broker
     // wait for a controller quorum that the earlier ones already took down.
     for (ProcessBroker broker : brokers) {
@@ -212,23 +200,8 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster {
   }
 
   /** The loopback ports of one broker. */
-  static final class BrokerPorts {
-    final int client;
-    final int secondClient;
-    final int replication;
-    final int controller;
-    final int metrics;
-    final int jmx;
-
-    private BrokerPorts(
-        int client, int secondClient, int replication, int controller, int metrics, int jmx) {
-      this.client = client;
-      this.secondClient = secondClient;
-      this.replication = replication;
-      this.controller = controller;
-      this.metrics = metrics;
-      this.jmx = jmx;
-    }
+  record BrokerPorts(
+      int client, int secondClient, int replication, int controller, int metrics, int jmx) {
 
     static BrokerPorts allocate() {
       return new BrokerPorts(

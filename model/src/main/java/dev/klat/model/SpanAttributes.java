@@ -128,6 +128,34 @@ public final class SpanAttributes {
   public static final AttributeDef PRODUCER_ACKS =
       string("klat.producer.acks", "The producer's acks setting: \"0\", \"1\" or \"all\".");
 
+  /** {@code klat.producer.linger_ms}: the producer's {@code linger.ms}. */
+  public static final AttributeDef PRODUCER_LINGER_MS =
+      longValue(
+          "klat.producer.linger_ms",
+          "ms",
+          "The producer's linger.ms: how long a batch waits for more records before it is sent.");
+
+  /** {@code klat.producer.batch_size}: the producer's {@code batch.size}, in bytes. */
+  public static final AttributeDef PRODUCER_BATCH_SIZE =
+      longValue(
+          "klat.producer.batch_size",
+          "By",
+          "The producer's batch.size: the bytes at which a batch is full and sent at once.");
+
+  /** {@code klat.producer.buffer_memory}: the producer's {@code buffer.memory}, in bytes. */
+  public static final AttributeDef PRODUCER_BUFFER_MEMORY =
+      longValue(
+          "klat.producer.buffer_memory",
+          "By",
+          "The producer's buffer.memory: the bytes of unsent records before send() blocks.");
+
+  /** {@code klat.producer.max_in_flight}: {@code max.in.flight.requests.per.connection}. */
+  public static final AttributeDef PRODUCER_MAX_IN_FLIGHT =
+      longValue(
+          "klat.producer.max_in_flight",
+          "",
+          "The producer's max.in.flight.requests.per.connection.");
+
   /** {@code klat.batch.record_count}: the number of records in the record's batch. */
   public static final AttributeDef BATCH_RECORD_COUNT =
       longValue("klat.batch.record_count", "", "The number of records in the record's batch.");
@@ -184,6 +212,13 @@ public final class SpanAttributes {
           "klat.consumer.fetch_max_wait_ms",
           "ms",
           "The consumer's fetch.max.wait.ms: how long the leader holds a fetch waiting for data.");
+
+  /** {@code klat.consumer.max_poll_records}: the consumer's {@code max.poll.records}. */
+  public static final AttributeDef CONSUMER_MAX_POLL_RECORDS =
+      longValue(
+          "klat.consumer.max_poll_records",
+          "",
+          "The consumer's max.poll.records: the most records one poll() returns.");
 
   /**
    * {@code klat.fetch_response.read_promptly}: true when the client read the fetch response as it
@@ -289,6 +324,10 @@ public final class SpanAttributes {
               MESSAGING_CLIENT_ID,
               PRODUCER_ATTEMPTS,
               PRODUCER_ACKS,
+              PRODUCER_LINGER_MS,
+              PRODUCER_BATCH_SIZE,
+              PRODUCER_BUFFER_MEMORY,
+              PRODUCER_MAX_IN_FLIGHT,
               BATCH_RECORD_COUNT,
               BATCH_SIZE_BYTES,
               BATCH_COMPRESSION,
@@ -298,6 +337,7 @@ public final class SpanAttributes {
               PARTITION_HIGH_WATERMARK,
               CONSUMER_FETCH_MIN_BYTES,
               CONSUMER_FETCH_MAX_WAIT_MS,
+              CONSUMER_MAX_POLL_RECORDS,
               FETCH_RESPONSE_READ_PROMPTLY,
               RECORD_UNCOMMITTED_TIME,
               ERROR_TYPE,

@@ -60,6 +60,10 @@ class NamesTest {
     expected.put("messaging.client.id", AttributeDef.Type.STRING);
     expected.put("klat.producer.attempts", AttributeDef.Type.LONG);
     expected.put("klat.producer.acks", AttributeDef.Type.STRING);
+    expected.put("klat.producer.linger_ms", AttributeDef.Type.LONG);
+    expected.put("klat.producer.batch_size", AttributeDef.Type.LONG);
+    expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);
+    expected.put("klat.producer.max_in_flight", AttributeDef.Type.LONG);
     expected.put("klat.batch.record_count", AttributeDef.Type.LONG);
     expected.put("klat.batch.size_bytes", AttributeDef.Type.LONG);
     expected.put("klat.batch.compression", AttributeDef.Type.STRING);
@@ -69,6 +73,7 @@ class NamesTest {
     expected.put("klat.partition.high_watermark", AttributeDef.Type.LONG);
     expected.put("klat.consumer.fetch_min_bytes", AttributeDef.Type.LONG);
     expected.put("klat.consumer.fetch_max_wait_ms", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.max_poll_records", AttributeDef.Type.LONG);
     expected.put("klat.fetch_response.read_promptly", AttributeDef.Type.BOOLEAN);
     expected.put("klat.record.uncommitted_time_unix_nano", AttributeDef.Type.LONG);
     expected.put("klat.error.type", AttributeDef.Type.STRING);

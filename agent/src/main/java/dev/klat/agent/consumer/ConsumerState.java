@@ -34,6 +34,9 @@ final class ConsumerState {
   /** The consumer's {@code fetch.max.wait.ms}, or -1 when this client version hides it. */
   final int fetchMaxWaitMs;
 
+  /** The consumer's {@code max.poll.records}, or -1 when this client version hides it. */
+  final int maxPollRecords;
+
   /** Durations ending at P (buffer wait, end-to-end) that came out negative. */
   final Counter clampedAtPoll;
 
@@ -59,6 +62,7 @@ final class ConsumerState {
     Object fetchSettings = fetchSettingsOf(internals);
     this.fetchMinBytes = intField(fetchSettings, "minBytes");
     this.fetchMaxWaitMs = intField(fetchSettings, "maxWaitMs");
+    this.maxPollRecords = intField(fetchSettings, "maxPollRecords");
     this.clampedAtPoll =
         runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, TimePoint.POLL.symbol());
     this.clampedAtResponse =

@@ -169,6 +169,9 @@ final class TimingHeaderReader {
     if (state.fetchMaxWaitMs >= 0) {
       span.put(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS, state.fetchMaxWaitMs);
     }
+    if (state.maxPollRecords >= 0) {
+      span.put(SpanAttributes.CONSUMER_MAX_POLL_RECORDS, state.maxPollRecords);
+    }
     return span;
   }
 }

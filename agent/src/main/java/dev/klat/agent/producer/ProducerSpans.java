@@ -2,6 +2,7 @@ package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.model.AttributeDef;
 import dev.klat.model.SpanAttributes;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.clients.producer.internals.ProducerBatch;
@@ -36,6 +37,10 @@ final class ProducerSpans {
     span.put(SpanAttributes.MESSAGING_CLIENT_ID, producer.clientId);
     span.put(SpanAttributes.PRODUCER_ACKS, producer.acks);
     span.put(SpanAttributes.BATCH_COMPRESSION, producer.compression);
+    putIfKnown(span, SpanAttributes.PRODUCER_LINGER_MS, producer.lingerMs);
+    putIfKnown(span, SpanAttributes.PRODUCER_BATCH_SIZE, producer.batchSizeBytes);
+    putIfKnown(span, SpanAttributes.PRODUCER_BUFFER_MEMORY, producer.bufferMemoryBytes);
+    putIfKnown(span, SpanAttributes.PRODUCER_MAX_IN_FLIGHT, producer.maxInFlight);
     span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
     span.put(SpanAttributes.SEND_TIME, span.startEpochNanos());
     span.put(SpanAttributes.ACK_TIME, span.endEpochNanos());
@@ -75,5 +80,11 @@ final class ProducerSpans {
       span.put(SpanAttributes.ERROR_TYPE, exception.getClass().getName());
     }
     return span;
+  }
+
+  private static void putIfKnown(SpanRecord span, AttributeDef attribute, long value) {
+    if (value >= 0) {
+      span.put(attribute, value);
+    }
   }
 }

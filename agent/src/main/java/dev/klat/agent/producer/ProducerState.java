@@ -16,6 +16,19 @@ final class ProducerState {
   final String clientId;
   final String acks;
   final String compression;
+
+  /** {@code linger.ms}, or -1 when unreadable: evidence for the collector's diagnosis. */
+  final long lingerMs;
+
+  /** {@code batch.size} in bytes, or -1. */
+  final long batchSizeBytes;
+
+  /** {@code buffer.memory} in bytes, or -1. */
+  final long bufferMemoryBytes;
+
+  /** {@code max.in.flight.requests.per.connection}, or -1. */
+  final long maxInFlight;
+
   final SampleRateLimiter sampleRateLimiter;
   private final AgentRuntime runtime;
   private final Object apiVersions;
@@ -32,6 +45,11 @@ final class ProducerState {
     this.clientId = clientId == null ? "" : clientId;
     this.acks = configString(producerConfig, ProducerConfig.ACKS_CONFIG);
     this.compression = configString(producerConfig, ProducerConfig.COMPRESSION_TYPE_CONFIG);
+    this.lingerMs = configLong(producerConfig, ProducerConfig.LINGER_MS_CONFIG);
+    this.batchSizeBytes = configLong(producerConfig, ProducerConfig.BATCH_SIZE_CONFIG);
+    this.bufferMemoryBytes = configLong(producerConfig, ProducerConfig.BUFFER_MEMORY_CONFIG);
+    this.maxInFlight =
+        configLong(producerConfig, ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION);
     this.sampleRateLimiter =
         new SampleRateLimiter(runtime.maxSampledPerSecond, runtime.time.nanoTime());
     this.apiVersions = apiVersions;
@@ -108,6 +126,16 @@ final class ProducerState {
       return value == null ? "" : value.toString();
     } catch (RuntimeException e) {
       return "";
+    }
+  }
+
+  // Through the parsed values, whose type (int or long) differs between keys and versions.
+  private static long configLong(Object producerConfig, String key) {
+    try {
+      Object value = ((ProducerConfig) producerConfig).values().get(key);
+      return value instanceof Number ? ((Number) value).longValue() : -1L;
+    } catch (RuntimeException e) {
+      return -1L;
     }
   }
 }

@@ -1,18 +1,24 @@
 package dev.klat.collector.aggregate;
 
+import dev.klat.collector.correlate.ConsumerSettings;
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Instants;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;
 import dev.klat.model.TimePoint;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The most recent breakdowns, of all topics and groups together, in a ring of fixed capacity, so
  * that {@code /api/breakdown} can compute exact quantiles and the tail's segments over a time
- * window. Memory is fixed at start: about 100 bytes per slot. Thread-safe.
+ * window, and the diagnosis can read the tail's evidence. Memory is fixed at start: about 130 bytes
+ * per slot, plus the evidence records the spans carried. Thread-safe.
  */
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;
@@ -35,6 +41,12 @@ public final class RecentBreakdowns {
   private final byte[] flagged;
   // COLUMNS per slot: the Quality ordinal of each value.
   private final byte[] qualities;
+  // Per slot, for the diagnosis: max(0, F - H) and P - R (-1 unknown), the leader, the evidence.
+  private final long[] lagNanos;
+  private final long[] bufferedNanos;
+  private final int[] leaders;
+  private final ProducerEvidence[] producerEvidence;
+  private final ConsumerSettings[] consumerSettings;
   private long written;
 
   public RecentBreakdowns(int capacity) {
@@ -46,6 +58,11 @@ public final class RecentBreakdowns {
     this.groups = new String[capacity];
     this.flagged = new byte[capacity];
     this.qualities = new byte[capacity * COLUMNS];
+    this.lagNanos = new long[capacity];
+    this.bufferedNanos = new long[capacity];
+    this.leaders = new int[capacity];
+    this.producerEvidence = new ProducerEvidence[capacity];
+    this.consumerSettings = new ConsumerSettings[capacity];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
@@ -79,6 +96,77 @@ public final class RecentBreakdowns {
     flagged[slot] = (byte) bits;
     topics[slot] = joined.key().topic();
     groups[slot] = joined.group();
+    Instants instants = b.instants();
+    long fetchRequest = instants.nanos(TimePoint.FETCH_REQUEST);
+    lagNanos[slot] =
+        instants.has(TimePoint.COMMIT)
+            ? Math.max(0, fetchRequest - instants.nanos(TimePoint.COMMIT))
+            : -1;
+    bufferedNanos[slot] =
+        Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE));
+    leaders[slot] = joined.leaderNodeId();
+    producerEvidence[slot] = joined.producerEvidence();
+    consumerSettings[slot] = joined.consumerSettings();
+  }
+
+  /**
+   * The breakdowns of the p99 tail (end-to-end at or above the window's p99) joined since {@code
+   * nowNanos - windowNanos}, for the diagnosis.
+   *
+   * @param topic a topic, or null for all
+   * @param group a consumer group, or null for all
+   */
+  public synchronized List<TailRecord> tail(
+      String topic, String group, long windowNanos, long nowNanos) {
+    int[] match = matching(topic, group, windowNanos, nowNanos);
+    List<TailRecord> out = new ArrayList<>();
+    if (match.length == 0) {
+      return out;
+    }
+    long p99 = rank(sortedE2e(match), 0.99);
+    for (int slot : match) {
+      if (e2eNanos[slot] < p99) {
+        continue;
+      }
+      long[] segments = new long[SEGMENTS];
+      System.arraycopy(segmentNanos, slot * COLUMNS, segments, 0, SEGMENTS);
+      out.add(
+          new TailRecord(
+              e2eNanos[slot],
+              segments,
+              lagNanos[slot],
+              bufferedNanos[slot],
+              leaders[slot],
+              producerEvidence[slot],
+              consumerSettings[slot]));
+    }
+    return out;
+  }
+
+  private int[] matching(String topic, String group, long windowNanos, long nowNanos) {
+    int size = (int) Math.min(written, capacity);
+    int[] match = new int[size];
+    int n = 0;
+    for (int slot = 0; slot < size; slot++) {
+      if (nowNanos - timeNanos[slot] > windowNanos) {
+        continue;
+      }
+      if ((topic != null && !topic.equals(topics[slot]))
+          || (group != null && !group.equals(groups[slot]))) {
+        continue;
+      }
+      match[n++] = slot;
+    }
+    return Arrays.copyOf(match, n);
+  }
+
+  private long[] sortedE2e(int[] match) {
+    long[] sorted = new long[match.length];
+    for (int i = 0; i < match.length; i++) {
+      sorted[i] = e2eNanos[match[i]];
+    }
+    Arrays.sort(sorted);
+    return sorted;
   }
 
   /**
@@ -128,19 +216,8 @@ public final class RecentBreakdowns {
    */
   public synchronized Summary summarise(
       String topic, String group, long windowNanos, long nowNanos) {
-    int size = (int) Math.min(written, capacity);
-    int[] match = new int[size];
-    int n = 0;
-    for (int slot = 0; slot < size; slot++) {
-      if (nowNanos - timeNanos[slot] > windowNanos) {
-        continue;
-      }
-      if ((topic != null && !topic.equals(topics[slot]))
-          || (group != null && !group.equals(groups[slot]))) {
-        continue;
-      }
-      match[n++] = slot;
-    }
+    int[] match = matching(topic, group, windowNanos, nowNanos);
+    int n = match.length;
     Map<String, Double> means = new LinkedHashMap<>();
     if (n == 0) {
       return new Summary(
@@ -154,11 +231,7 @@ public final class RecentBreakdowns {
           segmentQuantiles(match, 0),
           segmentQualities(match, 0));
     }
-    long[] sorted = new long[n];
-    for (int i = 0; i < n; i++) {
-      sorted[i] = e2eNanos[match[i]];
-    }
-    Arrays.sort(sorted);
+    long[] sorted = sortedE2e(match);
     long p50 = rank(sorted, 0.5);
     long p99 = rank(sorted, 0.99);
     long p999 = rank(sorted, 0.999);

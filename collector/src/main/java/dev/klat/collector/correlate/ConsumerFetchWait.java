@@ -106,8 +106,8 @@ final class ConsumerFetchWait implements BrokerInstantSource {
   static boolean waitedForCommit(
       ProducerSpan p, ConsumerSpan c, boolean commitFromBroker, long fetchRequest, long commit) {
     if (p.acksAll()
-        || c.fetchMinBytes() < 0
-        || c.fetchMinBytes() > 1
+        || c.settings().fetchMinBytes() < 0
+        || c.settings().fetchMinBytes() > 1
         || !c.responseReadPromptly()) {
       return false;
     }

@@ -374,7 +374,9 @@ public final class Correlator {
         brokerOffset,
         flags.flagged(breakdown),
         flags.e2eFlagged(breakdown),
-        p.leaderNodeId());
+        p.leaderNodeId(),
+        p.evidence(),
+        c.settings());
   }
 
   // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution.

@@ -24,6 +24,8 @@ import java.util.Set;
  * @param e2eFlagged whether the clock uncertainty is larger than the end-to-end latency itself
  * @param leaderNodeId the node id of the partition leader the record was produced to, or -1 when
  *     the producer did not report it
+ * @param producerEvidence the producer's settings and the record's batch, for the diagnosis
+ * @param consumerSettings the consumer's settings, for the diagnosis
  */
 public record JoinedBreakdown(
     RecordKey key,
@@ -37,7 +39,9 @@ public record JoinedBreakdown(
     ClockOffset brokerOffset,
     Set<Segment> flagged,
     boolean e2eFlagged,
-    int leaderNodeId) {
+    int leaderNodeId,
+    ProducerEvidence producerEvidence,
+    ConsumerSettings consumerSettings) {
 
   /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
   public String traceIdHex() {

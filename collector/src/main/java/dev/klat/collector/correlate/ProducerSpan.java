@@ -18,6 +18,7 @@ package dev.klat.collector.correlate;
  * @param clientId the producer's client id, or ""
  * @param acksAll whether the producer used {@code acks=all}: then its acknowledgement follows the
  *     record's commit, which bounds {@code H} without broker data
+ * @param evidence the producer's settings and the record's batch, for the diagnosis
  */
 public record ProducerSpan(
     RecordKey key,
@@ -31,7 +32,8 @@ public record ProducerSpan(
     long logAppendTimeMs,
     int leaderNodeId,
     String clientId,
-    boolean acksAll) {
+    boolean acksAll,
+    ProducerEvidence evidence) {
 
   boolean hasAck() {
     return ackNanos != Long.MIN_VALUE;

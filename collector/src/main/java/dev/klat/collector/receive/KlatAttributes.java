@@ -32,6 +32,15 @@ final class KlatAttributes {
   static final int FETCH_MIN_BYTES = 17;
   static final int READ_PROMPTLY = 18;
   static final int UNCOMMITTED_TIME = 19;
+  static final int LINGER_MS = 20;
+  static final int BATCH_SIZE = 21;
+  static final int BUFFER_MEMORY = 22;
+  static final int MAX_IN_FLIGHT = 23;
+  static final int BATCH_RECORDS = 24;
+  static final int BATCH_BYTES = 25;
+  static final int ATTEMPTS = 26;
+  static final int FETCH_MAX_WAIT_MS = 27;
+  static final int MAX_POLL_RECORDS = 28;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -55,6 +64,15 @@ final class KlatAttributes {
     SpanAttributes.CONSUMER_FETCH_MIN_BYTES,
     SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY,
     SpanAttributes.RECORD_UNCOMMITTED_TIME,
+    SpanAttributes.PRODUCER_LINGER_MS,
+    SpanAttributes.PRODUCER_BATCH_SIZE,
+    SpanAttributes.PRODUCER_BUFFER_MEMORY,
+    SpanAttributes.PRODUCER_MAX_IN_FLIGHT,
+    SpanAttributes.BATCH_RECORD_COUNT,
+    SpanAttributes.BATCH_SIZE_BYTES,
+    SpanAttributes.PRODUCER_ATTEMPTS,
+    SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS,
+    SpanAttributes.CONSUMER_MAX_POLL_RECORDS,
   };
   static final int COUNT = DEFS.length;
 

@@ -1,6 +1,8 @@
 package dev.klat.collector.receive;
 
+import dev.klat.collector.correlate.ConsumerSettings;
 import dev.klat.collector.correlate.ConsumerSpan;
+import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.ProducerSpan;
 import dev.klat.collector.correlate.RecordKey;
 import dev.klat.model.AttributeDef;
@@ -83,7 +85,15 @@ final class SpanMapper {
         logAppendTimeMs(a),
         (int) optionalLong(a, KlatAttributes.LEADER_NODE_ID, -1),
         a.asString(KlatAttributes.CLIENT_ID),
-        isAcksAll(a.asString(KlatAttributes.ACKS)));
+        isAcksAll(a.asString(KlatAttributes.ACKS)),
+        new ProducerEvidence(
+            evidence(a, KlatAttributes.LINGER_MS),
+            evidence(a, KlatAttributes.BATCH_SIZE),
+            evidence(a, KlatAttributes.BUFFER_MEMORY),
+            evidence(a, KlatAttributes.MAX_IN_FLIGHT),
+            evidence(a, KlatAttributes.BATCH_RECORDS),
+            evidence(a, KlatAttributes.BATCH_BYTES),
+            evidence(a, KlatAttributes.ATTEMPTS)));
   }
 
   // The producer's own setting: "all" and "-1" are the same.
@@ -111,7 +121,10 @@ final class SpanMapper {
         time(a, KlatAttributes.POLL_TIME),
         logAppendTimeMs(a),
         a.asString(KlatAttributes.CLIENT_ID),
-        fetchMinBytes(a),
+        new ConsumerSettings(
+            fetchMinBytes(a),
+            evidence(a, KlatAttributes.FETCH_MAX_WAIT_MS),
+            evidence(a, KlatAttributes.MAX_POLL_RECORDS)),
         a.isTrue(KlatAttributes.READ_PROMPTLY),
         uncommittedNanos(a));
   }
@@ -120,6 +133,12 @@ final class SpanMapper {
   private static long uncommittedNanos(KlatAttributes a) {
     long nanos = optionalLong(a, KlatAttributes.UNCOMMITTED_TIME, 0);
     return nanos > 0 && nanos < MAX_EPOCH_NANOS ? nanos : 0;
+  }
+
+  // A setting or figure the diagnosis weighs: absent, negative or not an integer reads as unknown.
+  private static long evidence(KlatAttributes a, int slot) {
+    long value = optionalLong(a, slot, -1);
+    return value >= 0 ? value : -1;
   }
 
   // An agent that could not read the setting sends none; a value out of int range is garbage.

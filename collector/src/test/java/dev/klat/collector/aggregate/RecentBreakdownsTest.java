@@ -3,7 +3,9 @@ package dev.klat.collector.aggregate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.ConsumerSettings;
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
@@ -38,7 +40,53 @@ class RecentBreakdownsTest {
         null,
         Set.of(),
         false,
-        -1);
+        -1,
+        ProducerEvidence.UNKNOWN,
+        ConsumerSettings.UNKNOWN);
+  }
+
+  @Test
+  void theTailCarriesItsRecordsEvidence() {
+    RecentBreakdowns r = new RecentBreakdowns(1_000);
+    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1);
+    for (int ms = 1; ms <= 200; ms++) {
+      JoinedBreakdown b = breakdown("orders", 1_000_000L, ms * 1_000_000L);
+      if (ms >= 198) {
+        b = withEvidence(b, lingering);
+      }
+      r.add(b, 0);
+    }
+
+    java.util.List<TailRecord> tail = r.tail("orders", null, 10, 5);
+
+    // p99 of 1..200 ms is 198 ms: the three slowest.
+    assertThat(tail).hasSize(3);
+    assertThat(tail).allSatisfy(t -> assertThat(t.producer()).isEqualTo(lingering));
+    assertThat(tail)
+        .extracting(TailRecord::e2eNanos)
+        .containsExactly(198_000_000L, 199_000_000L, 200_000_000L);
+    // F = R = P: nothing sat in the buffer; H = P, so the consumer asked no later than the commit.
+    assertThat(tail).allSatisfy(t -> assertThat(t.bufferedNanos()).isZero());
+    assertThat(tail).allSatisfy(t -> assertThat(t.lagNanos()).isZero());
+    assertThat(r.tail("other", null, 10, 5)).isEmpty();
+  }
+
+  private static JoinedBreakdown withEvidence(JoinedBreakdown b, ProducerEvidence evidence) {
+    return new JoinedBreakdown(
+        b.key(),
+        b.group(),
+        b.traceIdHigh(),
+        b.traceIdLow(),
+        b.producerSpanId(),
+        b.consumerSpanId(),
+        b.breakdown(),
+        b.consumerOffset(),
+        b.brokerOffset(),
+        b.flagged(),
+        b.e2eFlagged(),
+        b.leaderNodeId(),
+        evidence,
+        b.consumerSettings());
   }
 
   @Test
@@ -116,7 +164,9 @@ class RecentBreakdownsTest {
         null,
         Set.of(),
         false,
-        1);
+        1,
+        ProducerEvidence.UNKNOWN,
+        ConsumerSettings.UNKNOWN);
   }
 
   @Test

@@ -34,7 +34,8 @@ final class Spans {
         logAppendTimeMs,
         1,
         "p",
-        false);
+        false,
+        ProducerEvidence.UNKNOWN);
   }
 
   static ConsumerSpan consumer(long offset, String group, double f, double r, double p) {
@@ -56,7 +57,7 @@ final class Spans {
         ms(p),
         -1,
         "c",
-        -1,
+        ConsumerSettings.UNKNOWN,
         false,
         0);
   }
@@ -71,7 +72,8 @@ final class Spans {
 
   static ConsumerSpan withFetchSettings(
       ConsumerSpan c, int fetchMinBytes, boolean responseReadPromptly) {
-    return copy(c, fetchMinBytes, responseReadPromptly, c.uncommittedNanos());
+    return copy(
+        c, new ConsumerSettings(fetchMinBytes, -1, -1), responseReadPromptly, c.uncommittedNanos());
   }
 
   /**
@@ -79,11 +81,14 @@ final class Spans {
    * uncommittedMs}, found the record not yet committed.
    */
   static ConsumerSpan withUncommittedAt(ConsumerSpan c, double uncommittedMs) {
-    return copy(c, c.fetchMinBytes(), c.responseReadPromptly(), ms(uncommittedMs));
+    return copy(c, c.settings(), c.responseReadPromptly(), ms(uncommittedMs));
   }
 
   private static ConsumerSpan copy(
-      ConsumerSpan c, int fetchMinBytes, boolean responseReadPromptly, long uncommittedNanos) {
+      ConsumerSpan c,
+      ConsumerSettings settings,
+      boolean responseReadPromptly,
+      long uncommittedNanos) {
     return new ConsumerSpan(
         c.key(),
         c.group(),
@@ -97,7 +102,7 @@ final class Spans {
         c.pollNanos(),
         c.logAppendTimeMs(),
         c.clientId(),
-        fetchMinBytes,
+        settings,
         responseReadPromptly,
         uncommittedNanos);
   }
@@ -116,6 +121,7 @@ final class Spans {
         p.logAppendTimeMs(),
         p.leaderNodeId(),
         p.clientId(),
-        true);
+        true,
+        p.evidence());
   }
 }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.ConsumerSettings;
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
@@ -39,7 +41,9 @@ class AdminServerTest {
         null,
         Set.of(),
         false,
-        1);
+        1,
+        ProducerEvidence.UNKNOWN,
+        ConsumerSettings.UNKNOWN);
   }
 
   @Test

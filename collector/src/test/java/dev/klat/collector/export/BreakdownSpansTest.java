@@ -3,9 +3,11 @@ package dev.klat.collector.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.correlate.BrokerInstants;
+import dev.klat.collector.correlate.ConsumerSettings;
 import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.ProducerSpan;
 import dev.klat.collector.correlate.RecordKey;
 import io.opentelemetry.api.common.AttributeKey;
@@ -33,7 +35,19 @@ class BreakdownSpansTest {
     // the broker's clock as it reads, so L stays there (shown truncated to whole ms below).
     c.offerProducer(
         new ProducerSpan(
-            key, 1, 2, 3, 0x11, T0, T0 + 2 * MS, T0 + 10 * MS, T0 / MS + 4, 1, "p", false));
+            key,
+            1,
+            2,
+            3,
+            0x11,
+            T0,
+            T0 + 2 * MS,
+            T0 + 10 * MS,
+            T0 / MS + 4,
+            1,
+            "p",
+            false,
+            ProducerEvidence.UNKNOWN));
     // F = 20, R = 25, P = 27 ms.
     c.offerConsumer(
         new ConsumerSpan(
@@ -49,7 +63,7 @@ class BreakdownSpansTest {
             T0 + 27 * MS,
             -1,
             "c",
-            -1,
+            ConsumerSettings.UNKNOWN,
             false,
             0));
     return out.get(0);

@@ -129,7 +129,7 @@ class OtlpDecodingTest {
     assertThat(c.parentSpanId()).isEqualTo(0x11);
     assertThat(c.instanceId()).isEqualTo(0x77); // the span's own wins
     assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
-    assertThat(c.fetchMinBytes()).isEqualTo(1);
+    assertThat(c.settings().fetchMinBytes()).isEqualTo(1);
     assertThat(c.responseReadPromptly()).isTrue();
     assertThat(c.uncommittedNanos()).isEqualTo(S + 1_500_000);
 
@@ -144,7 +144,7 @@ class OtlpDecodingTest {
         consumer.addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), bytes));
       }
       byte[] body = requestOf(consumer.build());
-      assertThat(decodeAndMap(body).get(0).consumer().fetchMinBytes())
+      assertThat(decodeAndMap(body).get(0).consumer().settings().fetchMinBytes())
           .as("%s", bytes)
           .isEqualTo(-1);
     }

@@ -146,6 +146,9 @@ class ConsumerAgentIT {
         assertThat(
                 OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name()))
             .isEqualTo(100L);
+        assertThat(
+                OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_MAX_POLL_RECORDS.name()))
+            .isPositive();
         Boolean readPromptly =
             OtlpReceiver.boolAttribute(span, SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name());
         assertThat(readPromptly).as("read_promptly of %s", position).isNotNull();

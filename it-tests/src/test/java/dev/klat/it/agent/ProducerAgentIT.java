@@ -151,6 +151,15 @@ class ProducerAgentIT {
         assertThat(span.getEndTimeUnixNano()).isEqualTo(ack);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_ATTEMPTS.name()))
             .isEqualTo(1L);
+        // The settings the diagnosis weighs: ProducerApp sets linger.ms=5, the rest are defaults.
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_LINGER_MS.name()))
+            .isEqualTo(5L);
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_BATCH_SIZE.name()))
+            .isEqualTo(16_384L);
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_BUFFER_MEMORY.name()))
+            .isEqualTo(33_554_432L);
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_MAX_IN_FLIGHT.name()))
+            .isEqualTo(5L);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.LEADER_NODE_ID.name()))
             .isEqualTo(1L);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.INSTANCE_ID.name()))

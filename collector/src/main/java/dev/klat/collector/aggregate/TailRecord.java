@@ -1,0 +1,32 @@
+package dev.klat.collector.aggregate;
+
+import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.model.Segment;
+
+/**
+ * One breakdown of a window's p99 tail, with the evidence its spans carried: what the diagnosis
+ * reads. Durations in nanoseconds, -1 where unknown.
+ *
+ * @param e2eNanos end-to-end latency, {@code P - S}
+ * @param segmentNanos per {@link Segment} ordinal
+ * @param lagNanos the part of catch-up before the consumer asked, {@code max(0, F - H)}
+ * @param bufferedNanos the part of catch-up in the client's buffer, {@code P - R}
+ * @param leaderNodeId the partition leader the record was produced to, or -1
+ * @param producer the producer's settings and the record's batch
+ * @param consumer the consumer's settings
+ */
+public record TailRecord(
+    long e2eNanos,
+    long[] segmentNanos,
+    long lagNanos,
+    long bufferedNanos,
+    int leaderNodeId,
+    ProducerEvidence producer,
+    ConsumerSettings consumer) {
+
+  /** The segment's nanoseconds, or -1 when unknown. */
+  public long nanos(Segment segment) {
+    return segmentNanos[segment.ordinal()];
+  }
+}

@@ -1,0 +1,27 @@
+package dev.klat.collector.correlate;
+
+/**
+ * What a sampled producer span says about the producer's settings and the record's batch: the
+ * evidence the diagnosis weighs against the produce segment. Each value is -1 where the agent did
+ * not report it.
+ *
+ * @param lingerMs {@code linger.ms}
+ * @param batchSizeBytes {@code batch.size}
+ * @param bufferMemoryBytes {@code buffer.memory}
+ * @param maxInFlight {@code max.in.flight.requests.per.connection}
+ * @param batchRecords records in the record's batch
+ * @param batchBytes the batch's size in bytes
+ * @param attempts how many times the batch was sent (1 without retries)
+ */
+public record ProducerEvidence(
+    long lingerMs,
+    long batchSizeBytes,
+    long bufferMemoryBytes,
+    long maxInFlight,
+    long batchRecords,
+    long batchBytes,
+    long attempts) {
+
+  /** Nothing reported. */
+  public static final ProducerEvidence UNKNOWN = new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1);
+}

@@ -1,0 +1,85 @@
+package dev.klat.collector.diagnose;
+
+import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.model.Segment;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Ranks what explains a window's p99 tail: every rule's findings that explain at least {@link
+ * #MIN_SHARE} of the tail's mean, most first. A cause named only by its segment (the network, the
+ * replication, the application) must explain at least {@link #SEGMENT_CAUSE_SHARE}, so that a tail
+ * spread evenly over the segments is left unexplained instead of pinned on one of them.
+ */
+public final class Diagnosis {
+  /** The least share of the tail a finding must explain to be shown. */
+  static final double MIN_SHARE = 0.10;
+
+  /**
+   * The least share a cause without a knob's evidence, named by its segment alone, must explain.
+   */
+  static final double SEGMENT_CAUSE_SHARE = 0.30;
+
+  // Fewer tail records than this are too few to weigh.
+  static final int MIN_TAIL_RECORDS = 3;
+
+  private static final List<Rule> RULES =
+      List.of(
+          new ProduceRules(),
+          new PublishRules(),
+          new CommitRule(),
+          new CatchUpRules(),
+          new FetchRules());
+
+  private Diagnosis() {}
+
+  /**
+   * The diagnosis of the breakdowns joined within a window.
+   *
+   * @param summary the window's summary
+   * @param tail the window's p99 tail
+   * @param brokers the brokers' request timings
+   * @param nowEpochNanos now, to look the timings up
+   */
+  public static DiagnosisReport diagnose(
+      RecentBreakdowns.Summary summary,
+      List<TailRecord> tail,
+      BrokerTimings brokers,
+      long nowEpochNanos) {
+    long[] medians = new long[Segment.values().length];
+    for (Segment s : Segment.values()) {
+      RecentBreakdowns.SegmentQuantiles q = summary.segments().get(s.id());
+      medians[s.ordinal()] = q == null ? -1 : q.p50Nanos();
+    }
+    TailEvidence evidence = new TailEvidence(tail, medians, brokers, nowEpochNanos);
+    if (evidence.size() < MIN_TAIL_RECORDS) {
+      return DiagnosisReport.of(
+          summary,
+          evidence,
+          List.of(),
+          "Too few breakdowns in the window's p99 tail ("
+              + evidence.size()
+              + ") to say what explains it: widen the window or sample more records.");
+    }
+    List<Finding> findings = new ArrayList<>();
+    for (Rule rule : RULES) {
+      for (Finding f : rule.explain(evidence)) {
+        if (f.tailShare() >= MIN_SHARE) {
+          findings.add(f);
+        }
+      }
+    }
+    findings.sort(Comparator.comparingDouble(Finding::tailShare).reversed());
+    String unexplained =
+        findings.isEmpty()
+            ? "Nothing explains the p99 tail: no knob's evidence holds, and no segment takes"
+                + " more than "
+                + Math.round(SEGMENT_CAUSE_SHARE * 100)
+                + "% of it. The breakdown shows where the time goes."
+            : null;
+    return DiagnosisReport.of(summary, evidence, findings, unexplained);
+  }
+}

@@ -1,0 +1,133 @@
+package dev.klat.collector.diagnose;
+
+import static dev.klat.collector.diagnose.TailEvidence.ms;
+
+import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.model.Segment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The produce segment ({@code D - S}): a batch lingering for {@code linger.ms}, full batches queued
+ * behind the producer's backlog ({@code batch.size}, in-flight requests, {@code buffer.memory}),
+ * and retries.
+ */
+final class ProduceRules implements Rule {
+  // A batch at least this full was sent because it was full, not because linger.ms ran out.
+  static final double FULL_BATCH = 0.9;
+  private static final long MS = 1_000_000L;
+
+  @Override
+  public List<Finding> explain(TailEvidence tail) {
+    List<Finding> out = new ArrayList<>();
+    linger(tail, out);
+    backlog(tail, out);
+    retries(tail, out);
+    return out;
+  }
+
+  // A batch that left before it was full waited up to linger.ms for more records.
+  private static void linger(TailEvidence tail, List<Finding> out) {
+    double explained =
+        tail.mean(r -> isFull(r.producer()) || r.producer().lingerMs() <= 0 ? 0 : lingerWait(r));
+    if (explained <= 0) {
+      return;
+    }
+    long recordsPerBatch = tail.median(r -> r.producer().batchRecords());
+    Map<String, Object> evidence = batchEvidence(tail);
+    String suggestion =
+        recordsPerBatch >= 0 && recordsPerBatch <= 2
+            ? "Batches leave with "
+                + recordsPerBatch
+                + " record(s) after waiting linger.ms: too few records per partition arrive within"
+                + " it. Lower linger.ms (0 to 5 ms); it costs more and smaller produce requests."
+                + " Keyed records spread over many partitions, or a round-robin partitioner, fill"
+                + " batches slowly: fewer partitions or the default sticky partitioner fill them"
+                + " faster."
+            : "Lower linger.ms: records wait up to it for their batch to fill. It costs more and"
+                + " smaller produce requests (broker CPU, less compression), and throughput at"
+                + " high rates.";
+    out.add(tail.finding(Segment.PRODUCE, "linger.ms", explained, evidence, suggestion));
+  }
+
+  // A full batch left at once; when its records still waited past linger.ms, the producer had a
+  // backlog: more records than its requests carry away.
+  private static void backlog(TailEvidence tail, List<Finding> out) {
+    double explained =
+        tail.mean(
+            r ->
+                isFull(r.producer())
+                    ? r.nanos(Segment.PRODUCE) - Math.max(0, r.producer().lingerMs()) * MS
+                    : 0);
+    if (explained <= 0) {
+      return;
+    }
+    Map<String, Object> evidence = batchEvidence(tail);
+    long bufferMemory = tail.median(r -> r.producer().bufferMemoryBytes());
+    evidence.put("buffer.memory", bufferMemory < 0 ? "unknown" : bufferMemory);
+    long inFlight = tail.median(r -> r.producer().maxInFlight());
+    evidence.put("max.in.flight.requests.per.connection", inFlight < 0 ? "unknown" : inFlight);
+    out.add(
+        tail.finding(
+            Segment.PRODUCE,
+            "batch.size",
+            explained,
+            evidence,
+            "Batches are full and still wait to be sent: the producer makes records faster than"
+                + " its requests carry them. Raise batch.size (64 KiB to 256 KiB) so each request"
+                + " carries more; it costs memory per partition. If the wait keeps growing,"
+                + " buffer.memory fills and send() blocks."));
+  }
+
+  // Each retry adds at least a round trip and retry.backoff.ms before the record is drained again.
+  private static void retries(TailEvidence tail, List<Finding> out) {
+    double explained = tail.mean(r -> r.producer().attempts() > 1 ? r.nanos(Segment.PRODUCE) : 0);
+    if (explained <= 0) {
+      return;
+    }
+    long retried = tail.records().stream().filter(r -> r.producer().attempts() > 1).count();
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("tail records sent more than once", retried + " of " + tail.size());
+    evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
+    out.add(
+        tail.finding(
+            Segment.PRODUCE,
+            "retries",
+            explained,
+            evidence,
+            "Batches were sent more than once. Look for the producer's errors (leader changes,"
+                + " request timeouts) in its log and in klat.producer.records.failed; fix the cause"
+                + " rather than the retry settings."));
+  }
+
+  private static long lingerWait(TailRecord r) {
+    return Math.min(r.producer().lingerMs() * MS, r.nanos(Segment.PRODUCE));
+  }
+
+  static boolean isFull(ProducerEvidence p) {
+    return p.batchBytes() >= 0
+        && p.batchSizeBytes() > 0
+        && p.batchBytes() >= FULL_BATCH * p.batchSizeBytes();
+  }
+
+  private static Map<String, Object> batchEvidence(TailEvidence tail) {
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("linger.ms", orUnknown(tail.median(r -> r.producer().lingerMs())));
+    evidence.put("batch.size", orUnknown(tail.median(r -> r.producer().batchSizeBytes())));
+    evidence.put(
+        "records per batch, tail median", orUnknown(tail.median(r -> r.producer().batchRecords())));
+    evidence.put(
+        "batch bytes, tail median", orUnknown(tail.median(r -> r.producer().batchBytes())));
+    evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
+    long median = tail.windowMedianNanos(Segment.PRODUCE);
+    evidence.put("produce, window median", median < 0 ? "unknown" : ms(median));
+    return evidence;
+  }
+
+  static Object orUnknown(long value) {
+    return value < 0 ? "unknown" : value;
+  }
+}

@@ -1,0 +1,118 @@
+package dev.klat.collector.diagnose;
+
+import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.model.Segment;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/**
+ * The p99 tail of one window as the rules read it: its breakdowns with their spans' evidence, each
+ * segment's median over the whole window, and the brokers' request timings.
+ */
+final class TailEvidence {
+  private final List<TailRecord> records;
+  private final long[] windowMedianNanos;
+  private final BrokerTimings brokers;
+  private final long nowEpochNanos;
+  private final double e2eMeanNanos;
+
+  /**
+   * @param records the tail's breakdowns
+   * @param windowMedianNanos per segment ordinal, the median over the whole window, -1 unknown
+   * @param brokers the brokers' request timings
+   * @param nowEpochNanos now, to look the timings up
+   */
+  TailEvidence(
+      List<TailRecord> records,
+      long[] windowMedianNanos,
+      BrokerTimings brokers,
+      long nowEpochNanos) {
+    this.records = List.copyOf(records);
+    this.windowMedianNanos = windowMedianNanos.clone();
+    this.brokers = brokers;
+    this.nowEpochNanos = nowEpochNanos;
+    double sum = 0;
+    for (TailRecord r : records) {
+      sum += r.e2eNanos();
+    }
+    this.e2eMeanNanos = records.isEmpty() ? 0 : sum / records.size();
+  }
+
+  List<TailRecord> records() {
+    return records;
+  }
+
+  int size() {
+    return records.size();
+  }
+
+  /** The mean end-to-end latency of the tail: what a finding's share is a share of. */
+  double e2eMeanNanos() {
+    return e2eMeanNanos;
+  }
+
+  /** The segment's mean over the tail, counting an unknown segment as 0. */
+  double meanNanos(Segment segment) {
+    return mean(r -> Math.max(0, r.nanos(segment)));
+  }
+
+  /** The mean over the tail of a per-record amount (negative counts as 0). */
+  double mean(ToLongFunction<TailRecord> nanos) {
+    if (records.isEmpty()) {
+      return 0;
+    }
+    double sum = 0;
+    for (TailRecord r : records) {
+      sum += Math.max(0, nanos.applyAsLong(r));
+    }
+    return sum / records.size();
+  }
+
+  /** The median over the tail of a figure, ignoring unknown (negative) values; -1 when none. */
+  long median(ToLongFunction<TailRecord> figure) {
+    long[] known = records.stream().mapToLong(figure).filter(v -> v >= 0).sorted().toArray();
+    return known.length == 0 ? -1 : known[(known.length - 1) / 2];
+  }
+
+  /** The segment's median over the whole window, or -1. */
+  long windowMedianNanos(Segment segment) {
+    return windowMedianNanos[segment.ordinal()];
+  }
+
+  /** The share of the tail's mean that {@code nanos} is. */
+  double share(double nanos) {
+    return e2eMeanNanos <= 0 ? 0 : Math.min(1, nanos / e2eMeanNanos);
+  }
+
+  /** Broker {@code nodeId}'s mean request timings of one kind over its latest scrape, or null. */
+  BrokerTimings.RequestTimings timings(int nodeId, BrokerTimings.Request request) {
+    return nodeId < 0 ? null : brokers.lookup(nodeId, request, nowEpochNanos);
+  }
+
+  /** The leader of most tail records, or -1 when none is known. */
+  int commonLeader() {
+    Map<Integer, Integer> counts = new LinkedHashMap<>();
+    for (TailRecord r : records) {
+      if (r.leaderNodeId() >= 0) {
+        counts.merge(r.leaderNodeId(), 1, Integer::sum);
+      }
+    }
+    return counts.entrySet().stream()
+        .max(Map.Entry.comparingByValue())
+        .map(Map.Entry::getKey)
+        .orElse(-1);
+  }
+
+  static String ms(double nanos) {
+    return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
+  }
+
+  /** A finding that explains {@code nanos} of the tail's mean. */
+  Finding finding(
+      Segment segment, String knob, double nanos, Map<String, Object> evidence, String suggestion) {
+    return new Finding(segment.id(), knob, share(nanos), nanos / 1e9, evidence, suggestion);
+  }
+}

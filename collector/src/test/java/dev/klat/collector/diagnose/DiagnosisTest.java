@@ -1,0 +1,263 @@
+package dev.klat.collector.diagnose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.model.Segment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every rule on hand-built tails: each names its knob when its evidence holds, and only then. */
+class DiagnosisTest {
+  private static final long MS = 1_000_000L;
+  private static final ProducerEvidence DEFAULT_PRODUCER =
+      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1);
+  private static final ConsumerSettings DEFAULT_CONSUMER = new ConsumerSettings(1, 500, 500);
+
+  /** A tail record: segments in ms (produce, publish, commit, catch-up, fetch). */
+  private static TailRecord tailRecord(
+      double[] segmentsMs,
+      double lagMs,
+      double bufferedMs,
+      ProducerEvidence producer,
+      ConsumerSettings consumer) {
+    long[] nanos = new long[5];
+    long e2e = 0;
+    for (int i = 0; i < 5; i++) {
+      nanos[i] = (long) (segmentsMs[i] * MS);
+      e2e += nanos[i];
+    }
+    return new TailRecord(
+        e2e, nanos, (long) (lagMs * MS), (long) (bufferedMs * MS), 1, producer, consumer);
+  }
+
+  private static List<TailRecord> tail(int n, TailRecord r) {
+    List<TailRecord> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(r);
+    }
+    return out;
+  }
+
+  private static DiagnosisReport diagnose(List<TailRecord> tail, BrokerTimings brokers) {
+    Map<String, RecentBreakdowns.SegmentQuantiles> segments = new LinkedHashMap<>();
+    for (Segment s : Segment.values()) {
+      segments.put(s.id(), new RecentBreakdowns.SegmentQuantiles(1000, 2 * MS, 10 * MS));
+    }
+    RecentBreakdowns.Summary summary =
+        new RecentBreakdowns.Summary(
+            1000, 10 * MS, 100 * MS, 150 * MS, tail.size(), Map.of(), Map.of(), segments, Map.of());
+    return Diagnosis.diagnose(summary, tail, brokers, 0);
+  }
+
+  private static DiagnosisReport diagnose(List<TailRecord> tail) {
+    return diagnose(tail, BrokerTimings.NONE);
+  }
+
+  private static BrokerTimings produceTimings(long queueMs, long localMs) {
+    BrokerTimings.RequestTimings t =
+        new BrokerTimings.RequestTimings(
+            100, queueMs * MS, localMs * MS, 0, 0, 0, 0, (queueMs + localMs) * MS, 0, 1);
+    return (node, request, at) -> request == BrokerTimings.Request.PRODUCE ? t : null;
+  }
+
+  @Test
+  void batchesThatLeaveWithOneRecordAfterLingerNameLingerMs() {
+    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1);
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10, tailRecord(new double[] {101, 2, 3, 1, 3}, 0, 1, lingering, DEFAULT_CONSUMER)));
+
+    Finding top = report.findings().get(0);
+    assertThat(top.segment()).isEqualTo("produce");
+    assertThat(top.knob()).isEqualTo("linger.ms");
+    assertThat(top.tailShare()).isCloseTo(100.0 / 110, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(top.evidence())
+        .containsEntry("linger.ms", 100L)
+        .containsEntry("records per batch, tail median", 1L);
+    assertThat(top.suggestion()).contains("Lower linger.ms").contains("1 record(s)");
+    assertThat(report.unexplained()).isNull();
+  }
+
+  @Test
+  void fullBatchesThatStillWaitNameBatchSizeAndNotLinger() {
+    ProducerEvidence full = new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1);
+    DiagnosisReport report =
+        diagnose(tail(10, tailRecord(new double[] {80, 5, 5, 5, 5}, 0, 1, full, DEFAULT_CONSUMER)));
+
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly("batch.size");
+    assertThat(report.findings().get(0).explainedSeconds())
+        .isCloseTo(0.075, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(report.findings().get(0).evidence()).containsKey("buffer.memory");
+  }
+
+  @Test
+  void retriedBatchesNameRetries() {
+    ProducerEvidence retried = new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3);
+    DiagnosisReport report =
+        diagnose(
+            tail(10, tailRecord(new double[] {60, 5, 5, 5, 5}, 0, 1, retried, DEFAULT_CONSUMER)));
+
+    assertThat(report.findings().get(0).knob()).isEqualTo("retries");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("tail records sent more than once", "10 of 10");
+  }
+
+  @Test
+  void theLeadersRequestQueueAndAppendComeFromItsRequestTimings() {
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)),
+            produceTimings(40, 15));
+
+    assertThat(report.findings())
+        .extracting(Finding::knob)
+        .containsExactly("broker 1 request queue", "broker 1 log append");
+    assertThat(report.findings().get(0).explainedSeconds())
+        .isCloseTo(0.040, org.assertj.core.data.Offset.offset(1e-9));
+    // What the broker's timings leave of publish (5 of 60 ms) is no network finding.
+    assertThat(report.findings()).noneMatch(f -> f.knob().startsWith("network"));
+  }
+
+  @Test
+  void aPublishTheBrokerDoesNotAccountForIsTheNetwork() {
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly("network to broker 1");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("broker request timings", "none (not scraped)");
+  }
+
+  @Test
+  void aLongCommitNamesTheLeadersReplication() {
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 3, 70, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+
+    assertThat(report.findings())
+        .extracting(Finding::segment, Finding::knob)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("commit", "broker 1 replication"));
+  }
+
+  @Test
+  void catchUpSplitsIntoTheApplicationAndTheLag() {
+    DiagnosisReport slowApp =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 3, 3, 80, 2}, 0, 80, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+    DiagnosisReport lagging =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 3, 3, 80, 2}, 79, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+
+    assertThat(slowApp.findings())
+        .extracting(Finding::knob)
+        .containsExactly("application time between polls");
+    assertThat(slowApp.findings().get(0).evidence()).containsEntry("max.poll.records", 500L);
+    assertThat(lagging.findings()).extracting(Finding::knob).containsExactly("consumer lag");
+  }
+
+  @Test
+  void aFetchHeldForMinBytesNamesFetchMinBytes() {
+    ConsumerSettings waiting = new ConsumerSettings(100_000, 500, 500);
+    DiagnosisReport report =
+        diagnose(
+            tail(10, tailRecord(new double[] {2, 3, 3, 1, 500}, 0, 1, DEFAULT_PRODUCER, waiting)));
+
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly("fetch.min.bytes");
+    assertThat(report.findings().get(0).explainedSeconds())
+        .isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void aSlowFetchWithoutMinBytesIsTheFetchPath() {
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 3, 3, 1, 60}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+
+    assertThat(report.findings())
+        .extracting(Finding::knob)
+        .containsExactly("fetch path from broker 1");
+  }
+
+  @Test
+  void findingsAreOrderedByTheShareTheyExplain() {
+    ProducerEvidence lingering = new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1);
+    ConsumerSettings waiting = new ConsumerSettings(100_000, 60, 500);
+    DiagnosisReport report =
+        diagnose(tail(10, tailRecord(new double[] {21, 2, 2, 1, 60}, 0, 1, lingering, waiting)));
+
+    assertThat(report.findings())
+        .extracting(Finding::knob)
+        .containsExactly("fetch.min.bytes", "linger.ms");
+  }
+
+  @Test
+  void aTailSpreadEvenlyOverTheSegmentsIsLeftUnexplained() {
+    List<TailRecord> even = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      double v = 10 + i % 3;
+      even.add(
+          tailRecord(
+              new double[] {v, v, v, v, v}, v / 2, v / 2, DEFAULT_PRODUCER, DEFAULT_CONSUMER));
+    }
+    DiagnosisReport report = diagnose(even);
+
+    assertThat(report.findings()).isEmpty();
+    assertThat(report.unexplained()).startsWith("Nothing explains the p99 tail");
+    assertThat(report.tailRecords()).isEqualTo(20);
+  }
+
+  @Test
+  void aTailOfTooFewRecordsIsNotWeighed() {
+    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1);
+    DiagnosisReport report =
+        diagnose(
+            tail(2, tailRecord(new double[] {101, 2, 3, 1, 3}, 0, 1, lingering, DEFAULT_CONSUMER)));
+
+    assertThat(report.findings()).isEmpty();
+    assertThat(report.unexplained()).startsWith("Too few breakdowns");
+  }
+
+  @Test
+  void unknownEvidenceClaimsNothing() {
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {30, 20, 20, 15, 15},
+                    -1,
+                    -1,
+                    ProducerEvidence.UNKNOWN,
+                    ConsumerSettings.UNKNOWN)));
+
+    assertThat(report.findings()).isEmpty();
+  }
+}

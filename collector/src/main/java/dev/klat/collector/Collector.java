@@ -12,6 +12,8 @@ import dev.klat.collector.correlate.ClockOffset;
 import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.collector.correlate.ProbeTimelines;
+import dev.klat.collector.diagnose.Diagnosis;
+import dev.klat.collector.diagnose.DiagnosisReport;
 import dev.klat.collector.export.AdminServer;
 import dev.klat.collector.export.TraceExporter;
 import dev.klat.collector.receive.OtlpGrpcReceiver;
@@ -124,6 +126,7 @@ public final class Collector implements AutoCloseable {
               this::families,
               (topic, group, windowNanos) ->
                   recent.summarise(topic, group, windowNanos, System.nanoTime()),
+              this::diagnose,
               correlator::clockOffsets,
               this::stats,
               brokers::json);
@@ -176,6 +179,16 @@ public final class Collector implements AutoCloseable {
   /** The admin address, with the actual port. */
   public InetSocketAddress adminAddress() {
     return admin.address();
+  }
+
+  /** The diagnosis of the p99 tail of the breakdowns joined within the last {@code windowNanos}. */
+  public DiagnosisReport diagnose(String topic, String group, long windowNanos) {
+    long nowNanos = System.nanoTime();
+    return Diagnosis.diagnose(
+        recent.summarise(topic, group, windowNanos, nowNanos),
+        recent.tail(topic, group, windowNanos, nowNanos),
+        brokers.timings(),
+        System.currentTimeMillis() * 1_000_000L);
   }
 
   /**

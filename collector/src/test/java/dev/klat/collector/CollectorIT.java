@@ -288,6 +288,16 @@ class CollectorIT {
     // tail record, while produce (one clock) never is.
     assertThat(body).contains("\"clockFlagged\":{\"produce\":0,", "\"e2e\":10}");
     assertThat(get("/api/breakdown?window=banana", null).statusCode()).isEqualTo(400);
+    // The tail's records sat 12 of their 24 ms in the consumer's buffer (P - R): the
+    // application's time between polls explains half the tail, and nothing else has evidence.
+    String diagnosis = get("/api/diagnosis?topic=orders&group=billing&window=5m", null).body();
+    assertThat(diagnosis)
+        .startsWith("{\"topic\":\"orders\",\"group\":\"billing\",\"windowSeconds\":300.0,")
+        .contains("\"tailRecords\":10", "\"unexplained\":null")
+        .contains(
+            "\"findings\":[{\"segment\":\"catch-up\",\"knob\":\"application time between"
+                + " polls\",\"tailShare\":0.5,");
+    assertThat(get("/api/diagnosis?window=banana", null).statusCode()).isEqualTo(400);
     String clocks = get("/api/clocks", null).body();
     assertThat(clocks)
         .contains(

@@ -5,7 +5,6 @@ import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URLEncoder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -145,7 +144,8 @@ public final class DemoMain {
             + root.relativize(agentJar)
             + "; live charts on http://127.0.0.1:"
             + adminPort
-            + "/ (API /api/breakdown, metrics /metrics); Ctrl-C stops everything");
+            + "/ (API /api/breakdown and /api/diagnosis, metrics /metrics); Ctrl-C stops"
+            + " everything");
 
     long startNanos = System.nanoTime();
     int index = 0;
@@ -154,6 +154,7 @@ public final class DemoMain {
     scenarioStartNanos = startNanos;
     current = scenario;
     startFollowerPacer();
+    LiveQueries queries = new LiveQueries(adminPort, out, () -> stopping);
     while (!stopping) {
       long now = System.nanoTime();
       if (now - scenarioStartNanos >= scenarioNanos) {
@@ -163,9 +164,11 @@ public final class DemoMain {
         scenarioStartNanos = now;
         current = scenario;
       }
-      BreakdownRow row = fetchBreakdown();
+      BreakdownRow row = queries.breakdown();
+      TopFinding why = row == null ? null : queries.topFinding();
       long secondsLeft = TimeUnit.NANOSECONDS.toSeconds(scenarioNanos - (now - scenarioStartNanos));
-      print(scenario, index, secondsLeft, TimeUnit.NANOSECONDS.toSeconds(now - startNanos), row);
+      print(
+          scenario, index, secondsLeft, TimeUnit.NANOSECONDS.toSeconds(now - startNanos), row, why);
       Thread.sleep(refreshMillis);
     }
   }
@@ -362,32 +365,21 @@ public final class DemoMain {
         .start();
   }
 
-  private BreakdownRow fetchBreakdown() {
-    try {
-      String query =
-          "/api/breakdown?topic="
-              + URLEncoder.encode(TOPIC, "UTF-8")
-              + "&group="
-              + URLEncoder.encode(GROUP, "UTF-8")
-              + "&window=20s";
-      String answer = get(query);
-      return answer == null ? null : BreakdownRow.parse(TOPIC, GROUP, answer);
-    } catch (IOException | RuntimeException e) {
-      if (!stopping) {
-        out.println("collector not answering: " + e);
-      }
-      return null;
-    }
-  }
-
   private void print(
-      Scenario scenario, int index, long secondsLeft, long elapsedSeconds, BreakdownRow row) {
-    String line = LiveTable.line(scenario, index, order.size(), secondsLeft, elapsedSeconds, row);
+      Scenario scenario,
+      int index,
+      long secondsLeft,
+      long elapsedSeconds,
+      BreakdownRow row,
+      TopFinding why) {
+    String line =
+        LiveTable.line(scenario, index, order.size(), secondsLeft, elapsedSeconds, row, why);
     if (!terminal) {
       out.println(line);
       return;
     }
-    out.print(LiveTable.screen(scenario, index, order.size(), secondsLeft, row, adminPort, line));
+    out.print(
+        LiveTable.screen(scenario, index, order.size(), secondsLeft, row, why, adminPort, line));
     out.flush();
   }
 

@@ -20,6 +20,7 @@ final class LiveTable {
    * @param secondsLeft until the next scenario
    * @param elapsedSeconds since the demo started
    * @param row the collector's breakdown of the last 20 s, or null when it did not answer
+   * @param why the collector's top finding over the same 20 s, or null when it has none
    */
   static String line(
       Scenario scenario,
@@ -27,14 +28,15 @@ final class LiveTable {
       int scenarios,
       long secondsLeft,
       long elapsedSeconds,
-      BreakdownRow row) {
+      BreakdownRow row,
+      TopFinding why) {
     String expected = scenario.expectedSegment == null ? "-" : scenario.expectedSegment;
     String driver = row == null ? null : row.drivingSegment();
     String line =
         String.format(
             Locale.ROOT,
             "[%4ds] scenario=%s (%d/%d, %ds left) expect=%s | %s/%s n=%d p50=%s p99=%s p99.9=%s"
-                + " driver=%s %s",
+                + " driver=%s %s why=%s",
             elapsedSeconds,
             scenario.id,
             index + 1,
@@ -48,7 +50,8 @@ final class LiveTable {
             row == null ? "-" : BreakdownRow.millis(row.p99Seconds),
             row == null ? "-" : BreakdownRow.millis(row.p999Seconds),
             driver == null ? "-" : driver,
-            driver == null ? "" : Math.round(row.drivingShare() * 100) + "%");
+            driver == null ? "" : Math.round(row.drivingShare() * 100) + "%",
+            why == null ? "-" : why.token());
     if (row != null && row.count > 0) {
       StringBuilder means = new StringBuilder(" | tail means:");
       for (Map.Entry<String, Double> mean : row.knownSegments().entrySet()) {
@@ -74,6 +77,7 @@ final class LiveTable {
       int scenarios,
       long secondsLeft,
       BreakdownRow row,
+      TopFinding why,
       int adminPort,
       String line) {
     String expected = scenario.expectedSegment == null ? "-" : scenario.expectedSegment;
@@ -125,6 +129,7 @@ final class LiveTable {
               Math.round(row.drivingShare() * 100),
               segments));
     }
+    screen.append("\nwhy: ").append(why == null ? "no finding explains the tail" : why.describe());
     screen.append("\nexpected driver for this scenario: ").append(expected);
     screen
         .append("\nover the last 20 s; live charts: http://127.0.0.1:")

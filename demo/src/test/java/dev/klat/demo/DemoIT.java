@@ -29,7 +29,10 @@ class DemoIT {
 
   private static final int SCENARIO_SECONDS = 25;
   private static final Pattern LINE =
-      Pattern.compile("scenario=(\\S+) \\(\\d+/\\d+, (\\d+)s left\\).* n=(\\d+) .* driver=(\\S+)");
+      Pattern.compile(
+          "scenario=(\\S+) \\(\\d+/\\d+, (\\d+)s left\\).* n=(\\d+) .* driver=(\\S+) .*why=(\\S+)");
+  private static final int DRIVER = 4;
+  private static final int WHY = 5;
 
   @Test
   @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -70,7 +73,8 @@ class DemoIT {
       started = demo.descendants().collect(Collectors.toList());
 
       String output = read(log);
-      Map<Scenario, List<String>> driversLateInScenario = driversLateInScenario(output);
+      Map<Scenario, List<String>> driversLateInScenario = lateInScenario(output, DRIVER);
+      Map<Scenario, List<String>> whyLateInScenario = lateInScenario(output, WHY);
       for (Scenario scenario : Scenario.values()) {
         if (scenario.expectedSegment == null || scenario == Scenario.SLOW_FOLLOWER) {
           continue;
@@ -85,6 +89,16 @@ class DemoIT {
       // behind that batch (publish: one request per connection at a time; produce: in-flight
       // limit). CI runs saw publish or produce lead the tail. What must hold: the pause is in the
       // producer's half of the path, never in the consumer's.
+      // The diagnosis names each scenario's cause: its top finding, in a reading late in the
+      // scenario (the 20 s window still holds the previous scenario's records early on).
+      for (Scenario scenario : Scenario.values()) {
+        if (scenario.expectedFinding == null) {
+          continue;
+        }
+        assertThat(whyLateInScenario.get(scenario))
+            .as("%s should be explained by %s:\n%s", scenario.id, scenario.expectedFinding, output)
+            .anyMatch(why -> why.startsWith(scenario.expectedFinding));
+      }
       List<String> followerDrivers = driversLateInScenario.get(Scenario.SLOW_FOLLOWER);
       assertThat(followerDrivers).as("slow-follower readings:\n%s", output).isNotEmpty();
       assertThat(followerDrivers)
@@ -203,14 +217,17 @@ class DemoIT {
    * The driving segments read in the second half of each scenario, when its effect is in the
    * window.
    */
-  private static Map<Scenario, List<String>> driversLateInScenario(String output) {
+  // One field of every reading from the second half of a scenario, by scenario.
+  private static Map<Scenario, List<String>> lateInScenario(String output, int field) {
     Map<Scenario, List<String>> drivers = new EnumMap<>(Scenario.class);
     for (String line : output.split("\n")) {
       Matcher m = LINE.matcher(line);
       if (m.find()
           && Integer.parseInt(m.group(2)) <= SCENARIO_SECONDS / 2
           && Long.parseLong(m.group(3)) > 0) {
-        drivers.computeIfAbsent(Scenario.byId(m.group(1)), s -> new ArrayList<>()).add(m.group(4));
+        drivers
+            .computeIfAbsent(Scenario.byId(m.group(1)), s -> new ArrayList<>())
+            .add(m.group(field));
       }
     }
     return drivers;

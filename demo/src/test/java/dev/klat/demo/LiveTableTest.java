@@ -15,22 +15,42 @@ class LiveTableTest {
             + "{\"produce\":0.002,\"publish\":0.4,\"commit\":0.01}}}");
   }
 
+  private static TopFinding network() {
+    return TopFinding.parse(
+        "{\"topic\":\"demo-orders\",\"findings\":[{\"segment\":\"publish\","
+            + "\"knob\":\"network to broker 2\",\"tailShare\":0.871,\"explainedSeconds\":0.39,"
+            + "\"evidence\":{},\"suggestion\":\"...\"},{\"segment\":\"commit\","
+            + "\"knob\":\"broker 2 replication\",\"tailShare\":0.1}],\"unexplained\":null}");
+  }
+
   @Test
-  void aLineNamesTheScenarioTheQuantilesAndTheDriver() {
-    String line = LiveTable.line(Scenario.SLOW_FOLLOWER, 2, 5, 30, 95, slowFollower());
+  void aLineNamesTheScenarioTheQuantilesTheDriverAndTheTopFinding() {
+    String line = LiveTable.line(Scenario.SLOW_FOLLOWER, 2, 5, 30, 95, slowFollower(), network());
     assertThat(line)
         .startsWith("[  95s] scenario=slow-follower (3/5, 30s left) expect=publish")
-        .contains("n=120", "driver=publish", "tail means: produce=");
+        .contains("n=120", "driver=publish", "why=publish:network_to_broker_2:87%")
+        .contains("tail means: produce=");
+    String screen =
+        LiveTable.screen(Scenario.SLOW_FOLLOWER, 2, 5, 30, slowFollower(), network(), 9464, line);
+    assertThat(screen).contains("why: network to broker 2 (publish), 87% of the p99 tail");
+  }
+
+  @Test
+  void aDiagnosisWithoutFindingsHasNoTopFinding() {
+    assertThat(
+            TopFinding.parse("{\"findings\":[],\"unexplained\":\"Nothing explains the p99 tail\"}"))
+        .isNull();
   }
 
   @Test
   void beforeTheFirstBreakdownsTheScreenSaysItWaits() {
-    String line = LiveTable.line(Scenario.STEADY, 0, 5, 60, 1, null);
-    assertThat(line).contains("n=0", "driver=-");
-    String screen = LiveTable.screen(Scenario.STEADY, 0, 5, 60, null, 9464, line);
+    String line = LiveTable.line(Scenario.STEADY, 0, 5, 60, 1, null, null);
+    assertThat(line).contains("n=0", "driver=-", "why=-");
+    String screen = LiveTable.screen(Scenario.STEADY, 0, 5, 60, null, null, 9464, line);
     assertThat(screen)
         .startsWith("\033[H\033[2J")
         .contains("(waiting for the first joined breakdowns)")
+        .contains("why: no finding explains the tail")
         .contains("live charts: http://127.0.0.1:9464/")
         .endsWith(line + "\n");
   }

@@ -1,11 +1,14 @@
 package dev.klat.collector.export;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.diagnose.DiagnosisReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -36,6 +39,13 @@ public final class AdminServer implements AutoCloseable {
     RecentBreakdowns.Summary summarise(String topic, String group, long windowNanos);
   }
 
+  /** Diagnoses the p99 tail of recent breakdowns: (topic or null, group or null, window nanos). */
+  public interface DiagnosisQuery {
+    DiagnosisReport diagnose(String topic, String group, long windowNanos);
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final HttpServer server;
   private final ExecutorService executor;
 
@@ -43,6 +53,7 @@ public final class AdminServer implements AutoCloseable {
       InetSocketAddress address,
       Supplier<List<Exposition.Family>> metrics,
       BreakdownQuery breakdowns,
+      DiagnosisQuery diagnoses,
       Supplier<List<ClockOffset>> clocks,
       Supplier<Map<String, Long>> stats,
       Supplier<String> brokersJson)
@@ -74,6 +85,8 @@ public final class AdminServer implements AutoCloseable {
                 }));
     server.createContext(
         "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, breakdowns)));
+    server.createContext(
+        "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, diagnoses)));
     server.createContext(
         "/api/clocks",
         exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
@@ -160,6 +173,20 @@ public final class AdminServer implements AutoCloseable {
         params.containsKey("window") ? parseDuration(params.get("window")) : DEFAULT_WINDOW_NANOS;
     RecentBreakdowns.Summary s = query.summarise(topic, group, windowNanos);
     return new Response(200, "application/json", breakdownJson(topic, group, windowNanos, s));
+  }
+
+  private static Response diagnosis(HttpExchange ex, DiagnosisQuery query) {
+    Map<String, String> params = query(ex.getRequestURI().getRawQuery());
+    String topic = emptyToNull(params.get("topic"));
+    String group = emptyToNull(params.get("group"));
+    long windowNanos =
+        params.containsKey("window") ? parseDuration(params.get("window")) : DEFAULT_WINDOW_NANOS;
+    ObjectNode out = JSON.createObjectNode();
+    out.put("topic", topic);
+    out.put("group", group);
+    out.put("windowSeconds", windowNanos / 1e9);
+    out.setAll((ObjectNode) JSON.valueToTree(query.diagnose(topic, group, windowNanos)));
+    return new Response(200, "application/json", out.toString());
   }
 
   /** The JSON of {@code /api/breakdown}: a summary and the query it answers. */

@@ -1,0 +1,57 @@
+package dev.klat.demo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What the live table asks the collector at each refresh: the breakdown and the top finding of the
+ * demo's topic and group over the last 20 s.
+ */
+final class LiveQueries {
+  private final int adminPort;
+  private final PrintStream out;
+  private final BooleanSupplier stopping;
+
+  /**
+   * @param out where to say the collector is not answering
+   * @param stopping whether the demo is stopping, when a collector that does not answer is expected
+   */
+  LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
+    this.adminPort = adminPort;
+    this.out = out;
+    this.stopping = stopping;
+  }
+
+  /** The breakdown, or null when the collector did not answer. */
+  BreakdownRow breakdown() {
+    String answer = fetch("/api/breakdown");
+    return answer == null ? null : BreakdownRow.parse(DemoMain.TOPIC, DemoMain.GROUP, answer);
+  }
+
+  /** The top finding, or null when there is none or the collector did not answer. */
+  TopFinding topFinding() {
+    String answer = fetch("/api/diagnosis");
+    return answer == null ? null : TopFinding.parse(answer);
+  }
+
+  private String fetch(String endpoint) {
+    try {
+      return AdminClient.get(
+          adminPort,
+          endpoint
+              + "?topic="
+              + URLEncoder.encode(DemoMain.TOPIC, StandardCharsets.UTF_8)
+              + "&group="
+              + URLEncoder.encode(DemoMain.GROUP, StandardCharsets.UTF_8)
+              + "&window=20s");
+    } catch (IOException | RuntimeException e) {
+      if (!stopping.getAsBoolean()) {
+        out.println("collector not answering: " + e);
+      }
+      return null;
+    }
+  }
+}

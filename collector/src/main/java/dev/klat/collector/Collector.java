@@ -186,9 +186,8 @@ public final class Collector implements AutoCloseable {
     long nowNanos = System.nanoTime();
     return Diagnosis.diagnose(
         recent.summarise(topic, group, windowNanos, nowNanos),
-        recent.tail(topic, group, windowNanos, nowNanos),
-        brokers.timings(),
-        System.currentTimeMillis() * 1_000_000L);
+        recent.tail(topic, group, windowNanos, nowNanos, Diagnosis.MIN_TAIL_RECORDS),
+        brokers.timings());
   }
 
   /**

@@ -28,6 +28,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -298,6 +299,29 @@ class CollectorIT {
             "\"findings\":[{\"segment\":\"catch-up\",\"knob\":\"application time between"
                 + " polls\",\"tailShare\":0.5,");
     assertThat(get("/api/diagnosis?window=banana", null).statusCode()).isEqualTo(400);
+    // ./klat diagnose prints the same finding in a terminal, and says what was wrong otherwise.
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+    String admin = "http://127.0.0.1:" + collector.adminAddress().getPort();
+    int status =
+        dev.klat.collector.diagnose.DiagnoseCommand.run(
+            new String[] {
+              "--collector", admin, "--topic", "orders", "--group=billing", "--window", "5m"
+            },
+            new java.io.PrintStream(printed, true, StandardCharsets.UTF_8),
+            new java.io.PrintStream(errors, true, StandardCharsets.UTF_8));
+    assertThat(status).as(errors.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(printed.toString(StandardCharsets.UTF_8))
+        .startsWith("topic orders, group billing, last 5m: 100 breakdowns, p99 24.0 ms")
+        .contains("1. catch-up application time between polls: 50% of the tail (12.0 ms)")
+        .contains("in the consumer's buffer (P - R), tail mean: 12.0 ms");
+    assertThat(
+            dev.klat.collector.diagnose.DiagnoseCommand.run(
+                new String[] {"--collector", admin, "--window", "banana"},
+                new java.io.PrintStream(printed, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(errors, true, StandardCharsets.UTF_8)))
+        .isEqualTo(2);
+    assertThat(errors.toString(StandardCharsets.UTF_8)).contains("bad window: banana");
     String clocks = get("/api/clocks", null).body();
     assertThat(clocks)
         .contains(

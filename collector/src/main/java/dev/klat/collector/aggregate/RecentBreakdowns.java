@@ -42,6 +42,7 @@ public final class RecentBreakdowns {
   // COLUMNS per slot: the Quality ordinal of each value.
   private final byte[] qualities;
   // Per slot, for the diagnosis: max(0, F - H) and P - R (-1 unknown), the leader, the evidence.
+  private final long[] drainEpochNanos;
   private final long[] lagNanos;
   private final long[] bufferedNanos;
   private final int[] leaders;
@@ -58,6 +59,7 @@ public final class RecentBreakdowns {
     this.groups = new String[capacity];
     this.flagged = new byte[capacity];
     this.qualities = new byte[capacity * COLUMNS];
+    this.drainEpochNanos = new long[capacity];
     this.lagNanos = new long[capacity];
     this.bufferedNanos = new long[capacity];
     this.leaders = new int[capacity];
@@ -97,6 +99,7 @@ public final class RecentBreakdowns {
     topics[slot] = joined.key().topic();
     groups[slot] = joined.group();
     Instants instants = b.instants();
+    drainEpochNanos[slot] = instants.nanos(TimePoint.DRAIN);
     long fetchRequest = instants.nanos(TimePoint.FETCH_REQUEST);
     lagNanos[slot] =
         instants.has(TimePoint.COMMIT)
@@ -111,27 +114,30 @@ public final class RecentBreakdowns {
 
   /**
    * The breakdowns of the p99 tail (end-to-end at or above the window's p99) joined since {@code
-   * nowNanos - windowNanos}, for the diagnosis.
+   * nowNanos - windowNanos}, and at least the {@code minRecords} slowest, for the diagnosis: at a
+   * low rate the p99 tail alone is one or two records.
    *
    * @param topic a topic, or null for all
    * @param group a consumer group, or null for all
    */
   public synchronized List<TailRecord> tail(
-      String topic, String group, long windowNanos, long nowNanos) {
+      String topic, String group, long windowNanos, long nowNanos, int minRecords) {
     int[] match = matching(topic, group, windowNanos, nowNanos);
     List<TailRecord> out = new ArrayList<>();
     if (match.length == 0) {
       return out;
     }
-    long p99 = rank(sortedE2e(match), 0.99);
+    long[] sorted = sortedE2e(match);
+    long threshold = Math.min(rank(sorted, 0.99), sorted[Math.max(0, sorted.length - minRecords)]);
     for (int slot : match) {
-      if (e2eNanos[slot] < p99) {
+      if (e2eNanos[slot] < threshold) {
         continue;
       }
       long[] segments = new long[SEGMENTS];
       System.arraycopy(segmentNanos, slot * COLUMNS, segments, 0, SEGMENTS);
       out.add(
           new TailRecord(
+              drainEpochNanos[slot],
               e2eNanos[slot],
               segments,
               lagNanos[slot],

@@ -8,6 +8,8 @@ import dev.klat.model.Segment;
  * One breakdown of a window's p99 tail, with the evidence its spans carried: what the diagnosis
  * reads. Durations in nanoseconds, -1 where unknown.
  *
+ * @param drainEpochNanos {@code D} on the producer's clock, epoch nanoseconds: when to look up the
+ *     leader's request timings
  * @param e2eNanos end-to-end latency, {@code P - S}
  * @param segmentNanos per {@link Segment} ordinal
  * @param lagNanos the part of catch-up before the consumer asked, {@code max(0, F - H)}
@@ -17,6 +19,7 @@ import dev.klat.model.Segment;
  * @param consumer the consumer's settings
  */
 public record TailRecord(
+    long drainEpochNanos,
     long e2eNanos,
     long[] segmentNanos,
     long lagNanos,

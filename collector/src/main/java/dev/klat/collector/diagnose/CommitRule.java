@@ -26,7 +26,8 @@ final class CommitRule implements Rule {
     evidence.put("commit, tail mean", ms(commit));
     long median = tail.windowMedianNanos(Segment.COMMIT);
     evidence.put("commit, window median", median < 0 ? "unknown" : ms(median));
-    BrokerTimings.RequestTimings produce = tail.timings(leader, BrokerTimings.Request.PRODUCE);
+    BrokerTimings.RequestTimings produce =
+        tail.latestTimings(leader, BrokerTimings.Request.PRODUCE);
     if (produce != null) {
       evidence.put("Produce RemoteTimeMs at the leader, broker mean", ms(produce.remoteNanos()));
     }

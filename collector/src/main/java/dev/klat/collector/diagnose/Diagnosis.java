@@ -23,8 +23,11 @@ public final class Diagnosis {
    */
   static final double SEGMENT_CAUSE_SHARE = 0.30;
 
-  // Fewer tail records than this are too few to weigh.
-  static final int MIN_TAIL_RECORDS = 3;
+  /**
+   * The fewest records a tail is weighed on: the p99 tail, widened to this many of the slowest when
+   * it is smaller (at a low rate); a window with fewer records is not weighed at all.
+   */
+  public static final int MIN_TAIL_RECORDS = 5;
 
   private static final List<Rule> RULES =
       List.of(
@@ -41,28 +44,24 @@ public final class Diagnosis {
    *
    * @param summary the window's summary
    * @param tail the window's p99 tail
-   * @param brokers the brokers' request timings
-   * @param nowEpochNanos now, to look the timings up
+   * @param brokers the brokers' request timings, looked up at each record's drain
    */
   public static DiagnosisReport diagnose(
-      RecentBreakdowns.Summary summary,
-      List<TailRecord> tail,
-      BrokerTimings brokers,
-      long nowEpochNanos) {
+      RecentBreakdowns.Summary summary, List<TailRecord> tail, BrokerTimings brokers) {
     long[] medians = new long[Segment.values().length];
     for (Segment s : Segment.values()) {
       RecentBreakdowns.SegmentQuantiles q = summary.segments().get(s.id());
       medians[s.ordinal()] = q == null ? -1 : q.p50Nanos();
     }
-    TailEvidence evidence = new TailEvidence(tail, medians, brokers, nowEpochNanos);
+    TailEvidence evidence = new TailEvidence(tail, medians, brokers);
     if (evidence.size() < MIN_TAIL_RECORDS) {
       return DiagnosisReport.of(
           summary,
           evidence,
           List.of(),
-          "Too few breakdowns in the window's p99 tail ("
+          "Too few breakdowns in the window ("
               + evidence.size()
-              + ") to say what explains it: widen the window or sample more records.");
+              + ") to say what explains its tail: widen the window or sample more records.");
     }
     List<Finding> findings = new ArrayList<>();
     for (Rule rule : RULES) {

@@ -52,7 +52,8 @@ final class FetchRules implements Rule {
       evidence.put("fetch, tail mean", ms(tail.meanNanos(Segment.FETCH)));
       long median = tail.windowMedianNanos(Segment.FETCH);
       evidence.put("fetch, window median", median < 0 ? "unknown" : ms(median));
-      BrokerTimings.RequestTimings t = tail.timings(leader, BrokerTimings.Request.FETCH_CONSUMER);
+      BrokerTimings.RequestTimings t =
+          tail.latestTimings(leader, BrokerTimings.Request.FETCH_CONSUMER);
       if (t != null) {
         evidence.put("FetchConsumer RequestQueueTimeMs, broker mean", ms(t.requestQueueNanos()));
         evidence.put("FetchConsumer ResponseSendTimeMs, broker mean", ms(t.responseSendNanos()));

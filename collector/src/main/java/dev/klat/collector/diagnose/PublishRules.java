@@ -12,98 +12,147 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The publish segment ({@code L - D}): the leader's request queue and log append, from the leader's
- * own {@code RequestMetrics} for Produce (means over its latest scrape interval, so an estimate for
- * any one record), and the network path to the leader, which is what remains.
+ * The publish segment ({@code L - D}), from the leader's own {@code RequestMetrics} for Produce
+ * over the scrape interval each record was drained in (means, so an estimate for any one record):
+ * its request queue, its log append, and the replication wait of {@code acks=all} requests ahead on
+ * the same connection (a broker reads one request per connection at a time, so a request waiting
+ * for its followers holds the ones behind it). What remains is the network path to the leader.
  */
 final class PublishRules implements Rule {
+  // Per leader, the sums over its tail records.
+  private static final int QUEUE = 0;
+  private static final int APPEND = 1;
+  private static final int REPLICATION = 2;
+  private static final int RECORDS = 3;
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
-    // Per leader: the queue and the append each tail record's publish contains, in nanoseconds.
     Map<Integer, double[]> byLeader = new TreeMap<>();
+    Map<Integer, double[]> timingsByLeader = new TreeMap<>();
     double remainder = 0;
     for (TailRecord r : tail.records()) {
       long publish = r.nanos(Segment.PUBLISH);
       if (publish < 0) {
         continue;
       }
-      BrokerTimings.RequestTimings t =
-          tail.timings(r.leaderNodeId(), BrokerTimings.Request.PRODUCE);
-      long queue = t == null ? 0 : Math.min(publish, t.requestQueueNanos());
-      long append = t == null ? 0 : Math.min(publish - queue, t.localNanos());
-      if (t != null) {
-        double[] sums = byLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[2]);
-        sums[0] += queue;
-        sums[1] += append;
+      BrokerTimings.RequestTimings t = tail.timings(r, BrokerTimings.Request.PRODUCE);
+      if (t == null) {
+        remainder += publish;
+        continue;
       }
-      remainder += publish - queue - append;
+      long queue = Math.min(publish, t.requestQueueNanos());
+      long append = Math.min(publish - queue, t.localNanos());
+      long replication = Math.min(publish - queue - append, t.remoteNanos());
+      double[] sums = byLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[4]);
+      sums[QUEUE] += queue;
+      sums[APPEND] += append;
+      sums[REPLICATION] += replication;
+      sums[RECORDS]++;
+      double[] means = timingsByLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[4]);
+      means[QUEUE] += t.requestQueueNanos();
+      means[APPEND] += t.localNanos();
+      means[REPLICATION] += t.remoteNanos();
+      means[RECORDS]++;
+      remainder += publish - queue - append - replication;
     }
     List<Finding> out = new ArrayList<>();
     for (Map.Entry<Integer, double[]> e : byLeader.entrySet()) {
-      int broker = e.getKey();
-      BrokerTimings.RequestTimings t = tail.timings(broker, BrokerTimings.Request.PRODUCE);
-      double queue = e.getValue()[0] / tail.size();
-      double append = e.getValue()[1] / tail.size();
-      if (queue > 0) {
-        out.add(
-            tail.finding(
-                Segment.PUBLISH,
-                "broker " + broker + " request queue",
-                queue,
-                brokerEvidence(tail, t),
-                "Produce requests wait in broker "
-                    + broker
-                    + "'s request queue: its I/O threads are busy. Raise num.io.threads (and"
-                    + " num.network.threads if the network threads are busy too), or move"
-                    + " partition leaders off it."));
-      }
-      if (append > 0) {
-        out.add(
-            tail.finding(
-                Segment.PUBLISH,
-                "broker " + broker + " log append",
-                append,
-                brokerEvidence(tail, t),
-                "Broker "
-                    + broker
-                    + " is slow to append to its log (LocalTimeMs): a slow or busy disk, or many"
-                    + " partitions per broker. Spread the leaders over more brokers, or look at"
-                    + " the disk."));
-      }
+      String broker = "broker " + e.getKey();
+      double[] sums = e.getValue();
+      Map<String, Object> evidence = brokerEvidence(tail, timingsByLeader.get(e.getKey()));
+      add(
+          out,
+          tail,
+          sums[QUEUE],
+          broker + " request queue",
+          evidence,
+          "Produce requests wait in "
+              + broker
+              + "'s request queue: its I/O threads are busy. Raise num.io.threads (and"
+              + " num.network.threads if its network threads are busy too), or move partition"
+              + " leaders off it.");
+      add(
+          out,
+          tail,
+          sums[APPEND],
+          broker + " log append",
+          evidence,
+          broker
+              + " is slow to append to its log (LocalTimeMs): a slow or busy disk, or many"
+              + " partitions per broker. Spread the leaders over more brokers, or look at the"
+              + " disk.");
+      add(
+          out,
+          tail,
+          sums[REPLICATION],
+          broker + " replication",
+          evidence,
+          "acks=all requests on "
+              + broker
+              + " wait for its followers (RemoteTimeMs), and the requests behind them on the same"
+              + " connection wait too. Look for a slow follower of its partitions (replica"
+              + " fetcher lag, ISR shrinks).");
     }
-    double network = remainder / Math.max(1, tail.size());
-    if (tail.share(network) >= Diagnosis.SEGMENT_CAUSE_SHARE) {
-      int leader = tail.commonLeader();
-      Map<String, Object> evidence = new LinkedHashMap<>();
-      evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
-      long median = tail.windowMedianNanos(Segment.PUBLISH);
-      evidence.put("publish, window median", median < 0 ? "unknown" : ms(median));
-      evidence.put("outside the broker's request timings, tail mean", ms(network));
-      evidence.put(
-          "broker request timings", byLeader.isEmpty() ? "none (not scraped)" : byLeader.keySet());
-      out.add(
-          tail.finding(
-              Segment.PUBLISH,
-              leader < 0 ? "network to the leader" : "network to broker " + leader,
-              network,
-              evidence,
-              "The time is between the producer and the leader, outside the broker's own request"
-                  + " timings: the network path, or earlier requests on the same connection (a"
-                  + " broker reads one request per connection at a time). Compare with the path's"
-                  + " round trip; fewer, larger requests (linger.ms, batch.size) help a busy"
-                  + " connection."));
-    }
+    network(tail, remainder / Math.max(1, tail.size()), !byLeader.isEmpty(), out);
     return out;
   }
 
-  private static Map<String, Object> brokerEvidence(
-      TailEvidence tail, BrokerTimings.RequestTimings t) {
+  private static void add(
+      List<Finding> out,
+      TailEvidence tail,
+      double sumNanos,
+      String knob,
+      Map<String, Object> evidence,
+      String suggestion) {
+    if (sumNanos > 0) {
+      out.add(tail.finding(Segment.PUBLISH, knob, sumNanos / tail.size(), evidence, suggestion));
+    }
+  }
+
+  private static void network(
+      TailEvidence tail, double network, boolean brokerTimings, List<Finding> out) {
+    if (tail.share(network) < Diagnosis.SEGMENT_CAUSE_SHARE) {
+      return;
+    }
+    int leader = tail.commonLeader();
+    String where = leader < 0 ? "the leader" : "broker " + leader;
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
-    evidence.put("Produce RequestQueueTimeMs, broker mean", ms(t.requestQueueNanos()));
-    evidence.put("Produce LocalTimeMs, broker mean", ms(t.localNanos()));
-    evidence.put("Produce requests in the interval", t.requests());
+    long median = tail.windowMedianNanos(Segment.PUBLISH);
+    evidence.put("publish, window median", median < 0 ? "unknown" : ms(median));
+    evidence.put("outside the broker's request timings, tail mean", ms(network));
+    evidence.put("broker request timings", brokerTimings ? "read" : "none (not scraped)");
+    out.add(
+        brokerTimings
+            ? tail.finding(
+                Segment.PUBLISH,
+                "network to " + where,
+                network,
+                evidence,
+                "The time is between the producer and the leader, outside the broker's own"
+                    + " request timings: the network path, or requests waiting to be read on a"
+                    + " busy connection. Compare with the path's round trip; fewer, larger"
+                    + " requests (linger.ms, batch.size) help a busy connection.")
+            : tail.finding(
+                Segment.PUBLISH,
+                "publish to " + where + " (no broker timings)",
+                network,
+                evidence,
+                "The time is between the producer and "
+                    + where
+                    + "'s log, and without the broker's request timings klat cannot tell its"
+                    + " request queue, log append and replication waits from the network. Let"
+                    + " the collector read the brokers' request metrics (brokers.* settings) to"
+                    + " split it."));
+  }
+
+  private static Map<String, Object> brokerEvidence(TailEvidence tail, double[] timingSums) {
+    double n = timingSums[RECORDS];
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
+    evidence.put("Produce RequestQueueTimeMs, broker mean", ms(timingSums[QUEUE] / n));
+    evidence.put("Produce LocalTimeMs, broker mean", ms(timingSums[APPEND] / n));
+    evidence.put("Produce RemoteTimeMs, broker mean", ms(timingSums[REPLICATION] / n));
     return evidence;
   }
 }

@@ -16,24 +16,17 @@ final class TailEvidence {
   private final List<TailRecord> records;
   private final long[] windowMedianNanos;
   private final BrokerTimings brokers;
-  private final long nowEpochNanos;
   private final double e2eMeanNanos;
 
   /**
    * @param records the tail's breakdowns
    * @param windowMedianNanos per segment ordinal, the median over the whole window, -1 unknown
    * @param brokers the brokers' request timings
-   * @param nowEpochNanos now, to look the timings up
    */
-  TailEvidence(
-      List<TailRecord> records,
-      long[] windowMedianNanos,
-      BrokerTimings brokers,
-      long nowEpochNanos) {
+  TailEvidence(List<TailRecord> records, long[] windowMedianNanos, BrokerTimings brokers) {
     this.records = List.copyOf(records);
     this.windowMedianNanos = windowMedianNanos.clone();
     this.brokers = brokers;
-    this.nowEpochNanos = nowEpochNanos;
     double sum = 0;
     for (TailRecord r : records) {
       sum += r.e2eNanos();
@@ -87,9 +80,20 @@ final class TailEvidence {
     return e2eMeanNanos <= 0 ? 0 : Math.min(1, nanos / e2eMeanNanos);
   }
 
-  /** Broker {@code nodeId}'s mean request timings of one kind over its latest scrape, or null. */
-  BrokerTimings.RequestTimings timings(int nodeId, BrokerTimings.Request request) {
-    return nodeId < 0 ? null : brokers.lookup(nodeId, request, nowEpochNanos);
+  /**
+   * The record's leader's mean request timings of one kind over the scrape interval the record was
+   * drained in, or null.
+   */
+  BrokerTimings.RequestTimings timings(TailRecord r, BrokerTimings.Request request) {
+    return r.leaderNodeId() < 0
+        ? null
+        : brokers.lookup(r.leaderNodeId(), request, r.drainEpochNanos());
+  }
+
+  /** Broker {@code nodeId}'s timings over the interval the tail's last record was drained in. */
+  BrokerTimings.RequestTimings latestTimings(int nodeId, BrokerTimings.Request request) {
+    long latest = records.stream().mapToLong(TailRecord::drainEpochNanos).max().orElse(0);
+    return nodeId < 0 ? null : brokers.lookup(nodeId, request, latest);
   }
 
   /** The leader of most tail records, or -1 when none is known. */

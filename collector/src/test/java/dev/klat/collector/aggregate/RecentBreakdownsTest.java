@@ -57,9 +57,12 @@ class RecentBreakdownsTest {
       r.add(b, 0);
     }
 
-    java.util.List<TailRecord> tail = r.tail("orders", null, 10, 5);
+    java.util.List<TailRecord> tail = r.tail("orders", null, 10, 5, 1);
 
-    // p99 of 1..200 ms is 198 ms: the three slowest.
+    // p99 of 1..200 ms is 198 ms: the three slowest; asked for at least five, the five slowest.
+    assertThat(r.tail("orders", null, 10, 5, 5))
+        .extracting(TailRecord::e2eNanos)
+        .containsExactly(196_000_000L, 197_000_000L, 198_000_000L, 199_000_000L, 200_000_000L);
     assertThat(tail).hasSize(3);
     assertThat(tail).allSatisfy(t -> assertThat(t.producer()).isEqualTo(lingering));
     assertThat(tail)
@@ -68,7 +71,8 @@ class RecentBreakdownsTest {
     // F = R = P: nothing sat in the buffer; H = P, so the consumer asked no later than the commit.
     assertThat(tail).allSatisfy(t -> assertThat(t.bufferedNanos()).isZero());
     assertThat(tail).allSatisfy(t -> assertThat(t.lagNanos()).isZero());
-    assertThat(r.tail("other", null, 10, 5)).isEmpty();
+    assertThat(tail).allSatisfy(t -> assertThat(t.drainEpochNanos()).isPositive());
+    assertThat(r.tail("other", null, 10, 5, 5)).isEmpty();
   }
 
   private static JoinedBreakdown withEvidence(JoinedBreakdown b, ProducerEvidence evidence) {

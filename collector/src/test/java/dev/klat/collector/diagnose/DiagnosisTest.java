@@ -35,7 +35,7 @@ class DiagnosisTest {
       e2e += nanos[i];
     }
     return new TailRecord(
-        e2e, nanos, (long) (lagMs * MS), (long) (bufferedMs * MS), 1, producer, consumer);
+        1_000, e2e, nanos, (long) (lagMs * MS), (long) (bufferedMs * MS), 1, producer, consumer);
   }
 
   private static List<TailRecord> tail(int n, TailRecord r) {
@@ -54,7 +54,7 @@ class DiagnosisTest {
     RecentBreakdowns.Summary summary =
         new RecentBreakdowns.Summary(
             1000, 10 * MS, 100 * MS, 150 * MS, tail.size(), Map.of(), Map.of(), segments, Map.of());
-    return Diagnosis.diagnose(summary, tail, brokers, 0);
+    return Diagnosis.diagnose(summary, tail, brokers);
   }
 
   private static DiagnosisReport diagnose(List<TailRecord> tail) {
@@ -62,10 +62,25 @@ class DiagnosisTest {
   }
 
   private static BrokerTimings produceTimings(long queueMs, long localMs) {
+    return produceTimings(queueMs, localMs, 0);
+  }
+
+  /** Broker 1's Produce timings over the interval that holds epoch 1,000 ns, where D is. */
+  private static BrokerTimings produceTimings(long queueMs, long localMs, long remoteMs) {
     BrokerTimings.RequestTimings t =
         new BrokerTimings.RequestTimings(
-            100, queueMs * MS, localMs * MS, 0, 0, 0, 0, (queueMs + localMs) * MS, 0, 1);
-    return (node, request, at) -> request == BrokerTimings.Request.PRODUCE ? t : null;
+            100,
+            queueMs * MS,
+            localMs * MS,
+            remoteMs * MS,
+            0,
+            0,
+            0,
+            (queueMs + localMs + remoteMs) * MS,
+            0,
+            2_000);
+    return (node, request, at) ->
+        node == 1 && request == BrokerTimings.Request.PRODUCE && at == 1_000 ? t : null;
   }
 
   @Test
@@ -131,7 +146,38 @@ class DiagnosisTest {
   }
 
   @Test
+  void requestsBehindAnAcksAllRequestWaitingForItsFollowersNameTheLeadersReplication() {
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 800, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)),
+            produceTimings(1, 1, 700));
+
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly("broker 1 replication");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("Produce RemoteTimeMs, broker mean", "700.0 ms");
+  }
+
+  @Test
   void aPublishTheBrokerDoesNotAccountForIsTheNetwork() {
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)),
+            produceTimings(1, 2));
+
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly("network to broker 1");
+    assertThat(report.findings().get(0).evidence()).containsEntry("broker request timings", "read");
+    assertThat(report.findings().get(0).explainedSeconds())
+        .isCloseTo(0.057, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void withoutBrokerTimingsPublishIsNotPinnedOnTheNetwork() {
     DiagnosisReport report =
         diagnose(
             tail(
@@ -139,7 +185,9 @@ class DiagnosisTest {
                 tailRecord(
                     new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
 
-    assertThat(report.findings()).extracting(Finding::knob).containsExactly("network to broker 1");
+    assertThat(report.findings())
+        .extracting(Finding::knob)
+        .containsExactly("publish to broker 1 (no broker timings)");
     assertThat(report.findings().get(0).evidence())
         .containsEntry("broker request timings", "none (not scraped)");
   }

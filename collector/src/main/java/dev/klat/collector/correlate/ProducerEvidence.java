@@ -12,6 +12,7 @@ package dev.klat.collector.correlate;
  * @param batchRecords records in the record's batch
  * @param batchBytes the batch's size in bytes
  * @param attempts how many times the batch was sent (1 without retries)
+ * @param acksAll whether the producer used {@code acks=all}
  */
 public record ProducerEvidence(
     long lingerMs,
@@ -20,8 +21,10 @@ public record ProducerEvidence(
     long maxInFlight,
     long batchRecords,
     long batchBytes,
-    long attempts) {
+    long attempts,
+    boolean acksAll) {
 
   /** Nothing reported. */
-  public static final ProducerEvidence UNKNOWN = new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1);
+  public static final ProducerEvidence UNKNOWN =
+      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, false);
 }

@@ -22,9 +22,7 @@ final class CatchUpRules implements Rule {
     if (tail.share(buffered) >= Diagnosis.SEGMENT_CAUSE_SHARE) {
       Map<String, Object> evidence = new LinkedHashMap<>();
       evidence.put("in the consumer's buffer (P - R), tail mean", ms(buffered));
-      evidence.put(
-          "max.poll.records",
-          ProduceRules.orUnknown(tail.median(r -> r.consumer().maxPollRecords())));
+      evidence.put("max.poll.records", tail.setting(r -> r.consumer().maxPollRecords()));
       out.add(
           tail.finding(
               Segment.CATCH_UP,

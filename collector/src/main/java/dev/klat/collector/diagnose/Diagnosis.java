@@ -49,11 +49,13 @@ public final class Diagnosis {
   public static DiagnosisReport diagnose(
       RecentBreakdowns.Summary summary, List<TailRecord> tail, BrokerTimings brokers) {
     long[] medians = new long[Segment.values().length];
+    long[] p99s = new long[Segment.values().length];
     for (Segment s : Segment.values()) {
       RecentBreakdowns.SegmentQuantiles q = summary.segments().get(s.id());
       medians[s.ordinal()] = q == null ? -1 : q.p50Nanos();
+      p99s[s.ordinal()] = q == null ? -1 : q.p99Nanos();
     }
-    TailEvidence evidence = new TailEvidence(tail, medians, brokers);
+    TailEvidence evidence = new TailEvidence(tail, medians, p99s, brokers);
     if (evidence.size() < MIN_TAIL_RECORDS) {
       return DiagnosisReport.of(
           summary,

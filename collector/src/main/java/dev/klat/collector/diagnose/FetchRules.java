@@ -27,12 +27,8 @@ final class FetchRules implements Rule {
                     : 0);
     if (held > 0) {
       Map<String, Object> evidence = new LinkedHashMap<>();
-      evidence.put(
-          "fetch.min.bytes",
-          ProduceRules.orUnknown(tail.median(r -> r.consumer().fetchMinBytes())));
-      evidence.put(
-          "fetch.max.wait.ms",
-          ProduceRules.orUnknown(tail.median(r -> r.consumer().fetchMaxWaitMs())));
+      evidence.put("fetch.min.bytes", tail.setting(r -> r.consumer().fetchMinBytes()));
+      evidence.put("fetch.max.wait.ms", tail.setting(r -> r.consumer().fetchMaxWaitMs()));
       evidence.put("fetch, tail mean", ms(tail.meanNanos(Segment.FETCH)));
       out.add(
           tail.finding(

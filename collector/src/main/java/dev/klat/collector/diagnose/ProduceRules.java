@@ -66,10 +66,9 @@ final class ProduceRules implements Rule {
       return;
     }
     Map<String, Object> evidence = batchEvidence(tail);
-    long bufferMemory = tail.median(r -> r.producer().bufferMemoryBytes());
-    evidence.put("buffer.memory", bufferMemory < 0 ? "unknown" : bufferMemory);
-    long inFlight = tail.median(r -> r.producer().maxInFlight());
-    evidence.put("max.in.flight.requests.per.connection", inFlight < 0 ? "unknown" : inFlight);
+    evidence.put("buffer.memory", tail.setting(r -> r.producer().bufferMemoryBytes()));
+    evidence.put(
+        "max.in.flight.requests.per.connection", tail.setting(r -> r.producer().maxInFlight()));
     out.add(
         tail.finding(
             Segment.PRODUCE,
@@ -115,8 +114,8 @@ final class ProduceRules implements Rule {
 
   private static Map<String, Object> batchEvidence(TailEvidence tail) {
     Map<String, Object> evidence = new LinkedHashMap<>();
-    evidence.put("linger.ms", orUnknown(tail.median(r -> r.producer().lingerMs())));
-    evidence.put("batch.size", orUnknown(tail.median(r -> r.producer().batchSizeBytes())));
+    evidence.put("linger.ms", tail.setting(r -> r.producer().lingerMs()));
+    evidence.put("batch.size", tail.setting(r -> r.producer().batchSizeBytes()));
     evidence.put(
         "records per batch, tail median", orUnknown(tail.median(r -> r.producer().batchRecords())));
     evidence.put(
@@ -127,7 +126,7 @@ final class ProduceRules implements Rule {
     return evidence;
   }
 
-  static Object orUnknown(long value) {
+  private static Object orUnknown(long value) {
     return value < 0 ? "unknown" : value;
   }
 }

@@ -14,52 +14,68 @@ import java.util.TreeMap;
 /**
  * The publish segment ({@code L - D}), from the leader's own {@code RequestMetrics} for Produce
  * over the scrape interval each record was drained in (means, so an estimate for any one record):
- * its request queue, its log append, and the replication wait of {@code acks=all} requests ahead on
- * the same connection (a broker reads one request per connection at a time, so a request waiting
- * for its followers holds the ones behind it). What remains is the network path to the leader.
+ * its request queue, its log append, and its replication wait ({@code RemoteTimeMs}). A broker
+ * reads one request per connection at a time, so an {@code acks=all} request waiting for its
+ * followers also holds the requests behind it, before the broker's timings start: with {@code
+ * acks=all}, what remains of publish is put on replication up to the window's commit p99 (the
+ * longest replication waits). What remains after that is the network path to the leader.
  */
 final class PublishRules implements Rule {
   // Per leader, the sums over its tail records.
   private static final int QUEUE = 0;
   private static final int APPEND = 1;
   private static final int REPLICATION = 2;
-  private static final int RECORDS = 3;
+  private static final int HELD = 3;
+  private static final int RECORDS = 4;
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
     Map<Integer, double[]> byLeader = new TreeMap<>();
     Map<Integer, double[]> timingsByLeader = new TreeMap<>();
     double remainder = 0;
+    double held = 0;
+    long commitP99 = Math.max(0, tail.windowP99Nanos(Segment.COMMIT));
     for (TailRecord r : tail.records()) {
       long publish = r.nanos(Segment.PUBLISH);
       if (publish < 0) {
         continue;
       }
       BrokerTimings.RequestTimings t = tail.timings(r, BrokerTimings.Request.PRODUCE);
-      if (t == null) {
-        remainder += publish;
-        continue;
+      long queue = t == null ? 0 : Math.min(publish, t.requestQueueNanos());
+      long append = t == null ? 0 : Math.min(publish - queue, t.localNanos());
+      long remote = t == null ? 0 : Math.min(publish - queue - append, t.remoteNanos());
+      long left = publish - queue - append - remote;
+      long heldBehind = r.producer().acksAll() ? Math.min(left, commitP99) : 0;
+      if (t != null || heldBehind > 0) {
+        double[] sums = byLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[5]);
+        sums[QUEUE] += queue;
+        sums[APPEND] += append;
+        sums[REPLICATION] += remote;
+        sums[HELD] += heldBehind;
+        sums[RECORDS]++;
       }
-      long queue = Math.min(publish, t.requestQueueNanos());
-      long append = Math.min(publish - queue, t.localNanos());
-      long replication = Math.min(publish - queue - append, t.remoteNanos());
-      double[] sums = byLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[4]);
-      sums[QUEUE] += queue;
-      sums[APPEND] += append;
-      sums[REPLICATION] += replication;
-      sums[RECORDS]++;
-      double[] means = timingsByLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[4]);
-      means[QUEUE] += t.requestQueueNanos();
-      means[APPEND] += t.localNanos();
-      means[REPLICATION] += t.remoteNanos();
-      means[RECORDS]++;
-      remainder += publish - queue - append - replication;
+      if (t != null) {
+        double[] means = timingsByLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[5]);
+        means[QUEUE] += t.requestQueueNanos();
+        means[APPEND] += t.localNanos();
+        means[REPLICATION] += t.remoteNanos();
+        means[RECORDS]++;
+      }
+      remainder += left - heldBehind;
+      held += heldBehind;
+    }
+    // Held behind replication is inferred from the segment alone: it must explain as much as any
+    // cause named by its segment, or it is left to the network.
+    boolean heldCounts = tail.share(held / tail.size()) >= Diagnosis.SEGMENT_CAUSE_SHARE;
+    if (!heldCounts) {
+      remainder += held;
     }
     List<Finding> out = new ArrayList<>();
     for (Map.Entry<Integer, double[]> e : byLeader.entrySet()) {
-      String broker = "broker " + e.getKey();
+      String broker = e.getKey() < 0 ? "the leader" : "broker " + e.getKey();
       double[] sums = e.getValue();
-      Map<String, Object> evidence = brokerEvidence(tail, timingsByLeader.get(e.getKey()));
+      Map<String, Object> evidence =
+          brokerEvidence(tail, timingsByLeader.get(e.getKey()), commitP99);
       add(
           out,
           tail,
@@ -84,16 +100,16 @@ final class PublishRules implements Rule {
       add(
           out,
           tail,
-          sums[REPLICATION],
+          sums[REPLICATION] + (heldCounts ? sums[HELD] : 0),
           broker + " replication",
           evidence,
           "acks=all requests on "
               + broker
-              + " wait for its followers (RemoteTimeMs), and the requests behind them on the same"
-              + " connection wait too. Look for a slow follower of its partitions (replica"
-              + " fetcher lag, ISR shrinks).");
+              + " wait for its followers, and the requests behind them on the same connection"
+              + " wait too. Look for a slow follower of its partitions (replica fetcher lag,"
+              + " ISR shrinks).");
     }
-    network(tail, remainder / Math.max(1, tail.size()), !byLeader.isEmpty(), out);
+    network(tail, remainder / Math.max(1, tail.size()), !timingsByLeader.isEmpty(), out);
     return out;
   }
 
@@ -146,13 +162,19 @@ final class PublishRules implements Rule {
                     + " split it."));
   }
 
-  private static Map<String, Object> brokerEvidence(TailEvidence tail, double[] timingSums) {
-    double n = timingSums[RECORDS];
+  private static Map<String, Object> brokerEvidence(
+      TailEvidence tail, double[] timingSums, long commitP99) {
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
-    evidence.put("Produce RequestQueueTimeMs, broker mean", ms(timingSums[QUEUE] / n));
-    evidence.put("Produce LocalTimeMs, broker mean", ms(timingSums[APPEND] / n));
-    evidence.put("Produce RemoteTimeMs, broker mean", ms(timingSums[REPLICATION] / n));
+    if (timingSums == null) {
+      evidence.put("broker request timings", "none (not scraped)");
+    } else {
+      double n = timingSums[RECORDS];
+      evidence.put("Produce RequestQueueTimeMs, broker mean", ms(timingSums[QUEUE] / n));
+      evidence.put("Produce LocalTimeMs, broker mean", ms(timingSums[APPEND] / n));
+      evidence.put("Produce RemoteTimeMs, broker mean", ms(timingSums[REPLICATION] / n));
+    }
+    evidence.put("commit, window p99", ms(commitP99));
     return evidence;
   }
 }

@@ -15,17 +15,24 @@ import java.util.function.ToLongFunction;
 final class TailEvidence {
   private final List<TailRecord> records;
   private final long[] windowMedianNanos;
+  private final long[] windowP99Nanos;
   private final BrokerTimings brokers;
   private final double e2eMeanNanos;
 
   /**
    * @param records the tail's breakdowns
    * @param windowMedianNanos per segment ordinal, the median over the whole window, -1 unknown
+   * @param windowP99Nanos per segment ordinal, the p99 over the whole window, -1 unknown
    * @param brokers the brokers' request timings
    */
-  TailEvidence(List<TailRecord> records, long[] windowMedianNanos, BrokerTimings brokers) {
+  TailEvidence(
+      List<TailRecord> records,
+      long[] windowMedianNanos,
+      long[] windowP99Nanos,
+      BrokerTimings brokers) {
     this.records = List.copyOf(records);
     this.windowMedianNanos = windowMedianNanos.clone();
+    this.windowP99Nanos = windowP99Nanos.clone();
     this.brokers = brokers;
     double sum = 0;
     for (TailRecord r : records) {
@@ -70,9 +77,32 @@ final class TailEvidence {
     return known.length == 0 ? -1 : known[(known.length - 1) / 2];
   }
 
+  /**
+   * A setting as the tail's records reported it: the one value, or the distinct values in order
+   * when clients differ ("5, 500"), or "unknown".
+   */
+  Object setting(ToLongFunction<TailRecord> setting) {
+    long[] values =
+        records.stream().mapToLong(setting).filter(v -> v >= 0).distinct().sorted().toArray();
+    if (values.length == 0) {
+      return "unknown";
+    }
+    if (values.length == 1) {
+      return values[0];
+    }
+    return java.util.Arrays.stream(values)
+        .mapToObj(Long::toString)
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
   /** The segment's median over the whole window, or -1. */
   long windowMedianNanos(Segment segment) {
     return windowMedianNanos[segment.ordinal()];
+  }
+
+  /** The segment's p99 over the whole window, or -1. */
+  long windowP99Nanos(Segment segment) {
+    return windowP99Nanos[segment.ordinal()];
   }
 
   /** The share of the tail's mean that {@code nanos} is. */

@@ -73,6 +73,7 @@ final class SpanMapper {
   private static ProducerSpan producer(OtlpSpan span) {
     KlatAttributes a = span.attributes;
     long ack = a.has(KlatAttributes.ACK_TIME) ? time(a, KlatAttributes.ACK_TIME) : 0;
+    boolean acksAll = isAcksAll(a.asString(KlatAttributes.ACKS));
     return new ProducerSpan(
         key(a),
         span.traceIdHigh,
@@ -85,7 +86,7 @@ final class SpanMapper {
         logAppendTimeMs(a),
         (int) optionalLong(a, KlatAttributes.LEADER_NODE_ID, -1),
         a.asString(KlatAttributes.CLIENT_ID),
-        isAcksAll(a.asString(KlatAttributes.ACKS)),
+        acksAll,
         new ProducerEvidence(
             evidence(a, KlatAttributes.LINGER_MS),
             evidence(a, KlatAttributes.BATCH_SIZE),
@@ -93,7 +94,8 @@ final class SpanMapper {
             evidence(a, KlatAttributes.MAX_IN_FLIGHT),
             evidence(a, KlatAttributes.BATCH_RECORDS),
             evidence(a, KlatAttributes.BATCH_BYTES),
-            evidence(a, KlatAttributes.ATTEMPTS)));
+            evidence(a, KlatAttributes.ATTEMPTS),
+            acksAll));
   }
 
   // The producer's own setting: "all" and "-1" are the same.

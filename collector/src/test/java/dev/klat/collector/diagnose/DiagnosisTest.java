@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class DiagnosisTest {
   private static final long MS = 1_000_000L;
   private static final ProducerEvidence DEFAULT_PRODUCER =
-      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1);
+      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, true);
   private static final ConsumerSettings DEFAULT_CONSUMER = new ConsumerSettings(1, 500, 500);
 
   /** A tail record: segments in ms (produce, publish, commit, catch-up, fetch). */
@@ -85,7 +85,7 @@ class DiagnosisTest {
 
   @Test
   void batchesThatLeaveWithOneRecordAfterLingerNameLingerMs() {
-    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1);
+    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, true);
     DiagnosisReport report =
         diagnose(
             tail(
@@ -103,8 +103,26 @@ class DiagnosisTest {
   }
 
   @Test
+  void settingsThatDifferAcrossProducersAreAllShown() {
+    ProducerEvidence prompt = new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, true);
+    ProducerEvidence lingering = new ProducerEvidence(500, 16_384, 33_554_432, 5, 1, 120, 1, true);
+    List<TailRecord> records = new ArrayList<>();
+    records.addAll(
+        tail(3, tailRecord(new double[] {6, 2, 3, 1, 3}, 0, 1, prompt, DEFAULT_CONSUMER)));
+    records.addAll(
+        tail(7, tailRecord(new double[] {501, 2, 3, 1, 3}, 0, 1, lingering, DEFAULT_CONSUMER)));
+
+    Finding top = diagnose(records).findings().get(0);
+
+    assertThat(top.knob()).isEqualTo("linger.ms");
+    assertThat(top.evidence())
+        .containsEntry("linger.ms", "5, 500")
+        .containsEntry("batch.size", 16_384L);
+  }
+
+  @Test
   void fullBatchesThatStillWaitNameBatchSizeAndNotLinger() {
-    ProducerEvidence full = new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1);
+    ProducerEvidence full = new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1, true);
     DiagnosisReport report =
         diagnose(tail(10, tailRecord(new double[] {80, 5, 5, 5, 5}, 0, 1, full, DEFAULT_CONSUMER)));
 
@@ -116,7 +134,7 @@ class DiagnosisTest {
 
   @Test
   void retriedBatchesNameRetries() {
-    ProducerEvidence retried = new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3);
+    ProducerEvidence retried = new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3, true);
     DiagnosisReport report =
         diagnose(
             tail(10, tailRecord(new double[] {60, 5, 5, 5, 5}, 0, 1, retried, DEFAULT_CONSUMER)));
@@ -158,6 +176,43 @@ class DiagnosisTest {
     assertThat(report.findings()).extracting(Finding::knob).containsExactly("broker 1 replication");
     assertThat(report.findings().get(0).evidence())
         .containsEntry("Produce RemoteTimeMs, broker mean", "700.0 ms");
+  }
+
+  @Test
+  void withAcksAllAPublishHeldBehindTheWindowsReplicationWaitsNamesReplication() {
+    // A follower paused: the batch waiting for it has a long commit (the window's commit p99 is
+    // 800 ms), and the batches behind it on the connection wait in publish before the broker
+    // reads them, where its request timings do not see them.
+    Map<String, RecentBreakdowns.SegmentQuantiles> segments = new LinkedHashMap<>();
+    for (Segment s : Segment.values()) {
+      segments.put(
+          s.id(),
+          new RecentBreakdowns.SegmentQuantiles(
+              1000, 2 * MS, s == Segment.COMMIT ? 800 * MS : 10 * MS));
+    }
+    RecentBreakdowns.Summary summary =
+        new RecentBreakdowns.Summary(
+            1000, 10 * MS, 900 * MS, 950 * MS, 10, Map.of(), Map.of(), segments, Map.of());
+    TailRecord behind =
+        tailRecord(new double[] {5, 850, 3, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
+
+    DiagnosisReport report = Diagnosis.diagnose(summary, tail(10, behind), BrokerTimings.NONE);
+
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly("broker 1 replication");
+    assertThat(report.findings().get(0).explainedSeconds())
+        .isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+    ProducerEvidence acksOne = new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, false);
+    assertThat(
+            Diagnosis.diagnose(
+                    summary,
+                    tail(
+                        10,
+                        tailRecord(
+                            new double[] {5, 850, 3, 1, 2}, 0, 1, acksOne, DEFAULT_CONSUMER)),
+                    BrokerTimings.NONE)
+                .findings())
+        .extracting(Finding::knob)
+        .containsExactly("publish to broker 1 (no broker timings)");
   }
 
   @Test
@@ -256,7 +311,7 @@ class DiagnosisTest {
 
   @Test
   void findingsAreOrderedByTheShareTheyExplain() {
-    ProducerEvidence lingering = new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1);
+    ProducerEvidence lingering = new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, true);
     ConsumerSettings waiting = new ConsumerSettings(100_000, 60, 500);
     DiagnosisReport report =
         diagnose(tail(10, tailRecord(new double[] {21, 2, 2, 1, 60}, 0, 1, lingering, waiting)));
@@ -284,7 +339,7 @@ class DiagnosisTest {
 
   @Test
   void aTailOfTooFewRecordsIsNotWeighed() {
-    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1);
+    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, true);
     DiagnosisReport report =
         diagnose(
             tail(2, tailRecord(new double[] {101, 2, 3, 1, 3}, 0, 1, lingering, DEFAULT_CONSUMER)));

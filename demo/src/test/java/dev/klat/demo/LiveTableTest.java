@@ -18,7 +18,7 @@ class LiveTableTest {
   private static TopFinding network() {
     return TopFinding.parse(
         "{\"topic\":\"demo-orders\",\"findings\":[{\"segment\":\"publish\","
-            + "\"knob\":\"network to broker 2\",\"tailShare\":0.871,\"explainedSeconds\":0.39,"
+            + "\"knob\":\"before broker 2 read the request\",\"tailShare\":0.871,\"explainedSeconds\":0.39,"
             + "\"evidence\":{},\"suggestion\":\"...\"},{\"segment\":\"commit\","
             + "\"knob\":\"broker 2 replication\",\"tailShare\":0.1}],\"unexplained\":null}");
   }
@@ -28,11 +28,12 @@ class LiveTableTest {
     String line = LiveTable.line(Scenario.SLOW_FOLLOWER, 2, 5, 30, 95, slowFollower(), network());
     assertThat(line)
         .startsWith("[  95s] scenario=slow-follower (3/5, 30s left) expect=publish")
-        .contains("n=120", "driver=publish", "why=publish:network_to_broker_2:87%")
+        .contains("n=120", "driver=publish", "why=publish:before_broker_2_read_the_request:87%")
         .contains("tail means: produce=");
     String screen =
         LiveTable.screen(Scenario.SLOW_FOLLOWER, 2, 5, 30, slowFollower(), network(), 9464, line);
-    assertThat(screen).contains("why: network to broker 2 (publish), 87% of the p99 tail");
+    assertThat(screen)
+        .contains("why: before broker 2 read the request (publish), 87% of the p99 tail");
   }
 
   @Test

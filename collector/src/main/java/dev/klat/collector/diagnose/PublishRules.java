@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * reads one request per connection at a time, so an {@code acks=all} request waiting for its
  * followers also holds the requests behind it, before the broker's timings start: with {@code
  * acks=all}, what remains of publish is put on replication up to the window's commit p99 (the
- * longest replication waits). What remains after that is the network path to the leader.
+ * longest replication waits). What remains after that happened before the leader read the request:
+ * the network path, or the connection held by an earlier request.
  */
 final class PublishRules implements Rule {
   // Per leader, the sums over its tail records.
@@ -142,13 +143,16 @@ final class PublishRules implements Rule {
         brokerTimings
             ? tail.finding(
                 Segment.PUBLISH,
-                "network to " + where,
+                "before " + where + " read the request",
                 network,
                 evidence,
-                "The time is between the producer and the leader, outside the broker's own"
-                    + " request timings: the network path, or requests waiting to be read on a"
-                    + " busy connection. Compare with the path's round trip; fewer, larger"
-                    + " requests (linger.ms, batch.size) help a busy connection.")
+                "The time is before "
+                    + where
+                    + " read the produce request, outside its request timings: the network path,"
+                    + " or the request waiting on its connection behind an earlier one (a broker"
+                    + " reads one request per connection at a time). Compare with the path's"
+                    + " round trip; fewer, larger requests (linger.ms, batch.size) help a busy"
+                    + " connection.")
             : tail.finding(
                 Segment.PUBLISH,
                 "publish to " + where + " (no broker timings)",

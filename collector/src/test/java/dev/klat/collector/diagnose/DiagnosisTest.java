@@ -160,7 +160,7 @@ class DiagnosisTest {
     assertThat(report.findings().get(0).explainedSeconds())
         .isCloseTo(0.040, org.assertj.core.data.Offset.offset(1e-9));
     // What the broker's timings leave of publish (5 of 60 ms) is no network finding.
-    assertThat(report.findings()).noneMatch(f -> f.knob().startsWith("network"));
+    assertThat(report.findings()).noneMatch(f -> f.knob().startsWith("before"));
   }
 
   @Test
@@ -225,7 +225,9 @@ class DiagnosisTest {
                     new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)),
             produceTimings(1, 2));
 
-    assertThat(report.findings()).extracting(Finding::knob).containsExactly("network to broker 1");
+    assertThat(report.findings())
+        .extracting(Finding::knob)
+        .containsExactly("before broker 1 read the request");
     assertThat(report.findings().get(0).evidence()).containsEntry("broker request timings", "read");
     assertThat(report.findings().get(0).explainedSeconds())
         .isCloseTo(0.057, org.assertj.core.data.Offset.offset(1e-9));

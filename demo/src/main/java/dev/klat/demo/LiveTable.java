@@ -20,7 +20,7 @@ final class LiveTable {
    * @param secondsLeft until the next scenario
    * @param elapsedSeconds since the demo started
    * @param row the collector's breakdown of the last 20 s, or null when it did not answer
-   * @param why the collector's top finding over the same 20 s, or null when it has none
+   * @param why the collector's top finding over the last 10 s, or null when it has none
    */
   static String line(
       Scenario scenario,
@@ -129,7 +129,9 @@ final class LiveTable {
               Math.round(row.drivingShare() * 100),
               segments));
     }
-    screen.append("\nwhy: ").append(why == null ? "no finding explains the tail" : why.describe());
+    screen
+        .append("\nwhy (last 10 s): ")
+        .append(why == null ? "no finding explains the tail" : why.describe());
     screen.append("\nexpected driver for this scenario: ").append(expected);
     screen
         .append("\nover the last 20 s; live charts: http://127.0.0.1:")

@@ -33,7 +33,8 @@ class LiveTableTest {
     String screen =
         LiveTable.screen(Scenario.SLOW_FOLLOWER, 2, 5, 30, slowFollower(), network(), 9464, line);
     assertThat(screen)
-        .contains("why: before broker 2 read the request (publish), 87% of the p99 tail");
+        .contains(
+            "why (last 10 s): before broker 2 read the request (publish), 87% of the p99 tail");
   }
 
   @Test
@@ -51,7 +52,7 @@ class LiveTableTest {
     assertThat(screen)
         .startsWith("\033[H\033[2J")
         .contains("(waiting for the first joined breakdowns)")
-        .contains("why: no finding explains the tail")
+        .contains("why (last 10 s): no finding explains the tail")
         .contains("live charts: http://127.0.0.1:9464/")
         .endsWith(line + "\n");
   }

@@ -16,8 +16,8 @@ final class DiagnosisText {
     out.append(
         String.format(
             Locale.ROOT,
-            "topic %s, group %s, last %s: %d breakdowns, p99 %s; the tail (%d records at or above"
-                + " p99) averages %.1f ms%n",
+            "topic %s, group %s, last %s: %d breakdowns, p99 %s; the tail (the %d slowest records)"
+                + " averages %.1f ms%n",
             topic == null ? "all" : topic,
             group == null ? "all" : group,
             window,

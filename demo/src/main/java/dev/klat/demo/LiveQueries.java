@@ -9,22 +9,10 @@ import java.util.function.BooleanSupplier;
 /**
  * What the live table asks the collector at each refresh: the breakdown of the demo's topic and
  * group over the last 20 s, and the top finding over the last 10 s (so that it follows a new
- * scenario sooner; at the demo's lowest rate 10 s still hold a few hundred records).
+ * scenario sooner; at the demo's lowest rate 10 s still hold a few hundred records). {@code out} is
+ * where to say the collector is not answering, unless the demo is {@code stopping}.
  */
-final class LiveQueries {
-  private final int adminPort;
-  private final PrintStream out;
-  private final BooleanSupplier stopping;
-
-  /**
-   * @param out where to say the collector is not answering
-   * @param stopping whether the demo is stopping, when a collector that does not answer is expected
-   */
-  LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
-    this.adminPort = adminPort;
-    this.out = out;
-    this.stopping = stopping;
-  }
+record LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
 
   /** The breakdown, or null when the collector did not answer. */
   BreakdownRow breakdown() {

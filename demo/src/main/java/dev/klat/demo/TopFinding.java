@@ -6,18 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Locale;
 
 /** The first finding of the collector's {@code /api/diagnosis}: what the live table names. */
-final class TopFinding {
+record TopFinding(String segment, String knob, double tailShare) {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  final String segment;
-  final String knob;
-  final double tailShare;
-
-  private TopFinding(String segment, String knob, double tailShare) {
-    this.segment = segment;
-    this.knob = knob;
-    this.tailShare = tailShare;
-  }
 
   /**
    * Reads one {@code /api/diagnosis} answer; null when it has no finding.

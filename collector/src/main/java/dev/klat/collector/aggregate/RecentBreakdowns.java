@@ -41,10 +41,13 @@ public final class RecentBreakdowns {
   private final byte[] flagged;
   // COLUMNS per slot: the Quality ordinal of each value.
   private final byte[] qualities;
-  // Per slot, for the diagnosis: max(0, F - H) and P - R (-1 unknown), the leader, the evidence.
-  private final long[] drainEpochNanos;
-  private final long[] lagNanos;
-  private final long[] bufferedNanos;
+  // Per slot, for the diagnosis: D (epoch), max(0, F - H) and P - R (-1 unknown); the leader; the
+  // settings the spans carried.
+  private static final int DRAIN = 0;
+  private static final int LAG = 1;
+  private static final int BUFFERED = 2;
+  private static final int DIAGNOSIS_COLUMNS = 3;
+  private final long[] diagnosisNanos;
   private final int[] leaders;
   private final ProducerEvidence[] producerEvidence;
   private final ConsumerSettings[] consumerSettings;
@@ -59,9 +62,7 @@ public final class RecentBreakdowns {
     this.groups = new String[capacity];
     this.flagged = new byte[capacity];
     this.qualities = new byte[capacity * COLUMNS];
-    this.drainEpochNanos = new long[capacity];
-    this.lagNanos = new long[capacity];
-    this.bufferedNanos = new long[capacity];
+    this.diagnosisNanos = new long[capacity * DIAGNOSIS_COLUMNS];
     this.leaders = new int[capacity];
     this.producerEvidence = new ProducerEvidence[capacity];
     this.consumerSettings = new ConsumerSettings[capacity];
@@ -99,13 +100,14 @@ public final class RecentBreakdowns {
     topics[slot] = joined.key().topic();
     groups[slot] = joined.group();
     Instants instants = b.instants();
-    drainEpochNanos[slot] = instants.nanos(TimePoint.DRAIN);
+    int d = slot * DIAGNOSIS_COLUMNS;
+    diagnosisNanos[d + DRAIN] = instants.nanos(TimePoint.DRAIN);
     long fetchRequest = instants.nanos(TimePoint.FETCH_REQUEST);
-    lagNanos[slot] =
+    diagnosisNanos[d + LAG] =
         instants.has(TimePoint.COMMIT)
             ? Math.max(0, fetchRequest - instants.nanos(TimePoint.COMMIT))
             : -1;
-    bufferedNanos[slot] =
+    diagnosisNanos[d + BUFFERED] =
         Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE));
     leaders[slot] = joined.leaderNodeId();
     producerEvidence[slot] = joined.producerEvidence();
@@ -137,11 +139,11 @@ public final class RecentBreakdowns {
       System.arraycopy(segmentNanos, slot * COLUMNS, segments, 0, SEGMENTS);
       out.add(
           new TailRecord(
-              drainEpochNanos[slot],
+              diagnosisNanos[slot * DIAGNOSIS_COLUMNS + DRAIN],
               e2eNanos[slot],
               segments,
-              lagNanos[slot],
-              bufferedNanos[slot],
+              diagnosisNanos[slot * DIAGNOSIS_COLUMNS + LAG],
+              diagnosisNanos[slot * DIAGNOSIS_COLUMNS + BUFFERED],
               leaders[slot],
               producerEvidence[slot],
               consumerSettings[slot]));

@@ -4,7 +4,6 @@ import static dev.klat.collector.diagnose.TailEvidence.ms;
 
 import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.model.Segment;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,12 +21,8 @@ final class CommitRule implements Rule {
       return List.of();
     }
     int leader = tail.commonLeader();
-    Map<String, Object> evidence = new LinkedHashMap<>();
-    evidence.put("commit, tail mean", ms(commit));
-    long median = tail.windowMedianNanos(Segment.COMMIT);
-    evidence.put("commit, window median", median < 0 ? "unknown" : ms(median));
-    BrokerTimings.RequestTimings produce =
-        tail.latestTimings(leader, BrokerTimings.Request.PRODUCE);
+    Map<String, Object> evidence = tail.segmentEvidence(Segment.COMMIT);
+    BrokerTimings.RequestTimings produce = tail.leaderTimings(BrokerTimings.Request.PRODUCE);
     if (produce != null) {
       evidence.put("Produce RemoteTimeMs at the leader, broker mean", ms(produce.remoteNanos()));
     }

@@ -44,12 +44,8 @@ final class FetchRules implements Rule {
     double rest = tail.meanNanos(Segment.FETCH) - held;
     if (tail.share(rest) >= Diagnosis.SEGMENT_CAUSE_SHARE) {
       int leader = tail.commonLeader();
-      Map<String, Object> evidence = new LinkedHashMap<>();
-      evidence.put("fetch, tail mean", ms(tail.meanNanos(Segment.FETCH)));
-      long median = tail.windowMedianNanos(Segment.FETCH);
-      evidence.put("fetch, window median", median < 0 ? "unknown" : ms(median));
-      BrokerTimings.RequestTimings t =
-          tail.latestTimings(leader, BrokerTimings.Request.FETCH_CONSUMER);
+      Map<String, Object> evidence = tail.segmentEvidence(Segment.FETCH);
+      BrokerTimings.RequestTimings t = tail.leaderTimings(BrokerTimings.Request.FETCH_CONSUMER);
       if (t != null) {
         evidence.put("FetchConsumer RequestQueueTimeMs, broker mean", ms(t.requestQueueNanos()));
         evidence.put("FetchConsumer ResponseSendTimeMs, broker mean", ms(t.responseSendNanos()));

@@ -113,16 +113,13 @@ final class ProduceRules implements Rule {
   }
 
   private static Map<String, Object> batchEvidence(TailEvidence tail) {
-    Map<String, Object> evidence = new LinkedHashMap<>();
+    Map<String, Object> evidence = tail.segmentEvidence(Segment.PRODUCE);
     evidence.put("linger.ms", tail.setting(r -> r.producer().lingerMs()));
     evidence.put("batch.size", tail.setting(r -> r.producer().batchSizeBytes()));
     evidence.put(
         "records per batch, tail median", orUnknown(tail.median(r -> r.producer().batchRecords())));
     evidence.put(
         "batch bytes, tail median", orUnknown(tail.median(r -> r.producer().batchBytes())));
-    evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
-    long median = tail.windowMedianNanos(Segment.PRODUCE);
-    evidence.put("produce, window median", median < 0 ? "unknown" : ms(median));
     return evidence;
   }
 

@@ -133,10 +133,7 @@ final class PublishRules implements Rule {
     }
     int leader = tail.commonLeader();
     String where = leader < 0 ? "the leader" : "broker " + leader;
-    Map<String, Object> evidence = new LinkedHashMap<>();
-    evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
-    long median = tail.windowMedianNanos(Segment.PUBLISH);
-    evidence.put("publish, window median", median < 0 ? "unknown" : ms(median));
+    Map<String, Object> evidence = tail.segmentEvidence(Segment.PUBLISH);
     evidence.put("outside the broker's request timings, tail mean", ms(network));
     evidence.put("broker request timings", brokerTimings ? "read" : "none (not scraped)");
     out.add(

@@ -100,6 +100,15 @@ final class TailEvidence {
     return windowMedianNanos[segment.ordinal()];
   }
 
+  /** New evidence, starting with the segment's tail mean and window median. */
+  Map<String, Object> segmentEvidence(Segment segment) {
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put(segment.id() + ", tail mean", ms(meanNanos(segment)));
+    long median = windowMedianNanos(segment);
+    evidence.put(segment.id() + ", window median", median < 0 ? "unknown" : ms(median));
+    return evidence;
+  }
+
   /** The segment's p99 over the whole window, or -1. */
   long windowP99Nanos(Segment segment) {
     return windowP99Nanos[segment.ordinal()];
@@ -120,10 +129,14 @@ final class TailEvidence {
         : brokers.lookup(r.leaderNodeId(), request, r.drainEpochNanos());
   }
 
-  /** Broker {@code nodeId}'s timings over the interval the tail's last record was drained in. */
-  BrokerTimings.RequestTimings latestTimings(int nodeId, BrokerTimings.Request request) {
+  /**
+   * The {@link #commonLeader()}'s timings over the interval the tail's last record was drained in,
+   * or null.
+   */
+  BrokerTimings.RequestTimings leaderTimings(BrokerTimings.Request request) {
+    int leader = commonLeader();
     long latest = records.stream().mapToLong(TailRecord::drainEpochNanos).max().orElse(0);
-    return nodeId < 0 ? null : brokers.lookup(nodeId, request, latest);
+    return leader < 0 ? null : brokers.lookup(leader, request, latest);
   }
 
   /** The leader of most tail records, or -1 when none is known. */

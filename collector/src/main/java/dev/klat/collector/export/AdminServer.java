@@ -165,27 +165,32 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
+  /** The filters of {@code /api/breakdown} and {@code /api/diagnosis}. */
+  private record Window(String topic, String group, long nanos) {
+    static Window of(HttpExchange ex) {
+      Map<String, String> params = query(ex.getRequestURI().getRawQuery());
+      return new Window(
+          emptyToNull(params.get("topic")),
+          emptyToNull(params.get("group")),
+          params.containsKey("window")
+              ? parseDuration(params.get("window"))
+              : DEFAULT_WINDOW_NANOS);
+    }
+  }
+
   private static Response breakdown(HttpExchange ex, BreakdownQuery query) {
-    Map<String, String> params = query(ex.getRequestURI().getRawQuery());
-    String topic = emptyToNull(params.get("topic"));
-    String group = emptyToNull(params.get("group"));
-    long windowNanos =
-        params.containsKey("window") ? parseDuration(params.get("window")) : DEFAULT_WINDOW_NANOS;
-    RecentBreakdowns.Summary s = query.summarise(topic, group, windowNanos);
-    return new Response(200, "application/json", breakdownJson(topic, group, windowNanos, s));
+    Window w = Window.of(ex);
+    RecentBreakdowns.Summary s = query.summarise(w.topic(), w.group(), w.nanos());
+    return new Response(200, "application/json", breakdownJson(w.topic(), w.group(), w.nanos(), s));
   }
 
   private static Response diagnosis(HttpExchange ex, DiagnosisQuery query) {
-    Map<String, String> params = query(ex.getRequestURI().getRawQuery());
-    String topic = emptyToNull(params.get("topic"));
-    String group = emptyToNull(params.get("group"));
-    long windowNanos =
-        params.containsKey("window") ? parseDuration(params.get("window")) : DEFAULT_WINDOW_NANOS;
+    Window w = Window.of(ex);
     ObjectNode out = JSON.createObjectNode();
-    out.put("topic", topic);
-    out.put("group", group);
-    out.put("windowSeconds", windowNanos / 1e9);
-    out.setAll((ObjectNode) JSON.valueToTree(query.diagnose(topic, group, windowNanos)));
+    out.put("topic", w.topic());
+    out.put("group", w.group());
+    out.put("windowSeconds", w.nanos() / 1e9);
+    out.setAll((ObjectNode) JSON.valueToTree(query.diagnose(w.topic(), w.group(), w.nanos())));
     return new Response(200, "application/json", out.toString());
   }
 

@@ -57,6 +57,30 @@ class DiagnosisTest {
     return Diagnosis.diagnose(summary, tail, brokers);
   }
 
+  /** Ten records of these segments (ms), from the default producer and consumer. */
+  private static List<TailRecord> defaultTail(double... segmentsMs) {
+    return tail(10, tailRecord(segmentsMs, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER));
+  }
+
+  /** {@code n} records of these segments (ms), from this producer and the default consumer. */
+  private static List<TailRecord> producerTail(
+      int n, ProducerEvidence producer, double... segmentsMs) {
+    return tail(n, tailRecord(segmentsMs, 0, 1, producer, DEFAULT_CONSUMER));
+  }
+
+  private static DiagnosisReport defaults(double... segmentsMs) {
+    return diagnose(defaultTail(segmentsMs));
+  }
+
+  private static void assertKnobs(DiagnosisReport report, String... knobs) {
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly(knobs);
+  }
+
+  private static void assertExplains(DiagnosisReport report, double seconds) {
+    assertThat(report.findings().get(0).explainedSeconds())
+        .isCloseTo(seconds, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
   private static DiagnosisReport diagnose(List<TailRecord> tail) {
     return diagnose(tail, BrokerTimings.NONE);
   }
@@ -86,10 +110,7 @@ class DiagnosisTest {
   @Test
   void batchesThatLeaveWithOneRecordAfterLingerNameLingerMs() {
     ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, true);
-    DiagnosisReport report =
-        diagnose(
-            tail(
-                10, tailRecord(new double[] {101, 2, 3, 1, 3}, 0, 1, lingering, DEFAULT_CONSUMER)));
+    DiagnosisReport report = diagnose(producerTail(10, lingering, 101, 2, 3, 1, 3));
 
     Finding top = report.findings().get(0);
     assertThat(top.segment()).isEqualTo("produce");
@@ -123,21 +144,17 @@ class DiagnosisTest {
   @Test
   void fullBatchesThatStillWaitNameBatchSizeAndNotLinger() {
     ProducerEvidence full = new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1, true);
-    DiagnosisReport report =
-        diagnose(tail(10, tailRecord(new double[] {80, 5, 5, 5, 5}, 0, 1, full, DEFAULT_CONSUMER)));
+    DiagnosisReport report = diagnose(producerTail(10, full, 80, 5, 5, 5, 5));
 
-    assertThat(report.findings()).extracting(Finding::knob).containsExactly("batch.size");
-    assertThat(report.findings().get(0).explainedSeconds())
-        .isCloseTo(0.075, org.assertj.core.data.Offset.offset(1e-9));
+    assertKnobs(report, "batch.size");
+    assertExplains(report, 0.075);
     assertThat(report.findings().get(0).evidence()).containsKey("buffer.memory");
   }
 
   @Test
   void retriedBatchesNameRetries() {
     ProducerEvidence retried = new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3, true);
-    DiagnosisReport report =
-        diagnose(
-            tail(10, tailRecord(new double[] {60, 5, 5, 5, 5}, 0, 1, retried, DEFAULT_CONSUMER)));
+    DiagnosisReport report = diagnose(producerTail(10, retried, 60, 5, 5, 5, 5));
 
     assertThat(report.findings().get(0).knob()).isEqualTo("retries");
     assertThat(report.findings().get(0).evidence())
@@ -146,34 +163,19 @@ class DiagnosisTest {
 
   @Test
   void theLeadersRequestQueueAndAppendComeFromItsRequestTimings() {
-    DiagnosisReport report =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)),
-            produceTimings(40, 15));
+    DiagnosisReport report = diagnose(defaultTail(2, 60, 5, 1, 2), produceTimings(40, 15));
 
-    assertThat(report.findings())
-        .extracting(Finding::knob)
-        .containsExactly("broker 1 request queue", "broker 1 log append");
-    assertThat(report.findings().get(0).explainedSeconds())
-        .isCloseTo(0.040, org.assertj.core.data.Offset.offset(1e-9));
+    assertKnobs(report, "broker 1 request queue", "broker 1 log append");
+    assertExplains(report, 0.040);
     // What the broker's timings leave of publish (5 of 60 ms) is no network finding.
     assertThat(report.findings()).noneMatch(f -> f.knob().startsWith("before"));
   }
 
   @Test
   void requestsBehindAnAcksAllRequestWaitingForItsFollowersNameTheLeadersReplication() {
-    DiagnosisReport report =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 800, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)),
-            produceTimings(1, 1, 700));
+    DiagnosisReport report = diagnose(defaultTail(2, 800, 5, 1, 2), produceTimings(1, 1, 700));
 
-    assertThat(report.findings()).extracting(Finding::knob).containsExactly("broker 1 replication");
+    assertKnobs(report, "broker 1 replication");
     assertThat(report.findings().get(0).evidence())
         .containsEntry("Produce RemoteTimeMs, broker mean", "700.0 ms");
   }
@@ -198,9 +200,8 @@ class DiagnosisTest {
 
     DiagnosisReport report = Diagnosis.diagnose(summary, tail(10, behind), BrokerTimings.NONE);
 
-    assertThat(report.findings()).extracting(Finding::knob).containsExactly("broker 1 replication");
-    assertThat(report.findings().get(0).explainedSeconds())
-        .isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+    assertKnobs(report, "broker 1 replication");
+    assertExplains(report, 0.8);
     ProducerEvidence acksOne = new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, false);
     assertThat(
             Diagnosis.diagnose(
@@ -217,46 +218,25 @@ class DiagnosisTest {
 
   @Test
   void aPublishTheBrokerDoesNotAccountForIsTheNetwork() {
-    DiagnosisReport report =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)),
-            produceTimings(1, 2));
+    DiagnosisReport report = diagnose(defaultTail(2, 60, 5, 1, 2), produceTimings(1, 2));
 
-    assertThat(report.findings())
-        .extracting(Finding::knob)
-        .containsExactly("before broker 1 read the request");
+    assertKnobs(report, "before broker 1 read the request");
     assertThat(report.findings().get(0).evidence()).containsEntry("broker request timings", "read");
-    assertThat(report.findings().get(0).explainedSeconds())
-        .isCloseTo(0.057, org.assertj.core.data.Offset.offset(1e-9));
+    assertExplains(report, 0.057);
   }
 
   @Test
   void withoutBrokerTimingsPublishIsNotPinnedOnTheNetwork() {
-    DiagnosisReport report =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 60, 5, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+    DiagnosisReport report = defaults(2, 60, 5, 1, 2);
 
-    assertThat(report.findings())
-        .extracting(Finding::knob)
-        .containsExactly("publish to broker 1 (no broker timings)");
+    assertKnobs(report, "publish to broker 1 (no broker timings)");
     assertThat(report.findings().get(0).evidence())
         .containsEntry("broker request timings", "none (not scraped)");
   }
 
   @Test
   void aLongCommitNamesTheLeadersReplication() {
-    DiagnosisReport report =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 3, 70, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+    DiagnosisReport report = defaults(2, 3, 70, 1, 2);
 
     assertThat(report.findings())
         .extracting(Finding::segment, Finding::knob)
@@ -265,24 +245,15 @@ class DiagnosisTest {
 
   @Test
   void catchUpSplitsIntoTheApplicationAndTheLag() {
+    double[] catchUp = {2, 3, 3, 80, 2};
     DiagnosisReport slowApp =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 3, 3, 80, 2}, 0, 80, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+        diagnose(tail(10, tailRecord(catchUp, 0, 80, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
     DiagnosisReport lagging =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 3, 3, 80, 2}, 79, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+        diagnose(tail(10, tailRecord(catchUp, 79, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
 
-    assertThat(slowApp.findings())
-        .extracting(Finding::knob)
-        .containsExactly("application time between polls");
+    assertKnobs(slowApp, "application time between polls");
     assertThat(slowApp.findings().get(0).evidence()).containsEntry("max.poll.records", 500L);
-    assertThat(lagging.findings()).extracting(Finding::knob).containsExactly("consumer lag");
+    assertKnobs(lagging, "consumer lag");
   }
 
   @Test
@@ -292,23 +263,15 @@ class DiagnosisTest {
         diagnose(
             tail(10, tailRecord(new double[] {2, 3, 3, 1, 500}, 0, 1, DEFAULT_PRODUCER, waiting)));
 
-    assertThat(report.findings()).extracting(Finding::knob).containsExactly("fetch.min.bytes");
-    assertThat(report.findings().get(0).explainedSeconds())
-        .isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+    assertKnobs(report, "fetch.min.bytes");
+    assertExplains(report, 0.5);
   }
 
   @Test
   void aSlowFetchWithoutMinBytesIsTheFetchPath() {
-    DiagnosisReport report =
-        diagnose(
-            tail(
-                10,
-                tailRecord(
-                    new double[] {2, 3, 3, 1, 60}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
+    DiagnosisReport report = defaults(2, 3, 3, 1, 60);
 
-    assertThat(report.findings())
-        .extracting(Finding::knob)
-        .containsExactly("fetch path from broker 1");
+    assertKnobs(report, "fetch path from broker 1");
   }
 
   @Test
@@ -318,9 +281,7 @@ class DiagnosisTest {
     DiagnosisReport report =
         diagnose(tail(10, tailRecord(new double[] {21, 2, 2, 1, 60}, 0, 1, lingering, waiting)));
 
-    assertThat(report.findings())
-        .extracting(Finding::knob)
-        .containsExactly("fetch.min.bytes", "linger.ms");
+    assertKnobs(report, "fetch.min.bytes", "linger.ms");
   }
 
   @Test
@@ -342,9 +303,7 @@ class DiagnosisTest {
   @Test
   void aTailOfTooFewRecordsIsNotWeighed() {
     ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, true);
-    DiagnosisReport report =
-        diagnose(
-            tail(2, tailRecord(new double[] {101, 2, 3, 1, 3}, 0, 1, lingering, DEFAULT_CONSUMER)));
+    DiagnosisReport report = diagnose(producerTail(2, lingering, 101, 2, 3, 1, 3));
 
     assertThat(report.findings()).isEmpty();
     assertThat(report.unexplained()).startsWith("Too few breakdowns");

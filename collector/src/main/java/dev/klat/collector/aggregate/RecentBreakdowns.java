@@ -110,8 +110,10 @@ public final class RecentBreakdowns {
     diagnosisNanos[d + BUFFERED] =
         Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE));
     leaders[slot] = joined.leaderNodeId();
-    producerEvidence[slot] = joined.producerEvidence();
-    consumerSettings[slot] = joined.consumerSettings();
+    producerEvidence[slot] =
+        joined.producerEvidence() == null ? ProducerEvidence.UNKNOWN : joined.producerEvidence();
+    consumerSettings[slot] =
+        joined.consumerSettings() == null ? ConsumerSettings.UNKNOWN : joined.consumerSettings();
   }
 
   /**

@@ -6,7 +6,9 @@ import static dev.klat.collector.receive.OtlpValues.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klat.collector.correlate.ConsumerSettings;
 import dev.klat.collector.correlate.ConsumerSpan;
+import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.ProducerSpan;
 import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
@@ -49,6 +51,13 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.LEADER_NODE_ID.name(), 2))
             .addAttributes(num(SpanAttributes.RECORD_TIMESTAMP_MS.name(), S / 1_000_000 + 4))
             .addAttributes(str(SpanAttributes.RECORD_TIMESTAMP_TYPE.name(), "LogAppendTime"))
+            .addAttributes(str(SpanAttributes.PRODUCER_ACKS.name(), "all"))
+            .addAttributes(num(SpanAttributes.PRODUCER_LINGER_MS.name(), 20))
+            .addAttributes(num(SpanAttributes.PRODUCER_BATCH_SIZE.name(), 65_536))
+            .addAttributes(num(SpanAttributes.PRODUCER_BUFFER_MEMORY.name(), -5))
+            .addAttributes(num(SpanAttributes.BATCH_RECORD_COUNT.name(), 7))
+            .addAttributes(num(SpanAttributes.BATCH_SIZE_BYTES.name(), 900))
+            .addAttributes(num(SpanAttributes.PRODUCER_ATTEMPTS.name(), 2))
             .build();
     Span consumer =
         consumerOfOrders42()
@@ -57,6 +66,8 @@ class OtlpDecodingTest {
             .setParentSpanId(id(0x11))
             .addAttributes(num(SpanAttributes.INSTANCE_ID.name(), 0x77))
             .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), 1))
+            .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name(), 250))
+            .addAttributes(num(SpanAttributes.CONSUMER_MAX_POLL_RECORDS.name(), 100))
             .addAttributes(
                 KeyValue.newBuilder()
                     .setKey(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name())
@@ -122,6 +133,9 @@ class OtlpDecodingTest {
     assertThat(p.drainNanos()).isEqualTo(S + 1_000_000);
     assertThat(p.logAppendTimeMs()).isEqualTo(S / 1_000_000 + 4);
     assertThat(p.leaderNodeId()).isEqualTo(2);
+    // The settings and batch figures the diagnosis weighs; a negative value reads as unknown, and
+    // max.in.flight was not sent.
+    assertThat(p.evidence()).isEqualTo(new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, true));
 
     ConsumerSpan c = spans.get(1).consumer();
     assertThat(c.group()).isEqualTo("billing");
@@ -129,7 +143,7 @@ class OtlpDecodingTest {
     assertThat(c.parentSpanId()).isEqualTo(0x11);
     assertThat(c.instanceId()).isEqualTo(0x77); // the span's own wins
     assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
-    assertThat(c.settings().fetchMinBytes()).isEqualTo(1);
+    assertThat(c.settings()).isEqualTo(new ConsumerSettings(1, 250, 100));
     assertThat(c.responseReadPromptly()).isTrue();
     assertThat(c.uncommittedNanos()).isEqualTo(S + 1_500_000);
 

@@ -16,9 +16,7 @@ package dev.klat.collector.correlate;
  *     {@code L} on the leader's clock, in milliseconds), or -1
  * @param leaderNodeId the node id of the partition leader, or -1 when unknown
  * @param clientId the producer's client id, or ""
- * @param acksAll whether the producer used {@code acks=all}: then its acknowledgement follows the
- *     record's commit, which bounds {@code H} without broker data
- * @param evidence the producer's settings and the record's batch, for the diagnosis
+ * @param evidence the producer's settings ({@code acks} among them) and the record's batch
  */
 public record ProducerSpan(
     RecordKey key,
@@ -32,8 +30,15 @@ public record ProducerSpan(
     long logAppendTimeMs,
     int leaderNodeId,
     String clientId,
-    boolean acksAll,
     ProducerEvidence evidence) {
+
+  /**
+   * Whether the producer used {@code acks=all}: then its acknowledgement follows the record's
+   * commit, which bounds {@code H} without broker data.
+   */
+  public boolean acksAll() {
+    return evidence.acksAll();
+  }
 
   boolean hasAck() {
     return ackNanos != Long.MIN_VALUE;

@@ -17,7 +17,7 @@ import java.util.Map;
  */
 final class ProduceRules implements Rule {
   // A batch at least this full was sent because it was full, not because linger.ms ran out.
-  static final double FULL_BATCH = 0.9;
+  private static final double FULL_BATCH = 0.9;
   private static final long MS = 1_000_000L;
 
   @Override
@@ -106,7 +106,7 @@ final class ProduceRules implements Rule {
     return Math.min(r.producer().lingerMs() * MS, r.nanos(Segment.PRODUCE));
   }
 
-  static boolean isFull(ProducerEvidence p) {
+  private static boolean isFull(ProducerEvidence p) {
     return p.batchBytes() >= 0
         && p.batchSizeBytes() > 0
         && p.batchBytes() >= FULL_BATCH * p.batchSizeBytes();

@@ -73,7 +73,6 @@ final class SpanMapper {
   private static ProducerSpan producer(OtlpSpan span) {
     KlatAttributes a = span.attributes;
     long ack = a.has(KlatAttributes.ACK_TIME) ? time(a, KlatAttributes.ACK_TIME) : 0;
-    boolean acksAll = isAcksAll(a.asString(KlatAttributes.ACKS));
     return new ProducerSpan(
         key(a),
         span.traceIdHigh,
@@ -86,7 +85,6 @@ final class SpanMapper {
         logAppendTimeMs(a),
         (int) optionalLong(a, KlatAttributes.LEADER_NODE_ID, -1),
         a.asString(KlatAttributes.CLIENT_ID),
-        acksAll,
         new ProducerEvidence(
             evidence(a, KlatAttributes.LINGER_MS),
             evidence(a, KlatAttributes.BATCH_SIZE),
@@ -95,7 +93,7 @@ final class SpanMapper {
             evidence(a, KlatAttributes.BATCH_RECORDS),
             evidence(a, KlatAttributes.BATCH_BYTES),
             evidence(a, KlatAttributes.ATTEMPTS),
-            acksAll));
+            isAcksAll(a.asString(KlatAttributes.ACKS))));
   }
 
   // The producer's own setting: "all" and "-1" are the same.

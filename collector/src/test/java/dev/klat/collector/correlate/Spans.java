@@ -34,7 +34,6 @@ final class Spans {
         logAppendTimeMs,
         1,
         "p",
-        false,
         ProducerEvidence.UNKNOWN);
   }
 
@@ -121,7 +120,6 @@ final class Spans {
         p.logAppendTimeMs(),
         p.leaderNodeId(),
         p.clientId(),
-        true,
-        p.evidence());
+        new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, true));
   }
 }

@@ -46,7 +46,6 @@ class BreakdownSpansTest {
             T0 / MS + 4,
             1,
             "p",
-            false,
             ProducerEvidence.UNKNOWN));
     // F = 20, R = 25, P = 27 ms.
     c.offerConsumer(

@@ -25,7 +25,8 @@ final class EventRing {
      * @param kind {@link #APPEND} or {@link #HIGH_WATERMARK}
      * @param partition the broker's {@code TopicPartition}
      * @param leaderEpoch the leader epoch when the event happened
-     * @param first the first appended offset, or unused (high watermark)
+     * @param first the first appended offset, or (high watermark) the node id of the follower whose
+     *     fetch moved it, {@code BrokerProbeWire.NO_FOLLOWER} for none
      * @param last the last appended offset, or the new high watermark
      * @param epochNanos when, on the broker's wall clock
      */

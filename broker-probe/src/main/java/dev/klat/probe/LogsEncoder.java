@@ -109,7 +109,11 @@ final class LogsEncoder {
       bytesAttribute(LOG_ATTRIBUTES, BrokerProbeWire.APPENDS, appends.drainPacked());
     }
     if (!commits.isEmpty()) {
+      byte[] followers = commits.packedFollowers();
       bytesAttribute(LOG_ATTRIBUTES, BrokerProbeWire.COMMITS, commits.drainPacked());
+      if (followers != null) {
+        bytesAttribute(LOG_ATTRIBUTES, BrokerProbeWire.COMMIT_FOLLOWERS, followers);
+      }
     }
     writer.stringField(LOG_EVENT_NAME, EVENT_NAME);
     writer.endMessage(record);

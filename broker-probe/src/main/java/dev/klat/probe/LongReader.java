@@ -10,7 +10,8 @@ import java.util.Optional;
  * (Kafka moved {@code UnifiedLog} from Scala to Java in 4.1, and {@code LogAppendInfo.firstOffset}
  * returned an {@code Optional<LogOffsetMetadata>} until 3.6). The method handle is found once per
  * class met and kept, so a read costs a class comparison and one handle call; a class without a
- * usable method gives {@code Long.MIN_VALUE}, which callers treat as "no event".
+ * usable method gives {@code Long.MIN_VALUE}, which callers treat as "no event". A method returning
+ * an {@code int} ({@code Replica.brokerId()}, a Scala class until 4.1) reads widened.
  */
 final class LongReader {
 
@@ -37,6 +38,12 @@ final class LongReader {
       MethodHandle direct = lookup.findVirtual(type, methodName, MethodType.methodType(long.class));
       return new Resolved(type, direct.asType(MethodType.methodType(long.class, Object.class)));
     } catch (ReflectiveOperationException | RuntimeException notLong) {
+      // An int, or (Kafka 3.6) an Optional below.
+    }
+    try {
+      MethodHandle direct = lookup.findVirtual(type, methodName, MethodType.methodType(int.class));
+      return new Resolved(type, direct.asType(MethodType.methodType(long.class, Object.class)));
+    } catch (ReflectiveOperationException | RuntimeException notInt) {
       // Kafka 3.6: firstOffset() is an Optional of a LogOffsetMetadata (its messageOffset field).
     }
     try {

@@ -13,6 +13,7 @@ public final class PartitionHooks {
   private static final LongReader FIRST_OFFSET = new LongReader("firstOffset");
   private static final LongReader LAST_OFFSET = new LongReader("lastOffset");
   private static final LongReader HIGH_WATERMARK = new LongReader("highWatermark");
+  private static final LongReader REPLICA_BROKER_ID = new LongReader("brokerId");
 
   private static volatile EventRing ring;
   private static volatile int brokerId = -1;
@@ -85,9 +86,44 @@ public final class PartitionHooks {
         return;
       }
       noteBrokerId(localBrokerId);
-      events.offer(EventRing.HIGH_WATERMARK, topicPartition, leaderEpoch, 0, highWatermark, now);
+      int follower = FollowerFetches.followerOf(topicPartition);
+      events.offer(
+          EventRing.HIGH_WATERMARK, topicPartition, leaderEpoch, follower, highWatermark, now);
     } catch (Throwable t) {
       hookFailed("maybeIncrementLeaderHW", t);
+    }
+  }
+
+  /**
+   * At the entry of {@code Partition.updateFollowerFetchState}: the leader takes a follower's
+   * fetch, and may advance its high watermark before the method returns.
+   *
+   * @param replica the follower's {@code Replica} argument
+   * @param topicPartition the partition's {@code TopicPartition} field
+   */
+  public static void followerFetchStarted(Object replica, Object topicPartition) {
+    if (ring == null || replica == null) {
+      return;
+    }
+    try {
+      long followerId = REPLICA_BROKER_ID.read(replica);
+      if (followerId >= 0 && followerId <= Integer.MAX_VALUE) {
+        FollowerFetches.started(topicPartition, (int) followerId);
+      }
+    } catch (Throwable t) {
+      hookFailed("updateFollowerFetchState", t);
+    }
+  }
+
+  /** At the exit of {@code Partition.updateFollowerFetchState}. */
+  public static void followerFetchEnded() {
+    if (ring == null) {
+      return;
+    }
+    try {
+      FollowerFetches.ended();
+    } catch (Throwable t) {
+      hookFailed("updateFollowerFetchState-exit", t);
     }
   }
 

@@ -12,6 +12,8 @@ import java.util.Arrays;
  * {@code maybeIncrementLeaderHW}, through which every high-watermark advance of a leader passes
  * (after an append when the ISR is the leader alone, after a follower's fetch otherwise). Both read
  * the partition's own fields {@code topicPartition}, {@code leaderEpoch} and {@code localBrokerId}.
+ * The entry and exit of {@code updateFollowerFetchState}, which calls {@code
+ * maybeIncrementLeaderHW} on the same thread, tell an advance which follower's fetch moved it.
  * Argument and return types are matched by count and kind only, since their classes differ by
  * version; the hooks take them as {@code Object}.
  */
@@ -50,6 +52,30 @@ final class PartitionInstrumentation {
                 Value.argument(0))
             .calling(HOOKS, "highWatermarkChecked", "(Z" + OBJECT + "II" + OBJECT + ")V")
             .build();
-    return ClassPlan.of(PARTITION_CLASS, false, Arrays.asList(appended, highWatermark));
+    // Replica moved from kafka.cluster (Scala) to org.apache.kafka.server.replica in 4.1.
+    String[] followerFetchArguments = {null, null, "J", "J", "J", "J"};
+    Hook followerFetchStarted =
+        Hook.on("Partition.updateFollowerFetchState", PARTITION_CLASS, "updateFollowerFetchState")
+            .arguments(followerFetchArguments)
+            .returning("V")
+            .atEnter()
+            .passing(Value.argument(0), Value.field("topicPartition"))
+            .calling(HOOKS, "followerFetchStarted", "(" + OBJECT + OBJECT + ")V")
+            .build();
+    Hook followerFetchEnded =
+        Hook.on(
+                "Partition.updateFollowerFetchState (exit)",
+                PARTITION_CLASS,
+                "updateFollowerFetchState")
+            .arguments(followerFetchArguments)
+            .returning("V")
+            .atExit()
+            .passing()
+            .calling(HOOKS, "followerFetchEnded", "()V")
+            .build();
+    return ClassPlan.of(
+        PARTITION_CLASS,
+        false,
+        Arrays.asList(appended, highWatermark, followerFetchStarted, followerFetchEnded));
   }
 }

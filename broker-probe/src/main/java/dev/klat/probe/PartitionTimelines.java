@@ -8,8 +8,9 @@ import java.util.Map;
  * a range as it is. A high-watermark event says only where the high watermark is now; the range it
  * committed starts where the previous event of the same leader term left it, so the first advance
  * the probe sees in a term (after a start or a leader change) only sets that start, and an advance
- * older than the latest (two threads racing to report) is ignored. A leader epoch change hands the
- * old term's ranges to the sink first, so that no range is ever reported under another term.
+ * older than the latest (two threads racing to report) is ignored; the event's {@code first} is the
+ * follower whose fetch moved the high watermark. A leader epoch change hands the old term's ranges
+ * to the sink first, so that no range is ever reported under another term.
  */
 final class PartitionTimelines implements EventRing.Sink {
 
@@ -62,12 +63,14 @@ final class PartitionTimelines implements EventRing.Sink {
         dropped++;
       }
     } else if (timeline.highWatermark < 0) {
-      if (timeline.everyAdvanceSeen && last > 0 && !timeline.commits.add(0, last - 1, micros)) {
+      if (timeline.everyAdvanceSeen
+          && last > 0
+          && !timeline.commits.add(0, last - 1, micros, (int) first)) {
         dropped++;
       }
       timeline.highWatermark = last;
     } else if (last > timeline.highWatermark) {
-      if (!timeline.commits.add(timeline.highWatermark, last - 1, micros)) {
+      if (!timeline.commits.add(timeline.highWatermark, last - 1, micros, (int) first)) {
         dropped++;
       }
       timeline.highWatermark = last;
@@ -118,7 +121,7 @@ final class PartitionTimelines implements EventRing.Sink {
     // Whether every advance of this term went through the hook and reached this timeline.
     boolean everyAdvanceSeen = true;
     final RangeList appends = new RangeList(maxRangesPerPartition, resolutionMicros);
-    final RangeList commits = new RangeList(maxRangesPerPartition, resolutionMicros);
+    final RangeList commits = new RangeList(maxRangesPerPartition, resolutionMicros, true);
 
     Timeline(int leaderEpoch) {
       this.leaderEpoch = leaderEpoch;

@@ -7,8 +7,9 @@ import dev.klat.model.BrokerProbeWire;
  * with its time. Ranges that follow each other without a gap within one resolution tick become one
  * range that keeps its earliest and latest time, so that a busy partition sends at most one range
  * per tick however many batches it appends, and the collector knows how far apart the joined
- * batches were. Bounded: beyond {@code maxRanges} new ranges are dropped and counted. The exporter
- * thread only.
+ * batches were. A commit range also keeps the follower whose fetch advanced the high watermark, and
+ * ranges of different followers are never joined. Bounded: beyond {@code maxRanges} new ranges are
+ * dropped and counted. The exporter thread only.
  */
 final class RangeList {
 
@@ -19,20 +20,46 @@ final class RangeList {
   private long[] lasts = EMPTY;
   private long[] micros = EMPTY;
   private long[] earliestMicros = EMPTY;
+  private int[] followers = NO_FOLLOWERS;
   private int count;
+  // Ranges with a follower since the last export: none on a single-replica partition.
+  private int withFollower;
 
   private static final long[] EMPTY = new long[0];
+  private static final int[] NO_FOLLOWERS = new int[0];
 
+  private final boolean keepsFollowers;
+
+  /** A list of append ranges, which have no follower. */
   RangeList(int maxRanges, long resolutionMicros) {
+    this(maxRanges, resolutionMicros, false);
+  }
+
+  /**
+   * @param keepsFollowers whether the ranges are commits, each with its follower (an int more per
+   *     range)
+   */
+  RangeList(int maxRanges, long resolutionMicros, boolean keepsFollowers) {
     this.maxRanges = maxRanges;
     this.resolutionMicros = resolutionMicros;
+    this.keepsFollowers = keepsFollowers;
   }
 
   /** Adds a range; false when the list is full and the range was dropped. */
   boolean add(long first, long last, long timeMicros) {
+    return add(first, last, timeMicros, BrokerProbeWire.NO_FOLLOWER);
+  }
+
+  /**
+   * Adds a commit range that the fetch of follower {@code followerId} ({@link
+   * BrokerProbeWire#NO_FOLLOWER} for none) moved the high watermark over; false when dropped.
+   */
+  boolean add(long first, long last, long timeMicros, int followerId) {
     if (count > 0) {
       int previous = count - 1;
-      if (first == lasts[previous] + 1 && sameTick(micros[previous], timeMicros)) {
+      if (first == lasts[previous] + 1
+          && (!keepsFollowers || followers[previous] == followerId)
+          && sameTick(micros[previous], timeMicros)) {
         lasts[previous] = last;
         micros[previous] = Math.max(micros[previous], timeMicros);
         earliestMicros[previous] = Math.min(earliestMicros[previous], timeMicros);
@@ -48,6 +75,15 @@ final class RangeList {
       lasts = java.util.Arrays.copyOf(lasts, size);
       micros = java.util.Arrays.copyOf(micros, size);
       earliestMicros = java.util.Arrays.copyOf(earliestMicros, size);
+      if (keepsFollowers) {
+        followers = java.util.Arrays.copyOf(followers, size);
+      }
+    }
+    if (keepsFollowers) {
+      followers[count] = followerId;
+      if (followerId != BrokerProbeWire.NO_FOLLOWER) {
+        withFollower++;
+      }
     }
     firsts[count] = first;
     lasts[count] = last;
@@ -74,6 +110,22 @@ final class RangeList {
     return firsts.length;
   }
 
+  /**
+   * The followers of the ranges ({@link BrokerProbeWire#encodeFollower}), one per range in order,
+   * or null when no range has one; call before {@link #drainPacked}.
+   */
+  byte[] packedFollowers() {
+    if (withFollower == 0) {
+      return null;
+    }
+    byte[] out = new byte[count * BrokerProbeWire.MAX_FOLLOWER_BYTES];
+    int position = 0;
+    for (int i = 0; i < count; i++) {
+      position = BrokerProbeWire.encodeFollower(out, position, followers[i]);
+    }
+    return java.util.Arrays.copyOf(out, position);
+  }
+
   /** Packs the ranges ({@link BrokerProbeWire#encodeRange}) and empties the list. */
   byte[] drainPacked() {
     byte[] out = new byte[count * BrokerProbeWire.MAX_RANGE_BYTES];
@@ -95,6 +147,7 @@ final class RangeList {
       previousMicros = micros[i];
     }
     count = 0;
+    withFollower = 0;
     if (firsts.length > KEPT_CAPACITY) {
       // A burst's arrays are not kept for the rest of the broker's life: a partition between
       // exports holds at most KEPT_CAPACITY ranges' worth.
@@ -102,6 +155,7 @@ final class RangeList {
       lasts = EMPTY;
       micros = EMPTY;
       earliestMicros = EMPTY;
+      followers = NO_FOLLOWERS;
     }
     return java.util.Arrays.copyOf(out, position);
   }

@@ -21,9 +21,9 @@ class LogsEncoderTest {
     LogsEncoder encoder = new LogsEncoder("kafka-broker", 0x1234L, "1.0");
     RangeList appends = new RangeList(10, 0);
     appends.add(100, 104, 1_700_000_000_000_001L);
-    RangeList commits = new RangeList(10, 0);
+    RangeList commits = new RangeList(10, 0, true);
     commits.add(95, 99, 1_700_000_000_000_002L);
-    commits.add(100, 104, 1_700_000_000_000_900L);
+    commits.add(100, 104, 1_700_000_000_000_900L, 3);
 
     encoder.begin(2, 1_700_000_000_001_000L, 7, -250_000L, 40_000L);
     encoder.add("orders", 3, 11, appends, commits, 1_700_000_000_001_000_000L);
@@ -52,6 +52,10 @@ class LogsEncoderTest {
         .containsExactly("100-104@1700000000000001");
     assertThat(decode(attributes.get(BrokerProbeWire.COMMITS)))
         .containsExactly("95-99@1700000000000002", "100-104@1700000000000900");
+    byte[] followers =
+        attributes.get(BrokerProbeWire.COMMIT_FOLLOWERS).getValue().getBytesValue().toByteArray();
+    assertThat(BrokerProbeWire.decodeFollowers(followers, 0, followers.length))
+        .containsExactly(BrokerProbeWire.NO_FOLLOWER, 3);
     assertThat(appends.isEmpty()).isTrue();
     assertThat(commits.isEmpty()).isTrue();
   }

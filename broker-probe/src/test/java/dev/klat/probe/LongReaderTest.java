@@ -28,6 +28,18 @@ class LongReaderTest {
     }
   }
 
+  /** {@code Replica}: the follower's node id is an int. */
+  public static final class Replica {
+    public int brokerId() {
+      return 3;
+    }
+  }
+
+  @Test
+  void readsAnIntMethodWidened() throws Throwable {
+    assertThat(new LongReader("brokerId").read(new Replica())).isEqualTo(3);
+  }
+
   @Test
   void readsALongMethod() throws Throwable {
     assertThat(new LongReader("firstOffset").read(new Current())).isEqualTo(42);

@@ -37,11 +37,11 @@ class PartitionTimelinesTest {
   @Test
   void theFirstHighWatermarkOfATermCommitsEveryOffsetBelowIt() {
     PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 100, 1_000_000L);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 110, 2_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 110, 2_000_000L);
     // A report of an older high watermark (two threads racing) says nothing new.
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 105, 2_100_000L);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 111, 3_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 105, 2_100_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 111, 3_000_000L);
     timelines.flushAll(sink);
     assertThat(out)
         .containsExactly("t-0@5 appends=[] commits=[0-99@1000, 100-109@2000, 110-110@3000]");
@@ -50,11 +50,11 @@ class PartitionTimelinesTest {
   @Test
   void afterLostEventsTheNextAdvanceOnlySetsWhereTheFollowingRangeStarts() {
     PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 100, 1_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L);
     timelines.forgetHighWatermarks();
     // An advance to 105 was lost: 100-104 must not be reported as committed at 3 ms.
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 107, 3_000_000L);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 108, 4_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 107, 3_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 108, 4_000_000L);
     timelines.flushAll(sink);
     assertThat(out).containsExactly("t-0@5 appends=[] commits=[0-99@1000, 107-107@4000]");
   }
@@ -63,12 +63,12 @@ class PartitionTimelinesTest {
   void aNewLeaderEpochFlushesTheOldTermAndLearnsTheHighWatermarkAgain() {
     PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
     timelines.sinkForEpochChanges(sink);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 100, 1_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L);
     timelines.event(EventRing.APPEND, "t-0", 5, 100, 104, 1_500_000L);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 0, 105, 2_000_000L);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, 0, 107, 3_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 105, 2_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, -1, 107, 3_000_000L);
     timelines.event(EventRing.APPEND, "t-0", 6, 107, 107, 3_500_000L);
-    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, 0, 108, 4_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, -1, 108, 4_000_000L);
     // A late event of the old term is dropped, never read as the new term's.
     timelines.event(EventRing.APPEND, "t-0", 5, 105, 106, 4_100_000L);
     timelines.flushAll(sink);
@@ -111,8 +111,28 @@ class PartitionTimelinesTest {
     assertThat(list.capacity()).isBetween(1, RangeList.KEPT_CAPACITY);
   }
 
+  @Test
+  void aCommitRangeNamesTheFollowerWhoseFetchMovedTheHighWatermark() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 1_000);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 2, 110, 2_000_000L);
+    // Within the same tick, but another follower's fetch: not joined.
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 3, 120, 2_100_000L);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, 3, 130, 2_200_000L);
+    // The leader alone (an append, an ISR shrink): no follower.
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 131, 5_000_000L);
+    timelines.flushAll(sink);
+    assertThat(out)
+        .containsExactly(
+            "t-0@5 appends=[] commits=[0-99@1000<-none, 100-109@2000<-2,"
+                + " 110-129@2100..2200<-3, 130-130@5000<-none]");
+  }
+
   private static String ranges(RangeList list) {
+    byte[] followers = list.packedFollowers();
     byte[] packed = list.drainPacked();
+    int[] byRange =
+        followers == null ? null : BrokerProbeWire.decodeFollowers(followers, 0, followers.length);
     List<String> ranges = new ArrayList<>();
     BrokerProbeWire.decodeRanges(
         packed,
@@ -120,7 +140,17 @@ class PartitionTimelinesTest {
         packed.length,
         (first, last, earliest, latest) ->
             ranges.add(
-                first + "-" + last + "@" + (earliest == latest ? "" : earliest + "..") + latest));
+                first
+                    + "-"
+                    + last
+                    + "@"
+                    + (earliest == latest ? "" : earliest + "..")
+                    + latest
+                    + (byRange == null ? "" : follower(byRange[ranges.size()]))));
     return ranges.toString();
+  }
+
+  private static String follower(int id) {
+    return "<-" + (id == BrokerProbeWire.NO_FOLLOWER ? "none" : Integer.toString(id));
   }
 }

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Weaves the real {@code kafka.cluster.Partition} of the newest supported broker (on the test class
- * path, then loaded and verified by the JVM) and of the oldest (3.6.2, from its jar: both hooks
+ * path, then loaded and verified by the JVM) and of the oldest (3.6.2, from its jar: every hook
  * must apply).
  */
 class PartitionWeavingTest {
@@ -74,7 +74,7 @@ class PartitionWeavingTest {
 
   @ParameterizedTest
   @MethodSource("supportedBrokerJars")
-  void everySupportedBrokersPartitionTakesBothHooks(Path jar) throws Exception {
+  void everySupportedBrokersPartitionTakesEveryHook(Path jar) throws Exception {
     byte[] original;
     try (ZipFile zip = new ZipFile(jar.toFile())) {
       ZipEntry entry = zip.getEntry(PARTITION + ".class");

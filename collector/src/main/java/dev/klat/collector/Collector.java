@@ -187,7 +187,8 @@ public final class Collector implements AutoCloseable {
     return Diagnosis.diagnose(
         recent.summarise(topic, group, windowNanos, nowNanos),
         recent.tail(topic, group, windowNanos, nowNanos, Diagnosis.MIN_TAIL_RECORDS),
-        brokers.timings());
+        brokers.timings(),
+        probeTimelines);
   }
 
   /**
@@ -305,6 +306,7 @@ public final class Collector implements AutoCloseable {
     out.put("probeRecordsNotKlat", r.probeRecordsNotKlat());
     out.put("probeRanges", probeTimelines.ranges());
     out.put("probeRangesDropped", probeTimelines.droppedRanges());
+    out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());
     out.put("producerSpans", c.producerSpans());
     out.put("consumerSpans", c.consumerSpans());
     out.put("joined", c.joined());

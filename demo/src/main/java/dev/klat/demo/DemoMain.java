@@ -197,6 +197,10 @@ public final class DemoMain {
                   } else if (!followerChosen && !paused) {
                     pausedFollowerId = followerOutsideCoordinator();
                     followerChosen = true;
+                    out.println(
+                        "slow follower: pausing broker "
+                            + pausedFollowerId
+                            + " 1 s out of every 4 (it follows every demo partition)");
                   }
                   if (wantPaused != paused && cluster != null) {
                     Broker follower = cluster.broker(pausedFollowerId);

@@ -24,6 +24,11 @@ package dev.klat.model;
  * last - first}, {@code zigzag(latestMicros - previousLatestMicros)} and {@code latestMicros -
  * earliestMicros}, with both "previous" values 0 before the first range. Times are wall-clock
  * microseconds since the Unix epoch.
+ *
+ * <p>A record may also carry {@link #COMMIT_FOLLOWERS}: for each commit range, in order, the
+ * follower whose fetch moved the high watermark over it, packed by {@link #encodeFollower}. A
+ * collector that does not know the attribute ignores it; a record without it says nothing about
+ * followers.
  */
 public final class BrokerProbeWire {
 
@@ -47,6 +52,16 @@ public final class BrokerProbeWire {
 
   /** {@value}: log record attribute, packed high-watermark ranges (bytes). */
   public static final String COMMITS = "klat.probe.commits";
+
+  /**
+   * {@value}: log record attribute (bytes), per commit range the node id of the follower whose
+   * fetch advanced the high watermark over it, or none (the leader alone in the ISR, an ISR
+   * shrink): the follower the range's records waited for last.
+   */
+  public static final String COMMIT_FOLLOWERS = "klat.probe.commit_followers";
+
+  /** A commit range's follower when no follower's fetch advanced the high watermark. */
+  public static final int NO_FOLLOWER = -1;
 
   /**
    * {@value}: resource attribute, the broker's wall clock (microseconds) when the probe took the
@@ -137,6 +152,43 @@ public final class BrokerProbeWire {
       count++;
     }
     return count;
+  }
+
+  /** The most bytes one packed follower takes. */
+  public static final int MAX_FOLLOWER_BYTES = 5;
+
+  /**
+   * Appends one commit range's follower to {@code out} at {@code position}: a varint of the node id
+   * plus one, 0 for {@link #NO_FOLLOWER}.
+   *
+   * @return the position after it
+   */
+  public static int encodeFollower(byte[] out, int position, int followerId) {
+    return varint(out, position, followerId < 0 ? 0 : followerId + 1L);
+  }
+
+  /**
+   * Reads a packed list of followers, one per commit range.
+   *
+   * @return the node ids, {@link #NO_FOLLOWER} where none
+   * @throws IllegalArgumentException if the bytes are not a packed list of node ids
+   */
+  public static int[] decodeFollowers(byte[] in, int offset, int length) {
+    int end = offset + length;
+    int[] position = {offset};
+    int[] out = new int[Math.min(length, 1024)];
+    int count = 0;
+    while (position[0] < end) {
+      long value = readVarint(in, position, end);
+      if (value > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("follower " + count + " is not a node id");
+      }
+      if (count == out.length) {
+        out = java.util.Arrays.copyOf(out, count * 2);
+      }
+      out[count++] = (int) value - 1;
+    }
+    return java.util.Arrays.copyOf(out, count);
   }
 
   private static long zigzag(long value) {

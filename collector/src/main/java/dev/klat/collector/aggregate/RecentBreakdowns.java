@@ -41,14 +41,15 @@ public final class RecentBreakdowns {
   private final byte[] flagged;
   // COLUMNS per slot: the Quality ordinal of each value.
   private final byte[] qualities;
-  // Per slot, for the diagnosis: D (epoch), max(0, F - H) and P - R (-1 unknown); the leader; the
-  // settings the spans carried.
+  // Per slot, for the diagnosis: D (epoch), max(0, F - H) and P - R (-1 unknown); the leader and
+  // the follower that committed the record; the settings the spans carried.
   private static final int DRAIN = 0;
   private static final int LAG = 1;
   private static final int BUFFERED = 2;
   private static final int DIAGNOSIS_COLUMNS = 3;
   private final long[] diagnosisNanos;
   private final int[] leaders;
+  private final int[] commitFollowers;
   private final ProducerEvidence[] producerEvidence;
   private final ConsumerSettings[] consumerSettings;
   private long written;
@@ -64,6 +65,7 @@ public final class RecentBreakdowns {
     this.qualities = new byte[capacity * COLUMNS];
     this.diagnosisNanos = new long[capacity * DIAGNOSIS_COLUMNS];
     this.leaders = new int[capacity];
+    this.commitFollowers = new int[capacity];
     this.producerEvidence = new ProducerEvidence[capacity];
     this.consumerSettings = new ConsumerSettings[capacity];
   }
@@ -110,6 +112,7 @@ public final class RecentBreakdowns {
     diagnosisNanos[d + BUFFERED] =
         Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE));
     leaders[slot] = joined.leaderNodeId();
+    commitFollowers[slot] = joined.commitFollowerId();
     producerEvidence[slot] =
         joined.producerEvidence() == null ? ProducerEvidence.UNKNOWN : joined.producerEvidence();
     consumerSettings[slot] =
@@ -147,6 +150,7 @@ public final class RecentBreakdowns {
               diagnosisNanos[slot * DIAGNOSIS_COLUMNS + LAG],
               diagnosisNanos[slot * DIAGNOSIS_COLUMNS + BUFFERED],
               leaders[slot],
+              commitFollowers[slot],
               producerEvidence[slot],
               consumerSettings[slot]));
     }

@@ -15,6 +15,7 @@ import dev.klat.model.Segment;
  * @param lagNanos the part of catch-up before the consumer asked, {@code max(0, F - H)}
  * @param bufferedNanos the part of catch-up in the client's buffer, {@code P - R}
  * @param leaderNodeId the partition leader the record was produced to, or -1
+ * @param commitFollowerId the follower whose fetch committed the record, or -1
  * @param producer the producer's settings and the record's batch
  * @param consumer the consumer's settings
  */
@@ -25,6 +26,7 @@ public record TailRecord(
     long lagNanos,
     long bufferedNanos,
     int leaderNodeId,
+    int commitFollowerId,
     ProducerEvidence producer,
     ConsumerSettings consumer) {
 

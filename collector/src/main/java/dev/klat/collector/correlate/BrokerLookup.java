@@ -15,6 +15,7 @@ final class BrokerLookup {
   private long consumerOffsetNanos;
   private ToLongFunction<String> brokerOffsetNanos = host -> 0;
   private long waitedCommitNanos;
+  private int commitFollowerId = -1;
 
   /**
    * @param waitedCommitNanos {@code H} on the producer's clock as a group whose fetch waited for
@@ -77,6 +78,15 @@ final class BrokerLookup {
   }
 
   /** {@code H} on the producer's clock as a waiting group placed it, or {@link Long#MIN_VALUE}. */
+  /** The follower whose fetch moved the high watermark over the record, or -1 when unknown. */
+  int commitFollowerId() {
+    return commitFollowerId;
+  }
+
+  void commitFollowerId(int followerId) {
+    this.commitFollowerId = followerId;
+  }
+
   long waitedCommitNanos() {
     return waitedCommitNanos;
   }

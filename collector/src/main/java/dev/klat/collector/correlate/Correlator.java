@@ -375,6 +375,7 @@ public final class Correlator {
         flags.flagged(breakdown),
         flags.e2eFlagged(breakdown),
         p.leaderNodeId(),
+        record.commitFollowerId(),
         p.evidence(),
         c.settings());
   }

@@ -24,6 +24,8 @@ import java.util.Set;
  * @param e2eFlagged whether the clock uncertainty is larger than the end-to-end latency itself
  * @param leaderNodeId the node id of the partition leader the record was produced to, or -1 when
  *     the producer did not report it
+ * @param commitFollowerId the follower whose fetch moved the leader's high watermark over the
+ *     record, from the leader's broker probe, or -1 when unknown or none
  * @param producerEvidence the producer's settings and the record's batch, for the diagnosis
  * @param consumerSettings the consumer's settings, for the diagnosis
  */
@@ -40,6 +42,7 @@ public record JoinedBreakdown(
     Set<Segment> flagged,
     boolean e2eFlagged,
     int leaderNodeId,
+    int commitFollowerId,
     ProducerEvidence producerEvidence,
     ConsumerSettings consumerSettings) {
 

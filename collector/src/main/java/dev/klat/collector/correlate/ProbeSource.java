@@ -44,6 +44,7 @@ final class ProbeSource implements BrokerInstantSource {
     if (!probed.hasCommit() || append == null || append.method() != EstimationMethod.BROKER_PROBE) {
       return worse.get();
     }
+    record.commitFollowerId(probed.commitFollowerId());
     // With the leader alone in the ISR the append itself advances the high watermark, a few
     // microseconds before the append hook reads its clock: commit is then 0, as it is.
     return BrokerInstant.onBroker(

@@ -17,7 +17,7 @@ import java.util.Map;
  * partition its latest {@value #TERMS_PER_PARTITION} terms, and at most {@code maxPartitions}
  * partitions are held (beyond it a new partition's ranges are dropped and counted). Thread-safe.
  */
-public final class ProbeTimelines {
+public final class ProbeTimelines implements CommitWaits {
 
   static final int TERMS_PER_PARTITION = 4;
 
@@ -25,15 +25,17 @@ public final class ProbeTimelines {
    * What the probe knows of one offset, on its leader's clock: {@code L} and {@code H} in epoch
    * nanos (MIN_VALUE when unknown), each the middle of the range's times, with the width of that
    * range ({@code 0} for one batch or one advance, exact; up to the probe's resolution for joined
-   * ones), and the leader.
+   * ones), the leader, and the follower whose fetch moved the high watermark over the offset (-1
+   * for none or unknown).
    */
   public record Instants(
       int brokerId,
       long appendNanos,
       long appendWidthNanos,
       long commitNanos,
-      long commitWidthNanos) {
-    static final Instants NONE = new Instants(-1, Long.MIN_VALUE, 0, Long.MIN_VALUE, 0);
+      long commitWidthNanos,
+      int commitFollowerId) {
+    static final Instants NONE = new Instants(-1, Long.MIN_VALUE, 0, Long.MIN_VALUE, 0, -1);
 
     public boolean hasAppend() {
       return appendNanos != Long.MIN_VALUE;
@@ -50,6 +52,7 @@ public final class ProbeTimelines {
   private final Map<Integer, BrokerCoverage> brokers = new HashMap<>();
   private long droppedRanges;
   private long ranges;
+  private long commitRangesWithFollower;
 
   /**
    * @param maxPartitions partitions held at once
@@ -104,10 +107,13 @@ public final class ProbeTimelines {
       long last,
       long earliestNanos,
       long latestNanos) {
-    add(true, term, topic, partition, first, last, earliestNanos, latestNanos);
+    add(true, term, topic, partition, first, last, earliestNanos, latestNanos, -1);
   }
 
-  /** Adds one commit range: the high watermark passed {@code first} to {@code last}. */
+  /**
+   * Adds one commit range: the high watermark passed {@code first} to {@code last}, moved by the
+   * fetch of follower {@code followerId} (-1 for none or unknown).
+   */
   public void commit(
       TermKey term,
       String topic,
@@ -115,8 +121,9 @@ public final class ProbeTimelines {
       long first,
       long last,
       long earliestNanos,
-      long latestNanos) {
-    add(false, term, topic, partition, first, last, earliestNanos, latestNanos);
+      long latestNanos,
+      int followerId) {
+    add(false, term, topic, partition, first, last, earliestNanos, latestNanos, followerId);
   }
 
   private synchronized void add(
@@ -127,10 +134,14 @@ public final class ProbeTimelines {
       long first,
       long last,
       long earliestNanos,
-      long latestNanos) {
+      long latestNanos,
+      int followerId) {
     Term t = term(term, topic, partition);
     if (t != null) {
-      (append ? t.appends : t.commits).add(first, last, earliestNanos, latestNanos);
+      (append ? t.appends : t.commits).add(first, last, earliestNanos, latestNanos, followerId);
+    }
+    if (!append && followerId >= 0) {
+      commitRangesWithFollower++;
     }
   }
 
@@ -158,14 +169,56 @@ public final class ProbeTimelines {
           t.appends.middle(append),
           t.appends.width(append),
           commit < 0 ? Long.MIN_VALUE : t.commits.middle(commit),
-          commit < 0 ? 0 : t.commits.width(commit));
+          commit < 0 ? 0 : t.commits.width(commit),
+          commit < 0 ? -1 : t.commits.follower(commit));
     }
     return Instants.NONE;
+  }
+
+  /**
+   * {@inheritDoc} Reads the commit ranges of every term the leader holds whose time falls in the
+   * interval (a binary search per term: ranges arrive in time order), and the append of each
+   * range's first offset.
+   */
+  @Override
+  public synchronized CommitWait longest(int leaderId, long fromEpochNanos, long toEpochNanos) {
+    if (!brokers.containsKey(leaderId)) {
+      return null;
+    }
+    CommitWait longest = CommitWait.NONE;
+    for (List<Term> terms : partitions.values()) {
+      for (Term t : terms) {
+        if (t.key.brokerId() != leaderId) {
+          continue;
+        }
+        for (int i = t.commits.firstAtOrAfter(fromEpochNanos); i < t.commits.size(); i++) {
+          int slot = t.commits.slotOf(i);
+          long committed = t.commits.latest(slot);
+          if (committed > toEpochNanos) {
+            break;
+          }
+          int append = t.appends.find(t.commits.first(slot));
+          if (append < 0) {
+            continue;
+          }
+          long wait = committed - t.appends.earliest(append);
+          if (wait > longest.waitNanos()) {
+            longest = new CommitWait(wait, committed, t.commits.follower(slot));
+          }
+        }
+      }
+    }
+    return longest;
   }
 
   /** Ranges dropped since start because the partition limit was reached. */
   public synchronized long droppedRanges() {
     return droppedRanges;
+  }
+
+  /** Commit ranges received since start that named the follower whose fetch moved them. */
+  public synchronized long commitRangesWithFollower() {
+    return commitRangesWithFollower;
   }
 
   /** Ranges received since start. */
@@ -230,6 +283,7 @@ public final class ProbeTimelines {
     private long[] lasts = new long[4];
     private long[] earliest = new long[4];
     private long[] latest = new long[4];
+    private int[] followers = new int[4];
     private int next;
     private int count;
 
@@ -237,19 +291,21 @@ public final class ProbeTimelines {
       this.capacity = capacity;
     }
 
-    void add(long first, long last, long earliestNanos, long latestNanos) {
+    void add(long first, long last, long earliestNanos, long latestNanos, int followerId) {
       if (count == firsts.length && count < capacity) {
         int size = Math.min(capacity, count * 2);
         firsts = java.util.Arrays.copyOf(firsts, size);
         lasts = java.util.Arrays.copyOf(lasts, size);
         earliest = java.util.Arrays.copyOf(earliest, size);
         latest = java.util.Arrays.copyOf(latest, size);
+        followers = java.util.Arrays.copyOf(followers, size);
         next = count;
       }
       firsts[next] = first;
       lasts[next] = last;
       earliest[next] = earliestNanos;
       latest[next] = latestNanos;
+      followers[next] = followerId;
       next = (next + 1) % firsts.length;
       count = Math.min(count + 1, firsts.length);
     }
@@ -281,8 +337,27 @@ public final class ProbeTimelines {
 
     private static final int DISORDER = 4;
 
+    /** The index, oldest first, of the first range whose latest time is at least {@code nanos}. */
+    int firstAtOrAfter(long nanos) {
+      int low = 0;
+      int high = count;
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (latest[slotOf(mid)] < nanos) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      return low;
+    }
+
+    int size() {
+      return count;
+    }
+
     // The slot of the i-th range, oldest first.
-    private int slotOf(int i) {
+    int slotOf(int i) {
       return count < firsts.length ? i : (next + i) % firsts.length;
     }
 
@@ -292,6 +367,22 @@ public final class ProbeTimelines {
 
     long width(int slot) {
       return latest[slot] - earliest[slot];
+    }
+
+    long first(int slot) {
+      return firsts[slot];
+    }
+
+    long earliest(int slot) {
+      return earliest[slot];
+    }
+
+    long latest(int slot) {
+      return latest[slot];
+    }
+
+    int follower(int slot) {
+      return followers[slot];
     }
   }
 }

@@ -2,17 +2,22 @@ package dev.klat.collector.diagnose;
 
 import static dev.klat.collector.diagnose.TailEvidence.ms;
 
+import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.model.Segment;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * The commit segment ({@code H - L}): replication to every in-sync replica. Named after the leader
- * most tail records went to; which follower is slow needs the followers' own fetch figures, which
- * klat does not read yet.
+ * The commit segment ({@code H - L}): replication to every in-sync replica. With the leaders'
+ * probes each record knows the follower whose fetch moved the high watermark over it, the one it
+ * waited for last: when one follower committed most of the tail's commit time, it is named.
+ * Otherwise the finding names the leader most tail records went to.
  */
 final class CommitRule implements Rule {
+  /** The share of the tail's commit time one follower must have committed to be named. */
+  static final double FOLLOWER_SHARE = 0.5;
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
@@ -26,16 +31,39 @@ final class CommitRule implements Rule {
     if (produce != null) {
       evidence.put("Produce RemoteTimeMs at the leader, broker mean", ms(produce.remoteNanos()));
     }
+    int follower = slowestFollower(tail, commit, evidence);
     return List.of(
         tail.finding(
             Segment.COMMIT,
-            leader < 0 ? "replication" : "broker " + leader + " replication",
+            FollowerHolds.knob(leader, follower),
             commit,
             evidence,
             "Records wait for the in-sync replicas"
                 + (leader < 0 ? "" : " of broker " + leader + "'s partitions")
-                + " to fetch them: look for a slow follower (replica fetcher lag, ISR shrinks) and"
-                + " for many partitions per broker. acks=1 does not shorten this for consumers,"
-                + " who read only committed records; it only stops the producer waiting too."));
+                + " to fetch them. "
+                + FollowerHolds.slowFollower(follower)
+                + " Many partitions per broker slow replication too. acks=1 does not shorten"
+                + " commit for consumers, who read only committed records."));
+  }
+
+  /** The follower that committed most of the tail's commit time, or -1 when none did. */
+  private static int slowestFollower(
+      TailEvidence tail, double commitMean, Map<String, Object> evidence) {
+    Map<Integer, Double> byFollower = new TreeMap<>();
+    for (TailRecord r : tail.records()) {
+      if (r.commitFollowerId() >= 0 && r.nanos(Segment.COMMIT) > 0) {
+        byFollower.merge(r.commitFollowerId(), (double) r.nanos(Segment.COMMIT), Double::sum);
+      }
+    }
+    double total = commitMean * tail.size();
+    for (Map.Entry<Integer, Double> e : byFollower.entrySet()) {
+      if (total > 0 && e.getValue() / total >= FOLLOWER_SHARE) {
+        evidence.put(
+            "share of the tail's commit time ended by broker " + e.getKey() + "'s fetch",
+            Math.round(100 * e.getValue() / total) + "%");
+        return e.getKey();
+      }
+    }
+    return -1;
   }
 }

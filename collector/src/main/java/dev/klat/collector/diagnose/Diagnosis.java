@@ -3,6 +3,7 @@ package dev.klat.collector.diagnose;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.CommitWaits;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,9 +46,13 @@ public final class Diagnosis {
    * @param summary the window's summary
    * @param tail the window's p99 tail
    * @param brokers the brokers' request timings, looked up at each record's drain
+   * @param commitWaits the leaders' high-watermark waits, from their probes
    */
   public static DiagnosisReport diagnose(
-      RecentBreakdowns.Summary summary, List<TailRecord> tail, BrokerTimings brokers) {
+      RecentBreakdowns.Summary summary,
+      List<TailRecord> tail,
+      BrokerTimings brokers,
+      CommitWaits commitWaits) {
     long[] medians = new long[Segment.values().length];
     long[] p99s = new long[Segment.values().length];
     for (Segment s : Segment.values()) {
@@ -55,7 +60,7 @@ public final class Diagnosis {
       medians[s.ordinal()] = q == null ? -1 : q.p50Nanos();
       p99s[s.ordinal()] = q == null ? -1 : q.p99Nanos();
     }
-    TailEvidence evidence = new TailEvidence(tail, medians, p99s, brokers);
+    TailEvidence evidence = new TailEvidence(tail, medians, p99s, brokers, commitWaits);
     if (evidence.size() < MIN_TAIL_RECORDS) {
       return DiagnosisReport.of(
           summary,

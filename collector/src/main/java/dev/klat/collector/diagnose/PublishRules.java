@@ -4,6 +4,7 @@ import static dev.klat.collector.diagnose.TailEvidence.ms;
 
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.CommitWaits;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,10 +17,12 @@ import java.util.TreeMap;
  * over the scrape interval each record was drained in (means, so an estimate for any one record):
  * its request queue, its log append, and its replication wait ({@code RemoteTimeMs}). A broker
  * reads one request per connection at a time, so an {@code acks=all} request waiting for its
- * followers also holds the requests behind it, before the broker's timings start: with {@code
- * acks=all}, what remains of publish is put on replication up to the window's commit p99 (the
- * longest replication waits). What remains after that happened before the leader read the request:
- * the network path, or the connection held by an earlier request.
+ * followers also holds the requests behind it, before the broker's timings start. With the leader's
+ * probe, that hold is measured: the longest high-watermark wait that ended while the record was in
+ * publish, and the follower whose fetch ended it. Without it, what remains of publish with {@code
+ * acks=all} is put on replication up to the window's commit p99 (the longest replication waits).
+ * What remains after that happened before the leader read the request: the network path, or the
+ * connection held by an earlier request.
  */
 final class PublishRules implements Rule {
   // Per leader, the sums over its tail records.
@@ -33,6 +36,7 @@ final class PublishRules implements Rule {
   public List<Finding> explain(TailEvidence tail) {
     Map<Integer, double[]> byLeader = new TreeMap<>();
     Map<Integer, double[]> timingsByLeader = new TreeMap<>();
+    FollowerHolds holds = new FollowerHolds();
     double remainder = 0;
     double held = 0;
     long commitP99 = Math.max(0, tail.windowP99Nanos(Segment.COMMIT));
@@ -44,6 +48,14 @@ final class PublishRules implements Rule {
       BrokerTimings.RequestTimings t = tail.timings(r, BrokerTimings.Request.PRODUCE);
       long queue = t == null ? 0 : Math.min(publish, t.requestQueueNanos());
       long append = t == null ? 0 : Math.min(publish - queue, t.localNanos());
+      CommitWaits.CommitWait wait = r.producer().acksAll() ? tail.commitWaitDuringPublish(r) : null;
+      if (wait != null) {
+        // Measured: the probe's wait replaces the request-metric means' estimate of it.
+        long measured = Math.min(publish - queue - append, heldBy(wait, r));
+        holds.add(r.leaderNodeId(), wait, measured);
+        remainder += publish - queue - append - measured;
+        continue;
+      }
       long remote = t == null ? 0 : Math.min(publish - queue - append, t.remoteNanos());
       long left = publish - queue - append - remote;
       long heldBehind = r.producer().acksAll() ? Math.min(left, commitP99) : 0;
@@ -72,6 +84,7 @@ final class PublishRules implements Rule {
       remainder += held;
     }
     List<Finding> out = new ArrayList<>();
+    holds.findings(tail, out);
     for (Map.Entry<Integer, double[]> e : byLeader.entrySet()) {
       String broker = e.getKey() < 0 ? "the leader" : "broker " + e.getKey();
       double[] sums = e.getValue();
@@ -112,6 +125,15 @@ final class PublishRules implements Rule {
     }
     network(tail, remainder / Math.max(1, tail.size()), !timingsByLeader.isEmpty(), out);
     return out;
+  }
+
+  // From the record's drain to the advance that released the connection, at most the wait itself.
+  private static long heldBy(CommitWaits.CommitWait wait, TailRecord r) {
+    if (wait.committedEpochNanos() == Long.MIN_VALUE) {
+      return 0;
+    }
+    return Math.max(
+        0, Math.min(wait.waitNanos(), wait.committedEpochNanos() - r.drainEpochNanos()));
   }
 
   private static void add(

@@ -2,6 +2,7 @@ package dev.klat.collector.diagnose;
 
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.CommitWaits;
 import dev.klat.model.Segment;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,13 +11,15 @@ import java.util.function.ToLongFunction;
 
 /**
  * The p99 tail of one window as the rules read it: its breakdowns with their spans' evidence, each
- * segment's median over the whole window, and the brokers' request timings.
+ * segment's median over the whole window, the brokers' request timings, and the leaders' commit
+ * waits from their probes.
  */
 final class TailEvidence {
   private final List<TailRecord> records;
   private final long[] windowMedianNanos;
   private final long[] windowP99Nanos;
   private final BrokerTimings brokers;
+  private final CommitWaits commitWaits;
   private final double e2eMeanNanos;
 
   /**
@@ -24,16 +27,19 @@ final class TailEvidence {
    * @param windowMedianNanos per segment ordinal, the median over the whole window, -1 unknown
    * @param windowP99Nanos per segment ordinal, the p99 over the whole window, -1 unknown
    * @param brokers the brokers' request timings
+   * @param commitWaits the leaders' high-watermark waits
    */
   TailEvidence(
       List<TailRecord> records,
       long[] windowMedianNanos,
       long[] windowP99Nanos,
-      BrokerTimings brokers) {
+      BrokerTimings brokers,
+      CommitWaits commitWaits) {
     this.records = List.copyOf(records);
     this.windowMedianNanos = windowMedianNanos.clone();
     this.windowP99Nanos = windowP99Nanos.clone();
     this.brokers = brokers;
+    this.commitWaits = commitWaits;
     double sum = 0;
     for (TailRecord r : records) {
       sum += r.e2eNanos();
@@ -127,6 +133,22 @@ final class TailEvidence {
     return r.leaderNodeId() < 0
         ? null
         : brokers.lookup(r.leaderNodeId(), request, r.drainEpochNanos());
+  }
+
+  /**
+   * The longest wait of the record's leader's high watermark that ended while the record was in
+   * publish ({@code D} to {@code L}): what an {@code acks=all} request ahead of it on the
+   * connection waited for. Null when the leader has no probe, or the record's publish is unknown.
+   * {@code D} is on the producer's clock and the probe's times on the leader's: a clock offset
+   * shifts the interval by as much, small against a wait that matters.
+   */
+  CommitWaits.CommitWait commitWaitDuringPublish(TailRecord r) {
+    long publish = r.nanos(Segment.PUBLISH);
+    if (r.leaderNodeId() < 0 || publish < 0) {
+      return null;
+    }
+    return commitWaits.longest(
+        r.leaderNodeId(), r.drainEpochNanos(), r.drainEpochNanos() + publish);
   }
 
   /**

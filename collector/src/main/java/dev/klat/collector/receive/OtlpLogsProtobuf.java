@@ -19,9 +19,17 @@ final class OtlpLogsProtobuf {
   /** One broker's resource and the probe records under it. */
   record BrokerReport(Map<String, Object> resource, List<PartitionRanges> partitions) {}
 
-  /** One probe record: a partition's ranges of one leader term. */
+  /**
+   * One probe record: a partition's ranges of one leader term, and the follower of each commit
+   * range (empty when the probe did not say).
+   */
   record PartitionRanges(
-      String topic, int partition, int leaderEpoch, byte[] appends, byte[] commits) {}
+      String topic,
+      int partition,
+      int leaderEpoch,
+      byte[] appends,
+      byte[] commits,
+      byte[] commitFollowers) {}
 
   /** What a request held. */
   record Decoded(
@@ -121,6 +129,7 @@ final class OtlpLogsProtobuf {
     long epoch = -1;
     byte[] appends = null;
     byte[] commits = null;
+    byte[] commitFollowers = null;
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag != (6 << 3 | ProtoReader.LENGTH_DELIMITED)) {
@@ -152,6 +161,8 @@ final class OtlpLogsProtobuf {
         case BrokerProbeWire.LEADER_EPOCH -> epoch = value instanceof Long l ? l : -1;
         case BrokerProbeWire.APPENDS -> appends = value instanceof byte[] b ? b : null;
         case BrokerProbeWire.COMMITS -> commits = value instanceof byte[] b ? b : null;
+        case BrokerProbeWire.COMMIT_FOLLOWERS ->
+            commitFollowers = value instanceof byte[] b ? b : null;
         default -> {
           // Not a key of the probe's: ignored, as OTLP allows more attributes.
         }
@@ -170,7 +181,8 @@ final class OtlpLogsProtobuf {
         (int) partition,
         (int) epoch,
         appends == null ? new byte[0] : appends,
-        commits == null ? new byte[0] : commits);
+        commits == null ? new byte[0] : commits,
+        commitFollowers == null ? new byte[0] : commitFollowers);
   }
 
   // string_value, int_value and bytes_value: the kinds the probe writes; others read as null.

@@ -93,18 +93,33 @@ final class ProbeIngest {
   private String store(int brokerId, long instanceId, PartitionRanges ranges) {
     List<long[]> appends = new ArrayList<>();
     List<long[]> commits = new ArrayList<>();
+    int[] followers;
     try {
       decode(ranges.appends(), appends);
       decode(ranges.commits(), commits);
+      byte[] packed = ranges.commitFollowers();
+      followers = BrokerProbeWire.decodeFollowers(packed, 0, packed.length);
     } catch (IllegalArgumentException e) {
       return ranges.topic() + "-" + ranges.partition() + ": " + e.getMessage();
+    }
+    if (followers.length != 0 && followers.length != commits.size()) {
+      return ranges.topic()
+          + "-"
+          + ranges.partition()
+          + ": "
+          + followers.length
+          + " commit followers for "
+          + commits.size()
+          + " commit ranges";
     }
     TermKey term = new TermKey(brokerId, instanceId, ranges.leaderEpoch());
     for (long[] r : appends) {
       timelines.append(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3]);
     }
-    for (long[] r : commits) {
-      timelines.commit(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3]);
+    for (int i = 0; i < commits.size(); i++) {
+      long[] r = commits.get(i);
+      int follower = followers.length == 0 ? BrokerProbeWire.NO_FOLLOWER : followers[i];
+      timelines.commit(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3], follower);
     }
     return null;
   }

@@ -41,6 +41,7 @@ class RecentBreakdownsTest {
         Set.of(),
         false,
         -1,
+        -1,
         ProducerEvidence.UNKNOWN,
         ConsumerSettings.UNKNOWN);
   }
@@ -89,6 +90,7 @@ class RecentBreakdownsTest {
         b.flagged(),
         b.e2eFlagged(),
         b.leaderNodeId(),
+        b.commitFollowerId(),
         evidence,
         b.consumerSettings());
   }
@@ -169,6 +171,7 @@ class RecentBreakdownsTest {
         Set.of(),
         false,
         1,
+        -1,
         ProducerEvidence.UNKNOWN,
         ConsumerSettings.UNKNOWN);
   }

@@ -34,7 +34,7 @@ class ProbeSourceTest {
   @Test
   void theProbesAppendAndCommitAreExactAndSplitPublishFromCommit() {
     probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
-    probes.commit(LEADER, "orders", 0, 5, 5, ms(30), ms(30));
+    probes.commit(LEADER, "orders", 0, 5, 5, ms(30), ms(30), 2);
 
     correlator.offerProducer(producer(5, 0, 10, 32));
     correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
@@ -46,6 +46,9 @@ class ProbeSourceTest {
     assertThat(breakdown.quality(Segment.PUBLISH)).isEqualTo(Quality.EXACT);
     assertThat(breakdown.quality(Segment.COMMIT)).isEqualTo(Quality.EXACT);
     assertThat(breakdown.method(Segment.COMMIT)).isEqualTo(EstimationMethod.BROKER_PROBE);
+    assertThat(out.get(0).commitFollowerId())
+        .as("the follower whose fetch committed it")
+        .isEqualTo(2);
   }
 
   @Test
@@ -53,7 +56,7 @@ class ProbeSourceTest {
     // acks=1, a consumer waiting at the leader with fetch.min.bytes=1: without the probe, H would
     // be taken where the leader began answering that fetch (consumer-fetch-wait).
     probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
-    probes.commit(LEADER, "orders", 0, 5, 5, ms(25), ms(25));
+    probes.commit(LEADER, "orders", 0, 5, 5, ms(25), ms(25), -1);
     Correlator withFetchTimings =
         new Correlator(
             new Correlator.Settings(60_000_000_000L, 1000, 60_000_000_000L, 100),
@@ -124,7 +127,7 @@ class ProbeSourceTest {
         .as("waits: the probe reported up to 20 ms, the record was read at 34")
         .isEmpty();
 
-    probes.commit(LEADER, "orders", 0, 5, 5, ms(30), ms(30));
+    probes.commit(LEADER, "orders", 0, 5, 5, ms(30), ms(30), -1);
     probes.covered(1, ms(40), nowNanos);
     correlator.brokerDataArrived();
 
@@ -167,7 +170,7 @@ class ProbeSourceTest {
   void withTheLeaderAloneInTheIsrCommitIsZeroNotNegative() {
     // The append advanced the high watermark inside the call, before the append hook's clock read.
     probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12));
-    probes.commit(LEADER, "orders", 0, 0, 5, ms(11.99), ms(11.99));
+    probes.commit(LEADER, "orders", 0, 0, 5, ms(11.99), ms(11.99), -1);
 
     correlator.offerProducer(producer(5, 0, 10, 32));
     correlator.offerConsumer(consumer(5, "g", 20, 34, 35));

@@ -14,11 +14,45 @@ class ProbeTimelinesTest {
   void anOffsetGetsTheAppendAndTheCommitOfItsRanges() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
     timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
-    timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000);
-    timelines.commit(broker1, "t", 0, 105, 109, 3_000, 3_000);
+    timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000, -1);
+    timelines.commit(broker1, "t", 0, 105, 109, 3_000, 3_000, -1);
 
-    assertThat(timelines.lookup("t", 0, 107, 1)).isEqualTo(new Instants(1, 1_000, 0, 3_000, 0));
-    assertThat(timelines.lookup("t", 0, 100, 1)).isEqualTo(new Instants(1, 1_000, 0, 2_000, 0));
+    assertThat(timelines.lookup("t", 0, 107, 1)).isEqualTo(new Instants(1, 1_000, 0, 3_000, 0, -1));
+    assertThat(timelines.lookup("t", 0, 100, 1)).isEqualTo(new Instants(1, 1_000, 0, 2_000, 0, -1));
+  }
+
+  @Test
+  void anOffsetKnowsTheFollowerWhoseFetchCommittedIt() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
+    timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000, 3);
+    timelines.commit(broker1, "t", 0, 105, 109, 3_000, 3_000, 2);
+
+    assertThat(timelines.lookup("t", 0, 101, 1).commitFollowerId()).isEqualTo(3);
+    assertThat(timelines.lookup("t", 0, 107, 1).commitFollowerId()).isEqualTo(2);
+  }
+
+  @Test
+  void theLongestCommitWaitInAnIntervalNamesItsFollower() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 100);
+    assertThat(timelines.longest(1, 0, Long.MAX_VALUE)).as("no probe reports").isNull();
+    timelines.covered(1, 10_000_000, 0);
+    // Partition 0: offsets 0-9 appended at 1 ms, held until follower 3 fetched them at 900 ms.
+    timelines.append(broker1, "t", 0, 0, 9, 1_000_000, 1_000_000);
+    timelines.append(broker1, "t", 0, 10, 19, 2_000_000, 2_000_000);
+    timelines.commit(broker1, "t", 0, 0, 19, 900_000_000, 900_000_000, 3);
+    // Partition 1: a quick commit by follower 2 in the same interval.
+    timelines.append(broker1, "t", 1, 0, 4, 899_000_000, 899_000_000);
+    timelines.commit(broker1, "t", 1, 0, 4, 901_000_000, 901_000_000, 2);
+    // Another leader's wait is not broker 1's.
+    timelines.append(new TermKey(2, 0xBBL, 1), "t", 2, 0, 4, 0, 0);
+    timelines.commit(new TermKey(2, 0xBBL, 1), "t", 2, 0, 4, 950_000_000, 950_000_000, 3);
+
+    assertThat(timelines.longest(1, 500_000_000, 1_000_000_000))
+        .isEqualTo(new CommitWaits.CommitWait(899_000_000, 900_000_000, 3));
+    assertThat(timelines.longest(1, 900_500_000, 1_000_000_000))
+        .isEqualTo(new CommitWaits.CommitWait(2_000_000, 901_000_000, 2));
+    assertThat(timelines.longest(1, 0, 800_000_000)).isEqualTo(CommitWaits.CommitWait.NONE);
   }
 
   @Test
@@ -34,7 +68,7 @@ class ProbeTimelinesTest {
   void anOffsetNoRangeCoversIsUnknownNeverGuessed() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
     timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
-    timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000);
+    timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000, -1);
 
     assertThat(timelines.lookup("t", 0, 110, 1).hasAppend()).isFalse();
     Instants appendedNotCommitted = timelines.lookup("t", 0, 105, 1);
@@ -47,7 +81,7 @@ class ProbeTimelinesTest {
   void anotherLeadersDataNeverAnswersForTheRecordsLeader() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
     timelines.append(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 1_000, 1_000);
-    timelines.commit(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 2_000, 2_000);
+    timelines.commit(new TermKey(2, 0xBBL, 6), "t", 0, 100, 109, 2_000, 2_000, -1);
 
     assertThat(timelines.lookup("t", 0, 105, 1).hasAppend()).isFalse();
     assertThat(timelines.lookup("t", 0, 105, 2).hasAppend()).isTrue();
@@ -58,7 +92,7 @@ class ProbeTimelinesTest {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
     // Appended before the broker restarted (old probe instance), committed after it.
     timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
-    timelines.commit(new TermKey(1, 0xCCL, 7), "t", 0, 100, 109, 9_000, 9_000);
+    timelines.commit(new TermKey(1, 0xCCL, 7), "t", 0, 100, 109, 9_000, 9_000, -1);
 
     Instants instants = timelines.lookup("t", 0, 105, 1);
     assertThat(instants.appendNanos()).isEqualTo(1_000);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.CommitWaits;
 import dev.klat.collector.correlate.ConsumerSettings;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.model.Segment;
@@ -35,7 +36,29 @@ class DiagnosisTest {
       e2e += nanos[i];
     }
     return new TailRecord(
-        1_000, e2e, nanos, (long) (lagMs * MS), (long) (bufferedMs * MS), 1, producer, consumer);
+        1_000,
+        e2e,
+        nanos,
+        (long) (lagMs * MS),
+        (long) (bufferedMs * MS),
+        1,
+        -1,
+        producer,
+        consumer);
+  }
+
+  /** The same record, committed by {@code followerId}'s fetch. */
+  private static TailRecord committedBy(TailRecord r, int followerId) {
+    return new TailRecord(
+        r.drainEpochNanos(),
+        r.e2eNanos(),
+        r.segmentNanos(),
+        r.lagNanos(),
+        r.bufferedNanos(),
+        r.leaderNodeId(),
+        followerId,
+        r.producer(),
+        r.consumer());
   }
 
   private static List<TailRecord> tail(int n, TailRecord r) {
@@ -47,14 +70,7 @@ class DiagnosisTest {
   }
 
   private static DiagnosisReport diagnose(List<TailRecord> tail, BrokerTimings brokers) {
-    Map<String, RecentBreakdowns.SegmentQuantiles> segments = new LinkedHashMap<>();
-    for (Segment s : Segment.values()) {
-      segments.put(s.id(), new RecentBreakdowns.SegmentQuantiles(1000, 2 * MS, 10 * MS));
-    }
-    RecentBreakdowns.Summary summary =
-        new RecentBreakdowns.Summary(
-            1000, 10 * MS, 100 * MS, 150 * MS, tail.size(), Map.of(), Map.of(), segments, Map.of());
-    return Diagnosis.diagnose(summary, tail, brokers);
+    return Diagnosis.diagnose(summaryOf(tail), tail, brokers, CommitWaits.NONE);
   }
 
   /** Ten records of these segments (ms), from the default producer and consumer. */
@@ -198,7 +214,8 @@ class DiagnosisTest {
     TailRecord behind =
         tailRecord(new double[] {5, 850, 3, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
 
-    DiagnosisReport report = Diagnosis.diagnose(summary, tail(10, behind), BrokerTimings.NONE);
+    DiagnosisReport report =
+        Diagnosis.diagnose(summary, tail(10, behind), BrokerTimings.NONE, CommitWaits.NONE);
 
     assertKnobs(report, "broker 1 replication");
     assertExplains(report, 0.8);
@@ -210,10 +227,79 @@ class DiagnosisTest {
                         10,
                         tailRecord(
                             new double[] {5, 850, 3, 1, 2}, 0, 1, acksOne, DEFAULT_CONSUMER)),
-                    BrokerTimings.NONE)
+                    BrokerTimings.NONE,
+                    CommitWaits.NONE)
                 .findings())
         .extracting(Finding::knob)
         .containsExactly("publish to broker 1 (no broker timings)");
+  }
+
+  @Test
+  void aPublishHeldBehindAHighWatermarkWaitTheProbeMeasuredNamesTheFollowerThatEndedIt() {
+    // Broker 1's high watermark waited 900 ms, until broker 2's fetch 800 ms after D.
+    CommitWaits waits =
+        (leader, from, to) ->
+            leader == 1 && from == 1_000 && to == 1_000 + 850 * MS
+                ? new CommitWaits.CommitWait(900 * MS, 1_000 + 800 * MS, 2)
+                : null;
+    List<TailRecord> held = defaultTail(5, 850, 3, 1, 2);
+
+    DiagnosisReport report = Diagnosis.diagnose(summaryOf(held), held, BrokerTimings.NONE, waits);
+
+    assertKnobs(report, "broker 2 follower fetch");
+    assertExplains(report, 0.8);
+    assertThat(report.findings().get(0).segment()).isEqualTo("publish");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("longest high-watermark wait of broker 1 during their publish", "900.0 ms")
+        .containsEntry("the wait ended by", "broker 2's fetch (broker probe)");
+    assertThat(report.findings().get(0).suggestion()).contains("Broker 2 was the follower");
+  }
+
+  @Test
+  void withTheProbeSeeingNoWaitAPublishIsNotPutOnReplication() {
+    List<TailRecord> records = defaultTail(5, 850, 3, 1, 2);
+    DiagnosisReport report =
+        Diagnosis.diagnose(
+            summaryOf(records),
+            records,
+            BrokerTimings.NONE,
+            (leader, from, to) -> CommitWaits.CommitWait.NONE);
+
+    assertKnobs(report, "publish to broker 1 (no broker timings)");
+  }
+
+  @Test
+  void aLongCommitEndedMostlyByOneFollowersFetchNamesThatFollower() {
+    TailRecord r =
+        tailRecord(new double[] {2, 3, 70, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
+    List<TailRecord> records = new ArrayList<>(tail(6, committedBy(r, 3)));
+    records.addAll(tail(4, committedBy(r, 2)));
+
+    DiagnosisReport report = diagnose(records);
+
+    assertKnobs(report, "broker 3 follower fetch");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("share of the tail's commit time ended by broker 3's fetch", "60%");
+  }
+
+  @Test
+  void aLongCommitSpreadOverTheFollowersNamesTheLeadersReplication() {
+    TailRecord r =
+        tailRecord(new double[] {2, 3, 70, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
+    List<TailRecord> records = new ArrayList<>(tail(4, committedBy(r, 3)));
+    records.addAll(tail(3, committedBy(r, 2)));
+    records.addAll(tail(3, r));
+
+    assertKnobs(diagnose(records), "broker 1 replication");
+  }
+
+  private static RecentBreakdowns.Summary summaryOf(List<TailRecord> tail) {
+    Map<String, RecentBreakdowns.SegmentQuantiles> segments = new LinkedHashMap<>();
+    for (Segment s : Segment.values()) {
+      segments.put(s.id(), new RecentBreakdowns.SegmentQuantiles(1000, 2 * MS, 10 * MS));
+    }
+    return new RecentBreakdowns.Summary(
+        1000, 10 * MS, 100 * MS, 150 * MS, tail.size(), Map.of(), Map.of(), segments, Map.of());
   }
 
   @Test

@@ -42,6 +42,7 @@ class AdminServerTest {
         Set.of(),
         false,
         1,
+        -1,
         ProducerEvidence.UNKNOWN,
         ConsumerSettings.UNKNOWN);
   }

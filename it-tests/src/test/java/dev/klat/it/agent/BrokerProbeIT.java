@@ -65,6 +65,8 @@ class BrokerProbeIT {
         assertThat(number(stats, "probeRecordsReceived")).as(stats).isPositive();
         assertThat(number(stats, "probeRecordsRejected")).as(stats).isZero();
         assertThat(number(stats, "probeRangesDropped")).as(stats).isZero();
+        // Replication factor 3: the high watermark moves when a follower's fetch catches up.
+        assertThat(number(stats, "probeCommitRangesWithFollower")).as(stats).isPositive();
         for (Broker broker : cluster.brokers()) {
           assertThat(Files.readString(broker.logFile()))
               .as("broker %d log", broker.nodeId())

@@ -1,0 +1,99 @@
+package dev.klat.collector.diagnose;
+
+import static dev.klat.collector.diagnose.TailEvidence.ms;
+
+import dev.klat.collector.correlate.CommitWaits;
+import dev.klat.model.Segment;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The part of the tail's publish that {@code acks=all} requests ahead on the connection held, as
+ * the leaders' probes measured it: per leader and follower whose fetch ended the wait, the time
+ * held and the longest wait. A follower is named only where one explains as much as a cause named
+ * by its segment: every {@code acks=all} request waits for some follower, a slow one is what
+ * matters.
+ */
+final class FollowerHolds {
+  private record Key(int leaderId, int followerId) {}
+
+  private static final class Held {
+    double sumNanos;
+    int records;
+    long longestWaitNanos;
+  }
+
+  private final Map<Key, Held> held =
+      new TreeMap<>(
+          (a, b) ->
+              a.leaderId != b.leaderId
+                  ? Integer.compare(a.leaderId, b.leaderId)
+                  : Integer.compare(a.followerId, b.followerId));
+
+  void add(int leaderId, CommitWaits.CommitWait wait, long heldNanos) {
+    if (heldNanos <= 0) {
+      return;
+    }
+    Held h = held.computeIfAbsent(new Key(leaderId, wait.followerId()), k -> new Held());
+    h.sumNanos += heldNanos;
+    h.records++;
+    h.longestWaitNanos = Math.max(h.longestWaitNanos, wait.waitNanos());
+  }
+
+  void findings(TailEvidence tail, List<Finding> out) {
+    for (Map.Entry<Key, Held> e : held.entrySet()) {
+      double mean = e.getValue().sumNanos / tail.size();
+      if (tail.share(mean) < Diagnosis.SEGMENT_CAUSE_SHARE) {
+        continue;
+      }
+      Key key = e.getKey();
+      Map<String, Object> evidence = new LinkedHashMap<>();
+      evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
+      evidence.put("acks", "all");
+      evidence.put(
+          "longest high-watermark wait of broker " + key.leaderId + " during their publish",
+          ms(e.getValue().longestWaitNanos));
+      evidence.put("tail records held behind it", e.getValue().records);
+      evidence.put(
+          "the wait ended by",
+          key.followerId < 0
+              ? "no follower's fetch (the leader alone in the ISR)"
+              : "broker " + key.followerId + "'s fetch (broker probe)");
+      out.add(
+          tail.finding(
+              Segment.PUBLISH,
+              knob(key.leaderId, key.followerId),
+              mean,
+              evidence,
+              "acks=all Produce requests to broker "
+                  + key.leaderId
+                  + " waited for its high watermark, and the requests behind them on the same"
+                  + " connection waited before broker "
+                  + key.leaderId
+                  + " read them. "
+                  + slowFollower(key.followerId)));
+    }
+  }
+
+  /** The knob a replication wait names: the follower when known, else the leader's replication. */
+  static String knob(int leaderId, int followerId) {
+    return followerId >= 0
+        ? "broker " + followerId + " follower fetch"
+        : (leaderId < 0 ? "replication" : "broker " + leaderId + " replication");
+  }
+
+  /** What to look at when a follower holds the high watermark back. */
+  static String slowFollower(int followerId) {
+    if (followerId < 0) {
+      return "Look for a slow follower of its partitions (replica fetcher lag, ISR shrinks).";
+    }
+    return "Broker "
+        + followerId
+        + " was the follower the high watermark waited for: look at its replica fetchers"
+        + " (num.replica.fetchers, replica.fetch.wait.max.ms), its disk, network and GC pauses. A"
+        + " follower that stays behind for replica.lag.time.max.ms leaves the ISR; acks=1 stops the"
+        + " producer waiting for it, at the cost of durability.";
+  }
+}

@@ -13,6 +13,7 @@ import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.collector.correlate.ProbeTimelines;
 import dev.klat.collector.diagnose.Diagnosis;
+import dev.klat.collector.diagnose.DiagnosisGauges;
 import dev.klat.collector.diagnose.DiagnosisReport;
 import dev.klat.collector.export.AdminServer;
 import dev.klat.collector.export.TraceExporter;
@@ -46,6 +47,7 @@ public final class Collector implements AutoCloseable {
   private final AgentMetrics agentMetrics;
   private final BreakdownMetrics breakdownMetrics;
   private final RecentBreakdowns recent;
+  private final DiagnosisGauges diagnosisGauges;
   private final TraceExporter traceExporter;
   private final OtlpIngest ingest;
   private final OtlpHttpReceiver receiver;
@@ -65,6 +67,14 @@ public final class Collector implements AutoCloseable {
         new BreakdownMetrics(
             config.positiveInt("metrics.max.topic.groups"), System::currentTimeMillis);
     recent = new RecentBreakdowns(config.positiveInt("api.recent.breakdowns"));
+    diagnosisGauges =
+        new DiagnosisGauges(
+            recent::busiestPairs,
+            this::diagnose,
+            config.durationMillis("diagnosis.window") * 1_000_000L,
+            config.durationMillis("diagnosis.interval") * 1_000_000L,
+            config.positiveInt("diagnosis.max.topic.groups"),
+            System::nanoTime);
     String endpoint = config.string("traces.endpoint");
     traceExporter =
         endpoint.isEmpty()
@@ -262,6 +272,8 @@ public final class Collector implements AutoCloseable {
           labels.put(TagKeys.TO_HOST, c.toHost());
           series.add(Exposition.Series.scalar(labels, c.offsetNanos() / 1e9));
         }
+      } else if (def == MetricDef.DIAGNOSIS_TAIL_SHARE) {
+        series.addAll(diagnosisGauges.series());
       } else {
         for (Map.Entry<Map<String, String>, AgentMetrics.Accumulated> e :
             agentMetrics.merged(def, nowEpochNanos).entrySet()) {

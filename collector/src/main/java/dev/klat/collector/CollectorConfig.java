@@ -46,6 +46,9 @@ public final class CollectorConfig {
     DEFAULTS.put("metrics.gauge.stale", "5m");
     DEFAULTS.put("metrics.max.topic.groups", "1000");
     DEFAULTS.put("api.recent.breakdowns", "100000");
+    DEFAULTS.put("diagnosis.window", "5m");
+    DEFAULTS.put("diagnosis.interval", "15s");
+    DEFAULTS.put("diagnosis.max.topic.groups", "20");
     DEFAULTS.put("traces.endpoint", "");
     DEFAULTS.put("traces.queue.size", "10000");
     DEFAULTS.put("brokers.exporter", "");
@@ -75,7 +78,9 @@ public final class CollectorConfig {
           "brokers.stale",
           "brokers.history",
           "brokers.connect.timeout",
-          "brokers.read.timeout");
+          "brokers.read.timeout",
+          "diagnosis.window",
+          "diagnosis.interval");
 
   static final String PROPERTY_PREFIX = "klat.collector.";
   static final String ENV_PREFIX = "KLAT_COLLECTOR_";
@@ -201,6 +206,7 @@ public final class CollectorConfig {
     positiveInt("metrics.max.streams");
     positiveInt("metrics.max.topic.groups");
     positiveInt("api.recent.breakdowns");
+    positiveInt("diagnosis.max.topic.groups");
     positiveInt("traces.queue.size");
     String endpoint = string("traces.endpoint");
     if (!endpoint.isEmpty()

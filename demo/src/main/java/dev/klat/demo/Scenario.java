@@ -17,13 +17,20 @@ enum Scenario {
   // The batch waiting for the paused follower is in commit. Behind it the producer backs up: a
   // broker reads one request per connection at a time, so the next batches wait in publish, and
   // once max.in.flight.requests.per.connection are waiting, in the accumulator (produce). The
-  // slowest records are those queued behind, so publish, sometimes produce, leads the tail.
-  // Which follower is slow needs the followers' own figures, which the diagnosis does not read yet.
-  SLOW_FOLLOWER("slow-follower", "a follower paused 1 s out of every 4", "publish", null),
+  // slowest records are those queued behind, so publish, sometimes produce, leads the tail; the
+  // leader's probe names the follower whose fetch ended the wait.
+  SLOW_FOLLOWER(
+      "slow-follower",
+      "a follower paused 1 s out of every 4",
+      "publish",
+      "publish:broker_" + Scenario.PAUSED_FOLLOWER + "_follower_fetch"),
   FETCH_WAIT(
       "fetch-wait", "a consumer waiting for 1 MiB fetches", "fetch", "fetch:fetch.min.bytes"),
   SLOW_CONSUMER(
       "slow-consumer", "a consumer sleeping 200 ms after each poll", "catch-up", "catch-up:");
+
+  /** Stands in an expected finding for the node id of the follower the demo pauses. */
+  static final String PAUSED_FOLLOWER = "{paused}";
 
   final String id;
   final String description;
@@ -42,6 +49,13 @@ enum Scenario {
     this.description = description;
     this.expectedSegment = expectedSegment;
     this.expectedFinding = expectedFinding;
+  }
+
+  /** How the top finding starts, with the paused follower's node id filled in; null for none. */
+  String expectedFinding(int pausedFollowerId) {
+    return expectedFinding == null
+        ? null
+        : expectedFinding.replace(PAUSED_FOLLOWER, Integer.toString(pausedFollowerId));
   }
 
   static Scenario byId(String id) {

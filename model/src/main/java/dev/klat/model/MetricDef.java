@@ -278,6 +278,22 @@ public final class MetricDef {
           TagKeys.FROM_HOST,
           TagKeys.TO_HOST);
 
+  /**
+   * {@code klat.diagnosis.tail.share}: the share of the p99 tail's mean end-to-end latency that a
+   * diagnosis finding explains, over the collector's diagnosis window (0 to 1), per topic, group,
+   * segment and knob; only the findings of the latest diagnosis are present.
+   */
+  public static final MetricDef DIAGNOSIS_TAIL_SHARE =
+      new MetricDef(
+          "klat.diagnosis.tail.share",
+          Instrument.GAUGE,
+          Unit.NONE,
+          "Share of the p99 tail's mean end-to-end latency that the finding explains.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP,
+          TagKeys.SEGMENT,
+          TagKeys.KNOB);
+
   private static final List<MetricDef> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
@@ -304,7 +320,8 @@ public final class MetricDef {
               COLLECTOR_BROKER_UP,
               COLLECTOR_BROKER_SCRAPE_ERRORS,
               COLLECTOR_BROKER_SCRAPE_AGE,
-              CLOCK_OFFSET));
+              CLOCK_OFFSET,
+              DIAGNOSIS_TAIL_SHARE));
 
   private final String name;
   private final Instrument instrument;
@@ -320,7 +337,7 @@ public final class MetricDef {
     this.unit = unit;
     this.description = description;
     this.tagKeys = Collections.unmodifiableList(Arrays.asList(tagKeys));
-    this.prometheusName = toPrometheusName(name, instrument, unit);
+    this.prometheusName = PrometheusNames.of(name, instrument, unit);
   }
 
   private static MetricDef latency(String name, String description, String... tagKeys) {
@@ -329,21 +346,6 @@ public final class MetricDef {
 
   private static MetricDef counter(String name, String description, String... tagKeys) {
     return new MetricDef(name, Instrument.COUNTER, Unit.NONE, description, tagKeys);
-  }
-
-  // The OpenTelemetry-to-Prometheus conversion (also what Micrometer's Prometheus registry does):
-  // dots become underscores, then the unit suffix, then _total for counters; a suffix the name
-  // already ends with is not repeated.
-  static String toPrometheusName(String name, Instrument instrument, Unit unit) {
-    String base = name.replace('.', '_');
-    String suffix = unit.prometheusSuffix();
-    if (!suffix.isEmpty() && !base.endsWith("_" + suffix)) {
-      base = base + "_" + suffix;
-    }
-    if (instrument == Instrument.COUNTER && !base.endsWith("_total")) {
-      base = base + "_total";
-    }
-    return base;
   }
 
   /**
@@ -420,15 +422,7 @@ public final class MetricDef {
    *     is {@link #prometheusName()}; for a counter or gauge {@code [name]}. Unmodifiable.
    */
   public List<String> prometheusSeriesNames() {
-    if (instrument != Instrument.HISTOGRAM) {
-      return Collections.singletonList(prometheusName);
-    }
-    return Collections.unmodifiableList(
-        Arrays.asList(
-            prometheusName,
-            prometheusName + "_bucket",
-            prometheusName + "_count",
-            prometheusName + "_sum"));
+    return PrometheusNames.series(prometheusName, instrument);
   }
 
   /**

@@ -43,4 +43,10 @@ public final class TagKeys {
   public static final String TO_HOST = "to_host";
 
   private TagKeys() {}
+
+  /**
+   * The knob or cause a diagnosis finding names ({@code linger.ms}, {@code broker 3 follower
+   * fetch}).
+   */
+  public static final String KNOB = "knob";
 }

@@ -183,7 +183,9 @@ class NamesTest {
                 + " klat_collector_broker_scrape_errors_total [broker]",
             "klat.collector.broker.scrape.age GAUGE s klat_collector_broker_scrape_age_seconds"
                 + " [broker]",
-            "klat.clock.offset GAUGE s klat_clock_offset_seconds [from_host, to_host]");
+            "klat.clock.offset GAUGE s klat_clock_offset_seconds [from_host, to_host]",
+            "klat.diagnosis.tail.share GAUGE 1 klat_diagnosis_tail_share"
+                + " [topic, group, segment, knob]");
   }
 
   @Test
@@ -215,17 +217,14 @@ class NamesTest {
 
   @Test
   void prometheusConversionDoesNotRepeatSuffixes() {
-    assertThat(
-            MetricDef.toPrometheusName(
-                "a.size.bytes", MetricDef.Instrument.GAUGE, MetricDef.Unit.BYTES))
+    assertThat(PrometheusNames.of("a.size.bytes", MetricDef.Instrument.GAUGE, MetricDef.Unit.BYTES))
         .isEqualTo("a_size_bytes");
     assertThat(
-            MetricDef.toPrometheusName(
+            PrometheusNames.of(
                 "a.requests.total", MetricDef.Instrument.COUNTER, MetricDef.Unit.NONE))
         .isEqualTo("a_requests_total");
     assertThat(
-            MetricDef.toPrometheusName(
-                "a.bytes.sent", MetricDef.Instrument.COUNTER, MetricDef.Unit.BYTES))
+            PrometheusNames.of("a.bytes.sent", MetricDef.Instrument.COUNTER, MetricDef.Unit.BYTES))
         .isEqualTo("a_bytes_sent_bytes_total");
   }
 

@@ -157,6 +157,22 @@ public final class RecentBreakdowns {
     return out;
   }
 
+  /**
+   * The topic and consumer group pairs with the most breakdowns joined since {@code nowNanos -
+   * windowNanos}, most first, at most {@code max}: each as {@code {topic, group}}.
+   */
+  public synchronized List<String[]> busiestPairs(long windowNanos, long nowNanos, int max) {
+    Map<List<String>, Integer> counts = new java.util.HashMap<>();
+    for (int slot : matching(null, null, windowNanos, nowNanos)) {
+      counts.merge(List.of(topics[slot], groups[slot]), 1, Integer::sum);
+    }
+    return counts.entrySet().stream()
+        .sorted(Map.Entry.<List<String>, Integer>comparingByValue().reversed())
+        .limit(max)
+        .map(e -> e.getKey().toArray(new String[0]))
+        .toList();
+  }
+
   private int[] matching(String topic, String group, long windowNanos, long nowNanos) {
     int size = (int) Math.min(written, capacity);
     int[] match = new int[size];

@@ -134,6 +134,21 @@ class RecentBreakdownsTest {
   }
 
   @Test
+  void theBusiestPairsComeFirstAndOnlyFromTheWindow() {
+    RecentBreakdowns r = new RecentBreakdowns(100);
+    r.add(breakdown("old", 1, 10), 0);
+    for (int i = 0; i < 3; i++) {
+      r.add(breakdown("busy", 1, 10), 100);
+    }
+    r.add(breakdown("quiet", 1, 10), 100);
+
+    assertThat(r.busiestPairs(50, 120, 10))
+        .extracting(pair -> pair[0] + "/" + pair[1])
+        .containsExactly("busy/g", "quiet/g");
+    assertThat(r.busiestPairs(50, 120, 1)).hasSize(1);
+  }
+
+  @Test
   void theRingKeepsTheNewestRecords() {
     RecentBreakdowns r = new RecentBreakdowns(3);
     for (int i = 1; i <= 5; i++) {

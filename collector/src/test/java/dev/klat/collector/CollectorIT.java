@@ -322,6 +322,11 @@ class CollectorIT {
                 new java.io.PrintStream(errors, true, StandardCharsets.UTF_8)))
         .isEqualTo(2);
     assertThat(errors.toString(StandardCharsets.UTF_8)).contains("bad window: banana");
+    // And on /metrics, for dashboards.
+    assertThat(get("/metrics", null).body())
+        .contains(
+            "klat_diagnosis_tail_share{topic=\"orders\",group=\"billing\",segment=\"catch-up\","
+                + "knob=\"application time between polls\"} 0.5");
     String clocks = get("/api/clocks", null).body();
     assertThat(clocks)
         .contains(

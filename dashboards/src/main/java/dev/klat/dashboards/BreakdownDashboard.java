@@ -1,5 +1,6 @@
 package dev.klat.dashboards;
 
+import static dev.klat.dashboards.Config.DIAGNOSIS;
 import static dev.klat.dashboards.Config.SEGMENT;
 import static dev.klat.dashboards.Config.TOPIC_GROUP;
 import static dev.klat.dashboards.Dashboards.quantile;
@@ -25,6 +26,31 @@ final class BreakdownDashboard {
                     + " commit, catch-up, fetch), with the quality of each.")
             .topicAndGroupVariables();
     String segments = SEGMENT + "_bucket{" + TOPIC_GROUP + "}";
+    d.row("Why: what explains the p99 tail (diagnosis)");
+    String findings = "max by (segment, knob) (" + DIAGNOSIS + "{" + TOPIC_GROUP + "})";
+    d.panel(
+            "bargauge",
+            "What explains the p99 tail",
+            "The collector's diagnosis of the last diagnosis.window (5 minutes by default): each"
+                + " finding names a segment and the knob or cause behind it, with the share of the"
+                + " p99 tail's mean it explains. Evidence and what to change: the collector's page,"
+                + " /api/diagnosis or ./klat diagnose. No bar: nothing explains the tail.",
+            12,
+            8)
+        .instantQuery("sort_desc(" + findings + ")", "{{segment}}: {{knob}}")
+        .unit("percentunit")
+        .max(1);
+    d.panel(
+            "timeseries",
+            "Findings over time",
+            "Each finding's share of the p99 tail, as the collector recomputed it (every 15 s by"
+                + " default): when a cause started, and whether a change made it go away.",
+            12,
+            8)
+        .query(findings, "{{segment}}: {{knob}}", false)
+        .unit("percentunit")
+        .max(1)
+        .min(0);
     d.row("The tail, by segment (sampled records)");
     d.panel(
             "timeseries",

@@ -32,6 +32,7 @@ public final class Config {
 
   static final String E2E = MetricDef.E2E_LATENCY.prometheusName();
   static final String SEGMENT = MetricDef.SEGMENT_LATENCY.prometheusName();
+  static final String DIAGNOSIS = MetricDef.DIAGNOSIS_TAIL_SHARE.prometheusName();
 
   private Config() {}
 }

@@ -107,11 +107,13 @@ class PrometheusIT {
               "--otlp.http.port=" + otlpPort,
               "--admin.port=" + adminPort,
               "--brokers.exporter=" + exporters(cluster.brokers()),
-              "--brokers.scrape.interval=1s"));
+              "--brokers.scrape.interval=1s",
+              "--diagnosis.interval=2s"));
       awaitHttp(URI.create("http://127.0.0.1:" + adminPort + "/healthz"), Duration.ofSeconds(60));
 
       Path scenario = work.resolve("scenario");
-      Files.write(scenario, "steady".getBytes(StandardCharsets.UTF_8));
+      // A lingering producer: the diagnosis names linger.ms, so its panels have data too.
+      Files.write(scenario, "linger-burst".getBytes(StandardCharsets.UTF_8));
       String endpoint = "http://127.0.0.1:" + otlpPort;
       startApp(
           "demo-producer",

@@ -156,6 +156,17 @@ public final class SpanAttributes {
           "",
           "The producer's max.in.flight.requests.per.connection.");
 
+  /**
+   * {@code klat.producer.append_wait_ns}: the time from {@code send()} until the record was in its
+   * batch: the partition's metadata, serialization, partitioning, and a wait for {@code
+   * buffer.memory}. The part of produce spent blocked in {@code send()}.
+   */
+  public static final AttributeDef PRODUCER_APPEND_WAIT_NS =
+      longValue(
+          "klat.producer.append_wait_ns",
+          NS,
+          "Time from send() until the record was in its batch (metadata, buffer.memory).");
+
   /** {@code klat.batch.record_count}: the number of records in the record's batch. */
   public static final AttributeDef BATCH_RECORD_COUNT =
       longValue("klat.batch.record_count", "", "The number of records in the record's batch.");
@@ -328,6 +339,7 @@ public final class SpanAttributes {
               PRODUCER_BATCH_SIZE,
               PRODUCER_BUFFER_MEMORY,
               PRODUCER_MAX_IN_FLIGHT,
+              PRODUCER_APPEND_WAIT_NS,
               BATCH_RECORD_COUNT,
               BATCH_SIZE_BYTES,
               BATCH_COMPRESSION,

@@ -64,6 +64,7 @@ class NamesTest {
     expected.put("klat.producer.batch_size", AttributeDef.Type.LONG);
     expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);
     expected.put("klat.producer.max_in_flight", AttributeDef.Type.LONG);
+    expected.put("klat.producer.append_wait_ns", AttributeDef.Type.LONG);
     expected.put("klat.batch.record_count", AttributeDef.Type.LONG);
     expected.put("klat.batch.size_bytes", AttributeDef.Type.LONG);
     expected.put("klat.batch.compression", AttributeDef.Type.STRING);

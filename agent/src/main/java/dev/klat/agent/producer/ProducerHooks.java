@@ -42,6 +42,7 @@ public final class ProducerHooks {
     try {
       SendContext context = SendContext.current();
       context.instruments = null;
+      context.sampled = null;
       ProducerState state = producerState(runtime, producer);
       TopicInstruments instruments = state.instruments(record.topic());
       if (instruments == null) {
@@ -58,6 +59,7 @@ public final class ProducerHooks {
       }
       RecordTracker sampled =
           SendSampling.maybeSample(runtime, state, record, callback, sendNanos, traceparent);
+      context.sampled = sampled;
       return sampled != null ? sampled : callback;
     } catch (Throwable t) {
       warn("producer-send", t);
@@ -133,6 +135,15 @@ public final class ProducerHooks {
       SendContext context = SendContext.current();
       if (context.instruments != null) {
         timingOf(batch).append(context.instruments, context.sendNanos);
+      }
+      RecordTracker sampled = context.sampled;
+      if (sampled != null) {
+        // Only sampled records read the clock here: the time send() blocked shows on their span.
+        context.sampled = null;
+        AgentRuntime runtime = AgentRuntime.get();
+        if (runtime != null) {
+          sampled.appendedNanos = runtime.time.nanoTime();
+        }
       }
     } catch (Throwable t) {
       warn("producer-append", t);

@@ -41,6 +41,11 @@ final class ProducerSpans {
     putIfKnown(span, SpanAttributes.PRODUCER_BATCH_SIZE, producer.batchSizeBytes);
     putIfKnown(span, SpanAttributes.PRODUCER_BUFFER_MEMORY, producer.bufferMemoryBytes);
     putIfKnown(span, SpanAttributes.PRODUCER_MAX_IN_FLIGHT, producer.maxInFlight);
+    if (tracker.appendedNanos != Long.MIN_VALUE) {
+      span.put(
+          SpanAttributes.PRODUCER_APPEND_WAIT_NS,
+          Math.max(0, tracker.appendedNanos - tracker.sendNanos));
+    }
     span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
     span.put(SpanAttributes.SEND_TIME, span.startEpochNanos());
     span.put(SpanAttributes.ACK_TIME, span.endEpochNanos());

@@ -24,6 +24,9 @@ final class RecordTracker implements Callback {
   /** Non-null only for sampled records. */
   SampledRecord sampled;
 
+  /** When a sampled record was appended to its batch (agent clock), or MIN_VALUE before. */
+  long appendedNanos = Long.MIN_VALUE;
+
   /** The record to send; handed back to the advice once and then dropped. */
   private ProducerRecord<?, ?> record;
 

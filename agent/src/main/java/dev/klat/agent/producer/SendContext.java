@@ -23,6 +23,9 @@ final class SendContext {
   /** The instruments of the record being sent; null when nothing is to be recorded for it. */
   TopicInstruments instruments;
 
+  /** The tracker of the record being sent when it is sampled, until its append; else null. */
+  RecordTracker sampled;
+
   /** The batch being split on this thread, and the index of its next record to hand over. */
   BatchTiming splitSource;
 

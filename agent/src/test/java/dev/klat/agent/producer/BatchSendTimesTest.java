@@ -81,6 +81,22 @@ class BatchSendTimesTest {
     assertThat(((BatchTiming) second.klat$state()).sendNanos).isNull();
   }
 
+  @Test
+  void aSampledRecordKnowsWhenItReachedItsBatchAndOneThatNeverDidKnowsNothing() {
+    TestRuntime.install(1.0, 1000, clock);
+    TestStateHolder batch = new TestStateHolder();
+    nowNanos = 100 * MS;
+    // Sent, then failed before its append (no metadata in time, say).
+    RecordTracker failed = (RecordTracker) ProducerHooks.onSend(producer, record, callback);
+    nowNanos = 200 * MS;
+    RecordTracker sampled = (RecordTracker) ProducerHooks.onSend(producer, record, callback);
+    nowNanos = 203 * MS;
+    ProducerHooks.onAppended(future, batch);
+
+    assertThat(sampled.appendedNanos - sampled.sendNanos).isEqualTo(3 * MS);
+    assertThat(failed.appendedNanos).isEqualTo(Long.MIN_VALUE);
+  }
+
   private void send(TestStateHolder batch, int records) {
     for (int i = 0; i < records; i++) {
       Callback used = ProducerHooks.onSend(producer, record, callback);

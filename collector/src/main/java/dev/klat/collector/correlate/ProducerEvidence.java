@@ -12,6 +12,8 @@ package dev.klat.collector.correlate;
  * @param batchRecords records in the record's batch
  * @param batchBytes the batch's size in bytes
  * @param attempts how many times the batch was sent (1 without retries)
+ * @param appendWaitNanos the time from {@code send()} until the record was in its batch: blocked on
+ *     metadata or {@code buffer.memory}
  * @param acksAll whether the producer used {@code acks=all}
  */
 public record ProducerEvidence(
@@ -22,9 +24,10 @@ public record ProducerEvidence(
     long batchRecords,
     long batchBytes,
     long attempts,
+    long appendWaitNanos,
     boolean acksAll) {
 
   /** Nothing reported. */
   public static final ProducerEvidence UNKNOWN =
-      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, false);
+      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, false);
 }

@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The produce segment ({@code D - S}): a batch lingering for {@code linger.ms}, full batches queued
- * behind the producer's backlog ({@code batch.size}, in-flight requests, {@code buffer.memory}),
- * and retries.
+ * The produce segment ({@code D - S}): {@code send()} blocked before the record was in its batch
+ * (metadata, {@code buffer.memory}), a batch lingering for {@code linger.ms}, full batches queued
+ * behind the producer's backlog ({@code batch.size}, in-flight requests), and retries. The time
+ * blocked in {@code send()} comes first, so that the other two weigh only the time in the batch.
  */
 final class ProduceRules implements Rule {
   // A batch at least this full was sent because it was full, not because linger.ms ran out.
@@ -23,10 +24,35 @@ final class ProduceRules implements Rule {
   @Override
   public List<Finding> explain(TailEvidence tail) {
     List<Finding> out = new ArrayList<>();
+    blockedInSend(tail, out);
     linger(tail, out);
     backlog(tail, out);
     retries(tail, out);
     return out;
+  }
+
+  // send() returns once the record is in a batch: before that it may wait for the partition's
+  // metadata and for buffer.memory to free up.
+  private static void blockedInSend(TailEvidence tail, List<Finding> out) {
+    double explained = tail.mean(ProduceRules::blocked);
+    if (explained <= 0) {
+      return;
+    }
+    Map<String, Object> evidence = tail.segmentEvidence(Segment.PRODUCE);
+    evidence.put("in send() before the record was in its batch, tail mean", ms(explained));
+    evidence.put("buffer.memory", tail.setting(r -> r.producer().bufferMemoryBytes()));
+    evidence.put("batch.size", tail.setting(r -> r.producer().batchSizeBytes()));
+    out.add(
+        tail.finding(
+            Segment.PRODUCE,
+            "send() blocked (buffer.memory, metadata)",
+            explained,
+            evidence,
+            "send() did not return until the record was in a batch: the producer waited for"
+                + " buffer.memory to free up (unsent records fill it when requests cannot carry them"
+                + " away) or for the partition's metadata (a new topic, a leader change; bounded by"
+                + " max.block.ms). A burst fits in a larger buffer.memory; a steady backlog needs"
+                + " more throughput per request (batch.size, compression) or faster brokers."));
   }
 
   // A batch that left before it was full waited up to linger.ms for more records.
@@ -58,10 +84,7 @@ final class ProduceRules implements Rule {
   private static void backlog(TailEvidence tail, List<Finding> out) {
     double explained =
         tail.mean(
-            r ->
-                isFull(r.producer())
-                    ? r.nanos(Segment.PRODUCE) - Math.max(0, r.producer().lingerMs()) * MS
-                    : 0);
+            r -> isFull(r.producer()) ? inBatch(r) - Math.max(0, r.producer().lingerMs()) * MS : 0);
     if (explained <= 0) {
       return;
     }
@@ -103,7 +126,19 @@ final class ProduceRules implements Rule {
   }
 
   private static long lingerWait(TailRecord r) {
-    return Math.min(r.producer().lingerMs() * MS, r.nanos(Segment.PRODUCE));
+    return Math.min(r.producer().lingerMs() * MS, inBatch(r));
+  }
+
+  // The part of produce in send(), before the record was in its batch; 0 when unknown.
+  private static long blocked(TailRecord r) {
+    long produce = Math.max(0, r.nanos(Segment.PRODUCE));
+    long wait = r.producer().appendWaitNanos();
+    return wait <= 0 ? 0 : Math.min(wait, produce);
+  }
+
+  // The part of produce in the batch: from the append to the drain.
+  private static long inBatch(TailRecord r) {
+    return Math.max(0, r.nanos(Segment.PRODUCE)) - blocked(r);
   }
 
   private static boolean isFull(ProducerEvidence p) {

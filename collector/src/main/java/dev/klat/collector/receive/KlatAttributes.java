@@ -41,6 +41,7 @@ final class KlatAttributes {
   static final int ATTEMPTS = 26;
   static final int FETCH_MAX_WAIT_MS = 27;
   static final int MAX_POLL_RECORDS = 28;
+  static final int APPEND_WAIT = 29;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -73,6 +74,7 @@ final class KlatAttributes {
     SpanAttributes.PRODUCER_ATTEMPTS,
     SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS,
     SpanAttributes.CONSUMER_MAX_POLL_RECORDS,
+    SpanAttributes.PRODUCER_APPEND_WAIT_NS,
   };
   static final int COUNT = DEFS.length;
 

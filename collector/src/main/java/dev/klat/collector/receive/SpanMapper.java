@@ -93,6 +93,7 @@ final class SpanMapper {
             evidence(a, KlatAttributes.BATCH_RECORDS),
             evidence(a, KlatAttributes.BATCH_BYTES),
             evidence(a, KlatAttributes.ATTEMPTS),
+            evidence(a, KlatAttributes.APPEND_WAIT),
             isAcksAll(a.asString(KlatAttributes.ACKS))));
   }
 

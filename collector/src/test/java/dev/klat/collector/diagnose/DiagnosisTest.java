@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class DiagnosisTest {
   private static final long MS = 1_000_000L;
   private static final ProducerEvidence DEFAULT_PRODUCER =
-      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, true);
+      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, true);
   private static final ConsumerSettings DEFAULT_CONSUMER = new ConsumerSettings(1, 500, 500);
 
   /** A tail record: segments in ms (produce, publish, commit, catch-up, fetch). */
@@ -125,7 +125,8 @@ class DiagnosisTest {
 
   @Test
   void batchesThatLeaveWithOneRecordAfterLingerNameLingerMs() {
-    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, true);
+    ProducerEvidence lingering =
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
     DiagnosisReport report = diagnose(producerTail(10, lingering, 101, 2, 3, 1, 3));
 
     Finding top = report.findings().get(0);
@@ -141,8 +142,9 @@ class DiagnosisTest {
 
   @Test
   void settingsThatDifferAcrossProducersAreAllShown() {
-    ProducerEvidence prompt = new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, true);
-    ProducerEvidence lingering = new ProducerEvidence(500, 16_384, 33_554_432, 5, 1, 120, 1, true);
+    ProducerEvidence prompt = new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
+    ProducerEvidence lingering =
+        new ProducerEvidence(500, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
     List<TailRecord> records = new ArrayList<>();
     records.addAll(
         tail(3, tailRecord(new double[] {6, 2, 3, 1, 3}, 0, 1, prompt, DEFAULT_CONSUMER)));
@@ -159,7 +161,8 @@ class DiagnosisTest {
 
   @Test
   void fullBatchesThatStillWaitNameBatchSizeAndNotLinger() {
-    ProducerEvidence full = new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1, true);
+    ProducerEvidence full =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1, -1, true);
     DiagnosisReport report = diagnose(producerTail(10, full, 80, 5, 5, 5, 5));
 
     assertKnobs(report, "batch.size");
@@ -168,8 +171,24 @@ class DiagnosisTest {
   }
 
   @Test
+  void aSendThatBlockedBeforeTheAppendNamesSendBlockedAndLingerKeepsOnlyTheTimeInTheBatch() {
+    // 80 of the 100 ms of produce were spent in send(), waiting for buffer.memory; the batch of one
+    // record then lingered its 5 ms, and left at once when linger.ms ran out.
+    ProducerEvidence blocked =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, 80 * MS, true);
+    DiagnosisReport report = diagnose(producerTail(10, blocked, 100, 2, 3, 1, 3));
+
+    assertKnobs(report, "send() blocked (buffer.memory, metadata)");
+    assertExplains(report, 0.080);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("in send() before the record was in its batch, tail mean", "80.0 ms")
+        .containsEntry("buffer.memory", 33_554_432L);
+  }
+
+  @Test
   void retriedBatchesNameRetries() {
-    ProducerEvidence retried = new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3, true);
+    ProducerEvidence retried =
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3, -1, true);
     DiagnosisReport report = diagnose(producerTail(10, retried, 60, 5, 5, 5, 5));
 
     assertThat(report.findings().get(0).knob()).isEqualTo("retries");
@@ -219,7 +238,8 @@ class DiagnosisTest {
 
     assertKnobs(report, "broker 1 replication");
     assertExplains(report, 0.8);
-    ProducerEvidence acksOne = new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, false);
+    ProducerEvidence acksOne =
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, false);
     assertThat(
             Diagnosis.diagnose(
                     summary,
@@ -362,7 +382,8 @@ class DiagnosisTest {
 
   @Test
   void findingsAreOrderedByTheShareTheyExplain() {
-    ProducerEvidence lingering = new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, true);
+    ProducerEvidence lingering =
+        new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
     ConsumerSettings waiting = new ConsumerSettings(100_000, 60, 500);
     DiagnosisReport report =
         diagnose(tail(10, tailRecord(new double[] {21, 2, 2, 1, 60}, 0, 1, lingering, waiting)));
@@ -388,7 +409,8 @@ class DiagnosisTest {
 
   @Test
   void aTailOfTooFewRecordsIsNotWeighed() {
-    ProducerEvidence lingering = new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, true);
+    ProducerEvidence lingering =
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
     DiagnosisReport report = diagnose(producerTail(2, lingering, 101, 2, 3, 1, 3));
 
     assertThat(report.findings()).isEmpty();

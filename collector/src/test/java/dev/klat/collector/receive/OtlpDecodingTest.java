@@ -58,6 +58,7 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.BATCH_RECORD_COUNT.name(), 7))
             .addAttributes(num(SpanAttributes.BATCH_SIZE_BYTES.name(), 900))
             .addAttributes(num(SpanAttributes.PRODUCER_ATTEMPTS.name(), 2))
+            .addAttributes(num(SpanAttributes.PRODUCER_APPEND_WAIT_NS.name(), 3_000_000))
             .build();
     Span consumer =
         consumerOfOrders42()
@@ -135,7 +136,8 @@ class OtlpDecodingTest {
     assertThat(p.leaderNodeId()).isEqualTo(2);
     // The settings and batch figures the diagnosis weighs; a negative value reads as unknown, and
     // max.in.flight was not sent.
-    assertThat(p.evidence()).isEqualTo(new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, true));
+    assertThat(p.evidence())
+        .isEqualTo(new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, 3_000_000, true));
 
     ConsumerSpan c = spans.get(1).consumer();
     assertThat(c.group()).isEqualTo("billing");

@@ -151,6 +151,9 @@ class ProducerAgentIT {
         assertThat(span.getEndTimeUnixNano()).isEqualTo(ack);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_ATTEMPTS.name()))
             .isEqualTo(1L);
+        // The part of produce spent in send() before the record was in its batch.
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_APPEND_WAIT_NS.name()))
+            .isBetween(0L, firstDrain - send);
         // The settings the diagnosis weighs: ProducerApp sets linger.ms=5, the rest are defaults.
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_LINGER_MS.name()))
             .isEqualTo(5L);

@@ -1,0 +1,194 @@
+package dev.klat.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.kafka.cluster.AddressInterceptor;
+import dev.klat.kafka.cluster.DelayingProxy;
+import dev.klat.kafka.cluster.KafkaCluster;
+import dev.klat.kafka.cluster.KafkaClusterSpec;
+import dev.klat.kafka.cluster.Listener;
+import dev.klat.kafka.cluster.TopicSpec;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The diagnosis on real brokers: one cause per segment, provoked at once in one 3-broker cluster
+ * (broker probe on every broker, the collector reading their request metrics), each on a topic of
+ * its own, and the top finding of each topic's diagnosis must name it:
+ *
+ * <ul>
+ *   <li>produce: {@code linger.ms=200} at 20 records/s, batches far from full;
+ *   <li>publish: 100 ms each way between the producer and the topic's leader (broker 1), {@code
+ *       acks=1};
+ *   <li>commit: 20 ms each way between the followers and the topic's leader (broker 2), {@code
+ *       acks=all}, each record sent once the previous one is acknowledged (so that none is held
+ *       behind another on the connection);
+ *   <li>catch-up: the application sleeps 200 ms after each poll;
+ *   <li>fetch: {@code fetch.min.bytes=1 MiB} with {@code fetch.max.wait.ms=500} at 20 records/s.
+ * </ul>
+ *
+ * <p>The other three topics are led by broker 3, whose paths are not delayed.
+ */
+class DiagnosisIT {
+
+  private static final String CLIENTS = "4.4.0";
+  private static final int SECONDS = 20;
+  private static final int WARMUP_SECONDS = 5;
+  private static final int PER_SECOND = 20;
+  private static final int PUBLISH_LEADER = 1;
+  private static final int COMMIT_LEADER = 2;
+  private static final int OTHER_LEADER = 3;
+  private static final Duration PUBLISH_DELAY = Duration.ofMillis(100);
+  // Each record waits for its acknowledgement, about three of these each way: 20 ms keeps the
+  // stream within its 50 ms slots, so that it sends its records in the run's time.
+  private static final Duration COMMIT_DELAY = Duration.ofMillis(20);
+
+  /** A provoked cause: its topic's clients, its leader, and what the top finding must say. */
+  private record Cause(String topic, String clients, int leader, String expectedFinding) {}
+
+  // topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs:group.protocol:sendAfterAck
+  private static final List<Cause> CAUSES =
+      List.of(
+          new Cause("dx-produce", "1:200:1:500:0:classic:false", OTHER_LEADER, "produce:linger.ms"),
+          new Cause(
+              "dx-publish",
+              "1:0:1:500:0:classic:false",
+              PUBLISH_LEADER,
+              "publish:before broker " + PUBLISH_LEADER + " read the request"),
+          new Cause("dx-commit", "all:0:1:500:0:classic:true", COMMIT_LEADER, "commit:"),
+          new Cause("dx-catch-up", "1:0:1:500:200:classic:false", OTHER_LEADER, "catch-up:"),
+          new Cause(
+              "dx-fetch",
+              "1:0:1048576:500:0:classic:false",
+              OTHER_LEADER,
+              "fetch:fetch.min.bytes"));
+
+  private static final Pattern TOP_FINDING =
+      Pattern.compile("\"findings\":\\[\\{\"segment\":\"([a-z-]+)\",\"knob\":\"([^\"]+)\"");
+
+  @Test
+  void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
+    Map<Integer, DelayingProxy> producerProxies = new ConcurrentHashMap<>();
+    Map<Integer, DelayingProxy> replicationProxies = new ConcurrentHashMap<>();
+    AddressInterceptor viaProxies =
+        (nodeId, listener, bound) -> {
+          if (listener == Listener.SECOND_CLIENT) {
+            return producerProxies
+                .computeIfAbsent(nodeId, n -> DelayingProxy.start(bound))
+                .address();
+          }
+          if (listener == Listener.REPLICATION) {
+            return replicationProxies
+                .computeIfAbsent(nodeId, n -> DelayingProxy.start(bound))
+                .address();
+          }
+          return bound;
+        };
+    int otlpPort = CollectorEndToEndIT.freePort();
+    int adminPort = CollectorEndToEndIT.freePort();
+    String endpoint = "http://127.0.0.1:" + otlpPort;
+    try (KafkaCluster cluster =
+        KafkaClusterSpec.brokers(3)
+            .name("diagnosis")
+            .brokerProperty("default.replication.factor", "3")
+            .addressInterceptor(viaProxies)
+            .brokerProbe(Paths.get(System.getProperty("klat.broker-probe.jar")), endpoint)
+            .start()) {
+      for (Cause cause : CAUSES) {
+        for (String topic : List.of(cause.topic, AccuracyApp.warmupTopic(cause.topic))) {
+          cluster.createTopic(
+              TopicSpec.named(topic)
+                  .partitions(1)
+                  .replicationFactor(3)
+                  .preferredLeader(cause.leader)
+                  .build());
+        }
+      }
+      String exporters =
+          cluster.brokers().stream()
+              .map(b -> b.nodeId() + "=" + b.metricsEndpoint())
+              .collect(Collectors.joining(","));
+      Process collector =
+          CollectorEndToEndIT.startCollector(
+              otlpPort,
+              adminPort,
+              "--otlp.grpc.enabled=false",
+              "--brokers.exporter=" + exporters,
+              "--brokers.scrape.interval=1s");
+      try {
+        CollectorEndToEndIT.awaitHealthy(adminPort, collector);
+        producerProxies.get(PUBLISH_LEADER).setDelay(PUBLISH_DELAY);
+        replicationProxies.get(COMMIT_LEADER).setDelay(COMMIT_DELAY);
+        List<String> args =
+            new ArrayList<>(
+                List.of(
+                    "both",
+                    cluster.secondClientBootstrapServers(),
+                    cluster.bootstrapServers(),
+                    Integer.toString(SECONDS),
+                    Integer.toString(WARMUP_SECONDS),
+                    Integer.toString(PER_SECOND)));
+        for (Cause cause : CAUSES) {
+          args.add(cause.topic + ":" + cause.clients);
+        }
+        AppJvm.Result app =
+            AppJvm.start(
+                    CLIENTS,
+                    AppJvm.agentOptions(endpoint, "1.0"),
+                    AccuracyApp.class,
+                    args.toArray(new String[0]))
+                .await(Duration.ofSeconds(SECONDS + WARMUP_SECONDS + 90L));
+        assertThat(app.exitCode()).as(app.output()).isZero();
+
+        Map<String, String> answers = new LinkedHashMap<>();
+        SoftAssertions softly = new SoftAssertions();
+        for (Cause cause : CAUSES) {
+          String answer = awaitDiagnosis(adminPort, cause.topic);
+          answers.put(cause.topic, answer);
+          Matcher top = TOP_FINDING.matcher(answer);
+          softly
+              .assertThat(top.find() ? top.group(1) + ":" + top.group(2) : "no finding")
+              .as("%s: %s", cause.topic, answer)
+              .startsWith(cause.expectedFinding);
+        }
+        answers.forEach(
+            (topic, answer) -> System.out.println("diagnosis " + topic + ": " + answer));
+        softly.assertAll();
+      } finally {
+        collector.destroy();
+        if (!collector.waitFor(10, TimeUnit.SECONDS)) {
+          collector.destroyForcibly();
+        }
+      }
+    } finally {
+      producerProxies.values().forEach(DelayingProxy::close);
+      replicationProxies.values().forEach(DelayingProxy::close);
+    }
+  }
+
+  // The last records' spans reach the collector within a few export intervals of the run's end.
+  private static String awaitDiagnosis(int adminPort, String topic) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    String answer;
+    do {
+      answer =
+          CollectorEndToEndIT.get(adminPort, "/api/diagnosis?topic=" + topic + "&window=10m", null);
+      if (TOP_FINDING.matcher(answer).find()) {
+        return answer;
+      }
+      Thread.sleep(500);
+    } while (System.nanoTime() < deadline);
+    return answer;
+  }
+}

@@ -1,10 +1,10 @@
 package dev.klat.collector.correlate;
 
 /**
- * How long a leader's high watermark stood still, from its broker probe: the evidence that names a
- * slow follower. A Produce request with {@code acks=all} waits for the high watermark, and the
- * requests behind it on the same connection wait too, before the leader reads them: their publish
- * holds a replication wait that is not their own commit.
+ * How long a leader's high watermark waited for its followers, from its broker probe: the evidence
+ * that names a slow follower. A Produce request with {@code acks=all} waits for the high watermark,
+ * and the requests behind it on the same connection wait too, before the leader reads them: their
+ * publish holds replication waits that are not their own commit.
  */
 public interface CommitWaits {
 
@@ -12,23 +12,26 @@ public interface CommitWaits {
   CommitWaits NONE = (leaderId, fromEpochNanos, toEpochNanos) -> null;
 
   /**
-   * Returns the commit range of leader {@code leaderId} that the high watermark passed between
-   * {@code fromEpochNanos} and {@code toEpochNanos} (the leader's clock) after the longest wait,
-   * counted from when its first offset was appended.
+   * Returns how much of the interval from {@code fromEpochNanos} to {@code toEpochNanos} (the
+   * leader's clock) leader {@code leaderId}'s high watermark spent waiting: the union of its waits
+   * (from the append of a commit range's first offset to the advance over it) that ended within the
+   * interval, cut to it. A request read by the leader at the interval's end was held that long at
+   * most by requests ahead of it waiting for their followers.
    *
-   * @return the longest wait, {@link CommitWait#NONE} when the probe saw no wait in the interval,
-   *     or null when the leader has no probe reports
+   * @return the time waited and the follower whose fetches ended most of it, {@link
+   *     CommitWait#NONE} when no wait ended in the interval, or null when the leader has no probe
+   *     reports
    */
-  CommitWait longest(int leaderId, long fromEpochNanos, long toEpochNanos);
+  CommitWait heldDuring(int leaderId, long fromEpochNanos, long toEpochNanos);
 
   /**
-   * One wait of the high watermark.
+   * Time a leader's high watermark waited within an interval.
    *
-   * @param waitNanos from the append of the range's first offset to the advance over it
-   * @param committedEpochNanos when the high watermark passed the range, the leader's clock
-   * @param followerId the follower whose fetch moved it, or -1 (the leader alone, or unknown)
+   * @param heldNanos the union of the waits, cut to the interval
+   * @param followerId the follower whose fetch ended most of that time, or -1 (the leader alone in
+   *     the ISR, or unknown)
    */
-  record CommitWait(long waitNanos, long committedEpochNanos, int followerId) {
-    public static final CommitWait NONE = new CommitWait(0, Long.MIN_VALUE, -1);
+  record CommitWait(long heldNanos, int followerId) {
+    public static final CommitWait NONE = new CommitWait(0, -1);
   }
 }

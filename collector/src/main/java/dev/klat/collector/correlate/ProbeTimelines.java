@@ -181,11 +181,11 @@ public final class ProbeTimelines implements CommitWaits {
    * range's first offset.
    */
   @Override
-  public synchronized CommitWait longest(int leaderId, long fromEpochNanos, long toEpochNanos) {
+  public synchronized CommitWait heldDuring(int leaderId, long fromEpochNanos, long toEpochNanos) {
     if (!brokers.containsKey(leaderId)) {
       return null;
     }
-    CommitWait longest = CommitWait.NONE;
+    List<long[]> waits = new ArrayList<>(); // {start, end, follower}, cut to the interval
     for (List<Term> terms : partitions.values()) {
       for (Term t : terms) {
         if (t.key.brokerId() != leaderId) {
@@ -198,17 +198,36 @@ public final class ProbeTimelines implements CommitWaits {
             break;
           }
           int append = t.appends.find(t.commits.first(slot));
-          if (append < 0) {
-            continue;
-          }
-          long wait = committed - t.appends.earliest(append);
-          if (wait > longest.waitNanos()) {
-            longest = new CommitWait(wait, committed, t.commits.follower(slot));
+          long start =
+              append < 0 ? committed : Math.max(fromEpochNanos, t.appends.earliest(append));
+          if (start < committed) {
+            waits.add(new long[] {start, committed, t.commits.follower(slot)});
           }
         }
       }
     }
-    return longest;
+    return union(waits);
+  }
+
+  // The union's length, and per follower the part of it that follower's waits add.
+  private static CommitWait union(List<long[]> waits) {
+    if (waits.isEmpty()) {
+      return CommitWait.NONE;
+    }
+    waits.sort((a, b) -> Long.compare(a[0], b[0]));
+    Map<Integer, Long> byFollower = new HashMap<>();
+    long held = 0;
+    long coveredUntil = Long.MIN_VALUE;
+    for (long[] w : waits) {
+      long added = w[1] - Math.max(w[0], coveredUntil);
+      if (added > 0) {
+        held += added;
+        byFollower.merge((int) w[2], added, Long::sum);
+        coveredUntil = w[1];
+      }
+    }
+    int follower = byFollower.entrySet().stream().max(Map.Entry.comparingByValue()).get().getKey();
+    return new CommitWait(held, follower);
   }
 
   /** Ranges dropped since start because the partition limit was reached. */

@@ -22,7 +22,6 @@ final class FollowerHolds {
   private static final class Held {
     double sumNanos;
     int records;
-    long longestWaitNanos;
   }
 
   private final Map<Key, Held> held =
@@ -39,7 +38,6 @@ final class FollowerHolds {
     Held h = held.computeIfAbsent(new Key(leaderId, wait.followerId()), k -> new Held());
     h.sumNanos += heldNanos;
     h.records++;
-    h.longestWaitNanos = Math.max(h.longestWaitNanos, wait.waitNanos());
   }
 
   void findings(TailEvidence tail, List<Finding> out) {
@@ -53,11 +51,11 @@ final class FollowerHolds {
       evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
       evidence.put("acks", "all");
       evidence.put(
-          "longest high-watermark wait of broker " + key.leaderId + " during their publish",
-          ms(e.getValue().longestWaitNanos));
-      evidence.put("tail records held behind it", e.getValue().records);
+          "broker " + key.leaderId + "'s high watermark waiting during their publish, mean",
+          ms(e.getValue().sumNanos / e.getValue().records));
+      evidence.put("tail records held", e.getValue().records);
       evidence.put(
-          "the wait ended by",
+          "the waits ended by",
           key.followerId < 0
               ? "no follower's fetch (the leader alone in the ISR)"
               : "broker " + key.followerId + "'s fetch (broker probe)");

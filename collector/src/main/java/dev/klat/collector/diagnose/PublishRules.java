@@ -18,11 +18,11 @@ import java.util.TreeMap;
  * its request queue, its log append, and its replication wait ({@code RemoteTimeMs}). A broker
  * reads one request per connection at a time, so an {@code acks=all} request waiting for its
  * followers also holds the requests behind it, before the broker's timings start. With the leader's
- * probe, that hold is measured: the longest high-watermark wait that ended while the record was in
- * publish, and the follower whose fetch ended it. Without it, what remains of publish with {@code
- * acks=all} is put on replication up to the window's commit p99 (the longest replication waits).
- * What remains after that happened before the leader read the request: the network path, or the
- * connection held by an earlier request.
+ * probe, that hold is measured: the time the leader's high watermark spent waiting while the record
+ * was in publish, and the follower whose fetches ended most of it. Without it, what remains of
+ * publish with {@code acks=all} is put on replication up to the window's commit p99 (the longest
+ * replication waits). What remains after that happened before the leader read the request: the
+ * network path, or the connection held by an earlier request.
  */
 final class PublishRules implements Rule {
   // Per leader, the sums over its tail records.
@@ -51,7 +51,7 @@ final class PublishRules implements Rule {
       CommitWaits.CommitWait wait = r.producer().acksAll() ? tail.commitWaitDuringPublish(r) : null;
       if (wait != null) {
         // Measured: the probe's wait replaces the request-metric means' estimate of it.
-        long measured = Math.min(publish - queue - append, heldBy(wait, r));
+        long measured = Math.min(publish - queue - append, wait.heldNanos());
         holds.add(r.leaderNodeId(), wait, measured);
         remainder += publish - queue - append - measured;
         continue;
@@ -125,15 +125,6 @@ final class PublishRules implements Rule {
     }
     network(tail, remainder / Math.max(1, tail.size()), !timingsByLeader.isEmpty(), out);
     return out;
-  }
-
-  // From the record's drain to the advance that released the connection, at most the wait itself.
-  private static long heldBy(CommitWaits.CommitWait wait, TailRecord r) {
-    if (wait.committedEpochNanos() == Long.MIN_VALUE) {
-      return 0;
-    }
-    return Math.max(
-        0, Math.min(wait.waitNanos(), wait.committedEpochNanos() - r.drainEpochNanos()));
   }
 
   private static void add(

@@ -136,18 +136,18 @@ final class TailEvidence {
   }
 
   /**
-   * The longest wait of the record's leader's high watermark that ended while the record was in
-   * publish ({@code D} to {@code L}): what an {@code acks=all} request ahead of it on the
-   * connection waited for. Null when the leader has no probe, or the record's publish is unknown.
-   * {@code D} is on the producer's clock and the probe's times on the leader's: a clock offset
-   * shifts the interval by as much, small against a wait that matters.
+   * How long the record's leader's high watermark waited for followers while the record was in
+   * publish ({@code D} to {@code L}): what {@code acks=all} requests ahead of it on the connection
+   * waited for. Null when the leader has no probe, or the record's publish is unknown. {@code D} is
+   * on the producer's clock and the probe's times on the leader's: a clock offset shifts the
+   * interval by as much, small against a wait that matters.
    */
   CommitWaits.CommitWait commitWaitDuringPublish(TailRecord r) {
     long publish = r.nanos(Segment.PUBLISH);
     if (r.leaderNodeId() < 0 || publish < 0) {
       return null;
     }
-    return commitWaits.longest(
+    return commitWaits.heldDuring(
         r.leaderNodeId(), r.drainEpochNanos(), r.drainEpochNanos() + publish);
   }
 

@@ -33,26 +33,32 @@ class ProbeTimelinesTest {
   }
 
   @Test
-  void theLongestCommitWaitInAnIntervalNamesItsFollower() {
+  void theTimeTheHighWatermarkWaitedInAnIntervalIsTheUnionOfItsWaitsWithTheFollowerOfMost() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
-    assertThat(timelines.longest(1, 0, Long.MAX_VALUE)).as("no probe reports").isNull();
+    assertThat(timelines.heldDuring(1, 0, Long.MAX_VALUE)).as("no probe reports").isNull();
     timelines.covered(1, 10_000_000, 0);
-    // Partition 0: offsets 0-9 appended at 1 ms, held until follower 3 fetched them at 900 ms.
-    timelines.append(broker1, "t", 0, 0, 9, 1_000_000, 1_000_000);
-    timelines.append(broker1, "t", 0, 10, 19, 2_000_000, 2_000_000);
-    timelines.commit(broker1, "t", 0, 0, 19, 900_000_000, 900_000_000, 3);
-    // Partition 1: a quick commit by follower 2 in the same interval.
-    timelines.append(broker1, "t", 1, 0, 4, 899_000_000, 899_000_000);
-    timelines.commit(broker1, "t", 1, 0, 4, 901_000_000, 901_000_000, 2);
+    // Partition 0: offsets 0-19 appended at 1 and 2 ms, held until follower 3 fetched them at 900.
+    timelines.append(broker1, "t", 0, 0, 9, ms(1), ms(1));
+    timelines.append(broker1, "t", 0, 10, 19, ms(2), ms(2));
+    timelines.commit(broker1, "t", 0, 0, 19, ms(900), ms(900), 3);
+    // Partition 1: appended at 899, committed by follower 2 at 901: overlaps partition 0's wait.
+    timelines.append(broker1, "t", 1, 0, 4, ms(899), ms(899));
+    timelines.commit(broker1, "t", 1, 0, 4, ms(901), ms(901), 2);
     // Another leader's wait is not broker 1's.
     timelines.append(new TermKey(2, 0xBBL, 1), "t", 2, 0, 4, 0, 0);
-    timelines.commit(new TermKey(2, 0xBBL, 1), "t", 2, 0, 4, 950_000_000, 950_000_000, 3);
+    timelines.commit(new TermKey(2, 0xBBL, 1), "t", 2, 0, 4, ms(950), ms(950), 3);
 
-    assertThat(timelines.longest(1, 500_000_000, 1_000_000_000))
-        .isEqualTo(new CommitWaits.CommitWait(899_000_000, 900_000_000, 3));
-    assertThat(timelines.longest(1, 900_500_000, 1_000_000_000))
-        .isEqualTo(new CommitWaits.CommitWait(2_000_000, 901_000_000, 2));
-    assertThat(timelines.longest(1, 0, 800_000_000)).isEqualTo(CommitWaits.CommitWait.NONE);
+    assertThat(timelines.heldDuring(1, ms(500), ms(1000)))
+        .as("500 to 901 ms, 400 of them ended by follower 3")
+        .isEqualTo(new CommitWaits.CommitWait(ms(401), 3));
+    assertThat(timelines.heldDuring(1, ms(900.5), ms(1000)))
+        .as("only partition 1's wait ended in the interval")
+        .isEqualTo(new CommitWaits.CommitWait(ms(0.5), 2));
+    assertThat(timelines.heldDuring(1, 0, ms(800))).isEqualTo(CommitWaits.CommitWait.NONE);
+  }
+
+  private static long ms(double millis) {
+    return Math.round(millis * 1_000_000);
   }
 
   @Test

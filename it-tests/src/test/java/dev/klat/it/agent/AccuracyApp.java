@@ -40,8 +40,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs:group.protocol:sendAfterAck} per
  * stream, where sleepMs is a sleep after each poll and sendAfterAck ({@code true} or {@code false})
  * makes the producer send each record only once the previous one is acknowledged, and no sooner
- * than its slot in the rate (a slot missed while waiting is skipped, not caught up on). Prints
- * {@code STREAM topic count p50Nanos p99Nanos} per stream, for the measured records only.
+ * than its slot in the rate (a slot missed while waiting is skipped, not caught up on), and
+ * optionally {@code :key=value,key=value} more producer settings. Prints {@code STREAM topic count
+ * p50Nanos p99Nanos} per stream, for the measured records only.
  */
 public final class AccuracyApp {
 
@@ -105,6 +106,7 @@ public final class AccuracyApp {
                         stream[1],
                         stream[2],
                         Boolean.parseBoolean(stream[7]),
+                        stream.length > 8 ? stream[8] : "",
                         perSecond,
                         warmupRecords,
                         records)));
@@ -171,11 +173,19 @@ public final class AccuracyApp {
       String acks,
       String lingerMs,
       boolean sendAfterAck,
+      String moreSettings,
       int perSecond,
       int warmupRecords,
       int records)
       throws Exception {
     Properties p = new Properties();
+    for (String setting : moreSettings.split(",")) {
+      if (!setting.isEmpty()) {
+        p.put(
+            setting.substring(0, setting.indexOf('=')),
+            setting.substring(setting.indexOf('=') + 1));
+      }
+    }
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", acks);
     p.put("linger.ms", lingerMs);

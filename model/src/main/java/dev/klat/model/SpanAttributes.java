@@ -167,6 +167,21 @@ public final class SpanAttributes {
           NS,
           "Time from send() until the record was in its batch (metadata, buffer.memory).");
 
+  /**
+   * {@code klat.consumer.poll_gap_ns}: the application's time between the previous {@code poll()}'s
+   * return and the {@code poll()} that returned the record: what it spent on the previous records.
+   */
+  public static final AttributeDef CONSUMER_POLL_GAP_NS =
+      longValue(
+          "klat.consumer.poll_gap_ns",
+          NS,
+          "Time between the previous poll()'s return and the poll() that returned the record.");
+
+  /** {@code klat.consumer.previous_poll_records}: the records the previous poll() returned. */
+  public static final AttributeDef CONSUMER_PREVIOUS_POLL_RECORDS =
+      longValue(
+          "klat.consumer.previous_poll_records", "", "The records the previous poll() returned.");
+
   /** {@code klat.batch.record_count}: the number of records in the record's batch. */
   public static final AttributeDef BATCH_RECORD_COUNT =
       longValue("klat.batch.record_count", "", "The number of records in the record's batch.");
@@ -340,6 +355,8 @@ public final class SpanAttributes {
               PRODUCER_BUFFER_MEMORY,
               PRODUCER_MAX_IN_FLIGHT,
               PRODUCER_APPEND_WAIT_NS,
+              CONSUMER_POLL_GAP_NS,
+              CONSUMER_PREVIOUS_POLL_RECORDS,
               BATCH_RECORD_COUNT,
               BATCH_SIZE_BYTES,
               BATCH_COMPRESSION,

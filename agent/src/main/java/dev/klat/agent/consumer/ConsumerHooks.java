@@ -81,10 +81,14 @@ public final class ConsumerHooks {
       return;
     }
     PollContext context = null;
+    int polled = 0;
     try {
       context = PollContext.get();
       if (context.size == 0) {
         return;
+      }
+      for (int i = 0; i < context.size; i++) {
+        polled += context.counts[i];
       }
       ConsumerState state = consumerState(runtime, consumer);
       for (int i = 0; i < context.size; i++) {
@@ -95,9 +99,18 @@ public final class ConsumerHooks {
       for (int i = 0; i < context.size; i++) {
         PollReport.reportList(state, context, i, pollNanos, pollEpochNanos);
       }
+      // What the application did between polls, for the sampled records' diagnosis: per poll.
+      long gapNanos =
+          context.lastPollExitNanos != 0L
+              ? context.pollEnterNanos - context.lastPollExitNanos
+              : -1L;
       for (int i = 0; i < context.spanCount; i++) {
         SpanRecord span = context.spans[i];
         span.put(SpanAttributes.POLL_TIME, pollEpochNanos);
+        if (gapNanos >= 0L && context.lastPollRecords >= 0) {
+          span.put(SpanAttributes.CONSUMER_POLL_GAP_NS, gapNanos);
+          span.put(SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS, context.lastPollRecords);
+        }
         if (span.startEpochNanos() == 0L) {
           span.setStartEpochNanos(pollEpochNanos);
         }
@@ -109,6 +122,7 @@ public final class ConsumerHooks {
       if (context != null) {
         context.clear();
         context.lastPollExitNanos = runtime.time.nanoTime();
+        context.lastPollRecords = polled;
       }
     }
   }

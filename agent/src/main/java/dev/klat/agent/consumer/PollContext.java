@@ -80,6 +80,9 @@ final class PollContext {
   /** When the last {@code poll()} on this thread returned, or 0. */
   volatile long lastPollExitNanos;
 
+  /** How many records the last {@code poll()} on this thread returned, or -1 before the first. */
+  int lastPollRecords = -1;
+
   /**
    * The records being parsed for the next list: the {@code CompletedFetch} they come from and its
    * stamp (null when that fetch has none: its records are not noted), how many, where their notes

@@ -1,6 +1,6 @@
 package dev.klat.collector.aggregate;
 
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.model.Breakdown;
@@ -51,7 +51,7 @@ public final class RecentBreakdowns {
   private final int[] leaders;
   private final int[] commitFollowers;
   private final ProducerEvidence[] producerEvidence;
-  private final ConsumerSettings[] consumerSettings;
+  private final ConsumerEvidence[] consumerEvidence;
   private long written;
 
   public RecentBreakdowns(int capacity) {
@@ -67,7 +67,7 @@ public final class RecentBreakdowns {
     this.leaders = new int[capacity];
     this.commitFollowers = new int[capacity];
     this.producerEvidence = new ProducerEvidence[capacity];
-    this.consumerSettings = new ConsumerSettings[capacity];
+    this.consumerEvidence = new ConsumerEvidence[capacity];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
@@ -115,8 +115,8 @@ public final class RecentBreakdowns {
     commitFollowers[slot] = joined.commitFollowerId();
     producerEvidence[slot] =
         joined.producerEvidence() == null ? ProducerEvidence.UNKNOWN : joined.producerEvidence();
-    consumerSettings[slot] =
-        joined.consumerSettings() == null ? ConsumerSettings.UNKNOWN : joined.consumerSettings();
+    consumerEvidence[slot] =
+        joined.consumerEvidence() == null ? ConsumerEvidence.UNKNOWN : joined.consumerEvidence();
   }
 
   /**
@@ -152,7 +152,7 @@ public final class RecentBreakdowns {
               leaders[slot],
               commitFollowers[slot],
               producerEvidence[slot],
-              consumerSettings[slot]));
+              consumerEvidence[slot]));
     }
     return out;
   }

@@ -1,6 +1,6 @@
 package dev.klat.collector.aggregate;
 
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.model.Segment;
 
@@ -28,7 +28,7 @@ public record TailRecord(
     int leaderNodeId,
     int commitFollowerId,
     ProducerEvidence producer,
-    ConsumerSettings consumer) {
+    ConsumerEvidence consumer) {
 
   /** The segment's nanoseconds, or -1 when unknown. */
   public long nanos(Segment segment) {

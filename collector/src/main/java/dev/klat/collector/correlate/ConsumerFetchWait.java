@@ -106,8 +106,8 @@ final class ConsumerFetchWait implements BrokerInstantSource {
   static boolean waitedForCommit(
       ProducerSpan p, ConsumerSpan c, boolean commitFromBroker, long fetchRequest, long commit) {
     if (p.acksAll()
-        || c.settings().fetchMinBytes() < 0
-        || c.settings().fetchMinBytes() > 1
+        || c.evidence().fetchMinBytes() < 0
+        || c.evidence().fetchMinBytes() > 1
         || !c.responseReadPromptly()) {
       return false;
     }

@@ -17,7 +17,7 @@ package dev.klat.collector.correlate;
  * @param pollNanos {@code P}
  * @param logAppendTimeMs the record timestamp when the topic uses {@code LogAppendTime}, or -1
  * @param clientId the consumer's client id, or ""
- * @param settings the consumer's fetch and poll settings
+ * @param evidence the consumer's fetch and poll settings and the application's pace
  * @param responseReadPromptly whether {@code R} is when the response arrived (the client was
  *     waiting for it), false when unknown
  * @param uncommittedNanos when the consumer received its previous response for the partition, which
@@ -37,6 +37,6 @@ public record ConsumerSpan(
     long pollNanos,
     long logAppendTimeMs,
     String clientId,
-    ConsumerSettings settings,
+    ConsumerEvidence evidence,
     boolean responseReadPromptly,
     long uncommittedNanos) {}

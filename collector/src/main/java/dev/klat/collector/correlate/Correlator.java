@@ -377,7 +377,7 @@ public final class Correlator {
         p.leaderNodeId(),
         record.commitFollowerId(),
         p.evidence(),
-        c.settings());
+        c.evidence());
   }
 
   // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution.

@@ -27,7 +27,7 @@ import java.util.Set;
  * @param commitFollowerId the follower whose fetch moved the leader's high watermark over the
  *     record, from the leader's broker probe, or -1 when unknown or none
  * @param producerEvidence the producer's settings and the record's batch, for the diagnosis
- * @param consumerSettings the consumer's settings, for the diagnosis
+ * @param consumerEvidence the consumer's settings, for the diagnosis
  */
 public record JoinedBreakdown(
     RecordKey key,
@@ -44,7 +44,7 @@ public record JoinedBreakdown(
     int leaderNodeId,
     int commitFollowerId,
     ProducerEvidence producerEvidence,
-    ConsumerSettings consumerSettings) {
+    ConsumerEvidence consumerEvidence) {
 
   /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
   public String traceIdHex() {

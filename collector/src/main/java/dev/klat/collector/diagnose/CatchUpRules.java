@@ -30,9 +30,10 @@ final class CatchUpRules implements Rule {
               buffered,
               evidence,
               "Records wait in the consumer until the application calls poll() again: it spends"
-                  + " that long on the records of the previous poll. Process faster or in"
-                  + " parallel, or lower max.poll.records so each poll's records are done"
-                  + " sooner (more polls, each with less)."));
+                  + " that long on the records of the previous poll."
+                  + pace(tail, evidence)
+                  + " Process faster or in parallel, or lower max.poll.records so each poll's"
+                  + " records are done sooner (more polls, each with less)."));
     }
     double lag = tail.mean(r -> r.lagNanos());
     if (tail.share(lag) >= Diagnosis.SEGMENT_CAUSE_SHARE) {
@@ -50,5 +51,28 @@ final class CatchUpRules implements Rule {
                   + " each consumer faster."));
     }
     return out;
+  }
+
+  // The application's pace as the consumer agent saw it: time between polls, records per poll.
+  private static String pace(TailEvidence tail, Map<String, Object> evidence) {
+    long gap = tail.median(r -> r.consumer().pollGapNanos());
+    long records = tail.median(r -> r.consumer().previousPollRecords());
+    if (gap < 0 || records < 0) {
+      return "";
+    }
+    evidence.put("time between polls, tail median", ms(gap));
+    evidence.put("records of the poll before, tail median", records);
+    if (records == 0) {
+      return " Between polls it spent " + ms(gap) + " with no records to process.";
+    }
+    String perRecord = ms((double) gap / records);
+    evidence.put("per record", perRecord);
+    return " Between polls it spent "
+        + ms(gap)
+        + " on "
+        + records
+        + " record(s), about "
+        + perRecord
+        + " each.";
   }
 }

@@ -42,6 +42,8 @@ final class KlatAttributes {
   static final int FETCH_MAX_WAIT_MS = 27;
   static final int MAX_POLL_RECORDS = 28;
   static final int APPEND_WAIT = 29;
+  static final int POLL_GAP = 30;
+  static final int PREVIOUS_POLL_RECORDS = 31;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -75,6 +77,8 @@ final class KlatAttributes {
     SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS,
     SpanAttributes.CONSUMER_MAX_POLL_RECORDS,
     SpanAttributes.PRODUCER_APPEND_WAIT_NS,
+    SpanAttributes.CONSUMER_POLL_GAP_NS,
+    SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS,
   };
   static final int COUNT = DEFS.length;
 

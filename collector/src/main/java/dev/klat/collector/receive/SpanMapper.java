@@ -1,6 +1,6 @@
 package dev.klat.collector.receive;
 
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.ProducerSpan;
@@ -122,10 +122,12 @@ final class SpanMapper {
         time(a, KlatAttributes.POLL_TIME),
         logAppendTimeMs(a),
         a.asString(KlatAttributes.CLIENT_ID),
-        new ConsumerSettings(
+        new ConsumerEvidence(
             fetchMinBytes(a),
             evidence(a, KlatAttributes.FETCH_MAX_WAIT_MS),
-            evidence(a, KlatAttributes.MAX_POLL_RECORDS)),
+            evidence(a, KlatAttributes.MAX_POLL_RECORDS),
+            evidence(a, KlatAttributes.POLL_GAP),
+            evidence(a, KlatAttributes.PREVIOUS_POLL_RECORDS)),
         a.isTrue(KlatAttributes.READ_PROMPTLY),
         uncommittedNanos(a));
   }

@@ -3,7 +3,7 @@ package dev.klat.collector.aggregate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.correlate.ClockOffset;
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.RecordKey;
@@ -43,7 +43,7 @@ class RecentBreakdownsTest {
         -1,
         -1,
         ProducerEvidence.UNKNOWN,
-        ConsumerSettings.UNKNOWN);
+        ConsumerEvidence.UNKNOWN);
   }
 
   @Test
@@ -93,7 +93,7 @@ class RecentBreakdownsTest {
         b.leaderNodeId(),
         b.commitFollowerId(),
         evidence,
-        b.consumerSettings());
+        b.consumerEvidence());
   }
 
   @Test
@@ -189,7 +189,7 @@ class RecentBreakdownsTest {
         1,
         -1,
         ProducerEvidence.UNKNOWN,
-        ConsumerSettings.UNKNOWN);
+        ConsumerEvidence.UNKNOWN);
   }
 
   @Test

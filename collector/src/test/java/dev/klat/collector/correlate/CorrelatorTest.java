@@ -196,7 +196,7 @@ class CorrelatorTest {
             other.pollNanos(),
             -1,
             "",
-            ConsumerSettings.UNKNOWN,
+            ConsumerEvidence.UNKNOWN,
             false,
             0));
     assertThat(out).isEmpty();

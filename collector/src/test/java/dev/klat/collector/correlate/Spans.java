@@ -56,7 +56,7 @@ final class Spans {
         ms(p),
         -1,
         "c",
-        ConsumerSettings.UNKNOWN,
+        ConsumerEvidence.UNKNOWN,
         false,
         0);
   }
@@ -72,7 +72,10 @@ final class Spans {
   static ConsumerSpan withFetchSettings(
       ConsumerSpan c, int fetchMinBytes, boolean responseReadPromptly) {
     return copy(
-        c, new ConsumerSettings(fetchMinBytes, -1, -1), responseReadPromptly, c.uncommittedNanos());
+        c,
+        new ConsumerEvidence(fetchMinBytes, -1, -1, -1, -1),
+        responseReadPromptly,
+        c.uncommittedNanos());
   }
 
   /**
@@ -80,12 +83,12 @@ final class Spans {
    * uncommittedMs}, found the record not yet committed.
    */
   static ConsumerSpan withUncommittedAt(ConsumerSpan c, double uncommittedMs) {
-    return copy(c, c.settings(), c.responseReadPromptly(), ms(uncommittedMs));
+    return copy(c, c.evidence(), c.responseReadPromptly(), ms(uncommittedMs));
   }
 
   private static ConsumerSpan copy(
       ConsumerSpan c,
-      ConsumerSettings settings,
+      ConsumerEvidence settings,
       boolean responseReadPromptly,
       long uncommittedNanos) {
     return new ConsumerSpan(

@@ -6,7 +6,7 @@ import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.CommitWaits;
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
@@ -20,7 +20,8 @@ class DiagnosisTest {
   private static final long MS = 1_000_000L;
   private static final ProducerEvidence DEFAULT_PRODUCER =
       new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, true);
-  private static final ConsumerSettings DEFAULT_CONSUMER = new ConsumerSettings(1, 500, 500);
+  private static final ConsumerEvidence DEFAULT_CONSUMER =
+      new ConsumerEvidence(1, 500, 500, -1, -1);
 
   /** A tail record: segments in ms (produce, publish, commit, catch-up, fetch). */
   private static TailRecord tailRecord(
@@ -28,7 +29,7 @@ class DiagnosisTest {
       double lagMs,
       double bufferedMs,
       ProducerEvidence producer,
-      ConsumerSettings consumer) {
+      ConsumerEvidence consumer) {
     long[] nanos = new long[5];
     long e2e = 0;
     for (int i = 0; i < 5; i++) {
@@ -363,8 +364,25 @@ class DiagnosisTest {
   }
 
   @Test
+  void theApplicationsPaceBetweenPollsIsItsEvidence() {
+    // 200 ms between polls, spent on the 20 records of the poll before: 10 ms each.
+    ConsumerEvidence slow = new ConsumerEvidence(1, 500, 500, 200 * MS, 20);
+    DiagnosisReport report =
+        diagnose(
+            tail(10, tailRecord(new double[] {2, 3, 3, 180, 2}, 0, 180, DEFAULT_PRODUCER, slow)));
+
+    assertKnobs(report, "application time between polls");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("time between polls, tail median", "200.0 ms")
+        .containsEntry("records of the poll before, tail median", 20L)
+        .containsEntry("per record", "10.0 ms");
+    assertThat(report.findings().get(0).suggestion())
+        .contains("Between polls it spent 200.0 ms on 20 record(s), about 10.0 ms each.");
+  }
+
+  @Test
   void aFetchHeldForMinBytesNamesFetchMinBytes() {
-    ConsumerSettings waiting = new ConsumerSettings(100_000, 500, 500);
+    ConsumerEvidence waiting = new ConsumerEvidence(100_000, 500, 500, -1, -1);
     DiagnosisReport report =
         diagnose(
             tail(10, tailRecord(new double[] {2, 3, 3, 1, 500}, 0, 1, DEFAULT_PRODUCER, waiting)));
@@ -384,7 +402,7 @@ class DiagnosisTest {
   void findingsAreOrderedByTheShareTheyExplain() {
     ProducerEvidence lingering =
         new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
-    ConsumerSettings waiting = new ConsumerSettings(100_000, 60, 500);
+    ConsumerEvidence waiting = new ConsumerEvidence(100_000, 60, 500, -1, -1);
     DiagnosisReport report =
         diagnose(tail(10, tailRecord(new double[] {21, 2, 2, 1, 60}, 0, 1, lingering, waiting)));
 
@@ -428,7 +446,7 @@ class DiagnosisTest {
                     -1,
                     -1,
                     ProducerEvidence.UNKNOWN,
-                    ConsumerSettings.UNKNOWN)));
+                    ConsumerEvidence.UNKNOWN)));
 
     assertThat(report.findings()).isEmpty();
   }

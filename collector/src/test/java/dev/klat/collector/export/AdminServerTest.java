@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.correlate.ClockOffset;
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.RecordKey;
@@ -44,7 +44,7 @@ class AdminServerTest {
         1,
         -1,
         ProducerEvidence.UNKNOWN,
-        ConsumerSettings.UNKNOWN);
+        ConsumerEvidence.UNKNOWN);
   }
 
   @Test

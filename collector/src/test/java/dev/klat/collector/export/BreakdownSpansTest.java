@@ -3,7 +3,7 @@ package dev.klat.collector.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.correlate.BrokerInstants;
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
@@ -62,7 +62,7 @@ class BreakdownSpansTest {
             T0 + 27 * MS,
             -1,
             "c",
-            ConsumerSettings.UNKNOWN,
+            ConsumerEvidence.UNKNOWN,
             false,
             0));
     return out.get(0);

@@ -6,7 +6,7 @@ import static dev.klat.collector.receive.OtlpValues.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klat.collector.correlate.ConsumerSettings;
+import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.ProducerSpan;
@@ -69,6 +69,8 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), 1))
             .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name(), 250))
             .addAttributes(num(SpanAttributes.CONSUMER_MAX_POLL_RECORDS.name(), 100))
+            .addAttributes(num(SpanAttributes.CONSUMER_POLL_GAP_NS.name(), 40_000_000))
+            .addAttributes(num(SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS.name(), 12))
             .addAttributes(
                 KeyValue.newBuilder()
                     .setKey(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name())
@@ -145,7 +147,7 @@ class OtlpDecodingTest {
     assertThat(c.parentSpanId()).isEqualTo(0x11);
     assertThat(c.instanceId()).isEqualTo(0x77); // the span's own wins
     assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
-    assertThat(c.settings()).isEqualTo(new ConsumerSettings(1, 250, 100));
+    assertThat(c.evidence()).isEqualTo(new ConsumerEvidence(1, 250, 100, 40_000_000, 12));
     assertThat(c.responseReadPromptly()).isTrue();
     assertThat(c.uncommittedNanos()).isEqualTo(S + 1_500_000);
 
@@ -160,7 +162,7 @@ class OtlpDecodingTest {
         consumer.addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), bytes));
       }
       byte[] body = requestOf(consumer.build());
-      assertThat(decodeAndMap(body).get(0).consumer().settings().fetchMinBytes())
+      assertThat(decodeAndMap(body).get(0).consumer().evidence().fetchMinBytes())
           .as("%s", bytes)
           .isEqualTo(-1);
     }

@@ -101,6 +101,7 @@ class ConsumerAgentIT {
       }
       int aboveHighWatermark = 0;
       int readPromptlyCount = 0;
+      int withPace = 0;
       int foundUncommitted = 0;
       int askedBeforeCommit = 0;
       List<Long> klatLatencies = new ArrayList<>();
@@ -149,6 +150,18 @@ class ConsumerAgentIT {
         assertThat(
                 OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_MAX_POLL_RECORDS.name()))
             .isPositive();
+        // The application's pace, on every span but those of the first poll.
+        Long pollGap = OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_POLL_GAP_NS.name());
+        if (pollGap != null) {
+          assertThat(pollGap).as("poll gap of %s", position).isNotNegative();
+          assertThat(
+                  OtlpReceiver.longAttribute(
+                      span, SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS.name()))
+              .as("records of the poll before %s", position)
+              .isNotNull()
+              .isNotNegative();
+          withPace++;
+        }
         Boolean readPromptly =
             OtlpReceiver.boolAttribute(span, SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name());
         assertThat(readPromptly).as("read_promptly of %s", position).isNotNull();
@@ -198,6 +211,7 @@ class ConsumerAgentIT {
       // 9 ms old when the producer sends it. The fetch that brings it follows the response of
       // another partition, so within 2 ms of its own partition's only when that response came
       // late or carried several partitions.
+      assertThat(withPace).as("spans with the application's pace").isGreaterThan(records / 2);
       assertThat(foundUncommitted).isGreaterThan(records / 2);
       assertThat(askedBeforeCommit).isPositive();
       if (protocol.equals("consumer")) {

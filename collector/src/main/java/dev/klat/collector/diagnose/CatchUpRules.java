@@ -46,9 +46,10 @@ final class CatchUpRules implements Rule {
               "consumer lag",
               lag,
               evidence,
-              "Committed records wait for the consumer to ask for them: it is behind. Add"
-                  + " consumers to the group (up to the partition count), or partitions, or make"
-                  + " each consumer faster."));
+              "Committed records wait for the consumer to ask for them: it is behind."
+                  + pace(tail, evidence)
+                  + " Add consumers to the group (up to the partition count), or partitions, or"
+                  + " make each consumer faster."));
     }
     return out;
   }

@@ -29,17 +29,20 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * its own, and the top finding of each topic's diagnosis must name it:
  *
  * <ul>
- *   <li>produce: {@code linger.ms=200} at 20 records/s, batches far from full;
- *   <li>publish: 100 ms each way between the producer and the topic's leader (broker 1), {@code
+ *   <li>produce: {@code linger.ms=500} at 20 records/s, batches far from full;
+ *   <li>publish: 200 ms each way between the producer and the topic's leader (broker 1), {@code
  *       acks=1};
- *   <li>commit: 20 ms each way between the followers and the topic's leader (broker 2), {@code
+ *   <li>commit: 30 ms each way between the followers and the topic's leader (broker 2), {@code
  *       acks=all}, each record sent once the previous one is acknowledged (so that none is held
  *       behind another on the connection);
- *   <li>catch-up: the application sleeps 200 ms after each poll;
+ *   <li>catch-up: the application sleeps 500 ms after each poll;
  *   <li>fetch: {@code fetch.min.bytes=1 MiB} with {@code fetch.max.wait.ms=500} at 20 records/s.
  * </ul>
  *
- * <p>The other three topics are led by broker 3, whose paths are not delayed.
+ * <p>The other three topics are led by broker 3, whose paths are not delayed. Each cause is made
+ * larger than the stalls a loaded 2-core machine adds now and then (a 200 ms commit on an undelayed
+ * path put a catch-up topic's five slowest records under commit in one run): the tail is the
+ * slowest 1%, and a stall that hits a few records makes them the tail.
  *
  * <p>With {@code -Dklat.diagnosis.suite=true}, a second cluster provokes the causes of the table
  * that need a path of their own: {@code send()} blocked on a {@code buffer.memory} of two batches
@@ -55,10 +58,11 @@ class DiagnosisIT {
   private static final int PUBLISH_LEADER = 1;
   private static final int COMMIT_LEADER = 2;
   private static final int OTHER_LEADER = 3;
-  private static final Duration PUBLISH_DELAY = Duration.ofMillis(100);
-  // Each record waits for its acknowledgement, about three of these each way: 20 ms keeps the
-  // stream within its 50 ms slots, so that it sends its records in the run's time.
-  private static final Duration COMMIT_DELAY = Duration.ofMillis(20);
+  private static final Duration PUBLISH_DELAY = Duration.ofMillis(200);
+  // Each record waits for its acknowledgement, about three of these each way: about 100 ms a
+  // record, so the stream's 500 records take about 50 s, within the consumer's 80 s.
+  private static final Duration COMMIT_DELAY = Duration.ofMillis(30);
+  private static final Duration SUITE_DELAY = Duration.ofMillis(100);
 
   /**
    * A provoked cause: its topic's clients, its leader, and how the top finding ({@code
@@ -74,14 +78,14 @@ class DiagnosisIT {
   // topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs:group.protocol:sendAfterAck
   private static final List<Cause> CAUSES =
       List.of(
-          new Cause("dx-produce", "1:200:1:500:0:classic:false", OTHER_LEADER, "produce:linger.ms"),
+          new Cause("dx-produce", "1:500:1:500:0:classic:false", OTHER_LEADER, "produce:linger.ms"),
           new Cause(
               "dx-publish",
               "1:0:1:500:0:classic:false",
               PUBLISH_LEADER,
               "publish:before broker " + PUBLISH_LEADER + " read the request"),
           new Cause("dx-commit", "all:0:1:500:0:classic:true", COMMIT_LEADER, "commit:"),
-          new Cause("dx-catch-up", "1:0:1:500:200:classic:false", OTHER_LEADER, "catch-up:"),
+          new Cause("dx-catch-up", "1:0:1:500:500:classic:false", OTHER_LEADER, "catch-up:"),
           new Cause(
               "dx-fetch",
               "1:0:1048576:500:0:classic:false",
@@ -128,8 +132,8 @@ class DiagnosisIT {
     run(
         SUITE_CAUSES,
         (producerProxies, replicationProxies) -> {
-          producerProxies.get(PUBLISH_LEADER).setDelay(PUBLISH_DELAY);
-          replicationProxies.get(COMMIT_LEADER).setDelay(PUBLISH_DELAY);
+          producerProxies.get(PUBLISH_LEADER).setDelay(SUITE_DELAY);
+          replicationProxies.get(COMMIT_LEADER).setDelay(SUITE_DELAY);
         });
   }
 

@@ -49,16 +49,21 @@ final class PublishRules implements Rule {
       long queue = t == null ? 0 : Math.min(publish, t.requestQueueNanos());
       long append = t == null ? 0 : Math.min(publish - queue, t.localNanos());
       CommitWaits.CommitWait wait = r.producer().acksAll() ? tail.commitWaitDuringPublish(r) : null;
+      long remote;
+      long left;
+      long heldBehind;
       if (wait != null) {
-        // Measured: the probe's wait replaces the request-metric means' estimate of it.
+        // Measured: the probe's waits replace the estimates from RemoteTimeMs and commit's p99.
         long measured = Math.min(publish - queue - append, wait.heldNanos());
         holds.add(r.leaderNodeId(), wait, measured);
-        remainder += publish - queue - append - measured;
-        continue;
+        remote = 0;
+        left = publish - queue - append - measured;
+        heldBehind = 0;
+      } else {
+        remote = t == null ? 0 : Math.min(publish - queue - append, t.remoteNanos());
+        left = publish - queue - append - remote;
+        heldBehind = r.producer().acksAll() ? Math.min(left, commitP99) : 0;
       }
-      long remote = t == null ? 0 : Math.min(publish - queue - append, t.remoteNanos());
-      long left = publish - queue - append - remote;
-      long heldBehind = r.producer().acksAll() ? Math.min(left, commitP99) : 0;
       if (t != null || heldBehind > 0) {
         double[] sums = byLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[5]);
         sums[QUEUE] += queue;

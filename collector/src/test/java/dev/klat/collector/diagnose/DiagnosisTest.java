@@ -277,6 +277,24 @@ class DiagnosisTest {
   }
 
   @Test
+  void withTheProbeTheLeadersRequestTimingsStillSplitWhatTheHoldLeaves() {
+    // 100 ms of publish: 1 ms queue and 2 ms append (broker 1's timings), 40 ms held behind
+    // requests waiting for follower 3, 57 ms before broker 1 read the request.
+    List<TailRecord> records = defaultTail(2, 100, 5, 1, 2);
+    DiagnosisReport report =
+        Diagnosis.diagnose(
+            summaryOf(records),
+            records,
+            produceTimings(1, 2, 30),
+            (leader, from, to) -> new CommitWaits.CommitWait(40 * MS, 3));
+
+    assertKnobs(report, "before broker 1 read the request", "broker 3 follower fetch");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("outside the broker's request timings, tail mean", "57.0 ms")
+        .containsEntry("broker request timings", "read");
+  }
+
+  @Test
   void withTheProbeSeeingNoWaitAPublishIsNotPutOnReplication() {
     List<TailRecord> records = defaultTail(5, 850, 3, 1, 2);
     DiagnosisReport report =

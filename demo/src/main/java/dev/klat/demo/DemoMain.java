@@ -36,8 +36,6 @@ public final class DemoMain {
 
   static final String TOPIC = "demo-orders";
   static final String GROUP = "demo-app";
-  // Followers of every demo partition (broker 1 leads them all); the pacer pauses one of them.
-  private static final List<Integer> FOLLOWER_NODE_IDS = Arrays.asList(3, 2);
   // Low-rate scenarios first; the slow consumer last, so that the steady phase after it drains its
   // backlog before the cycle starts over.
   private static final List<Scenario> DEFAULT_ORDER =
@@ -60,10 +58,12 @@ public final class DemoMain {
   private final PrintStream out = System.out;
   private final List<Process> processes = new CopyOnWriteArrayList<>();
   private volatile KafkaCluster cluster;
-  private volatile int pausedFollowerId = FOLLOWER_NODE_IDS.get(0);
+  private volatile FollowerPacer pacer;
   private volatile Scenario current = Scenario.STEADY;
   private volatile long scenarioStartNanos;
   private volatile boolean stopping;
+
+  private static final String CLIENT_LOG = "demo-clients.log";
 
   private DemoMain() {
     root = Paths.get(System.getProperty("klat.demo.root", ".")).toAbsolutePath().normalize();
@@ -83,12 +83,19 @@ public final class DemoMain {
   }
 
   public static void main(String[] args) throws Exception {
-    // Kafka's admin client logs at INFO through slf4j-simple; the demo's table is the output.
-    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     DemoMain demo = new DemoMain();
+    // The demo's own Kafka clients log through slf4j-simple (the admin client warns about every
+    // broker not up yet): to a file, so that the terminal shows the demo's progress and table.
+    Files.createDirectories(demo.work);
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.setProperty("org.slf4j.simpleLogger.logFile", demo.work.resolve(CLIENT_LOG).toString());
     Runtime.getRuntime().addShutdownHook(new Thread(demo::stopEverything, "klat-demo-stop"));
     try {
       demo.run();
+    } catch (IllegalStateException e) {
+      System.err.println("klat demo failed: " + e.getMessage());
+      demo.stopEverything();
+      System.exit(1);
     } catch (Exception e) {
       System.err.println("klat demo failed: " + e);
       demo.stopEverything();
@@ -105,6 +112,21 @@ public final class DemoMain {
     Scenario.STEADY.writeTo(scenarioFile);
 
     out.println("klat demo: where does the time go between producer and consumer?");
+    String inUse =
+        DemoPorts.firstInUse(
+            List.of(
+                new DemoPorts.Need(otlpPort, "OTLP/HTTP, for the agents", "klat.demo.otlp.port"),
+                new DemoPorts.Need(
+                    adminPort, "the collector's page and API", "klat.demo.admin.port")));
+    if (inUse != null) {
+      throw new IllegalStateException(inUse);
+    }
+    out.println(
+        "logs: "
+            + root.relativize(work)
+            + "/ (the brokers, the collector, the applications; the demo's own clients in "
+            + CLIENT_LOG
+            + ")");
     cluster =
         progress(
             "starting 3 Kafka brokers (KRaft, one JVM each, with klat's broker probe)",
@@ -153,7 +175,10 @@ public final class DemoMain {
     scenario.writeTo(scenarioFile);
     scenarioStartNanos = startNanos;
     current = scenario;
-    startFollowerPacer();
+    pacer =
+        new FollowerPacer(
+            () -> cluster, () -> current, () -> scenarioStartNanos, () -> stopping, GROUP, out);
+    pacer.start();
     LiveQueries queries = new LiveQueries(adminPort, out, () -> stopping);
     while (!stopping) {
       long now = System.nanoTime();
@@ -171,94 +196,6 @@ public final class DemoMain {
           scenario, index, secondsLeft, TimeUnit.NANOSECONDS.toSeconds(now - startNanos), row, why);
       Thread.sleep(refreshMillis);
     }
-  }
-
-  // A follower that stops answering holds the high watermark, so acks=all waits: the commit
-  // segment. Paused 1 s out of every 4 s, it stays in the ISR (replica.lag.time.max.ms is 10 s).
-  // The consumer starts a new member when fetch-wait ends, at the same moment as this scenario:
-  // had the paused broker been the group's coordinator, the join would wait for it and the demo
-  // would show catch-up (truthfully, but not the cause this scenario is about). So the pacer
-  // pauses a follower that does not coordinate the group, from the scenario's second second on.
-  private void startFollowerPacer() {
-    Thread pacer =
-        new Thread(
-            () -> {
-              boolean paused = false;
-              boolean followerChosen = false;
-              while (!stopping) {
-                long inScenarioMillis =
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - scenarioStartNanos);
-                Scenario scenario = current;
-                boolean wantPaused =
-                    scenario == Scenario.SLOW_FOLLOWER && (inScenarioMillis + 3000) % 4000 < 1000;
-                try {
-                  if (scenario != Scenario.SLOW_FOLLOWER) {
-                    followerChosen = false;
-                  } else if (!followerChosen && !paused) {
-                    pausedFollowerId = followerOutsideCoordinator();
-                    followerChosen = true;
-                    out.println(
-                        "slow follower: pausing broker "
-                            + pausedFollowerId
-                            + " 1 s out of every 4 (it follows every demo partition)");
-                  }
-                  if (wantPaused != paused && cluster != null) {
-                    Broker follower = cluster.broker(pausedFollowerId);
-                    if (wantPaused) {
-                      follower.pause();
-                    } else {
-                      follower.resume();
-                    }
-                    paused = wantPaused;
-                  }
-                  Thread.sleep(50);
-                } catch (InterruptedException e) {
-                  return;
-                } catch (RuntimeException e) {
-                  if (!stopping) {
-                    out.println(
-                        "could not "
-                            + (wantPaused ? "pause" : "resume")
-                            + " broker "
-                            + pausedFollowerId
-                            + ": "
-                            + e);
-                  }
-                  paused = wantPaused;
-                }
-              }
-            },
-            "klat-demo-follower");
-    pacer.setDaemon(true);
-    pacer.start();
-  }
-
-  /** A follower of the demo partitions that is not the demo group's coordinator. */
-  private int followerOutsideCoordinator() {
-    KafkaCluster running = cluster;
-    if (running == null) {
-      return FOLLOWER_NODE_IDS.get(0);
-    }
-    try (Admin admin = running.admin()) {
-      int coordinatorId =
-          admin
-              .describeConsumerGroups(Collections.singletonList(GROUP))
-              .describedGroups()
-              .get(GROUP)
-              .get(10, TimeUnit.SECONDS)
-              .coordinator()
-              .id();
-      for (int followerId : FOLLOWER_NODE_IDS) {
-        if (followerId != coordinatorId) {
-          return followerId;
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      out.println("could not find the coordinator of group " + GROUP + ": " + e);
-    }
-    return FOLLOWER_NODE_IDS.get(0);
   }
 
   private KafkaCluster startCluster() {
@@ -318,6 +255,8 @@ public final class DemoMain {
     command.add(collectorJar.toString());
     command.add("--otlp.http.port=" + otlpPort);
     command.add("--admin.port=" + adminPort);
+    // The demo's agents send OTLP/HTTP: no gRPC port to find free.
+    command.add("--otlp.grpc.enabled=false");
     // The brokers' request metrics (their JMX exporters), from which the collector estimates the
     // broker instants where the record timestamp does not give them.
     StringBuilder exporters = new StringBuilder();
@@ -329,19 +268,24 @@ public final class DemoMain {
     }
     command.add("--brokers.exporter=" + exporters);
     command.add("--brokers.scrape.interval=2s");
-    processes.add(start(command, "collector"));
+    Process collector = start(command, "collector");
+    processes.add(collector);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       try {
-        if (get("/healthz") != null) {
+        if (get("/healthz") != null && collector.isAlive()) {
           return;
         }
       } catch (IOException notYet) {
         // Not listening yet.
       }
-      if (System.nanoTime() > deadline) {
+      if (!collector.isAlive() || System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            "the collector did not answer /healthz in 60 s; see " + work.resolve("collector.log"));
+            (collector.isAlive()
+                    ? "the collector did not answer /healthz in 60 s"
+                    : "the collector exited")
+                + "; see "
+                + work.resolve("collector.log"));
       }
       Thread.sleep(200);
     }
@@ -413,10 +357,9 @@ public final class DemoMain {
     KafkaCluster running = cluster;
     cluster = null;
     if (running != null) {
-      try {
-        running.broker(pausedFollowerId).resume();
-      } catch (RuntimeException ignored) {
-        // Closing kills it anyway.
+      FollowerPacer started = pacer;
+      if (started != null) {
+        started.resumePaused(running);
       }
       running.close();
     }

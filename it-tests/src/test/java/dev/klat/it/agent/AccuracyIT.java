@@ -2,11 +2,8 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.kafka.cluster.AddressInterceptor;
-import dev.klat.kafka.cluster.DelayingProxy;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
-import dev.klat.kafka.cluster.Listener;
 import dev.klat.kafka.cluster.TopicSpec;
 import dev.klat.kafka.cluster.TopicSpec.TimestampType;
 import java.io.IOException;
@@ -24,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -83,8 +79,7 @@ class AccuracyIT {
   // (quality exact); without it they are estimated from the brokers' request metrics.
   private static final boolean PROBE = Boolean.getBoolean("klat.accuracy.probe");
 
-  private static final Map<Integer, DelayingProxy> producerProxies = new ConcurrentHashMap<>();
-  private static final Map<Integer, DelayingProxy> replicationProxies = new ConcurrentHashMap<>();
+  private static final ProxiedPaths paths = new ProxiedPaths();
   private static KafkaCluster cluster;
   private static Process collector;
   private static int otlpPort;
@@ -92,20 +87,6 @@ class AccuracyIT {
 
   @BeforeAll
   static void start() throws Exception {
-    AddressInterceptor viaProxies =
-        (nodeId, listener, bound) -> {
-          if (listener == Listener.SECOND_CLIENT) {
-            return producerProxies
-                .computeIfAbsent(nodeId, n -> DelayingProxy.start(bound))
-                .address();
-          }
-          if (listener == Listener.REPLICATION) {
-            return replicationProxies
-                .computeIfAbsent(nodeId, n -> DelayingProxy.start(bound))
-                .address();
-          }
-          return bound;
-        };
     otlpPort = freePort();
     adminPort = freePort();
     KafkaClusterSpec.Builder spec =
@@ -113,7 +94,7 @@ class AccuracyIT {
             .name("accuracy")
             .brokerProperty("min.insync.replicas", "2")
             .brokerProperty("default.replication.factor", "3")
-            .addressInterceptor(viaProxies);
+            .addressInterceptor(paths.interceptor());
     if (PROBE) {
       spec.brokerProbe(
           Paths.get(System.getProperty("klat.broker-probe.jar")), "http://127.0.0.1:" + otlpPort);
@@ -133,8 +114,7 @@ class AccuracyIT {
     if (cluster != null) {
       cluster.close();
     }
-    producerProxies.values().forEach(DelayingProxy::close);
-    replicationProxies.values().forEach(DelayingProxy::close);
+    paths.close();
   }
 
   /** A kind of stream: its {@code acks} and timestamp type. */
@@ -243,20 +223,20 @@ class AccuracyIT {
           runCase("produce", new Clients("100", "1", "500", 0, "classic", false), LOW_PER_SECOND));
     }
     if (CASES.contains("publish")) {
-      producerProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(50));
+      paths.toLeader(DELAYED_LEADER).setDelay(Duration.ofMillis(50));
       results.put("publish", runCase("publish", Clients.DEFAULT));
-      producerProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
+      paths.toLeader(DELAYED_LEADER).setDelay(Duration.ZERO);
     }
     // Each record is sent once the previous one is acknowledged: a request sent sooner would wait
     // unread behind it on the connection, before its append, which is publish, not commit (the
     // LogAppendTime streams showed 115 ms of publish at p99 when records were sent on a fixed
     // rate). That is a real effect of slow replication, but not the one this case injects.
     if (CASES.contains("commit")) {
-      replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ofMillis(20));
+      paths.toLeaderForFollowers(DELAYED_LEADER).setDelay(Duration.ofMillis(20));
       results.put(
           "commit",
           runCase("commit", new Clients("0", "1", "500", 0, "classic", true), LOW_PER_SECOND));
-      replicationProxies.get(DELAYED_LEADER).setDelay(Duration.ZERO);
+      paths.toLeaderForFollowers(DELAYED_LEADER).setDelay(Duration.ZERO);
     }
     if (CASES.contains("catch-up")) {
       results.put(

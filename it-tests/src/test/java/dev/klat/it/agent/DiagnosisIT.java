@@ -2,11 +2,8 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.kafka.cluster.AddressInterceptor;
-import dev.klat.kafka.cluster.DelayingProxy;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
-import dev.klat.kafka.cluster.Listener;
 import dev.klat.kafka.cluster.TopicSpec;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -14,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -70,12 +66,6 @@ class DiagnosisIT {
    */
   private record Cause(String topic, String clients, int leader, String expectedFinding) {}
 
-  /** The delays of a run, set once the collector is up. */
-  private interface Delays {
-    void set(Map<Integer, DelayingProxy> producerProxies, Map<Integer, DelayingProxy> replication);
-  }
-
-  // topic:acks:linger.ms:fetch.min.bytes:fetch.max.wait.ms:sleepMs:group.protocol:sendAfterAck
   private static final List<Cause> CAUSES =
       List.of(
           new Cause("dx-produce", "1:500:1:500:0:classic:false", OTHER_LEADER, "produce:linger.ms"),
@@ -114,12 +104,7 @@ class DiagnosisIT {
 
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
-    run(
-        CAUSES,
-        (producerProxies, replicationProxies) -> {
-          producerProxies.get(PUBLISH_LEADER).setDelay(PUBLISH_DELAY);
-          replicationProxies.get(COMMIT_LEADER).setDelay(COMMIT_DELAY);
-        });
+    run(CAUSES, PUBLISH_DELAY, COMMIT_DELAY);
   }
 
   @Test
@@ -129,41 +114,27 @@ class DiagnosisIT {
       disabledReason =
           "the diagnosis suite's second cluster is opt-in: -Dklat.diagnosis.suite=true")
   void theSuitesCausesThatNeedAPathOfTheirOwnAreNamedToo() throws Exception {
-    run(
-        SUITE_CAUSES,
-        (producerProxies, replicationProxies) -> {
-          producerProxies.get(PUBLISH_LEADER).setDelay(SUITE_DELAY);
-          replicationProxies.get(COMMIT_LEADER).setDelay(SUITE_DELAY);
-        });
+    run(SUITE_CAUSES, SUITE_DELAY, SUITE_DELAY);
   }
 
-  private static void run(List<Cause> causes, Delays delays) throws Exception {
-    Map<Integer, DelayingProxy> producerProxies = new ConcurrentHashMap<>();
-    Map<Integer, DelayingProxy> replicationProxies = new ConcurrentHashMap<>();
-    AddressInterceptor viaProxies =
-        (nodeId, listener, bound) -> {
-          if (listener == Listener.SECOND_CLIENT) {
-            return producerProxies
-                .computeIfAbsent(nodeId, n -> DelayingProxy.start(bound))
-                .address();
-          }
-          if (listener == Listener.REPLICATION) {
-            return replicationProxies
-                .computeIfAbsent(nodeId, n -> DelayingProxy.start(bound))
-                .address();
-          }
-          return bound;
-        };
+  /**
+   * Provokes {@code causes} at once, with the path from the producers to broker {@value
+   * #PUBLISH_LEADER} and the path from the followers to broker {@value #COMMIT_LEADER} delayed, and
+   * checks each topic's top finding.
+   */
+  private static void run(List<Cause> causes, Duration publishDelay, Duration replicationDelay)
+      throws Exception {
     int otlpPort = CollectorEndToEndIT.freePort();
     int adminPort = CollectorEndToEndIT.freePort();
     String endpoint = "http://127.0.0.1:" + otlpPort;
-    try (KafkaCluster cluster =
-        KafkaClusterSpec.brokers(3)
-            .name("diagnosis")
-            .brokerProperty("default.replication.factor", "3")
-            .addressInterceptor(viaProxies)
-            .brokerProbe(Paths.get(System.getProperty("klat.broker-probe.jar")), endpoint)
-            .start()) {
+    try (ProxiedPaths paths = new ProxiedPaths();
+        KafkaCluster cluster =
+            KafkaClusterSpec.brokers(3)
+                .name("diagnosis")
+                .brokerProperty("default.replication.factor", "3")
+                .addressInterceptor(paths.interceptor())
+                .brokerProbe(Paths.get(System.getProperty("klat.broker-probe.jar")), endpoint)
+                .start()) {
       for (Cause cause : causes) {
         for (String topic : List.of(cause.topic, AccuracyApp.warmupTopic(cause.topic))) {
           cluster.createTopic(
@@ -187,7 +158,8 @@ class DiagnosisIT {
               "--brokers.scrape.interval=1s");
       try {
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
-        delays.set(producerProxies, replicationProxies);
+        paths.toLeader(PUBLISH_LEADER).setDelay(publishDelay);
+        paths.toLeaderForFollowers(COMMIT_LEADER).setDelay(replicationDelay);
         List<String> args =
             new ArrayList<>(
                 List.of(
@@ -229,9 +201,6 @@ class DiagnosisIT {
           collector.destroyForcibly();
         }
       }
-    } finally {
-      producerProxies.values().forEach(DelayingProxy::close);
-      replicationProxies.values().forEach(DelayingProxy::close);
     }
   }
 

@@ -50,10 +50,10 @@ final class FollowerHolds {
       Map<String, Object> evidence = new LinkedHashMap<>();
       evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
       evidence.put("acks", "all");
-      evidence.put(
-          "broker " + key.leaderId + "'s high watermark waiting during their publish, mean",
-          ms(e.getValue().sumNanos / e.getValue().records));
       evidence.put("tail records held", e.getValue().records);
+      evidence.put(
+          "held behind broker " + key.leaderId + "'s high-watermark waits, mean of those",
+          ms(e.getValue().sumNanos / e.getValue().records));
       evidence.put(
           "the waits ended by",
           key.followerId < 0

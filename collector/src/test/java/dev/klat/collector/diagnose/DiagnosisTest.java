@@ -271,7 +271,7 @@ class DiagnosisTest {
     assertExplains(report, 0.8);
     assertThat(report.findings().get(0).segment()).isEqualTo("publish");
     assertThat(report.findings().get(0).evidence())
-        .containsEntry("broker 1's high watermark waiting during their publish, mean", "800.0 ms")
+        .containsEntry("held behind broker 1's high-watermark waits, mean of those", "800.0 ms")
         .containsEntry("the waits ended by", "broker 2's fetch (broker probe)");
     assertThat(report.findings().get(0).suggestion()).contains("Broker 2 was the follower");
   }

@@ -137,6 +137,8 @@ public final class Collector implements AutoCloseable {
               (topic, group, windowNanos) ->
                   recent.summarise(topic, group, windowNanos, System.nanoTime()),
               this::diagnose,
+              (topic, group, windowNanos, limit) ->
+                  recent.slowest(topic, group, windowNanos, System.nanoTime(), limit),
               correlator::clockOffsets,
               this::stats,
               brokers::json);

@@ -299,6 +299,16 @@ class CollectorIT {
             "\"findings\":[{\"segment\":\"catch-up\",\"knob\":\"application time between"
                 + " polls\",\"tailShare\":0.5,");
     assertThat(get("/api/diagnosis?window=banana", null).statusCode()).isEqualTo(400);
+    // The slowest records of the window, each with its segments and trace id.
+    String slowest = get("/api/slowest?topic=orders&group=billing&limit=3", null).body();
+    assertThat(slowest)
+        .startsWith(
+            "{\"topic\":\"orders\",\"group\":\"billing\",\"windowSeconds\":300.0,\"records\":"
+                + "[{\"topic\":\"orders\",\"group\":\"billing\",\"partition\":")
+        .contains("\"e2eSeconds\":0.024,")
+        .contains("\"produce\":{\"seconds\":0.002,\"quality\":\"exact\",\"clockFlagged\":false}");
+    assertThat(slowest.split("\"traceId\":\"[0-9a-f]{32}\"", -1)).hasSize(4);
+    assertThat(get("/api/slowest?limit=0", null).statusCode()).isEqualTo(400);
     // ./klat diagnose prints the same finding in a terminal, and says what was wrong otherwise.
     java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
     java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();

@@ -122,6 +122,11 @@ class DemoIT {
       assertThat(Integer.parseInt(segments.group(1))).as(dom).isGreaterThanOrEqualTo(2);
       assertThat(Integer.parseInt(percentiles.group(1))).as(dom).isGreaterThanOrEqualTo(2);
       assertThat(dom).contains("data-series=\"p99\"").contains("data-series=\"catch-up\"");
+      // The slowest records' table: ten rows, each with its trace id.
+      assertThat(dom).contains("id=\"slowest\" data-records=\"10\"");
+      assertThat(Pattern.compile("class=\"id\">[0-9a-f]{32}<").matcher(dom).results().count())
+          .as(dom)
+          .isEqualTo(10);
       Path screenshot = target.resolve("demo-page.png");
       chromium(target, "--screenshot=" + screenshot, page);
       assertThat(screenshot).isNotEmptyFile();

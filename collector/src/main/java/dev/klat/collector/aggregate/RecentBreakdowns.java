@@ -50,6 +50,10 @@ public final class RecentBreakdowns {
   private final long[] diagnosisNanos;
   private final int[] leaders;
   private final int[] commitFollowers;
+  // Per slot, to list the slowest records: partition, offset and trace id.
+  private final int[] partitions;
+  private final long[] offsets;
+  private final long[] traceIds;
   private final ProducerEvidence[] producerEvidence;
   private final ConsumerEvidence[] consumerEvidence;
   private long written;
@@ -66,6 +70,9 @@ public final class RecentBreakdowns {
     this.diagnosisNanos = new long[capacity * DIAGNOSIS_COLUMNS];
     this.leaders = new int[capacity];
     this.commitFollowers = new int[capacity];
+    this.partitions = new int[capacity];
+    this.offsets = new long[capacity];
+    this.traceIds = new long[2 * capacity];
     this.producerEvidence = new ProducerEvidence[capacity];
     this.consumerEvidence = new ConsumerEvidence[capacity];
   }
@@ -113,6 +120,10 @@ public final class RecentBreakdowns {
         Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE));
     leaders[slot] = joined.leaderNodeId();
     commitFollowers[slot] = joined.commitFollowerId();
+    partitions[slot] = joined.key().partition();
+    offsets[slot] = joined.key().offset();
+    traceIds[2 * slot] = joined.traceIdHigh();
+    traceIds[2 * slot + 1] = joined.traceIdLow();
     producerEvidence[slot] =
         joined.producerEvidence() == null ? ProducerEvidence.UNKNOWN : joined.producerEvidence();
     consumerEvidence[slot] =
@@ -153,6 +164,47 @@ public final class RecentBreakdowns {
               commitFollowers[slot],
               producerEvidence[slot],
               consumerEvidence[slot]));
+    }
+    return out;
+  }
+
+  /**
+   * The {@code limit} slowest breakdowns (end-to-end) joined since {@code nowNanos - windowNanos},
+   * slowest first.
+   *
+   * @param topic a topic, or null for all
+   * @param group a consumer group, or null for all
+   */
+  public synchronized List<SlowRecord> slowest(
+      String topic, String group, long windowNanos, long nowNanos, int limit) {
+    Integer[] match =
+        Arrays.stream(matching(topic, group, windowNanos, nowNanos))
+            .boxed()
+            .toArray(Integer[]::new);
+    Arrays.sort(match, (a, b) -> Long.compare(e2eNanos[b], e2eNanos[a]));
+    List<SlowRecord> out = new ArrayList<>();
+    for (int i = 0; i < Math.min(limit, match.length); i++) {
+      int slot = match[i];
+      List<SlowRecord.Part> parts = new ArrayList<>(SEGMENTS);
+      for (Segment s : Segment.values()) {
+        int column = slot * COLUMNS + s.ordinal();
+        parts.add(
+            new SlowRecord.Part(
+                s.id(),
+                segmentNanos[column],
+                QUALITIES[qualities[column]],
+                (flagged[slot] & (1 << s.ordinal())) != 0));
+      }
+      out.add(
+          new SlowRecord(
+              topics[slot],
+              groups[slot],
+              partitions[slot],
+              offsets[slot],
+              e2eNanos[slot],
+              parts,
+              (flagged[slot] & (1 << SEGMENTS)) != 0,
+              JoinedBreakdown.traceIdHex(traceIds[2 * slot], traceIds[2 * slot + 1])));
     }
     return out;
   }

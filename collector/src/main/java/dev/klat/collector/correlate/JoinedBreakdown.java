@@ -48,9 +48,14 @@ public record JoinedBreakdown(
 
   /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
   public String traceIdHex() {
+    return traceIdHex(traceIdHigh, traceIdLow);
+  }
+
+  /** A trace id's two halves as 32 lowercase hex digits. */
+  public static String traceIdHex(long high, long low) {
     char[] out = new char[32];
-    hex(traceIdHigh, out, 0);
-    hex(traceIdLow, out, 16);
+    hex(high, out, 0);
+    hex(low, out, 16);
     return new String(out);
   }
 

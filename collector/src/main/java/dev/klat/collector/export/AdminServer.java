@@ -2,11 +2,13 @@ package dev.klat.collector.export;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.correlate.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
 import java.io.IOException;
@@ -27,8 +29,8 @@ import java.util.logging.Logger;
 
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
- * Accept} header), {@code /api/breakdown}, {@code /api/clocks}, {@code /api/stats}, {@code
- * /api/brokers} and {@code /healthz}.
+ * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
+ * /api/clocks}, {@code /api/stats}, {@code /api/brokers} and {@code /healthz}.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -44,6 +46,14 @@ public final class AdminServer implements AutoCloseable {
     DiagnosisReport diagnose(String topic, String group, long windowNanos);
   }
 
+  /** The slowest recent breakdowns: (topic or null, group or null, window nanos, how many). */
+  public interface SlowestQuery {
+    List<SlowRecord> slowest(String topic, String group, long windowNanos, int limit);
+  }
+
+  /** The most records {@code /api/slowest} lists. */
+  static final int MAX_SLOWEST = 200;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
@@ -54,6 +64,7 @@ public final class AdminServer implements AutoCloseable {
       Supplier<List<Exposition.Family>> metrics,
       BreakdownQuery breakdowns,
       DiagnosisQuery diagnoses,
+      SlowestQuery slowest,
       Supplier<List<ClockOffset>> clocks,
       Supplier<Map<String, Long>> stats,
       Supplier<String> brokersJson)
@@ -87,6 +98,7 @@ public final class AdminServer implements AutoCloseable {
         "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, breakdowns)));
     server.createContext(
         "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, diagnoses)));
+    server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, slowest)));
     server.createContext(
         "/api/clocks",
         exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
@@ -165,7 +177,7 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
-  /** The filters of {@code /api/breakdown} and {@code /api/diagnosis}. */
+  /** The filters of {@code /api/breakdown}, {@code /api/diagnosis} and {@code /api/slowest}. */
   private record Window(String topic, String group, long nanos) {
     static Window of(HttpExchange ex) {
       Map<String, String> params = query(ex.getRequestURI().getRawQuery());
@@ -191,6 +203,47 @@ public final class AdminServer implements AutoCloseable {
     out.put("group", w.group());
     out.put("windowSeconds", w.nanos() / 1e9);
     out.setAll((ObjectNode) JSON.valueToTree(query.diagnose(w.topic(), w.group(), w.nanos())));
+    return new Response(200, "application/json", out.toString());
+  }
+
+  private static Response slowest(HttpExchange ex, SlowestQuery query) {
+    Window w = Window.of(ex);
+    String limitText = query(ex.getRequestURI().getRawQuery()).getOrDefault("limit", "20");
+    int limit;
+    try {
+      limit = Integer.parseInt(limitText);
+    } catch (NumberFormatException e) {
+      limit = -1;
+    }
+    if (limit < 1 || limit > MAX_SLOWEST) {
+      throw new IllegalArgumentException("limit must be 1 to " + MAX_SLOWEST + ": " + limitText);
+    }
+    ObjectNode out = JSON.createObjectNode();
+    out.put("topic", w.topic());
+    out.put("group", w.group());
+    out.put("windowSeconds", w.nanos() / 1e9);
+    ArrayNode records = out.putArray("records");
+    for (SlowRecord r : query.slowest(w.topic(), w.group(), w.nanos(), limit)) {
+      ObjectNode record = records.addObject();
+      record.put("topic", r.topic());
+      record.put("group", r.group());
+      record.put("partition", r.partition());
+      record.put("offset", r.offset());
+      record.put("e2eSeconds", r.e2eNanos() / 1e9);
+      record.put("e2eClockFlagged", r.e2eClockFlagged());
+      ObjectNode segments = record.putObject("segments");
+      for (SlowRecord.Part part : r.segments()) {
+        ObjectNode segment = segments.putObject(part.segment());
+        if (part.nanos() < 0) {
+          segment.putNull("seconds");
+        } else {
+          segment.put("seconds", part.nanos() / 1e9);
+        }
+        segment.put("quality", part.quality().id());
+        segment.put("clockFlagged", part.clockFlagged());
+      }
+      record.put("traceId", r.traceIdHex());
+    }
     return new Response(200, "application/json", out.toString());
   }
 

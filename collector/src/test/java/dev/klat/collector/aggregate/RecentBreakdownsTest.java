@@ -10,6 +10,8 @@ import dev.klat.collector.correlate.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
+import dev.klat.model.Quality;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -132,6 +134,27 @@ class RecentBreakdownsTest {
     assertThat(s.segments().get("publish+commit").p50Nanos()).isEqualTo(489_000_000L);
     assertThat(r.summarise(null, null, 10, 5).count()).isEqualTo(1001);
     assertThat(r.summarise("orders", null, 10, 100).count()).isZero();
+  }
+
+  @Test
+  void theSlowestRecordsComeSlowestFirstWithTheirSegmentsAndTraceId() {
+    RecentBreakdowns r = new RecentBreakdowns(100);
+    r.add(breakdown("orders", 1_000_000, 10_000_000), 100);
+    r.add(breakdown("orders", 2_000_000, 30_000_000), 100);
+    r.add(breakdown("orders", 3_000_000, 20_000_000), 100);
+    r.add(breakdown("other", 4_000_000, 90_000_000), 100);
+
+    List<SlowRecord> slowest = r.slowest("orders", null, 50, 120, 2);
+
+    assertThat(slowest).extracting(SlowRecord::e2eNanos).containsExactly(30_000_000L, 20_000_000L);
+    SlowRecord first = slowest.get(0);
+    assertThat(first.segments().get(0))
+        .isEqualTo(new SlowRecord.Part("produce", 2_000_000, Quality.EXACT, false));
+    assertThat(first.segments())
+        .extracting(SlowRecord.Part::segment)
+        .containsExactly("produce", "publish", "commit", "catch-up", "fetch");
+    assertThat(first.traceIdHex()).isEqualTo("00000000000000010000000000000002");
+    assertThat(first.group()).isEqualTo("g");
   }
 
   @Test

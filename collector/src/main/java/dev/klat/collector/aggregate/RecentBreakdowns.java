@@ -17,8 +17,9 @@ import java.util.Map;
 /**
  * The most recent breakdowns, of all topics and groups together, in a ring of fixed capacity, so
  * that {@code /api/breakdown} can compute exact quantiles and the tail's segments over a time
- * window, and the diagnosis can read the tail's evidence. Memory is fixed at start: about 130 bytes
- * per slot, plus the evidence records the spans carried. Thread-safe.
+ * window, the diagnosis can read the tail's evidence, and {@code /api/slowest} can list the slowest
+ * records. Memory is fixed at start: about 160 bytes per slot, plus the evidence records the spans
+ * carried. Thread-safe.
  */
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;

@@ -71,7 +71,12 @@ class DiagnosisTest {
   }
 
   private static DiagnosisReport diagnose(List<TailRecord> tail, BrokerTimings brokers) {
-    return Diagnosis.diagnose(summaryOf(tail), tail, brokers, CommitWaits.NONE);
+    return diagnose(tail, brokers, CommitWaits.NONE);
+  }
+
+  private static DiagnosisReport diagnose(
+      List<TailRecord> tail, BrokerTimings brokers, CommitWaits waits) {
+    return Diagnosis.diagnose(summaryOf(tail), tail, brokers, waits);
   }
 
   /** Ten records of these segments (ms), from the default producer and consumer. */
@@ -265,7 +270,7 @@ class DiagnosisTest {
                 : null;
     List<TailRecord> held = defaultTail(5, 850, 3, 1, 2);
 
-    DiagnosisReport report = Diagnosis.diagnose(summaryOf(held), held, BrokerTimings.NONE, waits);
+    DiagnosisReport report = diagnose(held, BrokerTimings.NONE, waits);
 
     assertKnobs(report, "broker 2 follower fetch");
     assertExplains(report, 0.8);
@@ -280,11 +285,9 @@ class DiagnosisTest {
   void withTheProbeTheLeadersRequestTimingsStillSplitWhatTheHoldLeaves() {
     // 100 ms of publish: 1 ms queue and 2 ms append (broker 1's timings), 40 ms held behind
     // requests waiting for follower 3, 57 ms before broker 1 read the request.
-    List<TailRecord> records = defaultTail(2, 100, 5, 1, 2);
     DiagnosisReport report =
-        Diagnosis.diagnose(
-            summaryOf(records),
-            records,
+        diagnose(
+            defaultTail(2, 100, 5, 1, 2),
             produceTimings(1, 2, 30),
             (leader, from, to) -> new CommitWaits.CommitWait(40 * MS, 3));
 
@@ -296,11 +299,9 @@ class DiagnosisTest {
 
   @Test
   void withTheProbeSeeingNoWaitAPublishIsNotPutOnReplication() {
-    List<TailRecord> records = defaultTail(5, 850, 3, 1, 2);
     DiagnosisReport report =
-        Diagnosis.diagnose(
-            summaryOf(records),
-            records,
+        diagnose(
+            defaultTail(5, 850, 3, 1, 2),
             BrokerTimings.NONE,
             (leader, from, to) -> CommitWaits.CommitWait.NONE);
 

@@ -4,6 +4,8 @@ import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.BreakdownMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.SlowRecord;
+import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.broker.BrokerStatus;
 import dev.klat.collector.broker.Brokers;
 import dev.klat.collector.correlate.BrokerInstants;
@@ -134,11 +136,7 @@ public final class Collector implements AutoCloseable {
           new AdminServer(
               new InetSocketAddress(config.string("admin.host"), config.port("admin.port")),
               this::families,
-              (topic, group, windowNanos) ->
-                  recent.summarise(topic, group, windowNanos, System.nanoTime()),
-              this::diagnose,
-              (topic, group, windowNanos, limit) ->
-                  recent.slowest(topic, group, windowNanos, System.nanoTime(), limit),
+              recentQueries(),
               correlator::clockOffsets,
               this::stats,
               brokers::json);
@@ -191,6 +189,30 @@ public final class Collector implements AutoCloseable {
   /** The admin address, with the actual port. */
   public InetSocketAddress adminAddress() {
     return admin.address();
+  }
+
+  private AdminServer.RecentQueries recentQueries() {
+    return new AdminServer.RecentQueries() {
+      @Override
+      public RecentBreakdowns.Summary summarise(String topic, String group, long windowNanos) {
+        return recent.summarise(topic, group, windowNanos, System.nanoTime());
+      }
+
+      @Override
+      public DiagnosisReport diagnose(String topic, String group, long windowNanos) {
+        return Collector.this.diagnose(topic, group, windowNanos);
+      }
+
+      @Override
+      public List<SlowRecord> slowest(String topic, String group, long windowNanos, int limit) {
+        return recent.slowest(topic, group, windowNanos, System.nanoTime(), limit);
+      }
+
+      @Override
+      public List<TopicGroup> pairs(long windowNanos, int max) {
+        return recent.busiestPairs(windowNanos, System.nanoTime(), max);
+      }
+    };
   }
 
   /** The diagnosis of the p99 tail of the breakdowns joined within the last {@code windowNanos}. */

@@ -309,6 +309,10 @@ class CollectorIT {
         .contains("\"produce\":{\"seconds\":0.002,\"quality\":\"exact\",\"clockFlagged\":false}");
     assertThat(slowest.split("\"traceId\":\"[0-9a-f]{32}\"", -1)).hasSize(4);
     assertThat(get("/api/slowest?limit=0", null).statusCode()).isEqualTo(400);
+    assertThat(get("/api/pairs?window=5m", null).body())
+        .isEqualTo(
+            "{\"windowSeconds\":300.0,\"pairs\":[{\"topic\":\"orders\",\"group\":\"billing\","
+                + "\"records\":100}]}");
     // ./klat diagnose prints the same finding in a terminal, and says what was wrong otherwise.
     java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
     java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();

@@ -122,6 +122,8 @@ class DemoIT {
       assertThat(Integer.parseInt(segments.group(1))).as(dom).isGreaterThanOrEqualTo(2);
       assertThat(Integer.parseInt(percentiles.group(1))).as(dom).isGreaterThanOrEqualTo(2);
       assertThat(dom).contains("data-series=\"p99\"").contains("data-series=\"catch-up\"");
+      // The topic and group picker offers the demo's pair.
+      assertThat(dom).contains("data-pairs=\"1\"").contains("demo-orders / demo-app (");
       // The slowest records' table: ten rows, each with its trace id.
       assertThat(dom).contains("id=\"slowest\" data-records=\"10\"");
       assertThat(Pattern.compile("class=\"id\">[0-9a-f]{32}<").matcher(dom).results().count())

@@ -212,9 +212,9 @@ public final class RecentBreakdowns {
 
   /**
    * The topic and consumer group pairs with the most breakdowns joined since {@code nowNanos -
-   * windowNanos}, most first, at most {@code max}: each as {@code {topic, group}}.
+   * windowNanos}, most first, at most {@code max}.
    */
-  public synchronized List<String[]> busiestPairs(long windowNanos, long nowNanos, int max) {
+  public synchronized List<TopicGroup> busiestPairs(long windowNanos, long nowNanos, int max) {
     Map<List<String>, Integer> counts = new java.util.HashMap<>();
     for (int slot : matching(null, null, windowNanos, nowNanos)) {
       counts.merge(List.of(topics[slot], groups[slot]), 1, Integer::sum);
@@ -222,7 +222,7 @@ public final class RecentBreakdowns {
     return counts.entrySet().stream()
         .sorted(Map.Entry.<List<String>, Integer>comparingByValue().reversed())
         .limit(max)
-        .map(e -> e.getKey().toArray(new String[0]))
+        .map(e -> new TopicGroup(e.getKey().get(0), e.getKey().get(1), e.getValue()))
         .toList();
   }
 

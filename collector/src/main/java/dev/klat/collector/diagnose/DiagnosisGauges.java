@@ -1,6 +1,7 @@
 package dev.klat.collector.diagnose;
 
 import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.model.TagKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,11 +17,9 @@ import java.util.function.LongSupplier;
  */
 public final class DiagnosisGauges {
 
-  /**
-   * The topic and group pairs with the most breakdowns in a window, most first, as {topic, group}.
-   */
+  /** The topic and group pairs with the most breakdowns in a window, most first. */
   public interface BusiestPairs {
-    List<String[]> busiest(long windowNanos, long nowNanos, int max);
+    List<TopicGroup> busiest(long windowNanos, long nowNanos, int max);
   }
 
   /** Diagnoses one topic and group over a window. */
@@ -74,11 +73,11 @@ public final class DiagnosisGauges {
 
   private List<Exposition.Series> compute(long nowNanos) {
     List<Exposition.Series> out = new ArrayList<>();
-    for (String[] pair : pairs.busiest(windowNanos, nowNanos, maxPairs)) {
-      for (Finding f : diagnoser.diagnose(pair[0], pair[1], windowNanos).findings()) {
+    for (TopicGroup pair : pairs.busiest(windowNanos, nowNanos, maxPairs)) {
+      for (Finding f : diagnoser.diagnose(pair.topic(), pair.group(), windowNanos).findings()) {
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(TagKeys.TOPIC, pair[0]);
-        labels.put(TagKeys.GROUP, pair[1]);
+        labels.put(TagKeys.TOPIC, pair.topic());
+        labels.put(TagKeys.GROUP, pair.group());
         labels.put(TagKeys.SEGMENT, f.segment());
         labels.put(TagKeys.KNOB, f.knob());
         out.add(Exposition.Series.scalar(labels, f.tailShare()));

@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.SlowRecord;
+import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.correlate.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
 import java.io.IOException;
@@ -30,29 +31,35 @@ import java.util.logging.Logger;
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
  * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
- * /api/clocks}, {@code /api/stats}, {@code /api/brokers} and {@code /healthz}.
+ * /api/pairs}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers} and {@code /healthz}.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
   static final long DEFAULT_WINDOW_NANOS = 300_000_000_000L;
 
-  /** Summarises recent breakdowns: (topic or null, group or null, window nanos) to a summary. */
-  public interface BreakdownQuery {
+  /**
+   * What the APIs ask of the recent breakdowns; {@code topic} and {@code group} are filters, null
+   * for all.
+   */
+  public interface RecentQueries {
+    /** The summary of {@code /api/breakdown}. */
     RecentBreakdowns.Summary summarise(String topic, String group, long windowNanos);
-  }
 
-  /** Diagnoses the p99 tail of recent breakdowns: (topic or null, group or null, window nanos). */
-  public interface DiagnosisQuery {
+    /** The diagnosis of the window's p99 tail. */
     DiagnosisReport diagnose(String topic, String group, long windowNanos);
-  }
 
-  /** The slowest recent breakdowns: (topic or null, group or null, window nanos, how many). */
-  public interface SlowestQuery {
+    /** The {@code limit} slowest records of the window, slowest first. */
     List<SlowRecord> slowest(String topic, String group, long windowNanos, int limit);
+
+    /** The topic and group pairs with breakdowns in the window, most first, at most {@code max}. */
+    List<TopicGroup> pairs(long windowNanos, int max);
   }
 
   /** The most records {@code /api/slowest} lists. */
   static final int MAX_SLOWEST = 200;
+
+  /** The most pairs {@code /api/pairs} lists. */
+  static final int MAX_PAIRS = 100;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -62,9 +69,7 @@ public final class AdminServer implements AutoCloseable {
   public AdminServer(
       InetSocketAddress address,
       Supplier<List<Exposition.Family>> metrics,
-      BreakdownQuery breakdowns,
-      DiagnosisQuery diagnoses,
-      SlowestQuery slowest,
+      RecentQueries recent,
       Supplier<List<ClockOffset>> clocks,
       Supplier<Map<String, Long>> stats,
       Supplier<String> brokersJson)
@@ -95,10 +100,11 @@ public final class AdminServer implements AutoCloseable {
                       PrometheusWriter.write(metrics.get(), om));
                 }));
     server.createContext(
-        "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, breakdowns)));
+        "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent)));
     server.createContext(
-        "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, diagnoses)));
-    server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, slowest)));
+        "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, recent)));
+    server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent)));
+    server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent)));
     server.createContext(
         "/api/clocks",
         exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
@@ -190,13 +196,13 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
-  private static Response breakdown(HttpExchange ex, BreakdownQuery query) {
+  private static Response breakdown(HttpExchange ex, RecentQueries query) {
     Window w = Window.of(ex);
     RecentBreakdowns.Summary s = query.summarise(w.topic(), w.group(), w.nanos());
     return new Response(200, "application/json", breakdownJson(w.topic(), w.group(), w.nanos(), s));
   }
 
-  private static Response diagnosis(HttpExchange ex, DiagnosisQuery query) {
+  private static Response diagnosis(HttpExchange ex, RecentQueries query) {
     Window w = Window.of(ex);
     ObjectNode out = JSON.createObjectNode();
     out.put("topic", w.topic());
@@ -206,7 +212,22 @@ public final class AdminServer implements AutoCloseable {
     return new Response(200, "application/json", out.toString());
   }
 
-  private static Response slowest(HttpExchange ex, SlowestQuery query) {
+  private static Response pairs(HttpExchange ex, RecentQueries query) {
+    Window w = Window.of(ex);
+    ObjectNode out = JSON.createObjectNode();
+    out.put("windowSeconds", w.nanos() / 1e9);
+    ArrayNode pairs = out.putArray("pairs");
+    for (TopicGroup pair : query.pairs(w.nanos(), MAX_PAIRS)) {
+      pairs
+          .addObject()
+          .put("topic", pair.topic())
+          .put("group", pair.group())
+          .put("records", pair.records());
+    }
+    return new Response(200, "application/json", out.toString());
+  }
+
+  private static Response slowest(HttpExchange ex, RecentQueries query) {
     Window w = Window.of(ex);
     String limitText = query(ex.getRequestURI().getRawQuery()).getOrDefault("limit", "20");
     int limit;

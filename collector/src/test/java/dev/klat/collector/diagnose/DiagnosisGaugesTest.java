@@ -3,6 +3,7 @@ package dev.klat.collector.diagnose;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.aggregate.TopicGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ class DiagnosisGaugesTest {
   private final List<Finding> findings = new ArrayList<>();
   private final DiagnosisGauges gauges =
       new DiagnosisGauges(
-          (window, now, max) -> List.<String[]>of(new String[] {"orders", "billing"}),
+          (window, now, max) -> List.of(new TopicGroup("orders", "billing", 100)),
           (topic, group, window) -> {
             diagnoses.incrementAndGet();
             return new DiagnosisReport(100, 0.5, 5, 0.4, List.copyOf(findings), null);

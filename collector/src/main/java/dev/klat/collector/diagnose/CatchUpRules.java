@@ -14,6 +14,7 @@ import java.util.Map;
  * committed before the consumer asked for it ({@code F - H}: consumer lag).
  */
 final class CatchUpRules implements Rule {
+  private static final long MS = 1_000_000L;
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
@@ -63,6 +64,12 @@ final class CatchUpRules implements Rule {
     }
     evidence.put("time between polls, tail median", ms(gap));
     evidence.put("records of the poll before, tail median", records);
+    if (gap < MS) {
+      // Polled right after the poll before: the time was spent earlier, on the records ahead of
+      // them (a backlog the application is still working through).
+      return " The polls that returned them came right after the ones before (under 1 ms): they"
+          + " queued behind records the application was still working through.";
+    }
     if (records == 0) {
       return " Between polls it spent " + ms(gap) + " with no records to process.";
     }

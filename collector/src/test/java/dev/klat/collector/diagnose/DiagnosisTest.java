@@ -397,6 +397,18 @@ class DiagnosisTest {
         .containsEntry("per record", "10.0 ms");
     assertThat(report.findings().get(0).suggestion())
         .contains("Between polls it spent 200.0 ms on 20 record(s), about 10.0 ms each.");
+    // A backlog drained by polls that follow each other at once: the time was spent earlier.
+    ConsumerEvidence draining = new ConsumerEvidence(1, 500, 500, 20_000, 20);
+    assertThat(
+            diagnose(
+                    tail(
+                        10,
+                        tailRecord(
+                            new double[] {2, 3, 3, 180, 2}, 0, 180, DEFAULT_PRODUCER, draining)))
+                .findings()
+                .get(0)
+                .suggestion())
+        .contains("right after the ones before (under 1 ms)");
   }
 
   @Test

@@ -168,6 +168,28 @@ public final class SpanAttributes {
           "Time from send() until the record was in its batch (metadata, buffer.memory).");
 
   /**
+   * {@code klat.producer.request_in_flight}: the requests the producer already had in flight to the
+   * record's leader when the request carrying the record's batch (its last attempt) was sent. At
+   * {@code max.in.flight.requests.per.connection} minus one, the request took the connection's last
+   * free slot.
+   */
+  public static final AttributeDef PRODUCER_REQUEST_IN_FLIGHT =
+      longValue(
+          "klat.producer.request_in_flight",
+          "",
+          "Requests already in flight to the leader when the record's produce request was sent.");
+
+  /**
+   * {@code klat.producer.request_batches}: the batches (one per partition) in the produce request
+   * that carried the record's batch (its last attempt).
+   */
+  public static final AttributeDef PRODUCER_REQUEST_BATCHES =
+      longValue(
+          "klat.producer.request_batches",
+          "",
+          "Batches (partitions) in the produce request that carried the record's batch.");
+
+  /**
    * {@code klat.consumer.poll_gap_ns}: the application's time between the previous {@code poll()}'s
    * return and the {@code poll()} that returned the record: what it spent on the previous records.
    */
@@ -355,6 +377,8 @@ public final class SpanAttributes {
               PRODUCER_BUFFER_MEMORY,
               PRODUCER_MAX_IN_FLIGHT,
               PRODUCER_APPEND_WAIT_NS,
+              PRODUCER_REQUEST_IN_FLIGHT,
+              PRODUCER_REQUEST_BATCHES,
               CONSUMER_POLL_GAP_NS,
               CONSUMER_PREVIOUS_POLL_RECORDS,
               BATCH_RECORD_COUNT,

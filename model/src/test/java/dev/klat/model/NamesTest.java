@@ -65,6 +65,8 @@ class NamesTest {
     expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);
     expected.put("klat.producer.max_in_flight", AttributeDef.Type.LONG);
     expected.put("klat.producer.append_wait_ns", AttributeDef.Type.LONG);
+    expected.put("klat.producer.request_in_flight", AttributeDef.Type.LONG);
+    expected.put("klat.producer.request_batches", AttributeDef.Type.LONG);
     expected.put("klat.consumer.poll_gap_ns", AttributeDef.Type.LONG);
     expected.put("klat.consumer.previous_poll_records", AttributeDef.Type.LONG);
     expected.put("klat.batch.record_count", AttributeDef.Type.LONG);

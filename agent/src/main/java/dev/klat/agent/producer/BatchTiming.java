@@ -3,7 +3,8 @@ package dev.klat.agent.producer;
 /**
  * What the agent knows about one producer batch: the send time S of each of its records, in append
  * order, when it was drained into a produce request (first and last attempt) and which broker the
- * request went to.
+ * request went to, with how many batches it carried and how many requests were already in flight to
+ * that broker.
  *
  * <p>Appends happen on application threads under the accumulator's lock for the batch's partition;
  * drains take the same lock, so the network thread sees every append made before the drain. Drain
@@ -21,6 +22,16 @@ final class BatchTiming {
   long lastDrainNanos;
   int drains;
   int leaderNodeId = -1;
+
+  /** Whether a sampled record is in the batch: only then is the in-flight count read. */
+  boolean hasSampled;
+
+  /**
+   * Of the request that carried the batch last: its batches, and the requests already in flight.
+   */
+  int requestBatches = -1;
+
+  int requestInFlightBefore = -1;
 
   void append(TopicInstruments topicInstruments, long recordSendNanos) {
     instruments = topicInstruments;

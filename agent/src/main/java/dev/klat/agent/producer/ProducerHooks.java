@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
+import org.apache.kafka.clients.KafkaClient;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -140,6 +141,7 @@ public final class ProducerHooks {
       if (sampled != null) {
         // Only sampled records read the clock here: the time send() blocked shows on their span.
         context.sampled = null;
+        timingOf(batch).hasSampled = true;
         AgentRuntime runtime = AgentRuntime.get();
         if (runtime != null) {
           sampled.appendedNanos = runtime.time.nanoTime();
@@ -228,11 +230,27 @@ public final class ProducerHooks {
     }
   }
 
-  /** At {@code Sender.sendProduceRequest} entry: the broker the drained batches go to. */
-  public static void onProduceRequest(int destinationNodeId, List<?> batches) {
+  /**
+   * At {@code Sender.sendProduceRequest} entry, on the producer's network thread: the broker the
+   * drained batches go to, how many share the request, and, for a request that carries a sampled
+   * record, how many requests were already in flight to that broker (a lookup by node id that
+   * unsampled requests skip).
+   */
+  public static void onProduceRequest(int destinationNodeId, List<?> batches, Object client) {
     try {
-      for (int i = 0, n = batches.size(); i < n; i++) {
-        timingOf(batches.get(i)).leaderNodeId = destinationNodeId;
+      int batchCount = batches.size();
+      int inFlightBefore = -1;
+      for (int i = 0; i < batchCount; i++) {
+        BatchTiming timing = timingOf(batches.get(i));
+        timing.leaderNodeId = destinationNodeId;
+        timing.requestBatches = batchCount;
+        if (timing.hasSampled) {
+          if (inFlightBefore < 0 && client instanceof KafkaClient) {
+            inFlightBefore =
+                ((KafkaClient) client).inFlightRequestCount(Integer.toString(destinationNodeId));
+          }
+          timing.requestInFlightBefore = inFlightBefore;
+        }
       }
     } catch (Throwable t) {
       warn("producer-request", t);

@@ -93,8 +93,8 @@ public final class ProducerInstrumentation {
             Collections.singletonList(
                 Hook.on("Sender.sendProduceRequest", SENDER, "sendProduceRequest")
                     .arguments(null, "I", null, null, LIST)
-                    .passing(Value.argument(1), Value.argument(4))
-                    .calling(HOOKS, "onProduceRequest", "(I" + LIST + ")V")
+                    .passing(Value.argument(1), Value.argument(4), Value.field("client"))
+                    .calling(HOOKS, "onProduceRequest", "(I" + LIST + OBJECT + ")V")
                     .build())));
   }
 

@@ -56,6 +56,8 @@ final class ProducerSpans {
       if (timing.leaderNodeId >= 0) {
         span.put(SpanAttributes.LEADER_NODE_ID, timing.leaderNodeId);
       }
+      putIfKnown(span, SpanAttributes.PRODUCER_REQUEST_BATCHES, timing.requestBatches);
+      putIfKnown(span, SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT, timing.requestInFlightBefore);
     }
     if (frame != null) {
       span.put(SpanAttributes.BATCH_RECORD_COUNT, frame.recordCount);

@@ -14,6 +14,9 @@ package dev.klat.collector.correlate;
  * @param attempts how many times the batch was sent (1 without retries)
  * @param appendWaitNanos the time from {@code send()} until the record was in its batch: blocked on
  *     metadata or {@code buffer.memory}
+ * @param requestInFlight the requests already in flight to the leader when the batch's request was
+ *     sent: at {@code maxInFlight - 1}, it took the connection's last free slot
+ * @param requestBatches the batches (partitions) in that request
  * @param acksAll whether the producer used {@code acks=all}
  */
 public record ProducerEvidence(
@@ -25,9 +28,11 @@ public record ProducerEvidence(
     long batchBytes,
     long attempts,
     long appendWaitNanos,
+    long requestInFlight,
+    long requestBatches,
     boolean acksAll) {
 
   /** Nothing reported. */
   public static final ProducerEvidence UNKNOWN =
-      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, false);
+      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, false);
 }

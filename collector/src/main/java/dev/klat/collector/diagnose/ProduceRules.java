@@ -13,13 +13,17 @@ import java.util.Map;
 /**
  * The produce segment ({@code D - S}): {@code send()} blocked before the record was in its batch
  * (metadata, {@code buffer.memory}), a batch lingering for {@code linger.ms}, full batches queued
- * behind the producer's backlog ({@code batch.size}, in-flight requests), and retries. The time
- * blocked in {@code send()} comes first, so that the other two weigh only the time in the batch.
+ * behind the producer's backlog ({@code batch.size}), batches that waited past {@code linger.ms}
+ * for a free slot among the connection's in-flight requests, and retries. The time blocked in
+ * {@code send()} comes first, so that the others weigh only the time in the batch.
  */
 final class ProduceRules implements Rule {
-  // A batch at least this full was sent because it was full, not because linger.ms ran out.
+  // A batch at least this full of batch.size was sent because it was full, not because linger.ms
+  // ran out.
   private static final double FULL_BATCH = 0.9;
   private static final long MS = 1_000_000L;
+  // Batches from this many partitions in one request, each of a record or two: records spread thin.
+  private static final long SPREAD_PARTITIONS = 4;
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
@@ -27,6 +31,7 @@ final class ProduceRules implements Rule {
     blockedInSend(tail, out);
     linger(tail, out);
     backlog(tail, out);
+    inFlightSlots(tail, out);
     retries(tail, out);
     return out;
   }
@@ -63,16 +68,24 @@ final class ProduceRules implements Rule {
       return;
     }
     long recordsPerBatch = tail.median(r -> r.producer().batchRecords());
+    long batchesPerRequest = tail.median(r -> r.producer().requestBatches());
     Map<String, Object> evidence = batchEvidence(tail);
+    evidence.put("partitions per produce request, tail median", orUnknown(batchesPerRequest));
     String suggestion =
         recordsPerBatch >= 0 && recordsPerBatch <= 2
             ? "Batches leave with "
                 + recordsPerBatch
                 + " record(s) after waiting linger.ms: too few records per partition arrive within"
                 + " it. Lower linger.ms (0 to 5 ms); it costs more and smaller produce requests."
-                + " Keyed records spread over many partitions, or a round-robin partitioner, fill"
-                + " batches slowly: fewer partitions or the default sticky partitioner fill them"
-                + " faster."
+                + (batchesPerRequest >= SPREAD_PARTITIONS
+                    ? " Each request carried "
+                        + batchesPerRequest
+                        + " partitions' batches: the records are spread over many partitions"
+                        + " (keys, or a round-robin partitioner); fewer partitions, or the default"
+                        + " sticky partitioner for records without keys, fill batches faster."
+                    : " Keyed records spread over many partitions, or a round-robin partitioner,"
+                        + " fill batches slowly: fewer partitions or the default sticky"
+                        + " partitioner fill them faster.")
             : "Lower linger.ms: records wait up to it for their batch to fill. It costs more and"
                 + " smaller produce requests (broker CPU, less compression), and throughput at"
                 + " high rates.";
@@ -92,6 +105,9 @@ final class ProduceRules implements Rule {
     evidence.put("buffer.memory", tail.setting(r -> r.producer().bufferMemoryBytes()));
     evidence.put(
         "max.in.flight.requests.per.connection", tail.setting(r -> r.producer().maxInFlight()));
+    evidence.put(
+        "requests already in flight when the record's request was sent, tail median",
+        orUnknown(tail.median(r -> r.producer().requestInFlight())));
     out.add(
         tail.finding(
             Segment.PRODUCE,
@@ -102,6 +118,41 @@ final class ProduceRules implements Rule {
                 + " its requests carry them. Raise batch.size (64 KiB to 256 KiB) so each request"
                 + " carries more; it costs memory per partition. If the wait keeps growing,"
                 + " buffer.memory fills and send() blocks."));
+  }
+
+  // A batch not full is ready once linger.ms has passed; one drained later waited for the
+  // connection to take another request. When the request that carried it found the connection's
+  // other slots taken, the wait was for a free slot: max.in.flight.requests.per.connection
+  // requests were waiting on a slow leader.
+  private static void inFlightSlots(TailEvidence tail, List<Finding> out) {
+    double explained =
+        tail.mean(
+            r ->
+                !isFull(r.producer()) && tookLastSlot(r.producer())
+                    ? Math.max(0, inBatch(r) - Math.max(0, r.producer().lingerMs()) * MS)
+                    : 0);
+    if (explained <= 0) {
+      return;
+    }
+    Map<String, Object> evidence = batchEvidence(tail);
+    evidence.put(
+        "max.in.flight.requests.per.connection", tail.setting(r -> r.producer().maxInFlight()));
+    evidence.put(
+        "requests already in flight when the record's request was sent, tail median",
+        orUnknown(tail.median(r -> r.producer().requestInFlight())));
+    evidence.put(
+        "in the batch past linger.ms, waiting for a free request slot, tail mean", ms(explained));
+    out.add(
+        tail.finding(
+            Segment.PRODUCE,
+            "max.in.flight.requests.per.connection",
+            explained,
+            evidence,
+            "Batches were ready but waited for a free slot: the connection to the leader already"
+                + " had max.in.flight.requests.per.connection requests waiting for their responses."
+                + " The leader answers slowly (see publish and commit); up to 5 in flight keeps"
+                + " ordering with enable.idempotence, so raising it from 1 pipelines more. A larger"
+                + " batch.size or linger.ms carries more records per request."));
   }
 
   // Each retry adds at least a round trip and retry.backoff.ms before the record is drained again.
@@ -141,10 +192,20 @@ final class ProduceRules implements Rule {
     return Math.max(0, r.nanos(Segment.PRODUCE)) - blocked(r);
   }
 
+  // The request took the connection's last free slot: the others were in flight.
+  private static boolean tookLastSlot(ProducerEvidence p) {
+    return p.maxInFlight() > 0 && p.requestInFlight() >= p.maxInFlight() - 1;
+  }
+
+  // Full: nearly batch.size, or with no room left for another record of the batch's mean size (a
+  // batch of large records closes well short of batch.size).
   private static boolean isFull(ProducerEvidence p) {
-    return p.batchBytes() >= 0
-        && p.batchSizeBytes() > 0
-        && p.batchBytes() >= FULL_BATCH * p.batchSizeBytes();
+    if (p.batchBytes() < 0 || p.batchSizeBytes() <= 0) {
+      return false;
+    }
+    long recordBytes = p.batchRecords() > 0 ? p.batchBytes() / p.batchRecords() : 0;
+    return p.batchBytes() >= FULL_BATCH * p.batchSizeBytes()
+        || p.batchBytes() + recordBytes > p.batchSizeBytes();
   }
 
   private static Map<String, Object> batchEvidence(TailEvidence tail) {

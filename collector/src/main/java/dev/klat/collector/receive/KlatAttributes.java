@@ -44,6 +44,8 @@ final class KlatAttributes {
   static final int APPEND_WAIT = 29;
   static final int POLL_GAP = 30;
   static final int PREVIOUS_POLL_RECORDS = 31;
+  static final int REQUEST_IN_FLIGHT = 32;
+  static final int REQUEST_BATCHES = 33;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -79,6 +81,8 @@ final class KlatAttributes {
     SpanAttributes.PRODUCER_APPEND_WAIT_NS,
     SpanAttributes.CONSUMER_POLL_GAP_NS,
     SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS,
+    SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT,
+    SpanAttributes.PRODUCER_REQUEST_BATCHES,
   };
   static final int COUNT = DEFS.length;
 

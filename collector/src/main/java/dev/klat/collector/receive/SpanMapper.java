@@ -94,6 +94,8 @@ final class SpanMapper {
             evidence(a, KlatAttributes.BATCH_BYTES),
             evidence(a, KlatAttributes.ATTEMPTS),
             evidence(a, KlatAttributes.APPEND_WAIT),
+            evidence(a, KlatAttributes.REQUEST_IN_FLIGHT),
+            evidence(a, KlatAttributes.REQUEST_BATCHES),
             isAcksAll(a.asString(KlatAttributes.ACKS))));
   }
 

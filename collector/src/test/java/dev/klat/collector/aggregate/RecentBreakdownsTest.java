@@ -52,7 +52,7 @@ class RecentBreakdownsTest {
   void theTailCarriesItsRecordsEvidence() {
     RecentBreakdowns r = new RecentBreakdowns(1_000);
     ProducerEvidence lingering =
-        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
     for (int ms = 1; ms <= 200; ms++) {
       JoinedBreakdown b = breakdown("orders", 1_000_000L, ms * 1_000_000L);
       if (ms >= 198) {

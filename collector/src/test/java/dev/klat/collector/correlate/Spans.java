@@ -123,6 +123,6 @@ final class Spans {
         p.logAppendTimeMs(),
         p.leaderNodeId(),
         p.clientId(),
-        new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, true));
+        new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, true));
   }
 }

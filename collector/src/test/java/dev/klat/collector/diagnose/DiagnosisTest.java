@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class DiagnosisTest {
   private static final long MS = 1_000_000L;
   private static final ProducerEvidence DEFAULT_PRODUCER =
-      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, true);
+      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, -1, -1, true);
   private static final ConsumerEvidence DEFAULT_CONSUMER =
       new ConsumerEvidence(1, 500, 500, -1, -1);
 
@@ -132,7 +132,7 @@ class DiagnosisTest {
   @Test
   void batchesThatLeaveWithOneRecordAfterLingerNameLingerMs() {
     ProducerEvidence lingering =
-        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
     DiagnosisReport report = diagnose(producerTail(10, lingering, 101, 2, 3, 1, 3));
 
     Finding top = report.findings().get(0);
@@ -148,9 +148,10 @@ class DiagnosisTest {
 
   @Test
   void settingsThatDifferAcrossProducersAreAllShown() {
-    ProducerEvidence prompt = new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
+    ProducerEvidence prompt =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
     ProducerEvidence lingering =
-        new ProducerEvidence(500, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
+        new ProducerEvidence(500, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
     List<TailRecord> records = new ArrayList<>();
     records.addAll(
         tail(3, tailRecord(new double[] {6, 2, 3, 1, 3}, 0, 1, prompt, DEFAULT_CONSUMER)));
@@ -168,7 +169,7 @@ class DiagnosisTest {
   @Test
   void fullBatchesThatStillWaitNameBatchSizeAndNotLinger() {
     ProducerEvidence full =
-        new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1, -1, true);
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1, -1, -1, -1, true);
     DiagnosisReport report = diagnose(producerTail(10, full, 80, 5, 5, 5, 5));
 
     assertKnobs(report, "batch.size");
@@ -177,11 +178,22 @@ class DiagnosisTest {
   }
 
   @Test
+  void aBatchWithNoRoomForAnotherOfItsRecordsIsFullThoughFarFromBatchSize() {
+    // Three 190-byte records in a 700-byte batch.size: 570 bytes, 81%, and a fourth would not fit.
+    ProducerEvidence noRoom =
+        new ProducerEvidence(0, 700, 33_554_432, 1, 3, 570, 1, -1, 0, 1, true);
+    DiagnosisReport report = diagnose(producerTail(10, noRoom, 80, 5, 5, 5, 5));
+
+    assertKnobs(report, "batch.size");
+    assertExplains(report, 0.080);
+  }
+
+  @Test
   void aSendThatBlockedBeforeTheAppendNamesSendBlockedAndLingerKeepsOnlyTheTimeInTheBatch() {
     // 80 of the 100 ms of produce were spent in send(), waiting for buffer.memory; the batch of one
     // record then lingered its 5 ms, and left at once when linger.ms ran out.
     ProducerEvidence blocked =
-        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, 80 * MS, true);
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, 80 * MS, -1, -1, true);
     DiagnosisReport report = diagnose(producerTail(10, blocked, 100, 2, 3, 1, 3));
 
     assertKnobs(report, "send() blocked (buffer.memory, metadata)");
@@ -192,9 +204,47 @@ class DiagnosisTest {
   }
 
   @Test
+  void batchesOfOneRecordFromManyPartitionsPerRequestSayTheRecordsAreSpreadThin() {
+    ProducerEvidence spread =
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, 0, 24, true);
+    Finding top = diagnose(producerTail(10, spread, 101, 2, 3, 1, 3)).findings().get(0);
+
+    assertThat(top.knob()).isEqualTo("linger.ms");
+    assertThat(top.evidence()).containsEntry("partitions per produce request, tail median", 24L);
+    assertThat(top.suggestion()).contains("Each request carried 24 partitions' batches");
+  }
+
+  @Test
+  void batchesNotFullThatWaitedPastLingerForTheLastRequestSlotNameMaxInFlight() {
+    // linger.ms=5, a batch of 3 records, 4 of 5 requests already in flight when it was sent: the
+    // 5 ms of linger and 75 ms more waiting for a slot.
+    ProducerEvidence waiting =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 3, 360, 1, -1, 4, 1, true);
+    DiagnosisReport report = diagnose(producerTail(10, waiting, 80, 5, 5, 5, 5));
+
+    assertKnobs(report, "max.in.flight.requests.per.connection");
+    assertExplains(report, 0.075);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("max.in.flight.requests.per.connection", 5L)
+        .containsEntry(
+            "requests already in flight when the record's request was sent, tail median", 4L);
+  }
+
+  @Test
+  void aWaitPastLingerWithFreeRequestSlotsIsNotPinnedOnMaxInFlight() {
+    // The same wait, but the request found 2 of 5 slots taken: something else held the batch.
+    ProducerEvidence waiting =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 3, 360, 1, -1, 2, 1, true);
+    DiagnosisReport report = diagnose(producerTail(10, waiting, 80, 5, 5, 5, 5));
+
+    assertThat(report.findings())
+        .noneMatch(f -> f.knob().equals("max.in.flight.requests.per.connection"));
+  }
+
+  @Test
   void retriedBatchesNameRetries() {
     ProducerEvidence retried =
-        new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3, -1, true);
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3, -1, -1, -1, true);
     DiagnosisReport report = diagnose(producerTail(10, retried, 60, 5, 5, 5, 5));
 
     assertThat(report.findings().get(0).knob()).isEqualTo("retries");
@@ -245,7 +295,7 @@ class DiagnosisTest {
     assertKnobs(report, "broker 1 replication");
     assertExplains(report, 0.8);
     ProducerEvidence acksOne =
-        new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, false);
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, -1, -1, false);
     assertThat(
             Diagnosis.diagnose(
                     summary,
@@ -432,7 +482,7 @@ class DiagnosisTest {
   @Test
   void findingsAreOrderedByTheShareTheyExplain() {
     ProducerEvidence lingering =
-        new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
+        new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
     ConsumerEvidence waiting = new ConsumerEvidence(100_000, 60, 500, -1, -1);
     DiagnosisReport report =
         diagnose(tail(10, tailRecord(new double[] {21, 2, 2, 1, 60}, 0, 1, lingering, waiting)));
@@ -459,7 +509,7 @@ class DiagnosisTest {
   @Test
   void aTailOfTooFewRecordsIsNotWeighed() {
     ProducerEvidence lingering =
-        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, true);
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
     DiagnosisReport report = diagnose(producerTail(2, lingering, 101, 2, 3, 1, 3));
 
     assertThat(report.findings()).isEmpty();

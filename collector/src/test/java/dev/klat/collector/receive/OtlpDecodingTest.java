@@ -59,6 +59,8 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.BATCH_SIZE_BYTES.name(), 900))
             .addAttributes(num(SpanAttributes.PRODUCER_ATTEMPTS.name(), 2))
             .addAttributes(num(SpanAttributes.PRODUCER_APPEND_WAIT_NS.name(), 3_000_000))
+            .addAttributes(num(SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT.name(), 4))
+            .addAttributes(num(SpanAttributes.PRODUCER_REQUEST_BATCHES.name(), 12))
             .build();
     Span consumer =
         consumerOfOrders42()
@@ -139,7 +141,7 @@ class OtlpDecodingTest {
     // The settings and batch figures the diagnosis weighs; a negative value reads as unknown, and
     // max.in.flight was not sent.
     assertThat(p.evidence())
-        .isEqualTo(new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, 3_000_000, true));
+        .isEqualTo(new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, 3_000_000, 4, 12, true));
 
     ConsumerSpan c = spans.get(1).consumer();
     assertThat(c.group()).isEqualTo("billing");

@@ -41,9 +41,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * slowest 1%, and a stall that hits a few records makes them the tail.
  *
  * <p>With {@code -Dklat.diagnosis.suite=true}, a second cluster provokes the causes of the table
- * that need a path of their own: {@code send()} blocked on a {@code buffer.memory} of two batches
- * behind a slow leader, and {@code acks=all} requests queued on their connection behind one waiting
- * for slow followers (the publish held behind replication, named after the follower).
+ * that need a path of their own: behind a slow leader, {@code send()} blocked on a {@code
+ * buffer.memory} of two batches, batches waiting for the one request slot of {@code
+ * max.in.flight.requests.per.connection=1}, and full batches of three records queued behind it (a
+ * {@code batch.size} too small for the rate); {@code acks=all} requests queued on their connection
+ * behind one waiting for slow followers (the publish held behind replication, named after the
+ * follower); and a slow network path from the consumer to its leader (the fetch path).
  */
 class DiagnosisIT {
 
@@ -59,6 +62,7 @@ class DiagnosisIT {
   // record, so the stream's 500 records take about 50 s, within the consumer's 80 s.
   private static final Duration COMMIT_DELAY = Duration.ofMillis(30);
   private static final Duration SUITE_DELAY = Duration.ofMillis(100);
+  private static final Duration NO_DELAY = Duration.ZERO;
 
   /**
    * A provoked cause: its topic's clients, its leader, and how the top finding ({@code
@@ -87,10 +91,28 @@ class DiagnosisIT {
 
   // The suite's causes. A buffer.memory of two 512-byte batches, against 100 ms each way to the
   // leader at 20 records/s (about four batches in flight): send() waits for a batch to complete.
-  // One record per request at 20 records/s, each waiting about 250 ms for slow followers: the
-  // requests behind it wait on the connection, in publish.
+  // One request in flight at a time on that path: the records of about 200 ms wait in a batch far
+  // from full for the slot; with a batch.size of 3 of these records (about 190 bytes each with
+  // their headers), 15 records/s leave against 20 arriving, and the full batches queue. One record
+  // per request at 20 records/s, each waiting about 250 ms for slow followers: the requests behind
+  // it wait on the connection, in publish. 100 ms each way between the consumers and broker 3.
   private static final List<Cause> SUITE_CAUSES =
       List.of(
+          new Cause(
+              "dx-in-flight",
+              "1:0:1:500:0:classic:false:max.in.flight.requests.per.connection=1",
+              PUBLISH_LEADER,
+              "produce:max\\.in\\.flight\\.requests\\.per\\.connection"),
+          new Cause(
+              "dx-backlog",
+              "1:0:1:500:0:classic:false:max.in.flight.requests.per.connection=1,batch.size=700",
+              PUBLISH_LEADER,
+              "produce:batch\\.size"),
+          new Cause(
+              "dx-fetch-path",
+              "1:0:1:500:0:classic:false",
+              OTHER_LEADER,
+              "fetch:fetch path from broker " + OTHER_LEADER),
           new Cause(
               "dx-send-blocked",
               "1:0:1:500:0:classic:false:buffer.memory=1024,batch.size=512",
@@ -104,7 +126,7 @@ class DiagnosisIT {
 
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
-    run(CAUSES, PUBLISH_DELAY, COMMIT_DELAY);
+    run(new ProxiedPaths(), CAUSES, PUBLISH_DELAY, COMMIT_DELAY, NO_DELAY);
   }
 
   @Test
@@ -114,20 +136,26 @@ class DiagnosisIT {
       disabledReason =
           "the diagnosis suite's second cluster is opt-in: -Dklat.diagnosis.suite=true")
   void theSuitesCausesThatNeedAPathOfTheirOwnAreNamedToo() throws Exception {
-    run(SUITE_CAUSES, SUITE_DELAY, SUITE_DELAY);
+    run(ProxiedPaths.withConsumerPaths(), SUITE_CAUSES, SUITE_DELAY, SUITE_DELAY, SUITE_DELAY);
   }
 
   /**
    * Provokes {@code causes} at once, with the path from the producers to broker {@value
-   * #PUBLISH_LEADER} and the path from the followers to broker {@value #COMMIT_LEADER} delayed, and
-   * checks each topic's top finding.
+   * #PUBLISH_LEADER}, the path from the followers to broker {@value #COMMIT_LEADER} and, where
+   * {@code paths} has them, the path from the consumers to broker {@value #OTHER_LEADER} delayed,
+   * and checks each topic's top finding.
    */
-  private static void run(List<Cause> causes, Duration publishDelay, Duration replicationDelay)
+  private static void run(
+      ProxiedPaths proxiedPaths,
+      List<Cause> causes,
+      Duration publishDelay,
+      Duration replicationDelay,
+      Duration fetchDelay)
       throws Exception {
     int otlpPort = CollectorEndToEndIT.freePort();
     int adminPort = CollectorEndToEndIT.freePort();
     String endpoint = "http://127.0.0.1:" + otlpPort;
-    try (ProxiedPaths paths = new ProxiedPaths();
+    try (ProxiedPaths paths = proxiedPaths;
         KafkaCluster cluster =
             KafkaClusterSpec.brokers(3)
                 .name("diagnosis")
@@ -160,6 +188,9 @@ class DiagnosisIT {
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
         paths.toLeader(PUBLISH_LEADER).setDelay(publishDelay);
         paths.toLeaderForFollowers(COMMIT_LEADER).setDelay(replicationDelay);
+        if (!fetchDelay.isZero()) {
+          paths.toLeaderForConsumers(OTHER_LEADER).setDelay(fetchDelay);
+        }
         List<String> args =
             new ArrayList<>(
                 List.of(

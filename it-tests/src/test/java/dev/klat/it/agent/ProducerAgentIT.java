@@ -165,6 +165,13 @@ class ProducerAgentIT {
             .isEqualTo(5L);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.LEADER_NODE_ID.name()))
             .isEqualTo(1L);
+        // The request that carried the batch: one batch per partition of the topic's two, and
+        // fewer requests already in flight than max.in.flight.requests.per.connection.
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_REQUEST_BATCHES.name()))
+            .isBetween(1L, 2L);
+        assertThat(
+                OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT.name()))
+            .isBetween(0L, 4L);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.INSTANCE_ID.name()))
             .isEqualTo(instanceId);
         if ("traced".equals(record.key())) {

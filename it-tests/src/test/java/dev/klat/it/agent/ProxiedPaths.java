@@ -9,11 +9,27 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The delayable paths of a test cluster: a {@link DelayingProxy} in front of each broker's second
  * client listener (the producers connect there) and in front of its replication listener (the
- * followers fetch from it there), created as the brokers bind.
+ * followers fetch from it there), created as the brokers bind; with {@link #withConsumerPaths()},
+ * also in front of its first client listener (the consumers, and the tests' admin clients).
  */
 final class ProxiedPaths implements AutoCloseable {
   private final Map<Integer, DelayingProxy> producers = new ConcurrentHashMap<>();
   private final Map<Integer, DelayingProxy> replication = new ConcurrentHashMap<>();
+  private final Map<Integer, DelayingProxy> consumers = new ConcurrentHashMap<>();
+  private final boolean consumerPaths;
+
+  ProxiedPaths() {
+    this(false);
+  }
+
+  private ProxiedPaths(boolean consumerPaths) {
+    this.consumerPaths = consumerPaths;
+  }
+
+  /** Paths that can delay the consumers' fetches too. */
+  static ProxiedPaths withConsumerPaths() {
+    return new ProxiedPaths(true);
+  }
 
   /** Routes each broker's second client and replication listeners through their proxies. */
   AddressInterceptor interceptor() {
@@ -23,6 +39,9 @@ final class ProxiedPaths implements AutoCloseable {
       }
       if (listener == Listener.REPLICATION) {
         return replication.computeIfAbsent(nodeId, n -> DelayingProxy.start(bound)).address();
+      }
+      if (listener == Listener.CLIENT && consumerPaths) {
+        return consumers.computeIfAbsent(nodeId, n -> DelayingProxy.start(bound)).address();
       }
       return bound;
     };
@@ -38,9 +57,15 @@ final class ProxiedPaths implements AutoCloseable {
     return replication.get(nodeId);
   }
 
+  /** The path from the consumers to broker {@code nodeId}, with {@link #withConsumerPaths()}. */
+  DelayingProxy toLeaderForConsumers(int nodeId) {
+    return consumers.get(nodeId);
+  }
+
   @Override
   public void close() {
     producers.values().forEach(DelayingProxy::close);
     replication.values().forEach(DelayingProxy::close);
+    consumers.values().forEach(DelayingProxy::close);
   }
 }

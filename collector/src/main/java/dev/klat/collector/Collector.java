@@ -1,6 +1,7 @@
 package dev.klat.collector;
 
 import dev.klat.collector.aggregate.AgentMetrics;
+import dev.klat.collector.aggregate.BreakdownHistory;
 import dev.klat.collector.aggregate.BreakdownMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
@@ -35,6 +36,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The running collector: the OTLP receiver feeds the {@link Correlator} and the merged agent
@@ -42,6 +45,7 @@ import java.util.concurrent.TimeUnit;
  * the trace exporter; the admin port serves what they hold.
  */
 public final class Collector implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(Collector.class.getName());
   private static final Map<String, String> NO_LABELS = Map.of();
 
   private final Correlator correlator;
@@ -50,6 +54,8 @@ public final class Collector implements AutoCloseable {
   private final BreakdownMetrics breakdownMetrics;
   private final RecentBreakdowns recent;
   private final DiagnosisGauges diagnosisGauges;
+  private final BreakdownHistory history;
+  private final ScheduledExecutorService historySampler;
   private final TraceExporter traceExporter;
   private final OtlpIngest ingest;
   private final OtlpHttpReceiver receiver;
@@ -77,6 +83,13 @@ public final class Collector implements AutoCloseable {
             config.durationMillis("diagnosis.interval") * 1_000_000L,
             config.positiveInt("diagnosis.max.topic.groups"),
             System::nanoTime);
+    long historyIntervalNanos = config.durationMillis("history.interval") * 1_000_000L;
+    history =
+        new BreakdownHistory(
+            recent,
+            historyIntervalNanos,
+            config.historyPointsPerPair() * historyIntervalNanos,
+            config.positiveInt("history.max.topic.groups"));
     String endpoint = config.string("traces.endpoint");
     traceExporter =
         endpoint.isEmpty()
@@ -109,6 +122,17 @@ public final class Collector implements AutoCloseable {
               return t;
             });
     scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
+    // Its own thread: a sample scans the recent breakdowns once per pair, which must not delay the
+    // join's expiry.
+    historySampler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "klat-history");
+              t.setDaemon(true);
+              return t;
+            });
+    historySampler.scheduleAtFixedRate(
+        this::sampleHistory, historyIntervalNanos, historyIntervalNanos, TimeUnit.NANOSECONDS);
     ingest =
         new OtlpIngest(correlator, agentMetrics, probeTimelines, correlator::offerBrokerClockSync);
     OtlpHttpReceiver r = null;
@@ -137,6 +161,7 @@ public final class Collector implements AutoCloseable {
               new InetSocketAddress(config.string("admin.host"), config.port("admin.port")),
               this::families,
               recentQueries(),
+              history,
               correlator::clockOffsets,
               this::stats,
               brokers::json);
@@ -148,6 +173,7 @@ public final class Collector implements AutoCloseable {
         g.close();
       }
       scheduler.shutdownNow();
+      historySampler.shutdownNow();
       brokers.close();
       if (traceExporter != null) {
         traceExporter.close();
@@ -173,6 +199,15 @@ public final class Collector implements AutoCloseable {
     recent.add(joined, System.nanoTime());
     if (traceExporter != null) {
       traceExporter.offer(joined);
+    }
+  }
+
+  private void sampleHistory() {
+    // An exception would cancel every later sample: log it and go on.
+    try {
+      history.sample(System.nanoTime(), System.currentTimeMillis());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "sampling the breakdown history failed", e);
     }
   }
 
@@ -388,6 +423,7 @@ public final class Collector implements AutoCloseable {
     }
     admin.close();
     scheduler.shutdownNow();
+    historySampler.shutdownNow();
     brokers.close();
     if (traceExporter != null) {
       traceExporter.close();

@@ -49,6 +49,9 @@ public final class CollectorConfig {
     DEFAULTS.put("diagnosis.window", "5m");
     DEFAULTS.put("diagnosis.interval", "15s");
     DEFAULTS.put("diagnosis.max.topic.groups", "20");
+    DEFAULTS.put("history.interval", "10s");
+    DEFAULTS.put("history.retention", "1h");
+    DEFAULTS.put("history.max.topic.groups", "20");
     DEFAULTS.put("traces.endpoint", "");
     DEFAULTS.put("traces.queue.size", "10000");
     DEFAULTS.put("brokers.exporter", "");
@@ -80,7 +83,9 @@ public final class CollectorConfig {
           "brokers.connect.timeout",
           "brokers.read.timeout",
           "diagnosis.window",
-          "diagnosis.interval");
+          "diagnosis.interval",
+          "history.interval",
+          "history.retention");
 
   static final String PROPERTY_PREFIX = "klat.collector.";
   static final String ENV_PREFIX = "KLAT_COLLECTOR_";
@@ -207,6 +212,8 @@ public final class CollectorConfig {
     positiveInt("metrics.max.topic.groups");
     positiveInt("api.recent.breakdowns");
     positiveInt("diagnosis.max.topic.groups");
+    historyPointsPerPair();
+    positiveInt("history.max.topic.groups");
     positiveInt("traces.queue.size");
     String endpoint = string("traces.endpoint");
     if (!endpoint.isEmpty()
@@ -267,6 +274,36 @@ public final class CollectorConfig {
         durationMillis("brokers.discovery.interval"),
         (int) Math.min(durationMillis("brokers.connect.timeout"), Integer.MAX_VALUE),
         (int) Math.min(durationMillis("brokers.read.timeout"), Integer.MAX_VALUE));
+  }
+
+  /** The most points a history keeps per pair: bounds its memory (about 90 bytes a point). */
+  static final int MAX_HISTORY_POINTS = 10_000;
+
+  /**
+   * How many points the history keeps of each pair, {@code history.retention} over {@code
+   * history.interval}.
+   *
+   * @throws IllegalArgumentException naming the keys of a bad combination
+   */
+  int historyPointsPerPair() {
+    long intervalMs = durationMillis("history.interval");
+    long retentionMs = durationMillis("history.retention");
+    // Each sample reads every recent breakdown once per pair: not more often than every second.
+    if (intervalMs < 1000) {
+      throw new IllegalArgumentException(
+          "history.interval must be at least 1s: " + string("history.interval"));
+    }
+    long points = retentionMs / intervalMs;
+    if (points < 1 || points > MAX_HISTORY_POINTS) {
+      throw new IllegalArgumentException(
+          "history.retention over history.interval must be 1 to "
+              + MAX_HISTORY_POINTS
+              + " points per topic and group: "
+              + string("history.retention")
+              + " / "
+              + string("history.interval"));
+    }
+    return (int) points;
   }
 
   private int optionalPort(String key) {

@@ -130,4 +130,24 @@ class CollectorConfigTest {
     assertThatThrownBy(() -> CollectorConfig.of(Map.of("brokers.read.timeout", "0")))
         .hasMessageContaining("brokers.read.timeout");
   }
+
+  @Test
+  void theHistoryKeepsRetentionOverIntervalPointsAndRefusesWhatWouldNotBound() {
+    assertThat(CollectorConfig.of(Map.of()).historyPointsPerPair()).isEqualTo(360);
+    assertThat(
+            CollectorConfig.of(Map.of("history.interval", "30s", "history.retention", "2h"))
+                .historyPointsPerPair())
+        .isEqualTo(240);
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("history.retention", "5s")))
+        .hasMessage(
+            "history.retention over history.interval must be 1 to 10000 points per topic"
+                + " and group: 5s / 10s");
+    assertThatThrownBy(
+            () -> CollectorConfig.of(Map.of("history.interval", "1s", "history.retention", "24h")))
+        .hasMessageContaining("must be 1 to 10000 points");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("history.interval", "500ms")))
+        .hasMessage("history.interval must be at least 1s: 500ms");
+    assertThatThrownBy(() -> CollectorConfig.of(Map.of("history.max.topic.groups", "0")))
+        .hasMessageContaining("history.max.topic.groups");
+  }
 }

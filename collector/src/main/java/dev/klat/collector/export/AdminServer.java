@@ -1,11 +1,14 @@
 package dev.klat.collector.export;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import static dev.klat.collector.export.SummaryJson.esc;
+import static dev.klat.collector.export.SummaryJson.str;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.klat.collector.aggregate.BreakdownHistory;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.SlowRecord;
@@ -31,7 +34,8 @@ import java.util.logging.Logger;
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
  * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
- * /api/pairs}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers} and {@code /healthz}.
+ * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers}
+ * and {@code /healthz}.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -70,6 +74,7 @@ public final class AdminServer implements AutoCloseable {
       InetSocketAddress address,
       Supplier<List<Exposition.Family>> metrics,
       RecentQueries recent,
+      BreakdownHistory history,
       Supplier<List<ClockOffset>> clocks,
       Supplier<Map<String, Long>> stats,
       Supplier<String> brokersJson)
@@ -106,6 +111,16 @@ public final class AdminServer implements AutoCloseable {
     server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent)));
     server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent)));
     server.createContext(
+        "/api/history",
+        exchange ->
+            serve(
+                exchange,
+                ex ->
+                    new Response(
+                        200,
+                        "application/json",
+                        HistoryApi.answer(query(ex.getRequestURI().getRawQuery()), history))));
+    server.createContext(
         "/api/clocks",
         exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
     server.createContext(
@@ -133,7 +148,8 @@ public final class AdminServer implements AutoCloseable {
     server.start();
   }
 
-  // The live page: plain HTML and JavaScript that polls /api/breakdown, so no build step.
+  // The live page: plain HTML and JavaScript that reads /api/history, then polls /api/breakdown;
+  // no build step.
   private static String loadPage() throws IOException {
     try (java.io.InputStream in =
         AdminServer.class.getResourceAsStream("/dev/klat/collector/ui/index.html")) {
@@ -199,7 +215,8 @@ public final class AdminServer implements AutoCloseable {
   private static Response breakdown(HttpExchange ex, RecentQueries query) {
     Window w = Window.of(ex);
     RecentBreakdowns.Summary s = query.summarise(w.topic(), w.group(), w.nanos());
-    return new Response(200, "application/json", breakdownJson(w.topic(), w.group(), w.nanos(), s));
+    return new Response(
+        200, "application/json", SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s));
   }
 
   private static Response diagnosis(HttpExchange ex, RecentQueries query) {
@@ -266,62 +283,6 @@ public final class AdminServer implements AutoCloseable {
       record.put("traceId", r.traceIdHex());
     }
     return new Response(200, "application/json", out.toString());
-  }
-
-  /** The JSON of {@code /api/breakdown}: a summary and the query it answers. */
-  static String breakdownJson(
-      String topic, String group, long windowNanos, RecentBreakdowns.Summary s) {
-    StringBuilder out = new StringBuilder(512);
-    out.append("{\"topic\":").append(str(topic));
-    out.append(",\"group\":").append(str(group));
-    out.append(",\"windowSeconds\":").append(seconds(windowNanos));
-    out.append(",\"count\":").append(s.count());
-    out.append(",\"e2e\":{\"p50Seconds\":").append(secondsOrNull(s.p50Nanos()));
-    out.append(",\"p99Seconds\":").append(secondsOrNull(s.p99Nanos()));
-    out.append(",\"p999Seconds\":").append(secondsOrNull(s.p999Nanos()));
-    out.append("},\"p99Tail\":{\"count\":").append(s.tailCount());
-    out.append(",\"meanSeconds\":{");
-    boolean first = true;
-    for (Map.Entry<String, Double> e : s.tailMeanNanos().entrySet()) {
-      if (!first) {
-        out.append(',');
-      }
-      first = false;
-      out.append(str(e.getKey())).append(':');
-      out.append(e.getValue() == null ? "null" : seconds(e.getValue()));
-    }
-    out.append("},\"clockFlagged\":{");
-    first = true;
-    for (Map.Entry<String, Integer> e : s.tailFlagged().entrySet()) {
-      if (!first) {
-        out.append(',');
-      }
-      first = false;
-      out.append(str(e.getKey())).append(':').append(e.getValue());
-    }
-    out.append("}},\"segments\":{");
-    first = true;
-    for (Map.Entry<String, RecentBreakdowns.SegmentQuantiles> e : s.segments().entrySet()) {
-      if (!first) {
-        out.append(',');
-      }
-      first = false;
-      RecentBreakdowns.SegmentQuantiles q = e.getValue();
-      out.append(str(e.getKey())).append(":{\"count\":").append(q.count());
-      out.append(",\"p50Seconds\":").append(secondsOrNull(q.p50Nanos()));
-      out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
-      out.append(",\"quality\":{");
-      boolean firstQuality = true;
-      for (Map.Entry<String, Integer> count :
-          s.segmentQualities().getOrDefault(e.getKey(), Map.of()).entrySet()) {
-        out.append(firstQuality ? "" : ",").append(str(count.getKey())).append(':');
-        out.append(count.getValue());
-        firstQuality = false;
-      }
-      out.append("}}");
-    }
-    out.append("}}");
-    return out.toString();
   }
 
   private static String clocks(Supplier<List<ClockOffset>> clocks) {
@@ -407,24 +368,8 @@ public final class AdminServer implements AutoCloseable {
     return out;
   }
 
-  private static String emptyToNull(String s) {
+  static String emptyToNull(String s) {
     return s == null || s.isEmpty() ? null : s;
-  }
-
-  private static String secondsOrNull(long nanos) {
-    return nanos < 0 ? "null" : seconds(nanos);
-  }
-
-  private static String seconds(double nanos) {
-    return PrometheusWriter.number(nanos / 1e9);
-  }
-
-  private static String str(String s) {
-    return s == null ? "null" : "\"" + esc(s) + "\"";
-  }
-
-  private static String esc(String s) {
-    return new String(JsonStringEncoder.getInstance().quoteAsString(s));
   }
 
   @Override

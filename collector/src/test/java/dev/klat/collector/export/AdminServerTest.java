@@ -54,7 +54,7 @@ class AdminServerTest {
     recent.add(joined(EstimationMethod.LOG_APPEND_TIMESTAMP), 0);
     recent.add(joined(EstimationMethod.BROKER_PROBE), 0);
     String json =
-        AdminServer.breakdownJson(
+        SummaryJson.breakdown(
             "orders", null, 300_000_000_000L, recent.summarise("orders", null, 10, 0));
 
     assertThat(json).startsWith("{\"topic\":\"orders\",\"group\":null,\"windowSeconds\":300,");

@@ -1,0 +1,100 @@
+package dev.klat.collector.export;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.klat.collector.aggregate.RecentBreakdowns;
+import java.util.Map;
+
+/**
+ * The JSON of breakdown summaries, written by hand (it is read every refresh of the page). {@code
+ * /api/breakdown} and the points of {@code /api/history} share the writers of {@code e2e} and
+ * {@code meanSeconds}, so that the page draws both alike.
+ */
+final class SummaryJson {
+  private SummaryJson() {}
+
+  /** The JSON of {@code /api/breakdown}: a summary and the query it answers. */
+  static String breakdown(
+      String topic, String group, long windowNanos, RecentBreakdowns.Summary s) {
+    StringBuilder out = new StringBuilder(512);
+    out.append("{\"topic\":").append(str(topic));
+    out.append(",\"group\":").append(str(group));
+    out.append(",\"windowSeconds\":").append(seconds(windowNanos));
+    out.append(",\"count\":").append(s.count());
+    out.append(',');
+    e2e(out, s.p50Nanos(), s.p99Nanos(), s.p999Nanos());
+    out.append(",\"p99Tail\":{\"count\":").append(s.tailCount());
+    out.append(',');
+    meanSeconds(out, s.tailMeanNanos());
+    out.append(",\"clockFlagged\":{");
+    boolean first = true;
+    for (Map.Entry<String, Integer> e : s.tailFlagged().entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append(str(e.getKey())).append(':').append(e.getValue());
+    }
+    out.append("}},\"segments\":{");
+    first = true;
+    for (Map.Entry<String, RecentBreakdowns.SegmentQuantiles> e : s.segments().entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      RecentBreakdowns.SegmentQuantiles q = e.getValue();
+      out.append(str(e.getKey())).append(":{\"count\":").append(q.count());
+      out.append(",\"p50Seconds\":").append(secondsOrNull(q.p50Nanos()));
+      out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
+      out.append(",\"quality\":{");
+      boolean firstQuality = true;
+      for (Map.Entry<String, Integer> count :
+          s.segmentQualities().getOrDefault(e.getKey(), Map.of()).entrySet()) {
+        out.append(firstQuality ? "" : ",").append(str(count.getKey())).append(':');
+        out.append(count.getValue());
+        firstQuality = false;
+      }
+      out.append("}}");
+    }
+    out.append("}}");
+    return out.toString();
+  }
+
+  /** {@code "e2e":{"p50Seconds":..,"p99Seconds":..,"p999Seconds":..}}, null for -1. */
+  static void e2e(StringBuilder out, long p50Nanos, long p99Nanos, long p999Nanos) {
+    out.append("\"e2e\":{\"p50Seconds\":").append(secondsOrNull(p50Nanos));
+    out.append(",\"p99Seconds\":").append(secondsOrNull(p99Nanos));
+    out.append(",\"p999Seconds\":").append(secondsOrNull(p999Nanos)).append('}');
+  }
+
+  /** {@code "meanSeconds":{segment:seconds or null, ...}}. */
+  static void meanSeconds(StringBuilder out, Map<String, Double> meanNanos) {
+    out.append("\"meanSeconds\":{");
+    boolean first = true;
+    for (Map.Entry<String, Double> e : meanNanos.entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      out.append(str(e.getKey())).append(':');
+      out.append(e.getValue() == null ? "null" : seconds(e.getValue()));
+    }
+    out.append('}');
+  }
+
+  static String secondsOrNull(long nanos) {
+    return nanos < 0 ? "null" : seconds(nanos);
+  }
+
+  static String seconds(double nanos) {
+    return PrometheusWriter.number(nanos / 1e9);
+  }
+
+  /** A JSON string, or null. */
+  static String str(String s) {
+    return s == null ? "null" : "\"" + esc(s) + "\"";
+  }
+
+  static String esc(String s) {
+    return new String(JsonStringEncoder.getInstance().quoteAsString(s));
+  }
+}

@@ -122,6 +122,10 @@ class DemoIT {
       assertThat(Integer.parseInt(segments.group(1))).as(dom).isGreaterThanOrEqualTo(2);
       assertThat(Integer.parseInt(percentiles.group(1))).as(dom).isGreaterThanOrEqualTo(2);
       assertThat(dom).contains("data-series=\"p99\"").contains("data-series=\"catch-up\"");
+      // The page opened on the collector's history: a point every 10 s of the scenarios before.
+      Matcher history = Pattern.compile("id=\"segments\"[^>]*data-history=\"(\\d+)\"").matcher(dom);
+      assertThat(history.find()).as(dom).isTrue();
+      assertThat(Integer.parseInt(history.group(1))).as(dom).isGreaterThanOrEqualTo(5);
       // The topic and group picker offers the demo's pair.
       assertThat(dom).contains("data-pairs=\"1\"").contains("demo-orders / demo-app (");
       // The slowest records' table: ten rows, each with its trace id.

@@ -46,7 +46,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * max.in.flight.requests.per.connection=1}, and full batches of three records queued behind it (a
  * {@code batch.size} too small for the rate); {@code acks=all} requests queued on their connection
  * behind one waiting for slow followers (the publish held behind replication, named after the
- * follower); and a slow network path from the consumer to its leader (the fetch path).
+ * follower); and a slow network path from the consumer to its leader (the fetch path). A third
+ * cluster moves a topic's leader between two brokers every 2 s (retries).
  */
 class DiagnosisIT {
 
@@ -88,6 +89,16 @@ class DiagnosisIT {
 
   private static final Pattern TOP_FINDING =
       Pattern.compile("\"findings\":\\[\\{\"segment\":\"([a-z-]+)\",\"knob\":\"([^\"]+)\"");
+
+  // Its leader moves between broker 1 and broker 3 every 2 s: the batches in flight to the old
+  // leader, and the next one, fail with NOT_LEADER_OR_FOLLOWER and are sent again; from broker 1,
+  // 100 ms away each way, that costs the retried records at least a round trip in produce. With
+  // acks=1, a record acknowledged by the old leader before a follower had it is lost in the move
+  // (one of 400 was, in one run), so acks=all. In a cluster of its own: the moves also slowed the
+  // commits of the other topics broker 1 led (their top findings turned to commit, in one run).
+  private static final Cause RETRIES =
+      new Cause("dx-retries", "all:0:1:500:0:classic:false", PUBLISH_LEADER, "produce:retries");
+  private static final Duration LEADER_MOVES_EVERY = Duration.ofSeconds(2);
 
   // The suite's causes. A buffer.memory of two 512-byte batches, against 100 ms each way to the
   // leader at 20 records/s (about four batches in flight): send() waits for a batch to complete.
@@ -137,6 +148,15 @@ class DiagnosisIT {
           "the diagnosis suite's second cluster is opt-in: -Dklat.diagnosis.suite=true")
   void theSuitesCausesThatNeedAPathOfTheirOwnAreNamedToo() throws Exception {
     run(ProxiedPaths.withConsumerPaths(), SUITE_CAUSES, SUITE_DELAY, SUITE_DELAY, SUITE_DELAY);
+  }
+
+  @Test
+  @EnabledIfSystemProperty(
+      named = "klat.diagnosis.suite",
+      matches = "true",
+      disabledReason = "the diagnosis suite's third cluster is opt-in: -Dklat.diagnosis.suite=true")
+  void retriesAfterLeaderMovesAreNamed() throws Exception {
+    run(new ProxiedPaths(), List.of(RETRIES), SUITE_DELAY, NO_DELAY, NO_DELAY);
   }
 
   /**
@@ -203,13 +223,27 @@ class DiagnosisIT {
         for (Cause cause : causes) {
           args.add(cause.topic + ":" + cause.clients);
         }
-        AppJvm.Result app =
-            AppJvm.start(
-                    CLIENTS,
-                    AppJvm.agentOptions(endpoint, "1.0"),
-                    AccuracyApp.class,
-                    args.toArray(new String[0]))
-                .await(Duration.ofSeconds(SECONDS + WARMUP_SECONDS + 90L));
+        AppJvm.Result app;
+        try (LeaderMover mover =
+            causes.contains(RETRIES)
+                ? new LeaderMover(
+                    cluster.admin(),
+                    RETRIES.topic,
+                    RETRIES.leader,
+                    OTHER_LEADER,
+                    LEADER_MOVES_EVERY)
+                : null) {
+          app =
+              AppJvm.start(
+                      CLIENTS,
+                      AppJvm.agentOptions(endpoint, "1.0"),
+                      AccuracyApp.class,
+                      args.toArray(new String[0]))
+                  .await(Duration.ofSeconds(SECONDS + WARMUP_SECONDS + 90L));
+          if (mover != null) {
+            assertThat(mover.moves()).as("leader moves").isGreaterThanOrEqualTo(5);
+          }
+        }
         assertThat(app.exitCode()).as(app.output()).isZero();
 
         Map<String, String> answers = new LinkedHashMap<>();

@@ -29,11 +29,14 @@ type Json<T> = T extends string
         : T;
 
 /**
- * A Prometheus query. NOT MODELLED BY GRAFANA'S SCHEMA: @grafana/schema 11.3.1 has no Prometheus
- * query type (Grafana's dashboard schema types every panel target as `Record<string, unknown>`, and
- * @grafana/prometheus has no 11.3 release), so only the fields common to every data source query
- * are checked here; `expr`, `legendFormat`, `range`, `instant`, `exemplar` and `format` are
- * checked by MetricNamesTest and PrometheusIT instead.
+ * A Prometheus query. NOT MODELLED BY @grafana/schema: it has no Prometheus query type, and its
+ * dashboard schema types every panel target as `Record<string, unknown>`. Grafana's generated
+ * Prometheus query type ships only inside @grafana/prometheus (11.3.0), a bundle that imports
+ * @grafana/data, @grafana/ui, @grafana/runtime and React, too much to install for one type. So only
+ * the fields common to every data source query (`refId`, `datasource`, `hide`, `queryType`, `key`)
+ * are checked here. Of the Prometheus fields,
+ * `expr` is checked by MetricNamesTest (its metric names) and PrometheusIT (Prometheus runs it) and
+ * `exemplar` by DashboardsTest; `legendFormat`, `range`, `instant` and `format` by nothing.
  */
 type PrometheusQuery = grafana.DataQuery & Record<string, unknown>;
 

@@ -38,6 +38,12 @@ final class DashboardBuilder {
     links.putArray("tags").add("klat");
     links.put("asDropdown", false);
     links.put("title", "klat");
+    // Required by Grafana's schema; Grafana's defaults.
+    links.put("icon", "external link");
+    links.put("tooltip", "");
+    links.put("includeVars", false);
+    links.put("keepTime", false);
+    links.put("targetBlank", false);
     variables = root.putObject("templating").putArray("list");
     panels = root.putArray("panels");
   }
@@ -58,7 +64,8 @@ final class DashboardBuilder {
     ObjectNode q = v.putObject("query");
     q.put("query", query);
     q.put("refId", "PrometheusVariableQueryEditor-VariableQuery");
-    v.put("definition", query);
+    // No "definition" (the query as text, which Grafana's editor also saves): Grafana's schema has
+    // no such field, and Grafana shows the query without it.
     // On dashboard load and on time range change, so that new topics appear.
     v.put("refresh", 2);
     v.put("includeAll", true);
@@ -98,7 +105,7 @@ final class DashboardBuilder {
     p.set("gridPos", gridPos(x, y, width, height));
     x += width;
     rowHeight = Math.max(rowHeight, height);
-    return new Panel(p);
+    return new Panel(p, type);
   }
 
   private void newLine() {
@@ -139,28 +146,31 @@ final class DashboardBuilder {
   /** One panel under construction. */
   static final class Panel {
     private final ObjectNode node;
+    private final String type;
     private final ObjectNode defaults;
+    // Null for plugins whose schema has no custom field config (stat, bar gauge).
     private final ObjectNode custom;
     private final ArrayNode targets;
     private char nextRefId = 'A';
 
-    Panel(ObjectNode node) {
+    Panel(ObjectNode node, String type) {
       this.node = node;
+      this.type = type;
       ObjectNode fieldConfig = node.putObject("fieldConfig");
       defaults = fieldConfig.putObject("defaults");
-      custom = defaults.putObject("custom");
+      custom = PanelPlugins.custom(type, defaults);
       fieldConfig.putArray("overrides");
       targets = node.putArray("targets");
       node.set("datasource", prometheus());
-      ObjectNode options = node.putObject("options");
-      ObjectNode tooltip = options.putObject("tooltip");
-      tooltip.put("mode", "multi");
-      tooltip.put("sort", "desc");
-      ObjectNode legend = options.putObject("legend");
-      legend.put("displayMode", "table");
-      legend.put("placement", "bottom");
-      legend.putArray("calcs").add("lastNotNull").add("max");
-      legend.put("showLegend", true);
+      node.set("options", PanelPlugins.options(type));
+    }
+
+    /** The time series field config; fails fast for a plugin that has none. */
+    private ObjectNode graph() {
+      if (!type.equals("timeseries")) {
+        throw new IllegalStateException(type + " panels have no line, bar or stacking options");
+      }
+      return custom;
     }
 
     /** A PromQL query; {@code exemplars} asks Grafana for the exemplars of the series it reads. */
@@ -198,6 +208,9 @@ final class DashboardBuilder {
       t.put("query", query);
       t.put("limit", limit);
       t.put("tableType", "traces");
+      // The search builder's filters, required by Tempo's query schema; the TraceQL query is
+      // enough.
+      t.putArray("filters");
       return this;
     }
 
@@ -218,6 +231,7 @@ final class DashboardBuilder {
 
     /** Stacks the series; {@code percent} stacks them to 100%. */
     Panel stacked(boolean percent) {
+      ObjectNode custom = graph();
       custom.putObject("stacking").put("mode", percent ? "percent" : "normal");
       custom.put("fillOpacity", 60);
       custom.put("lineWidth", 1);
@@ -225,6 +239,7 @@ final class DashboardBuilder {
     }
 
     Panel bars() {
+      ObjectNode custom = graph();
       custom.put("drawStyle", "bars");
       custom.put("fillOpacity", 80);
       return this;
@@ -241,7 +256,7 @@ final class DashboardBuilder {
       ObjectNode red = steps.addObject();
       red.put("color", "red");
       red.put("value", value);
-      custom.putObject("thresholdsStyle").put("mode", "line+area");
+      graph().putObject("thresholdsStyle").put("mode", "line+area");
       return this;
     }
 
@@ -257,15 +272,13 @@ final class DashboardBuilder {
 
     /** Options of a stat panel: the value and the series name, colored by threshold. */
     Panel statShowsName() {
+      if (!type.equals("stat")) {
+        throw new IllegalStateException("statShowsName() on a " + type + " panel");
+      }
       ObjectNode options = (ObjectNode) node.get("options");
-      options.remove("legend");
-      options.remove("tooltip");
       options.put("textMode", "value_and_name");
       options.put("colorMode", "background");
       options.put("graphMode", "none");
-      ObjectNode reduce = options.putObject("reduceOptions");
-      reduce.putArray("calcs").add("lastNotNull");
-      reduce.put("values", false);
       return this;
     }
   }

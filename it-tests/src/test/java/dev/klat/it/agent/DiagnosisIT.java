@@ -92,12 +92,15 @@ class DiagnosisIT {
 
   // Its leader moves between broker 1 and broker 3 every 2 s: the batches in flight to the old
   // leader, and the next one, fail with NOT_LEADER_OR_FOLLOWER and are sent again; from broker 1,
-  // 100 ms away each way, that costs the retried records at least a round trip in produce. With
-  // acks=1, a record acknowledged by the old leader before a follower had it is lost in the move
-  // (one of 400 was, in one run), so acks=all. In a cluster of its own: the moves also slowed the
-  // commits of the other topics broker 1 led (their top findings turned to commit, in one run).
+  // 200 ms away each way, that costs the retried records a round trip in produce. With acks=1, a
+  // record acknowledged by the old leader before a follower had it is lost in the move (one of 400
+  // was, in one run), so acks=all. A consumer's fetch waiting at the old leader returns only after
+  // fetch.max.wait.ms: at 500 ms, the lag it left after each move explained more of the tail than
+  // the retries (100 ms each way to broker 1, in one run), so 100 ms. In a cluster of its own: the
+  // moves also slowed the commits of the other topics broker 1 led (their top findings turned to
+  // commit, in one run).
   private static final Cause RETRIES =
-      new Cause("dx-retries", "all:0:1:500:0:classic:false", PUBLISH_LEADER, "produce:retries");
+      new Cause("dx-retries", "all:0:1:100:0:classic:false", PUBLISH_LEADER, "produce:retries");
   private static final Duration LEADER_MOVES_EVERY = Duration.ofSeconds(2);
 
   // The suite's causes. A buffer.memory of two 512-byte batches, against 100 ms each way to the
@@ -156,7 +159,7 @@ class DiagnosisIT {
       matches = "true",
       disabledReason = "the diagnosis suite's third cluster is opt-in: -Dklat.diagnosis.suite=true")
   void retriesAfterLeaderMovesAreNamed() throws Exception {
-    run(new ProxiedPaths(), List.of(RETRIES), SUITE_DELAY, NO_DELAY, NO_DELAY);
+    run(new ProxiedPaths(), List.of(RETRIES), PUBLISH_DELAY, NO_DELAY, NO_DELAY);
   }
 
   /**

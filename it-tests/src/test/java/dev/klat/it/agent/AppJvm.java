@@ -140,6 +140,19 @@ final class AppJvm {
     return launch(command, mainClass.getSimpleName() + "-" + clientsVersion);
   }
 
+  /** Runs an executable jar ({@code java -jar}), as a Spring Boot application is run. */
+  static Running startJar(Path jar, List<String> jvmOptions, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.addAll(jvmOptions);
+    command.add("-jar");
+    command.add(jar.toString());
+    command.addAll(List.of(args));
+    String name = jar.getFileName().toString();
+    return launch(command, name.substring(0, name.length() - ".jar".length()));
+  }
+
   private static Running launch(List<String> command, String logName) throws IOException {
     Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
     Path log = Files.createTempFile(logs, logName + "-", ".log");

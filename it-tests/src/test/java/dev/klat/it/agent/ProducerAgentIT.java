@@ -449,7 +449,7 @@ class ProducerAgentIT {
     }
   }
 
-  private static int count(ConsumerRecord<?, ?> record, String header) {
+  static int count(ConsumerRecord<?, ?> record, String header) {
     int n = 0;
     for (Header h : record.headers().headers(header)) {
       n++;
@@ -457,7 +457,7 @@ class ProducerAgentIT {
     return n;
   }
 
-  private static List<ConsumerRecord<String, String>> readAll(
+  static List<ConsumerRecord<String, String>> readAll(
       KafkaCluster cluster, String topic, int expected) {
     Properties p = cluster.clientProperties();
     p.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-reader");

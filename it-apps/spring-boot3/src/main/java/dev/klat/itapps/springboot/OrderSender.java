@@ -1,0 +1,63 @@
+package dev.klat.itapps.springboot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Sends the records at a fixed rate once the application has started, then awaits the listeners.
+ */
+@Component
+public class OrderSender implements ApplicationRunner {
+  private final KafkaTemplate<String, String> template;
+  private final OrderListeners listeners;
+  private final int count;
+  private final int perSecond;
+  private final String topic;
+  private final String batchTopic;
+
+  public OrderSender(
+      KafkaTemplate<String, String> template,
+      OrderListeners listeners,
+      @Value("${app.records}") int count,
+      @Value("${app.per-second}") int perSecond,
+      @Value("${app.topic}") String topic,
+      @Value("${app.batch-topic}") String batchTopic) {
+    this.template = template;
+    this.listeners = listeners;
+    this.count = count;
+    this.perSecond = perSecond;
+    this.topic = topic;
+    this.batchTopic = batchTopic;
+  }
+
+  @Override
+  public void run(ApplicationArguments args) throws Exception {
+    List<Future<?>> sent = new ArrayList<>();
+    long intervalNanos = TimeUnit.SECONDS.toNanos(1) / perSecond;
+    long next = System.nanoTime();
+    for (int i = 0; i < count; i++) {
+      sent.add(template.send(topic, "order-" + i, "{\"order\":" + i + "}"));
+      sent.add(template.send(batchTopic, "payment-" + i, "{\"payment\":" + i + "}"));
+      next += intervalNanos;
+      long sleepNanos = next - System.nanoTime();
+      if (sleepNanos > 0) {
+        TimeUnit.NANOSECONDS.sleep(sleepNanos);
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    for (Future<?> send : sent) {
+      send.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+    System.out.println("SENT=" + sent.size());
+    if (!listeners.awaitAll(60)) {
+      throw new IllegalStateException("the listeners did not receive every record in 60 s");
+    }
+  }
+}

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  *       too, as to one Tempo), each breakdown's trace is the trace of OpenTelemetry's producer span
  *       for that record: one trace, not two;
  *   <li>with OpenTelemetry exporting traces, metrics and logs to klat's collector, the collector
- *       accepts them, ignores what is not klat's, and rejects nothing;
+ *       accepts them, counts and ignores the spans and metric points that are not klat's, and
+ *       rejects nothing;
  *   <li>with OpenTelemetry exporting nothing, klat works alone.
  * </ul>
  */
@@ -105,7 +106,10 @@ class OtelAgentIT {
             .contains("\"pointsRejected\":0")
             .contains("\"traceMismatches\":0");
         if (export == OtelExport.KLAT_COLLECTOR) {
-          assertThat(stats).as(stats).doesNotContain("\"spansNotKlat\":0");
+          assertThat(stats)
+              .as(stats)
+              .doesNotContain("\"spansNotKlat\":0")
+              .doesNotContain("\"metricPointsIgnored\":0");
         }
         if (export == OtelExport.OWN_ENDPOINT) {
           Set<String> otelProducerTraces =

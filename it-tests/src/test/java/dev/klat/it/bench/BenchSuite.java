@@ -57,7 +57,9 @@ public final class BenchSuite {
     /** klat at its defaults from the jar {@code -Dbench.compare.jar} names: before and after. */
     KLAT_COMPARE("klat-compare", "klat (defaults), compare jar"),
     OTEL_OFF("otel-off", "OpenTelemetry agent, exporters off"),
-    OTEL_OTLP("otel-otlp", "OpenTelemetry agent, OTLP export");
+    OTEL_OTLP("otel-otlp", "OpenTelemetry agent, OTLP export"),
+    /** Both agents, klat at its defaults, OpenTelemetry exporting OTLP: the cost of the pair. */
+    KLAT_OTEL("klat-otel", "klat (defaults) and the OpenTelemetry agent, OTLP export");
 
     final String id;
     final String label;
@@ -76,7 +78,7 @@ public final class BenchSuite {
       throw new IllegalArgumentException(
           "unknown variant "
               + id
-              + "; known: none, klat, klat-all, klat-compare, otel-off, otel-otlp");
+              + "; known: none, klat, klat-all, klat-compare, otel-off, otel-otlp, klat-otel");
     }
   }
 
@@ -409,6 +411,11 @@ public final class BenchSuite {
         options.add("-Dotel.metrics.exporter=none");
         options.add("-Dotel.logs.exporter=none");
         break;
+      case KLAT_OTEL:
+        options.add("-javaagent:" + agentJar);
+        options.add("-Dklat.endpoint=" + endpoint);
+        options.addAll(jvmOptions(Variant.OTEL_OTLP, agentJar, otelJar, endpoint));
+        return options;
       case OTEL_OTLP:
         options.add("-javaagent:" + otelJar);
         options.add("-Dotel.service.name=bench");

@@ -113,10 +113,7 @@ final class AppJvm {
         Paths.get("target", "test-classes").resolve(launcherClasses.relativize(launcher)),
         launcher,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.addAll(jvmOptions);
+    List<String> command = java(jvmOptions);
     command.add("-cp");
     command.add(launcherClasses.toString());
     command.add(ChildLoaderLauncher.class.getName());
@@ -129,10 +126,7 @@ final class AppJvm {
   static Running start(
       String clientsVersion, List<String> jvmOptions, Class<?> mainClass, String... args)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.addAll(jvmOptions);
+    List<String> command = java(jvmOptions);
     command.add("-cp");
     command.add(classpath(clientsVersion));
     command.add(mainClass.getName());
@@ -142,15 +136,21 @@ final class AppJvm {
 
   /** Runs an executable jar ({@code java -jar}), as a Spring Boot application is run. */
   static Running startJar(Path jar, List<String> jvmOptions, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.addAll(jvmOptions);
+    List<String> command = java(jvmOptions);
     command.add("-jar");
     command.add(jar.toString());
     command.addAll(List.of(args));
     String name = jar.getFileName().toString();
     return launch(command, name.substring(0, name.length() - ".jar".length()));
+  }
+
+  // The test's own java with a small heap and the options; the caller adds what to run.
+  private static List<String> java(List<String> jvmOptions) {
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.addAll(jvmOptions);
+    return command;
   }
 
   private static Running launch(List<String> command, String logName) throws IOException {

@@ -7,6 +7,7 @@ import dev.klat.agent.export.MetricsRegistry;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.export.TimeSource;
+import dev.klat.agent.micrometer.MicrometerBridge;
 
 /**
  * What the hooks need at run time, set once by {@link KlatAgent} before any class is transformed.
@@ -23,6 +24,10 @@ public final class AgentRuntime {
   public final double samplingProbability;
   public final double maxSampledPerSecond;
   public final boolean headersEnabled;
+
+  /** {@code klat.micrometer.enabled}: see {@link #micrometer(Object)}. */
+  public final boolean micrometerEnabled;
+
   public final TopicFilter topicFilter;
   public final AgentLog log;
 
@@ -37,6 +42,7 @@ public final class AgentRuntime {
     this.samplingProbability = config.samplingProbability();
     this.maxSampledPerSecond = config.samplingMaxPerSecond();
     this.headersEnabled = config.headersEnabled();
+    this.micrometerEnabled = config.micrometerEnabled();
     this.topicFilter = config.topicFilter();
     this.log = log;
     this.telemetry = telemetry;
@@ -50,6 +56,21 @@ public final class AgentRuntime {
 
   static void set(AgentRuntime runtime) {
     current = runtime;
+  }
+
+  /**
+   * The application's Micrometer as a Kafka client's class loader sees it, for its instruments to
+   * register timers in; called once per producer or consumer.
+   *
+   * @param client the instrumented {@code KafkaProducer} or {@code KafkaConsumer}
+   * @return null when {@code klat.micrometer.enabled} is false or Micrometer is unavailable
+   */
+  public MicrometerBridge micrometer(Object client) {
+    if (!micrometerEnabled) {
+      return null;
+    }
+    MicrometerBridge bridge = MicrometerBridge.forClient(client, log);
+    return bridge.available() ? bridge : null;
   }
 
   public MetricsRegistry metrics() {

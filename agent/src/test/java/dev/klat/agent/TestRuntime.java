@@ -30,6 +30,19 @@ public final class TestRuntime {
    */
   public static AgentRuntime install(
       double samplingProbability, double maxSampledPerSecond, TimeSource time) {
+    return install(samplingProbability, maxSampledPerSecond, time, new HashMap<>());
+  }
+
+  /** Installs a runtime on {@code time} with more {@code klat.*} settings; returns it. */
+  public static AgentRuntime install(TimeSource time, Map<String, String> settings) {
+    return install(0.0, 0.0, time, settings);
+  }
+
+  private static AgentRuntime install(
+      double samplingProbability,
+      double maxSampledPerSecond,
+      TimeSource time,
+      Map<String, String> settings) {
     Telemetry telemetry =
         Telemetry.start(
             ExportSettings.builder()
@@ -42,6 +55,7 @@ public final class TestRuntime {
     Map<String, String> properties = new HashMap<>();
     properties.put("klat.sampling.probability", Double.toString(samplingProbability));
     properties.put("klat.sampling.max-per-second", Double.toString(maxSampledPerSecond));
+    properties.putAll(settings);
     AgentConfig config = AgentConfig.load(properties, null, AgentLog.global());
     AgentRuntime runtime = new AgentRuntime(7L, config, AgentLog.global(), telemetry, time);
     AgentRuntime.set(runtime);

@@ -74,6 +74,7 @@ public final class AgentConfig {
   private final int exportQueueSize;
   private final long exportTimeoutMillis;
   private final boolean exportGzip;
+  private final boolean micrometerEnabled;
   private final AgentLog.Level logLevel;
   private final long testClockOffsetMillis;
   private final String configFile;
@@ -97,6 +98,7 @@ public final class AgentConfig {
     this.exportQueueSize = l.exportQueueSize;
     this.exportTimeoutMillis = l.exportTimeoutMillis;
     this.exportGzip = l.exportGzip;
+    this.micrometerEnabled = l.micrometerEnabled;
     this.logLevel = l.logLevel;
     this.testClockOffsetMillis = l.testClockOffsetMillis;
     this.configFile = l.configFile;
@@ -326,6 +328,15 @@ public final class AgentConfig {
   }
 
   /**
+   * {@code klat.micrometer.enabled} (boolean, default {@code false}): also record the every-record
+   * latency histograms into Micrometer timers registered in the application's own {@code
+   * Metrics.globalRegistry}, when the application has Micrometer; klat's own export is unchanged.
+   */
+  public boolean micrometerEnabled() {
+    return micrometerEnabled;
+  }
+
+  /**
    * {@code klat.log.level} (one of {@code off}, {@code error}, {@code warn}, {@code info}, {@code
    * debug}; default {@code info}): the level of the agent's stderr log. {@code off} silences
    * everything, configuration errors included.
@@ -374,6 +385,8 @@ public final class AgentConfig {
         + formatNumber(samplingMaxPerSecond)
         + " headers.enabled="
         + headersEnabled
+        + " micrometer.enabled="
+        + micrometerEnabled
         + " topics.include="
         + topicFilter.include().pattern()
         + " topics.exclude="

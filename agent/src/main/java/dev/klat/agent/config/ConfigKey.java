@@ -23,6 +23,7 @@ enum ConfigKey {
   EXPORT_QUEUE_SIZE("klat.export.queue.size", "2048"),
   EXPORT_TIMEOUT("klat.export.timeout", "10s"),
   EXPORT_GZIP("klat.export.gzip", "true"),
+  MICROMETER_ENABLED("klat.micrometer.enabled", "false"),
   LOG_LEVEL("klat.log.level", "info"),
   /** For tests only: shifts the agent's wall clock, as if the host's clock were wrong. */
   TEST_CLOCK_OFFSET("klat.test.clock-offset", "0"),

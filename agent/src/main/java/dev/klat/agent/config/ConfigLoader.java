@@ -68,6 +68,7 @@ final class ConfigLoader {
   int exportQueueSize;
   long exportTimeoutMillis;
   boolean exportGzip;
+  boolean micrometerEnabled;
   AgentLog.Level logLevel;
   long testClockOffsetMillis;
   String configFile;
@@ -99,6 +100,7 @@ final class ConfigLoader {
     exportTimeoutMillis =
         value(ConfigKey.EXPORT_TIMEOUT, v -> ConfigValues.parseDurationMillis(v, 1L));
     exportGzip = value(ConfigKey.EXPORT_GZIP, ConfigValues::parseBoolean);
+    micrometerEnabled = value(ConfigKey.MICROMETER_ENABLED, ConfigValues::parseBoolean);
     logLevel = value(ConfigKey.LOG_LEVEL, ConfigValues::parseLogLevel);
     testClockOffsetMillis =
         value(ConfigKey.TEST_CLOCK_OFFSET, ConfigValues::parseSignedDurationMillis);

@@ -2,6 +2,7 @@ package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.Counter;
+import dev.klat.agent.micrometer.MicrometerBridge;
 import dev.klat.agent.weave.PrivateFields;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TimePoint;
@@ -44,6 +45,8 @@ final class ConsumerState {
   final Counter clampedAtResponse;
 
   private final AgentRuntime runtime;
+  // Null unless klat.micrometer.enabled and the consumer's loader sees Micrometer.
+  private final MicrometerBridge micrometer;
   // Bad headers are rare and their reasons few: a map lookup there costs nothing that matters.
   private final ConcurrentMap<String, Counter> invalidByReason =
       new ConcurrentHashMap<String, Counter>();
@@ -55,6 +58,7 @@ final class ConsumerState {
 
   ConsumerState(AgentRuntime runtime, Object consumer) {
     this.runtime = runtime;
+    this.micrometer = runtime.micrometer(consumer);
     this.spanRateLimiter = new SpanRateLimiter(MAX_SPANS_PER_SECOND, runtime.time.nanoTime());
     Object internals = internalsOf(consumer);
     this.clientId = clientIdOf(internals);
@@ -94,7 +98,8 @@ final class ConsumerState {
     if (cached == null && instrumentsByTopic.size() >= MAX_TOPICS) {
       ConsumerTopicInstruments shared = overflow;
       if (shared == null) {
-        shared = ConsumerTopicInstruments.shared(OVERFLOW_TOPIC, groupId, runtime.metrics());
+        shared =
+            ConsumerTopicInstruments.shared(OVERFLOW_TOPIC, groupId, runtime.metrics(), micrometer);
         overflow = shared;
       }
       return shared;
@@ -103,7 +108,7 @@ final class ConsumerState {
       // Excluded topics are cached as FALSE: one lookup and nothing else.
       Object created =
           runtime.topicFilter.accepts(topic)
-              ? new ConsumerTopicInstruments(topic, groupId, runtime.metrics())
+              ? new ConsumerTopicInstruments(topic, groupId, runtime.metrics(), micrometer)
               : Boolean.FALSE;
       Object raced = instrumentsByTopic.putIfAbsent(topic, created);
       cached = raced != null ? raced : created;

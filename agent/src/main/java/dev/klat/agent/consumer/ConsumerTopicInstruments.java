@@ -3,6 +3,8 @@ package dev.klat.agent.consumer;
 import dev.klat.agent.export.Gauge;
 import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.export.MetricsRegistry;
+import dev.klat.agent.micrometer.MicrometerBridge;
+import dev.klat.agent.micrometer.MicrometerTimer;
 import dev.klat.model.MetricDef;
 import java.util.Arrays;
 
@@ -19,6 +21,15 @@ final class ConsumerTopicInstruments {
   final LatencyHistogram e2eLatency;
   final LatencyHistogram fetchLatency;
   final LatencyHistogram bufferLatency;
+
+  /**
+   * The histograms' Micrometer timers: all null unless {@code klat.micrometer.enabled} and the
+   * consumer's Micrometer took them, so that the setting off costs one null check per list.
+   */
+  final MicrometerTimer e2eLatencyTimer;
+
+  final MicrometerTimer fetchLatencyTimer;
+  final MicrometerTimer bufferLatencyTimer;
   private final String groupId;
   private final MetricsRegistry registry;
   // Indexed by partition number. Written only by the thread polling the consumer; a race between
@@ -30,11 +41,21 @@ final class ConsumerTopicInstruments {
   private final boolean keepsHistories;
 
   ConsumerTopicInstruments(String topic, String groupId, MetricsRegistry registry) {
-    this(topic, groupId, registry, true);
+    this(topic, groupId, registry, null, true);
+  }
+
+  /** With {@code micrometer} null when the histograms are not mirrored into Micrometer. */
+  ConsumerTopicInstruments(
+      String topic, String groupId, MetricsRegistry registry, MicrometerBridge micrometer) {
+    this(topic, groupId, registry, micrometer, true);
   }
 
   private ConsumerTopicInstruments(
-      String topic, String groupId, MetricsRegistry registry, boolean keepsHistories) {
+      String topic,
+      String groupId,
+      MetricsRegistry registry,
+      MicrometerBridge micrometer,
+      boolean keepsHistories) {
     this.keepsHistories = keepsHistories;
     this.topic = topic;
     this.groupId = groupId;
@@ -42,6 +63,17 @@ final class ConsumerTopicInstruments {
     this.e2eLatency = registry.histogram(MetricDef.E2E_LATENCY, topic, groupId);
     this.fetchLatency = registry.histogram(MetricDef.CONSUMER_FETCH_LATENCY, topic, groupId);
     this.bufferLatency = registry.histogram(MetricDef.CONSUMER_BUFFER_LATENCY, topic, groupId);
+    MicrometerTimer e2e =
+        micrometer == null ? null : micrometer.timer(MetricDef.E2E_LATENCY, topic, groupId);
+    MicrometerTimer fetch =
+        e2e == null ? null : micrometer.timer(MetricDef.CONSUMER_FETCH_LATENCY, topic, groupId);
+    MicrometerTimer buffer =
+        fetch == null ? null : micrometer.timer(MetricDef.CONSUMER_BUFFER_LATENCY, topic, groupId);
+    // All or none, so that the poll path checks one of them.
+    boolean all = buffer != null;
+    this.e2eLatencyTimer = all ? e2e : null;
+    this.fetchLatencyTimer = all ? fetch : null;
+    this.bufferLatencyTimer = buffer;
   }
 
   /**
@@ -50,8 +82,8 @@ final class ConsumerTopicInstruments {
    * partition 0 of another.
    */
   static ConsumerTopicInstruments shared(
-      String overflowTopic, String groupId, MetricsRegistry registry) {
-    return new ConsumerTopicInstruments(overflowTopic, groupId, registry, false);
+      String overflowTopic, String groupId, MetricsRegistry registry, MicrometerBridge micrometer) {
+    return new ConsumerTopicInstruments(overflowTopic, groupId, registry, micrometer, false);
   }
 
   /** The lag gauge of a partition; a lookup in an array after the partition's first poll. */

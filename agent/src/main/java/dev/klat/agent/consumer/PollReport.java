@@ -3,6 +3,7 @@ package dev.klat.agent.consumer;
 import dev.klat.agent.export.Counter;
 import dev.klat.agent.export.Gauge;
 import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.micrometer.MicrometerTimer;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -29,16 +30,21 @@ final class PollReport {
     }
     int count = context.counts[index];
     FetchStamp stamp = context.stamps[index];
+    // Null unless klat.micrometer.enabled; then the three timers are all set.
+    MicrometerTimer e2eTimer = instruments.e2eLatencyTimer;
     if (stamp != null) {
       if (stamp.requestNanos != 0L) {
-        record(
-            state.clampedAtResponse,
-            instruments.fetchLatency,
-            stamp.responseNanos - stamp.requestNanos,
-            count);
+        long fetchNanos = stamp.responseNanos - stamp.requestNanos;
+        record(state.clampedAtResponse, instruments.fetchLatency, fetchNanos, count);
+        if (e2eTimer != null) {
+          instruments.fetchLatencyTimer.recordNanos(fetchNanos, count);
+        }
       }
-      record(
-          state.clampedAtPoll, instruments.bufferLatency, pollNanos - stamp.responseNanos, count);
+      long bufferNanos = pollNanos - stamp.responseNanos;
+      record(state.clampedAtPoll, instruments.bufferLatency, bufferNanos, count);
+      if (e2eTimer != null) {
+        instruments.bufferLatencyTimer.recordNanos(bufferNanos, count);
+      }
     }
     int from = context.e2eStartsFrom[index];
     int to = context.e2eStartsTo[index];
@@ -49,12 +55,18 @@ final class PollReport {
       if (negatives > 0) {
         state.clampedAtPoll.add(negatives);
       }
+      if (e2eTimer != null) {
+        e2eTimer.recordAll(pollEpochNanos, context.e2eStartEpochNanos, from, to);
+      }
     }
     if (context.preRead[index]) {
       for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
         long start = context.headerStartEpochNanos[k];
         if (start != ConsumerHooks.NO_START) {
           record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
+          if (e2eTimer != null) {
+            e2eTimer.recordNanos(pollEpochNanos - start);
+          }
         }
       }
     }

@@ -1,6 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.micrometer.MicrometerTimer;
 import dev.klat.agent.weave.PrivateFields;
 import dev.klat.agent.weave.StateHolder;
 import dev.klat.model.HeaderNames;
@@ -213,7 +214,8 @@ public final class ProducerHooks {
             runtime,
             clientId instanceof String ? (String) clientId : null,
             PrivateFields.read(producer, "producerConfig"),
-            PrivateFields.read(producer, "apiVersions"));
+            PrivateFields.read(producer, "apiVersions"),
+            runtime.micrometer(producer));
     holder.klat$state(created);
     return created;
   }
@@ -304,6 +306,14 @@ public final class ProducerHooks {
                 timing.lastDrainNanos, timing.sendNanos, 0, records),
             "D");
       }
+      MicrometerTimer producerTimer = instruments.producerLatencyTimer;
+      if (producerTimer != null) {
+        producerTimer.recordAll(ackNanos, timing.sendNanos, 0, records);
+        if (timing.drains > 0) {
+          instruments.produceLatencyTimer.recordAll(
+              timing.lastDrainNanos, timing.sendNanos, 0, records);
+        }
+      }
     } else if (recordExceptions instanceof Exception) {
       instruments.countFailure((Exception) recordExceptions, records);
     } else if (recordExceptions instanceof Function) {
@@ -322,6 +332,14 @@ public final class ProducerHooks {
                 instruments.produceLatency.recordAll(
                     timing.lastDrainNanos, timing.sendNanos, i, i + 1),
                 "D");
+          }
+          MicrometerTimer producerTimer = instruments.producerLatencyTimer;
+          if (producerTimer != null) {
+            producerTimer.recordAll(ackNanos, timing.sendNanos, i, i + 1);
+            if (timing.drains > 0) {
+              instruments.produceLatencyTimer.recordAll(
+                  timing.lastDrainNanos, timing.sendNanos, i, i + 1);
+            }
           }
         }
       }

@@ -1,6 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.micrometer.MicrometerBridge;
 import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -31,6 +32,8 @@ final class ProducerState {
 
   final SampleRateLimiter sampleRateLimiter;
   private final AgentRuntime runtime;
+  // Null unless klat.micrometer.enabled and the producer's loader sees Micrometer.
+  private final MicrometerBridge micrometer;
   private final Object apiVersions;
   private final Method maxUsableProduceMagic;
   private final ConcurrentMap<String, Object> instrumentsByTopic =
@@ -40,8 +43,14 @@ final class ProducerState {
   private volatile TopicInstruments lastTopic;
   private volatile TopicInstruments overflow;
 
-  ProducerState(AgentRuntime runtime, String clientId, Object producerConfig, Object apiVersions) {
+  ProducerState(
+      AgentRuntime runtime,
+      String clientId,
+      Object producerConfig,
+      Object apiVersions,
+      MicrometerBridge micrometer) {
     this.runtime = runtime;
+    this.micrometer = micrometer;
     this.clientId = clientId == null ? "" : clientId;
     this.acks = configString(producerConfig, ProducerConfig.ACKS_CONFIG);
     this.compression = configString(producerConfig, ProducerConfig.COMPRESSION_TYPE_CONFIG);
@@ -71,7 +80,7 @@ final class ProducerState {
       // Excluded topics are cached as FALSE, so that they cost one lookup and nothing else.
       Object created =
           runtime.topicFilter.accepts(topic)
-              ? new TopicInstruments(topic, clientId, runtime.metrics())
+              ? new TopicInstruments(topic, clientId, runtime.metrics(), micrometer)
               : Boolean.FALSE;
       Object raced = instrumentsByTopic.putIfAbsent(topic, created);
       cached = raced != null ? raced : created;
@@ -87,7 +96,7 @@ final class ProducerState {
   private TopicInstruments overflowInstruments() {
     TopicInstruments shared = overflow;
     if (shared == null) {
-      shared = new TopicInstruments(OVERFLOW_TOPIC, clientId, runtime.metrics());
+      shared = new TopicInstruments(OVERFLOW_TOPIC, clientId, runtime.metrics(), micrometer);
       overflow = shared;
     }
     return shared;

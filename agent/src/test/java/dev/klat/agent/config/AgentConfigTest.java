@@ -450,7 +450,7 @@ class AgentConfigTest {
         .isEqualTo(
             "status=ACTIVE enabled=true endpoint=https://***@collector:4318 service=checkout"
                 + " sampling.probability=0.25 sampling.max-per-second=100"
-                + " headers.enabled=false topics.include=orders.*"
+                + " headers.enabled=false micrometer.enabled=false topics.include=orders.*"
                 + " topics.exclude=__.*|_confluent.*|_schemas");
     assertThat(config.describe()).doesNotContain("secret").doesNotContain("\n");
   }

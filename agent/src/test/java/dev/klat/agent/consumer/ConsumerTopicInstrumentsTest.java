@@ -21,7 +21,8 @@ class ConsumerTopicInstrumentsTest {
 
   @Test
   void instrumentsSharedByTopicsKeepNoHistory() {
-    ConsumerTopicInstruments shared = ConsumerTopicInstruments.shared("_other", "g", registry);
+    ConsumerTopicInstruments shared =
+        ConsumerTopicInstruments.shared("_other", "g", registry, null);
 
     assertThat(shared.history(0)).isNull();
     assertThat(shared.lag(0)).isNotNull();

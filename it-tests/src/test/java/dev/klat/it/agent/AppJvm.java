@@ -69,6 +69,11 @@ final class AppJvm {
       return process.pid();
     }
 
+    /** Ends the application's standard input: a lingering test application then exits. */
+    void closeInput() throws IOException {
+      process.getOutputStream().close();
+    }
+
     String outputSoFar() throws IOException {
       return Files.readString(log, StandardCharsets.UTF_8);
     }

@@ -10,6 +10,8 @@ import dev.klat.model.MetricDef;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * launchers differ: each loads kafka-clients from the jar's nested {@code BOOT-INF/lib} in a class
  * loader of its own. The checks are the plain JVM's: the records carry the timing header, every
  * record is joined into a breakdown at the collector for both listeners' groups, and the
- * every-record histograms of both sides arrive.
+ * every-record histograms of both sides arrive. With {@code klat.micrometer.enabled=true} the same
+ * histograms also appear in the application's own {@code /actuator/prometheus} (Actuator and
+ * micrometer-registry-prometheus), which the test scrapes while the application lingers.
  */
 class SpringBootAgentIT {
   private static final int RECORDS = 100;
@@ -47,15 +51,25 @@ class SpringBootAgentIT {
         CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
     try {
       CollectorEndToEndIT.awaitHealthy(adminPort, collector);
-      AppJvm.Result run =
+      List<String> jvmOptions =
+          new ArrayList<>(AppJvm.agentOptions("http://127.0.0.1:" + otlpPort, "1.0"));
+      jvmOptions.add("-Dklat.micrometer.enabled=true");
+      int serverPort = CollectorEndToEndIT.freePort();
+      AppJvm.Running running =
           AppJvm.startJar(
-                  jar,
-                  AppJvm.agentOptions("http://127.0.0.1:" + otlpPort, "1.0"),
-                  "--spring.kafka.bootstrap-servers=" + cluster.bootstrapServers(),
-                  "--app.records=" + RECORDS,
-                  "--app.topic=" + orders,
-                  "--app.batch-topic=" + payments)
-              .await(Duration.ofSeconds(120));
+              jar,
+              jvmOptions,
+              "--spring.kafka.bootstrap-servers=" + cluster.bootstrapServers(),
+              "--app.records=" + RECORDS,
+              "--app.topic=" + orders,
+              "--app.batch-topic=" + payments,
+              "--server.port=" + serverPort,
+              "--app.linger-seconds=60");
+      // Every record was acknowledged and received: klat recorded them all before that.
+      running.awaitLine("LINGERING");
+      String actuator = CollectorEndToEndIT.get(serverPort, "/actuator/prometheus", null);
+      running.closeInput();
+      AppJvm.Result run = running.await(Duration.ofSeconds(120));
 
       assertThat(run.exitCode()).as(run.output()).isZero();
       assertThat(run.value("SENT")).isEqualTo(Integer.toString(2 * RECORDS));
@@ -66,7 +80,28 @@ class SpringBootAgentIT {
           .containsOnlyOnce("klat's hooks were defined in that class loader")
           .doesNotContain("hook failed")
           .doesNotContain("NoClassDefFoundError")
-          .doesNotContain("is not visible to the klat agent");
+          .doesNotContain("is not visible to the klat agent")
+          .doesNotContain("klat.micrometer.enabled is true but")
+          .doesNotContain("the application's Micrometer failed");
+
+      // The application's own Micrometer, through Actuator: every record of both sides.
+      assertThat(histogramCount(actuator, MetricDef.PRODUCER_LATENCY, "topic=\"" + orders + "\""))
+          .as(actuator)
+          .isEqualTo(RECORDS);
+      assertThat(
+              histogramCount(
+                  actuator, MetricDef.PRODUCER_PRODUCE_LATENCY, "topic=\"" + payments + "\""))
+          .as(actuator)
+          .isEqualTo(RECORDS);
+      assertThat(histogramCount(actuator, MetricDef.E2E_LATENCY, "topic=\"" + orders + "\""))
+          .as(actuator)
+          .isEqualTo(RECORDS);
+      assertThat(histogramCount(actuator, MetricDef.E2E_LATENCY, "topic=\"" + payments + "\""))
+          .as(actuator)
+          .isEqualTo(RECORDS);
+      assertThat(histogramCount(actuator, MetricDef.CONSUMER_BUFFER_LATENCY, "group=\"sb-ledger\""))
+          .as(actuator)
+          .isEqualTo(RECORDS);
 
       for (String topic : new String[] {orders, payments}) {
         for (ConsumerRecord<String, String> record :

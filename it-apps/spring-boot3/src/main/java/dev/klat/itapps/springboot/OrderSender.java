@@ -1,7 +1,9 @@
 package dev.klat.itapps.springboot;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.annotation.Value;
@@ -21,6 +23,7 @@ public class OrderSender implements ApplicationRunner {
   private final int perSecond;
   private final String topic;
   private final String batchTopic;
+  private final int lingerSeconds;
 
   public OrderSender(
       KafkaTemplate<String, String> template,
@@ -28,13 +31,15 @@ public class OrderSender implements ApplicationRunner {
       @Value("${app.records}") int count,
       @Value("${app.per-second}") int perSecond,
       @Value("${app.topic}") String topic,
-      @Value("${app.batch-topic}") String batchTopic) {
+      @Value("${app.batch-topic}") String batchTopic,
+      @Value("${app.linger-seconds}") int lingerSeconds) {
     this.template = template;
     this.listeners = listeners;
     this.count = count;
     this.perSecond = perSecond;
     this.topic = topic;
     this.batchTopic = batchTopic;
+    this.lingerSeconds = lingerSeconds;
   }
 
   @Override
@@ -59,5 +64,34 @@ public class OrderSender implements ApplicationRunner {
     if (!listeners.awaitAll(60)) {
       throw new IllegalStateException("the listeners did not receive every record in 60 s");
     }
+    if (lingerSeconds > 0) {
+      linger();
+    }
+  }
+
+  /**
+   * Keeps the application, and its {@code /actuator/prometheus}, up until standard input ends (the
+   * test closes it once it has scraped) or {@code app.linger-seconds} passed.
+   */
+  private void linger() throws InterruptedException {
+    CountDownLatch inputEnded = new CountDownLatch(1);
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                while (System.in.read() >= 0) {
+                  // Nothing is expected on standard input but its end.
+                }
+              } catch (IOException e) {
+                // An unreadable input ends the wait as well.
+              } finally {
+                inputEnded.countDown();
+              }
+            },
+            "linger-until-stdin-ends");
+    reader.setDaemon(true);
+    reader.start();
+    System.out.println("LINGERING");
+    inputEnded.await(lingerSeconds, TimeUnit.SECONDS);
   }
 }

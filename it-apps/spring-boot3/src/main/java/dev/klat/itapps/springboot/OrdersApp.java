@@ -9,7 +9,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * records to each of two topics with the auto-configured {@code KafkaTemplate}; {@link
  * OrderListeners} reads one with a record listener and the other with a batch listener. It exits
  * once every record was received, printing {@code RECEIVED=} and {@code BATCH_RECEIVED=}, and with
- * a non-zero code when they did not all arrive in time.
+ * a non-zero code when they did not all arrive in time. With {@code app.linger-seconds} it first
+ * prints {@code LINGERING} and stays up, serving {@code /actuator/prometheus}, until its standard
+ * input ends or that time passed.
  */
 @SpringBootApplication
 public class OrdersApp {

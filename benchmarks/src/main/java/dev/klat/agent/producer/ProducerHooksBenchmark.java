@@ -74,7 +74,7 @@ public class ProducerHooksBenchmark {
     ProducerHooks.onSend(producer, record, callback);
     long now = System.nanoTime();
     fullBatch.klat$state(CompletingBatch.filled(runtime, now));
-    ProducerState state = new ProducerState(runtime, "bench-client", null, null);
+    ProducerState state = new ProducerState(runtime, "bench-client", null, null, null);
     tracker = new RecordTracker(state, callback, now, record);
     tracker.sampled = new RecordTracker.SampledRecord(1L, 2L, 3L, 0L, true);
     metadata = new RecordMetadata(partition, 42L, 0, 1_800_000_000_000L, 1, 100);

@@ -28,6 +28,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class KlatAgent {
 
   private static final AtomicBoolean STARTED = new AtomicBoolean();
+
+  /**
+   * Set once the agent runs, to its instance id: {@code klat attach} reads it to refuse a second
+   * attach.
+   */
+  public static final String RUNNING_PROPERTY = "klat.agent.running";
+
   private static final long SHUTDOWN_FLUSH_MILLIS = 1000;
 
   private KlatAgent() {}
@@ -37,8 +44,18 @@ public final class KlatAgent {
     start(instrumentation, false);
   }
 
-  /** Called when the agent is attached to a running JVM. */
+  /**
+   * Called when the agent is attached to a running JVM ({@code klat attach PID}, {@code jcmd PID
+   * JVMTI.agent_load}): {@code arguments} may carry settings, {@code klat.key=value} separated by
+   * commas, which apply as the JVM's system properties would.
+   */
   public static void agentmain(String arguments, Instrumentation instrumentation) {
+    try {
+      AttachArguments.applyAsSystemProperties(arguments);
+    } catch (Throwable t) {
+      AgentLog.global().error("klat agent not started: " + t.getMessage());
+      return;
+    }
     start(instrumentation, true);
   }
 
@@ -93,11 +110,13 @@ public final class KlatAgent {
               loader ->
                   versionCheck.supported(loader) && hooksReachable(loader, injector, transformLog),
               log);
-      instrumentation.addTransformer(transformer, false);
+      // Attached to a running JVM, the transformer must also weave the classes already loaded.
+      instrumentation.addTransformer(transformer, attachedLate);
       log.debug("transformer installed after " + millisSince(startNanos) + " ms");
       if (attachedLate) {
-        warnAboutLoadedClients(instrumentation, log);
+        LoadedClients.retransform(instrumentation, plans, log);
       }
+      System.setProperty(RUNNING_PROPERTY, Long.toHexString(instanceId));
       log.info("klat agent started in " + millisSince(startNanos) + " ms: " + config.describe());
     } catch (Throwable t) {
       AgentRuntime.set(null);
@@ -148,20 +167,5 @@ public final class KlatAgent {
         new Thread(() -> telemetry.shutdown(SHUTDOWN_FLUSH_MILLIS), "klat-shutdown-flush");
     flush.setDaemon(true);
     Runtime.getRuntime().addShutdownHook(flush);
-  }
-
-  /**
-   * The agent adds a field to kafka-clients classes, which the JVM allows only while a class is
-   * being loaded: clients already loaded when the agent attaches stay uninstrumented.
-   */
-  private static void warnAboutLoadedClients(Instrumentation instrumentation, AgentLog log) {
-    for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
-      if (loaded.getName().startsWith("org.apache.kafka.clients.producer.")) {
-        log.warn(
-            "kafka-clients was loaded before klat attached: producers of that class loader are not"
-                + " instrumented; start the JVM with -javaagent to cover them");
-        return;
-      }
-    }
   }
 }

@@ -2,7 +2,7 @@ package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agent.weave.States;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
 import java.util.List;
@@ -133,7 +133,7 @@ public final class ConsumerHooks {
       AgentRuntime runtime = AgentRuntime.get();
       if (runtime != null) {
         long requestNanos = runtime.time.nanoTime();
-        ((StateHolder) requestData).klat$state(FetchStamp.request(requestNanos, PollContext.get()));
+        States.set(requestData, FetchStamp.request(requestNanos, PollContext.get()));
       }
     } catch (Throwable t) {
       warn("consumer-fetch-request", t);
@@ -149,8 +149,7 @@ public final class ConsumerHooks {
       }
       long responseNanos = runtime.time.nanoTime();
       HandlerContext handler = HandlerContext.get();
-      Object stamp =
-          requestData instanceof StateHolder ? ((StateHolder) requestData).klat$state() : null;
+      Object stamp = States.get(requestData);
       FetchStamp request = stamp instanceof FetchStamp ? (FetchStamp) stamp : null;
       handler.requestNanos = request != null ? request.requestNanos : 0L;
       handler.responseNanos = responseNanos;
@@ -205,7 +204,7 @@ public final class ConsumerHooks {
           handler.active
               ? new FetchStamp(handler.requestNanos, handler.responseNanos, handler.readPromptly)
               : new FetchStamp(0L, runtime.time.nanoTime(), false);
-      ((StateHolder) completedFetch).klat$state(stamp);
+      States.set(completedFetch, stamp);
     } catch (Throwable t) {
       warn("consumer-completed-fetch", t);
     }
@@ -248,7 +247,7 @@ public final class ConsumerHooks {
       if (!context.polling) {
         return;
       }
-      Object stamp = ((StateHolder) completedFetch).klat$state();
+      Object stamp = States.get(completedFetch);
       context.add(
           records,
           stamp instanceof FetchStamp ? (FetchStamp) stamp : null,
@@ -260,13 +259,12 @@ public final class ConsumerHooks {
   }
 
   private static ConsumerState consumerState(AgentRuntime runtime, Object consumer) {
-    StateHolder holder = (StateHolder) consumer;
-    Object state = holder.klat$state();
+    Object state = States.get(consumer);
     if (state instanceof ConsumerState) {
       return (ConsumerState) state;
     }
     ConsumerState created = new ConsumerState(runtime, consumer);
-    holder.klat$state(created);
+    States.set(consumer, created);
     return created;
   }
 

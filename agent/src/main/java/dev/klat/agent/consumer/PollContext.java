@@ -1,7 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.export.SpanRecord;
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agent.weave.States;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.TimingHeader;
 import java.util.List;
@@ -196,7 +196,7 @@ final class PollContext {
   // Once per CompletedFetch and list, not per record: the fetch's stamp is read here.
   private void startParsing(Object completedFetch) {
     dropParsed();
-    Object stamp = ((StateHolder) completedFetch).klat$state();
+    Object stamp = States.get(completedFetch);
     parsingCompletedFetch = completedFetch;
     parsingFetch = stamp instanceof FetchStamp ? (FetchStamp) stamp : null;
     parsedRecords = 0;

@@ -3,7 +3,7 @@ package dev.klat.agent.producer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.micrometer.MicrometerTimer;
 import dev.klat.agent.weave.PrivateFields;
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agent.weave.States;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.MetricDef;
 import java.util.List;
@@ -156,7 +156,7 @@ public final class ProducerHooks {
   /** At {@code ProducerBatch.split} entry: its records are about to move to new batches. */
   public static void onSplitStart(Object batch) {
     try {
-      Object state = ((StateHolder) batch).klat$state();
+      Object state = States.get(batch);
       SendContext context = SendContext.current();
       context.splitSource = state instanceof BatchTiming ? (BatchTiming) state : null;
       context.splitCursor = 0;
@@ -194,7 +194,7 @@ public final class ProducerHooks {
   }
 
   private static ProducerState producerState(AgentRuntime runtime, Object producer) {
-    Object state = ((StateHolder) producer).klat$state();
+    Object state = States.get(producer);
     if (state instanceof ProducerState) {
       return (ProducerState) state;
     }
@@ -202,7 +202,6 @@ public final class ProducerHooks {
   }
 
   private static ProducerState createProducerState(AgentRuntime runtime, Object producer) {
-    StateHolder holder = (StateHolder) producer;
     // Read here, once per producer, rather than passed by the woven send(): every byte the advice
     // adds counts, since the JIT inlines send() into the application's loop only while it stays
     // within 35 bytes of bytecode (measured: passing the three fields made it 45 bytes, and the
@@ -216,7 +215,7 @@ public final class ProducerHooks {
             PrivateFields.read(producer, "producerConfig"),
             PrivateFields.read(producer, "apiVersions"),
             runtime.micrometer(producer));
-    holder.klat$state(created);
+    States.set(producer, created);
     return created;
   }
 
@@ -279,7 +278,7 @@ public final class ProducerHooks {
         return;
       }
       long ackNanos = runtime.time.nanoTime();
-      Object state = ((StateHolder) batch).klat$state();
+      Object state = States.get(batch);
       BatchTiming timing = state instanceof BatchTiming ? (BatchTiming) state : null;
       CompletionContext.push(
           batch, timing, baseOffset, logAppendTime, recordCount, topicPartition, ackNanos);
@@ -389,13 +388,12 @@ public final class ProducerHooks {
   }
 
   private static BatchTiming timingOf(Object batch) {
-    StateHolder holder = (StateHolder) batch;
-    Object state = holder.klat$state();
+    Object state = States.get(batch);
     if (state instanceof BatchTiming) {
       return (BatchTiming) state;
     }
     BatchTiming timing = new BatchTiming();
-    holder.klat$state(timing);
+    States.set(batch, timing);
     return timing;
   }
 

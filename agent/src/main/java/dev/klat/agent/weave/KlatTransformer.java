@@ -11,8 +11,12 @@ import java.util.Map;
  * The agent's only {@link ClassFileTransformer}. Every class the JVM loads passes through {@link
  * #transform}, so a class outside kafka-clients costs one {@code startsWith} and nothing else.
  *
- * <p>Only classes being loaded for the first time are woven: adding a field or an interface to a
- * class that is already loaded is something the JVM refuses, so a retransformation is ignored.
+ * <p>With {@code -javaagent} it is registered as unable to retransform: classes are woven as they
+ * load, with their {@link StateHolder} field, and the JVM keeps that weaving through other agents'
+ * retransformations. Attached to a running JVM, it is registered as able to retransform, so that
+ * classes already loaded can be woven too: a retransformation may not add a field or an interface,
+ * so those get their hooks only and {@link States} keeps their instances' state; a class that got
+ * its field when it loaded gets the same field again, as every retransformation must keep it.
  */
 public final class KlatTransformer implements ClassFileTransformer {
 
@@ -47,9 +51,7 @@ public final class KlatTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
-    if (className == null
-        || classBeingRedefined != null
-        || !className.startsWith(KAFKA_CLIENTS_PREFIX)) {
+    if (className == null || !className.startsWith(KAFKA_CLIENTS_PREFIX)) {
       return null;
     }
     ClassPlan plan = plansByInternalName.get(className);
@@ -60,7 +62,9 @@ public final class KlatTransformer implements ClassFileTransformer {
       if (!linkCheck.helpersCanLink(loader)) {
         return null;
       }
-      Weaver.Result result = Weaver.weave(classFile, plan);
+      boolean mayAddState =
+          classBeingRedefined == null || StateHolder.class.isAssignableFrom(classBeingRedefined);
+      Weaver.Result result = Weaver.weave(classFile, plan, mayAddState);
       for (String skipped : result.skipped) {
         log.warnOnce(
             "missing-hook-" + skipped,

@@ -50,11 +50,20 @@ public final class Weaver {
    * nothing was changed.
    */
   public static Result weave(byte[] classFile, ClassPlan plan) {
+    return weave(classFile, plan, true);
+  }
+
+  /**
+   * Weaves {@code classFile}; with {@code mayAddState} false, the class gets its hooks but no
+   * {@link StateHolder} field, as a class already loaded must keep its fields and methods when it
+   * is retransformed ({@link States} keeps those instances' state instead).
+   */
+  public static Result weave(byte[] classFile, ClassPlan plan, boolean mayAddState) {
     ClassReader reader = new ClassReader(classFile);
     // COMPUTE_MAXS only: the inserted code has no branches, so frames stay as they are, and
     // computing frames could load application classes from inside the transformer.
     ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-    HookingVisitor visitor = new HookingVisitor(writer, plan);
+    HookingVisitor visitor = new HookingVisitor(writer, plan, mayAddState);
     reader.accept(visitor, 0);
     List<String> skipped = new ArrayList<String>(visitor.problems);
     for (Hook hook : plan.hooks) {
@@ -76,9 +85,12 @@ public final class Weaver {
     private String owner;
     private boolean addState;
 
-    HookingVisitor(ClassVisitor next, ClassPlan plan) {
+    private final boolean mayAddState;
+
+    HookingVisitor(ClassVisitor next, ClassPlan plan, boolean mayAddState) {
       super(Opcodes.ASM9, next);
       this.plan = plan;
+      this.mayAddState = mayAddState;
     }
 
     @Override
@@ -91,7 +103,7 @@ public final class Weaver {
         String[] interfaces) {
       owner = name;
       boolean isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
-      addState = plan.addState && !isInterface;
+      addState = plan.addState && mayAddState && !isInterface;
       if (plan.addState && isInterface) {
         problems.add(name + " is an interface: it cannot hold klat state");
       }

@@ -210,6 +210,38 @@ class WeaverTest {
   }
 
   @Test
+  void aRetransformedClassGetsItsHooksButNoFieldAndItsStateLivesInStates() throws Exception {
+    Weaver.Result result =
+        Weaver.weave(
+            classFile(WeaveTarget.class),
+            ClassPlan.of(
+                TARGET,
+                true,
+                Collections.singletonList(
+                    Hook.on("greet", TARGET, "greet")
+                        .arguments("Ljava/lang/String;", "J")
+                        .passing(
+                            Value.self(), Value.argument(0), Value.argument(1), Value.field("name"))
+                        .calling(
+                            HOOKS,
+                            "onGreet",
+                            "(Ljava/lang/Object;Ljava/lang/String;JLjava/lang/String;)V")
+                        .build())),
+            false);
+    Class<?> woven = define(result.bytes);
+    Object target = woven.getConstructor().newInstance();
+
+    assertThat(target).isNotInstanceOf(StateHolder.class);
+    assertThat(Arrays.stream(woven.getDeclaredFields()).map(f -> f.getName()))
+        .doesNotContain(Weaver.STATE_FIELD);
+    assertThat(invoke(target, "greet", "ada", 1L)).isEqualTo("target greets ada x1");
+    assertThat(TestHooks.EVENTS).containsExactly("greet WeaveTarget ada 1 target");
+    assertThat(States.get(target)).isNull();
+    States.set(target, "state");
+    assertThat(States.get(target)).isEqualTo("state");
+  }
+
+  @Test
   void aClassWithNothingToDoIsLeftAlone() throws Exception {
     Weaver.Result result =
         Weaver.weave(

@@ -1,0 +1,41 @@
+package dev.klat.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class AttachArgumentsTest {
+
+  @AfterEach
+  void clear() {
+    System.clearProperty("klat.test.attach.one");
+    System.clearProperty("klat.test.attach.two");
+  }
+
+  @Test
+  void settingsBecomeSystemProperties() {
+    AttachArguments.applyAsSystemProperties(
+        "klat.test.attach.one=http://host:4318, klat.test.attach.two=0.5");
+
+    assertThat(System.getProperty("klat.test.attach.one")).isEqualTo("http://host:4318");
+    assertThat(System.getProperty("klat.test.attach.two")).isEqualTo("0.5");
+  }
+
+  @Test
+  void nothingToApplyIsFine() {
+    AttachArguments.applyAsSystemProperties(null);
+    AttachArguments.applyAsSystemProperties(" ");
+    assertThat(System.getProperty("klat.test.attach.one")).isNull();
+  }
+
+  @Test
+  void aPartThatIsNotAKlatSettingIsRefusedByName() {
+    assertThatThrownBy(() -> AttachArguments.applyAsSystemProperties("user.home=/tmp"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'user.home=/tmp' is not klat.key=value");
+    assertThatThrownBy(() -> AttachArguments.applyAsSystemProperties("klat.endpoint"))
+        .hasMessageContaining("'klat.endpoint'");
+  }
+}

@@ -79,10 +79,14 @@ final class LeaderMover implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     stopped = true;
     thread.interrupt();
-    thread.join(15_000);
+    try {
+      thread.join(15_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     admin.close(Duration.ofSeconds(5));
   }
 }

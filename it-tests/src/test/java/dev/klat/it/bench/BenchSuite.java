@@ -58,6 +58,8 @@ public final class BenchSuite {
     KLAT_COMPARE("klat-compare", "klat (defaults), compare jar"),
     OTEL_OFF("otel-off", "OpenTelemetry agent, exporters off"),
     OTEL_OTLP("otel-otlp", "OpenTelemetry agent, OTLP export"),
+    /** klat at its defaults, attached once kafka-clients is loaded, as {@code klat attach} does. */
+    KLAT_ATTACHED("klat-attached", "klat (defaults), attached at run time"),
     /** Both agents, klat at its defaults, OpenTelemetry exporting OTLP: the cost of the pair. */
     KLAT_OTEL("klat-otel", "klat (defaults) and the OpenTelemetry agent, OTLP export");
 
@@ -78,7 +80,8 @@ public final class BenchSuite {
       throw new IllegalArgumentException(
           "unknown variant "
               + id
-              + "; known: none, klat, klat-all, klat-compare, otel-off, otel-otlp, klat-otel");
+              + "; known: none, klat, klat-all, klat-compare, klat-attached, otel-off, otel-otlp,"
+              + " klat-otel");
     }
   }
 
@@ -410,6 +413,11 @@ public final class BenchSuite {
         options.add("-Dotel.traces.exporter=none");
         options.add("-Dotel.metrics.exporter=none");
         options.add("-Dotel.logs.exporter=none");
+        break;
+      case KLAT_ATTACHED:
+        options.add("-Djdk.attach.allowAttachSelf=true");
+        options.add("-Dbench.attach.agent=" + agentJar);
+        options.add("-Dklat.endpoint=" + endpoint);
         break;
       case KLAT_OTEL:
         options.add("-javaagent:" + agentJar);

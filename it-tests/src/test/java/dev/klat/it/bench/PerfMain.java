@@ -21,6 +21,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * and works the same on every JDK. A thread that ends between two samples loses at most its last 50
  * ms of allocation. {@code ALLOCATED_BYTES_BEFORE_MAIN} is what the threads alive when {@code main}
  * starts had allocated by then (JVM and agent start-up).
+ *
+ * <p>With {@code -Dbench.attach.agent=JAR}, it loads kafka-clients' instrumented classes and then
+ * attaches the agent to itself before the tool runs, as {@code klat attach} does to a running
+ * application: the agent's cost after a runtime attach (its start-up counted after {@code main}).
  */
 public final class PerfMain {
 
@@ -60,6 +64,10 @@ public final class PerfMain {
     sampler.setDaemon(true);
     sampler.start();
 
+    String attachAgent = System.getProperty("bench.attach.agent", "");
+    if (!attachAgent.isEmpty()) {
+      SelfAttach.afterLoadingKafkaClients(attachAgent);
+    }
     // By name: kafka-tools is on the forked JVM's class path only, not on the tests'.
     Class.forName(System.getProperty("bench.tool", "org.apache.kafka.tools.ProducerPerformance"))
         .getMethod("main", String[].class)

@@ -1,5 +1,6 @@
 package dev.klat.model;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -128,82 +129,6 @@ public final class SpanAttributes {
   public static final AttributeDef PRODUCER_ACKS =
       string("klat.producer.acks", "The producer's acks setting: \"0\", \"1\" or \"all\".");
 
-  /** {@code klat.producer.linger_ms}: the producer's {@code linger.ms}. */
-  public static final AttributeDef PRODUCER_LINGER_MS =
-      longValue(
-          "klat.producer.linger_ms",
-          "ms",
-          "The producer's linger.ms: how long a batch waits for more records before it is sent.");
-
-  /** {@code klat.producer.batch_size}: the producer's {@code batch.size}, in bytes. */
-  public static final AttributeDef PRODUCER_BATCH_SIZE =
-      longValue(
-          "klat.producer.batch_size",
-          "By",
-          "The producer's batch.size: the bytes at which a batch is full and sent at once.");
-
-  /** {@code klat.producer.buffer_memory}: the producer's {@code buffer.memory}, in bytes. */
-  public static final AttributeDef PRODUCER_BUFFER_MEMORY =
-      longValue(
-          "klat.producer.buffer_memory",
-          "By",
-          "The producer's buffer.memory: the bytes of unsent records before send() blocks.");
-
-  /** {@code klat.producer.max_in_flight}: {@code max.in.flight.requests.per.connection}. */
-  public static final AttributeDef PRODUCER_MAX_IN_FLIGHT =
-      longValue(
-          "klat.producer.max_in_flight",
-          "",
-          "The producer's max.in.flight.requests.per.connection.");
-
-  /**
-   * {@code klat.producer.append_wait_ns}: the time from {@code send()} until the record was in its
-   * batch: the partition's metadata, serialization, partitioning, and a wait for {@code
-   * buffer.memory}. The part of produce spent blocked in {@code send()}.
-   */
-  public static final AttributeDef PRODUCER_APPEND_WAIT_NS =
-      longValue(
-          "klat.producer.append_wait_ns",
-          NS,
-          "Time from send() until the record was in its batch (metadata, buffer.memory).");
-
-  /**
-   * {@code klat.producer.request_in_flight}: the requests the producer already had in flight to the
-   * record's leader when the request carrying the record's batch (its last attempt) was sent. At
-   * {@code max.in.flight.requests.per.connection} minus one, the request took the connection's last
-   * free slot.
-   */
-  public static final AttributeDef PRODUCER_REQUEST_IN_FLIGHT =
-      longValue(
-          "klat.producer.request_in_flight",
-          "",
-          "Requests already in flight to the leader when the record's produce request was sent.");
-
-  /**
-   * {@code klat.producer.request_batches}: the batches (one per partition) in the produce request
-   * that carried the record's batch (its last attempt).
-   */
-  public static final AttributeDef PRODUCER_REQUEST_BATCHES =
-      longValue(
-          "klat.producer.request_batches",
-          "",
-          "Batches (partitions) in the produce request that carried the record's batch.");
-
-  /**
-   * {@code klat.consumer.poll_gap_ns}: the application's time between the previous {@code poll()}'s
-   * return and the {@code poll()} that returned the record: what it spent on the previous records.
-   */
-  public static final AttributeDef CONSUMER_POLL_GAP_NS =
-      longValue(
-          "klat.consumer.poll_gap_ns",
-          NS,
-          "Time between the previous poll()'s return and the poll() that returned the record.");
-
-  /** {@code klat.consumer.previous_poll_records}: the records the previous poll() returned. */
-  public static final AttributeDef CONSUMER_PREVIOUS_POLL_RECORDS =
-      longValue(
-          "klat.consumer.previous_poll_records", "", "The records the previous poll() returned.");
-
   /** {@code klat.batch.record_count}: the number of records in the record's batch. */
   public static final AttributeDef BATCH_RECORD_COUNT =
       longValue("klat.batch.record_count", "", "The number of records in the record's batch.");
@@ -253,20 +178,6 @@ public final class SpanAttributes {
           "klat.consumer.fetch_min_bytes",
           "By",
           "The consumer's fetch.min.bytes: how much data the leader waits for before answering.");
-
-  /** {@code klat.consumer.fetch_max_wait_ms}: the consumer's {@code fetch.max.wait.ms}. */
-  public static final AttributeDef CONSUMER_FETCH_MAX_WAIT_MS =
-      longValue(
-          "klat.consumer.fetch_max_wait_ms",
-          "ms",
-          "The consumer's fetch.max.wait.ms: how long the leader holds a fetch waiting for data.");
-
-  /** {@code klat.consumer.max_poll_records}: the consumer's {@code max.poll.records}. */
-  public static final AttributeDef CONSUMER_MAX_POLL_RECORDS =
-      longValue(
-          "klat.consumer.max_poll_records",
-          "",
-          "The consumer's max.poll.records: the most records one poll() returns.");
 
   /**
    * {@code klat.fetch_response.read_promptly}: true when the client read the fetch response as it
@@ -353,7 +264,7 @@ public final class SpanAttributes {
           "A resource attribute: the uncertainty of the collector clock offset the agent measured.");
 
   private static final List<AttributeDef> ALL =
-      Collections.unmodifiableList(
+      withEvidence(
           Arrays.asList(
               SEND_TIME,
               DRAIN_TIME,
@@ -372,15 +283,6 @@ public final class SpanAttributes {
               MESSAGING_CLIENT_ID,
               PRODUCER_ATTEMPTS,
               PRODUCER_ACKS,
-              PRODUCER_LINGER_MS,
-              PRODUCER_BATCH_SIZE,
-              PRODUCER_BUFFER_MEMORY,
-              PRODUCER_MAX_IN_FLIGHT,
-              PRODUCER_APPEND_WAIT_NS,
-              PRODUCER_REQUEST_IN_FLIGHT,
-              PRODUCER_REQUEST_BATCHES,
-              CONSUMER_POLL_GAP_NS,
-              CONSUMER_PREVIOUS_POLL_RECORDS,
               BATCH_RECORD_COUNT,
               BATCH_SIZE_BYTES,
               BATCH_COMPRESSION,
@@ -389,8 +291,6 @@ public final class SpanAttributes {
               RECORD_TIMESTAMP_TYPE,
               PARTITION_HIGH_WATERMARK,
               CONSUMER_FETCH_MIN_BYTES,
-              CONSUMER_FETCH_MAX_WAIT_MS,
-              CONSUMER_MAX_POLL_RECORDS,
               FETCH_RESPONSE_READ_PROMPTLY,
               RECORD_UNCOMMITTED_TIME,
               ERROR_TYPE,
@@ -451,5 +351,12 @@ public final class SpanAttributes {
 
   private static AttributeDef longValue(String name, String unit, String description) {
     return new AttributeDef(name, AttributeDef.Type.LONG, unit, description);
+  }
+
+  // The client settings and internals the diagnosis weighs, after the rest.
+  private static List<AttributeDef> withEvidence(List<AttributeDef> attributes) {
+    List<AttributeDef> all = new ArrayList<AttributeDef>(attributes);
+    all.addAll(EvidenceAttributes.all());
+    return Collections.unmodifiableList(all);
   }
 }

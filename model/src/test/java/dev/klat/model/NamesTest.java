@@ -35,9 +35,10 @@ class NamesTest {
       assertThat(attribute.unit()).isNotNull();
     }
     assertThat(names).doesNotHaveDuplicates();
-    assertThat(SpanAttributes.all())
-        .containsExactlyInAnyOrderElementsOf(
-            publicConstants(SpanAttributes.class, AttributeDef.class));
+    List<AttributeDef> constants =
+        new ArrayList<>(publicConstants(SpanAttributes.class, AttributeDef.class));
+    constants.addAll(publicConstants(EvidenceAttributes.class, AttributeDef.class));
+    assertThat(SpanAttributes.all()).containsExactlyInAnyOrderElementsOf(constants);
   }
 
   @Test
@@ -60,15 +61,6 @@ class NamesTest {
     expected.put("messaging.client.id", AttributeDef.Type.STRING);
     expected.put("klat.producer.attempts", AttributeDef.Type.LONG);
     expected.put("klat.producer.acks", AttributeDef.Type.STRING);
-    expected.put("klat.producer.linger_ms", AttributeDef.Type.LONG);
-    expected.put("klat.producer.batch_size", AttributeDef.Type.LONG);
-    expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);
-    expected.put("klat.producer.max_in_flight", AttributeDef.Type.LONG);
-    expected.put("klat.producer.append_wait_ns", AttributeDef.Type.LONG);
-    expected.put("klat.producer.request_in_flight", AttributeDef.Type.LONG);
-    expected.put("klat.producer.request_batches", AttributeDef.Type.LONG);
-    expected.put("klat.consumer.poll_gap_ns", AttributeDef.Type.LONG);
-    expected.put("klat.consumer.previous_poll_records", AttributeDef.Type.LONG);
     expected.put("klat.batch.record_count", AttributeDef.Type.LONG);
     expected.put("klat.batch.size_bytes", AttributeDef.Type.LONG);
     expected.put("klat.batch.compression", AttributeDef.Type.STRING);
@@ -77,8 +69,6 @@ class NamesTest {
     expected.put("klat.record.timestamp_type", AttributeDef.Type.STRING);
     expected.put("klat.partition.high_watermark", AttributeDef.Type.LONG);
     expected.put("klat.consumer.fetch_min_bytes", AttributeDef.Type.LONG);
-    expected.put("klat.consumer.fetch_max_wait_ms", AttributeDef.Type.LONG);
-    expected.put("klat.consumer.max_poll_records", AttributeDef.Type.LONG);
     expected.put("klat.fetch_response.read_promptly", AttributeDef.Type.BOOLEAN);
     expected.put("klat.record.uncommitted_time_unix_nano", AttributeDef.Type.LONG);
     expected.put("klat.error.type", AttributeDef.Type.STRING);
@@ -90,6 +80,17 @@ class NamesTest {
     expected.put("klat.clock.uncertainty_ns", AttributeDef.Type.LONG);
     expected.put("klat.clock.collector_offset_ns", AttributeDef.Type.LONG);
     expected.put("klat.clock.collector_uncertainty_ns", AttributeDef.Type.LONG);
+    expected.put("klat.producer.linger_ms", AttributeDef.Type.LONG);
+    expected.put("klat.producer.batch_size", AttributeDef.Type.LONG);
+    expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);
+    expected.put("klat.producer.max_in_flight", AttributeDef.Type.LONG);
+    expected.put("klat.producer.append_wait_ns", AttributeDef.Type.LONG);
+    expected.put("klat.producer.request_in_flight", AttributeDef.Type.LONG);
+    expected.put("klat.producer.request_batches", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.poll_gap_ns", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.previous_poll_records", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.fetch_max_wait_ms", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.max_poll_records", AttributeDef.Type.LONG);
 
     Map<String, AttributeDef.Type> actual = new LinkedHashMap<>();
     for (AttributeDef attribute : SpanAttributes.all()) {
@@ -99,7 +100,7 @@ class NamesTest {
     assertThat(SpanAttributes.BATCH_SIZE_BYTES.unit()).isEqualTo("By");
     assertThat(SpanAttributes.RECORD_TIMESTAMP_MS.unit()).isEqualTo("ms");
     assertThat(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.unit()).isEqualTo("By");
-    assertThat(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.unit()).isEqualTo("ms");
+    assertThat(EvidenceAttributes.CONSUMER_FETCH_MAX_WAIT_MS.unit()).isEqualTo("ms");
     assertThat(SpanAttributes.CLOCK_OFFSET_NANOS.unit()).isEqualTo("ns");
     assertThat(SpanAttributes.MESSAGING_SYSTEM_KAFKA).isEqualTo("kafka");
   }

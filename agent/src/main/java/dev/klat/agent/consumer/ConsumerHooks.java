@@ -3,6 +3,7 @@ package dev.klat.agent.consumer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.weave.States;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
 import java.util.List;
@@ -108,8 +109,8 @@ public final class ConsumerHooks {
         SpanRecord span = context.spans[i];
         span.put(SpanAttributes.POLL_TIME, pollEpochNanos);
         if (gapNanos >= 0L && context.lastPollRecords >= 0) {
-          span.put(SpanAttributes.CONSUMER_POLL_GAP_NS, gapNanos);
-          span.put(SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS, context.lastPollRecords);
+          span.put(EvidenceAttributes.CONSUMER_POLL_GAP_NS, gapNanos);
+          span.put(EvidenceAttributes.CONSUMER_PREVIOUS_POLL_RECORDS, context.lastPollRecords);
         }
         if (span.startEpochNanos() == 0L) {
           span.setStartEpochNanos(pollEpochNanos);

@@ -3,6 +3,7 @@ package dev.klat.agent.consumer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
 import dev.klat.model.TimingHeader;
@@ -167,10 +168,10 @@ final class TimingHeaderReader {
       span.put(SpanAttributes.CONSUMER_FETCH_MIN_BYTES, state.fetchMinBytes);
     }
     if (state.fetchMaxWaitMs >= 0) {
-      span.put(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS, state.fetchMaxWaitMs);
+      span.put(EvidenceAttributes.CONSUMER_FETCH_MAX_WAIT_MS, state.fetchMaxWaitMs);
     }
     if (state.maxPollRecords >= 0) {
-      span.put(SpanAttributes.CONSUMER_MAX_POLL_RECORDS, state.maxPollRecords);
+      span.put(EvidenceAttributes.CONSUMER_MAX_POLL_RECORDS, state.maxPollRecords);
     }
     return span;
   }

@@ -3,6 +3,7 @@ package dev.klat.agent.producer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.model.AttributeDef;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.SpanAttributes;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.clients.producer.internals.ProducerBatch;
@@ -37,13 +38,13 @@ final class ProducerSpans {
     span.put(SpanAttributes.MESSAGING_CLIENT_ID, producer.clientId);
     span.put(SpanAttributes.PRODUCER_ACKS, producer.acks);
     span.put(SpanAttributes.BATCH_COMPRESSION, producer.compression);
-    putIfKnown(span, SpanAttributes.PRODUCER_LINGER_MS, producer.lingerMs);
-    putIfKnown(span, SpanAttributes.PRODUCER_BATCH_SIZE, producer.batchSizeBytes);
-    putIfKnown(span, SpanAttributes.PRODUCER_BUFFER_MEMORY, producer.bufferMemoryBytes);
-    putIfKnown(span, SpanAttributes.PRODUCER_MAX_IN_FLIGHT, producer.maxInFlight);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_LINGER_MS, producer.lingerMs);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_BATCH_SIZE, producer.batchSizeBytes);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_BUFFER_MEMORY, producer.bufferMemoryBytes);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_MAX_IN_FLIGHT, producer.maxInFlight);
     if (tracker.appendedNanos != Long.MIN_VALUE) {
       span.put(
-          SpanAttributes.PRODUCER_APPEND_WAIT_NS,
+          EvidenceAttributes.PRODUCER_APPEND_WAIT_NS,
           Math.max(0, tracker.appendedNanos - tracker.sendNanos));
     }
     span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
@@ -56,8 +57,8 @@ final class ProducerSpans {
       if (timing.leaderNodeId >= 0) {
         span.put(SpanAttributes.LEADER_NODE_ID, timing.leaderNodeId);
       }
-      putIfKnown(span, SpanAttributes.PRODUCER_REQUEST_BATCHES, timing.requestBatches);
-      putIfKnown(span, SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT, timing.requestInFlightBefore);
+      putIfKnown(span, EvidenceAttributes.PRODUCER_REQUEST_BATCHES, timing.requestBatches);
+      putIfKnown(span, EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT, timing.requestInFlightBefore);
     }
     if (frame != null) {
       span.put(SpanAttributes.BATCH_RECORD_COUNT, frame.recordCount);

@@ -1,6 +1,7 @@
 package dev.klat.collector.receive;
 
 import dev.klat.model.AttributeDef;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.SpanAttributes;
 import java.util.HashMap;
 import java.util.Map;
@@ -69,20 +70,20 @@ final class KlatAttributes {
     SpanAttributes.CONSUMER_FETCH_MIN_BYTES,
     SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY,
     SpanAttributes.RECORD_UNCOMMITTED_TIME,
-    SpanAttributes.PRODUCER_LINGER_MS,
-    SpanAttributes.PRODUCER_BATCH_SIZE,
-    SpanAttributes.PRODUCER_BUFFER_MEMORY,
-    SpanAttributes.PRODUCER_MAX_IN_FLIGHT,
+    EvidenceAttributes.PRODUCER_LINGER_MS,
+    EvidenceAttributes.PRODUCER_BATCH_SIZE,
+    EvidenceAttributes.PRODUCER_BUFFER_MEMORY,
+    EvidenceAttributes.PRODUCER_MAX_IN_FLIGHT,
     SpanAttributes.BATCH_RECORD_COUNT,
     SpanAttributes.BATCH_SIZE_BYTES,
     SpanAttributes.PRODUCER_ATTEMPTS,
-    SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS,
-    SpanAttributes.CONSUMER_MAX_POLL_RECORDS,
-    SpanAttributes.PRODUCER_APPEND_WAIT_NS,
-    SpanAttributes.CONSUMER_POLL_GAP_NS,
-    SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS,
-    SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT,
-    SpanAttributes.PRODUCER_REQUEST_BATCHES,
+    EvidenceAttributes.CONSUMER_FETCH_MAX_WAIT_MS,
+    EvidenceAttributes.CONSUMER_MAX_POLL_RECORDS,
+    EvidenceAttributes.PRODUCER_APPEND_WAIT_NS,
+    EvidenceAttributes.CONSUMER_POLL_GAP_NS,
+    EvidenceAttributes.CONSUMER_PREVIOUS_POLL_RECORDS,
+    EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT,
+    EvidenceAttributes.PRODUCER_REQUEST_BATCHES,
   };
   static final int COUNT = DEFS.length;
 

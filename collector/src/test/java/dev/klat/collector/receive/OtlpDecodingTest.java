@@ -10,6 +10,7 @@ import dev.klat.collector.correlate.ConsumerEvidence;
 import dev.klat.collector.correlate.ConsumerSpan;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.collector.correlate.ProducerSpan;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -52,15 +53,15 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.RECORD_TIMESTAMP_MS.name(), S / 1_000_000 + 4))
             .addAttributes(str(SpanAttributes.RECORD_TIMESTAMP_TYPE.name(), "LogAppendTime"))
             .addAttributes(str(SpanAttributes.PRODUCER_ACKS.name(), "all"))
-            .addAttributes(num(SpanAttributes.PRODUCER_LINGER_MS.name(), 20))
-            .addAttributes(num(SpanAttributes.PRODUCER_BATCH_SIZE.name(), 65_536))
-            .addAttributes(num(SpanAttributes.PRODUCER_BUFFER_MEMORY.name(), -5))
+            .addAttributes(num(EvidenceAttributes.PRODUCER_LINGER_MS.name(), 20))
+            .addAttributes(num(EvidenceAttributes.PRODUCER_BATCH_SIZE.name(), 65_536))
+            .addAttributes(num(EvidenceAttributes.PRODUCER_BUFFER_MEMORY.name(), -5))
             .addAttributes(num(SpanAttributes.BATCH_RECORD_COUNT.name(), 7))
             .addAttributes(num(SpanAttributes.BATCH_SIZE_BYTES.name(), 900))
             .addAttributes(num(SpanAttributes.PRODUCER_ATTEMPTS.name(), 2))
-            .addAttributes(num(SpanAttributes.PRODUCER_APPEND_WAIT_NS.name(), 3_000_000))
-            .addAttributes(num(SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT.name(), 4))
-            .addAttributes(num(SpanAttributes.PRODUCER_REQUEST_BATCHES.name(), 12))
+            .addAttributes(num(EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name(), 3_000_000))
+            .addAttributes(num(EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT.name(), 4))
+            .addAttributes(num(EvidenceAttributes.PRODUCER_REQUEST_BATCHES.name(), 12))
             .build();
     Span consumer =
         consumerOfOrders42()
@@ -69,10 +70,10 @@ class OtlpDecodingTest {
             .setParentSpanId(id(0x11))
             .addAttributes(num(SpanAttributes.INSTANCE_ID.name(), 0x77))
             .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name(), 1))
-            .addAttributes(num(SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name(), 250))
-            .addAttributes(num(SpanAttributes.CONSUMER_MAX_POLL_RECORDS.name(), 100))
-            .addAttributes(num(SpanAttributes.CONSUMER_POLL_GAP_NS.name(), 40_000_000))
-            .addAttributes(num(SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS.name(), 12))
+            .addAttributes(num(EvidenceAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name(), 250))
+            .addAttributes(num(EvidenceAttributes.CONSUMER_MAX_POLL_RECORDS.name(), 100))
+            .addAttributes(num(EvidenceAttributes.CONSUMER_POLL_GAP_NS.name(), 40_000_000))
+            .addAttributes(num(EvidenceAttributes.CONSUMER_PREVIOUS_POLL_RECORDS.name(), 12))
             .addAttributes(
                 KeyValue.newBuilder()
                     .setKey(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name())

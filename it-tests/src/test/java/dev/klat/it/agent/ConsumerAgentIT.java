@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterExtension;
 import dev.klat.kafka.cluster.TopicSpec;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
@@ -145,18 +146,21 @@ class ConsumerAgentIT {
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_FETCH_MIN_BYTES.name()))
             .isEqualTo(1L);
         assertThat(
-                OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name()))
+                OtlpReceiver.longAttribute(
+                    span, EvidenceAttributes.CONSUMER_FETCH_MAX_WAIT_MS.name()))
             .isEqualTo(100L);
         assertThat(
-                OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_MAX_POLL_RECORDS.name()))
+                OtlpReceiver.longAttribute(
+                    span, EvidenceAttributes.CONSUMER_MAX_POLL_RECORDS.name()))
             .isPositive();
         // The application's pace, on every span but those of the first poll.
-        Long pollGap = OtlpReceiver.longAttribute(span, SpanAttributes.CONSUMER_POLL_GAP_NS.name());
+        Long pollGap =
+            OtlpReceiver.longAttribute(span, EvidenceAttributes.CONSUMER_POLL_GAP_NS.name());
         if (pollGap != null) {
           assertThat(pollGap).as("poll gap of %s", position).isNotNegative();
           assertThat(
                   OtlpReceiver.longAttribute(
-                      span, SpanAttributes.CONSUMER_PREVIOUS_POLL_RECORDS.name()))
+                      span, EvidenceAttributes.CONSUMER_PREVIOUS_POLL_RECORDS.name()))
               .as("records of the poll before %s", position)
               .isNotNull()
               .isNotNegative();

@@ -6,6 +6,7 @@ import com.sun.tools.attach.VirtualMachine;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterExtension;
 import dev.klat.kafka.cluster.TopicSpec;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
@@ -152,25 +153,31 @@ class ProducerAgentIT {
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_ATTEMPTS.name()))
             .isEqualTo(1L);
         // The part of produce spent in send() before the record was in its batch.
-        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_APPEND_WAIT_NS.name()))
+        assertThat(
+                OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name()))
             .isBetween(0L, firstDrain - send);
         // The settings the diagnosis weighs: ProducerApp sets linger.ms=5, the rest are defaults.
-        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_LINGER_MS.name()))
+        assertThat(OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_LINGER_MS.name()))
             .isEqualTo(5L);
-        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_BATCH_SIZE.name()))
+        assertThat(OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_BATCH_SIZE.name()))
             .isEqualTo(16_384L);
-        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_BUFFER_MEMORY.name()))
+        assertThat(
+                OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_BUFFER_MEMORY.name()))
             .isEqualTo(33_554_432L);
-        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_MAX_IN_FLIGHT.name()))
+        assertThat(
+                OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_MAX_IN_FLIGHT.name()))
             .isEqualTo(5L);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.LEADER_NODE_ID.name()))
             .isEqualTo(1L);
         // The request that carried the batch: one batch per partition of the topic's two, and
         // fewer requests already in flight than max.in.flight.requests.per.connection.
-        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_REQUEST_BATCHES.name()))
+        assertThat(
+                OtlpReceiver.longAttribute(
+                    span, EvidenceAttributes.PRODUCER_REQUEST_BATCHES.name()))
             .isBetween(1L, 2L);
         assertThat(
-                OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_REQUEST_IN_FLIGHT.name()))
+                OtlpReceiver.longAttribute(
+                    span, EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT.name()))
             .isBetween(0L, 4L);
         assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.INSTANCE_ID.name()))
             .isEqualTo(instanceId);

@@ -2,7 +2,6 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.tools.attach.VirtualMachine;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterExtension;
 import dev.klat.kafka.cluster.TopicSpec;
@@ -14,21 +13,13 @@ import dev.klat.model.TimingHeader;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,7 +37,7 @@ class ProducerAgentIT {
   private static final int RECORDS = 200;
 
   /** The records ProducerApp sends besides the numbered ones: the reused one twice, the traced. */
-  private static final int EXTRA_RECORDS = 3;
+  static final int EXTRA_RECORDS = 3;
 
   @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
 
@@ -77,13 +68,13 @@ class ProducerAgentIT {
       assertThat(receiver.errors()).isEmpty();
 
       List<ConsumerRecord<String, String>> records =
-          readAll(cluster, topic, RECORDS + EXTRA_RECORDS);
+          RecordsOnTopic.readAll(cluster, topic, RECORDS + EXTRA_RECORDS);
       Map<String, ConsumerRecord<String, String>> byPosition = new HashMap<>();
       List<ConsumerRecord<String, String>> stamped = new ArrayList<>();
       for (ConsumerRecord<String, String> record : records) {
         byPosition.put(record.partition() + "/" + record.offset(), record);
-        int traceparents = count(record, HeaderNames.TRACEPARENT);
-        int timings = count(record, HeaderNames.TIMING);
+        int traceparents = RecordsOnTopic.headerCount(record, HeaderNames.TRACEPARENT);
+        int timings = RecordsOnTopic.headerCount(record, HeaderNames.TIMING);
         // Sampled records carry both headers exactly once; the rest carry no added byte, except
         // the traced record, whose upstream traceparent stays when it is not sampled.
         if (timings == 1) {
@@ -222,53 +213,11 @@ class ProducerAgentIT {
       assertThat(app.output()).contains("klat.enabled=false");
       assertThat(receiver.requestCount()).isZero();
       for (ConsumerRecord<String, String> record :
-          readAll(cluster, "agent-disabled", 20 + EXTRA_RECORDS)) {
-        assertThat(count(record, HeaderNames.TIMING)).isZero();
-        assertThat(count(record, HeaderNames.TRACEPARENT))
+          RecordsOnTopic.readAll(cluster, "agent-disabled", 20 + EXTRA_RECORDS)) {
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TIMING)).isZero();
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TRACEPARENT))
             .isEqualTo(record.key().equals("traced") ? 1 : 0);
       }
-    }
-  }
-
-  @Test
-  void attachingToARunningJvmInstrumentsProducersCreatedAfterwards() throws Exception {
-    KafkaCluster cluster = kafka.cluster();
-    cluster.createTopic(TopicSpec.named("late-attach").build());
-    Path marker = Files.createTempDirectory("late-attach").resolve("attached");
-    try (OtlpReceiver receiver = new OtlpReceiver()) {
-      // The agent's settings are the JVM's system properties; only -javaagent is left out.
-      List<String> options =
-          AppJvm.agentOptions(receiver.endpoint(), "1.0").stream()
-              .filter(option -> !option.startsWith("-javaagent:"))
-              .toList();
-      AppJvm.Running app =
-          AppJvm.start(
-              "4.4.0",
-              options,
-              LateAttachLauncher.class,
-              marker.toString(),
-              cluster.bootstrapServers(),
-              "late-attach",
-              "20",
-              "1500");
-      app.awaitLine("PHASE=waiting-for-agent");
-      VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
-      try {
-        vm.loadAgent(AppJvm.AGENT_JAR.toString());
-      } finally {
-        vm.detach();
-      }
-      Files.createFile(marker);
-      AppJvm.Result result = app.await();
-
-      assertThat(result.exitCode()).as(result.output()).isZero();
-      assertThat(result.output()).contains("klat agent started");
-      assertThat(receiver.awaitSpans(20 + EXTRA_RECORDS)).hasSize(20 + EXTRA_RECORDS);
-      assertThat(
-              receiver
-                  .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", "late-attach")
-                  .getCount())
-          .isEqualTo(20 + EXTRA_RECORDS);
     }
   }
 
@@ -293,8 +242,8 @@ class ProducerAgentIT {
           .containsOnlyOnce("kafka-clients 2.7.2 in class loader")
           .contains("is not supported (klat supports 2.8 to 4.x)");
       for (ConsumerRecord<String, String> record :
-          readAll(cluster, "agent-old-client", 20 + EXTRA_RECORDS)) {
-        assertThat(count(record, HeaderNames.TIMING)).isZero();
+          RecordsOnTopic.readAll(cluster, "agent-old-client", 20 + EXTRA_RECORDS)) {
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TIMING)).isZero();
       }
       assertThat(receiver.spans()).isEmpty();
     }
@@ -319,10 +268,10 @@ class ProducerAgentIT {
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       for (ConsumerRecord<String, String> record :
-          readAll(cluster, "agent-headers-off", 20 + EXTRA_RECORDS)) {
-        assertThat(count(record, HeaderNames.TIMING)).isZero();
+          RecordsOnTopic.readAll(cluster, "agent-headers-off", 20 + EXTRA_RECORDS)) {
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TIMING)).isZero();
         // Only the application's own upstream traceparent, untouched.
-        assertThat(count(record, HeaderNames.TRACEPARENT))
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TRACEPARENT))
             .isEqualTo(record.key().equals("traced") ? 1 : 0);
       }
       // Still traced: the collector joins these spans by topic, partition and offset.
@@ -349,8 +298,8 @@ class ProducerAgentIT {
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       for (ConsumerRecord<String, String> record :
-          readAll(cluster, "agent-excluded", 20 + EXTRA_RECORDS)) {
-        assertThat(count(record, HeaderNames.TIMING)).isZero();
+          RecordsOnTopic.readAll(cluster, "agent-excluded", 20 + EXTRA_RECORDS)) {
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TIMING)).isZero();
       }
       // The agent ran and exported (its own health), but nothing about the excluded topic.
       assertThat(receiver.requestCount()).isPositive();
@@ -386,8 +335,10 @@ class ProducerAgentIT {
           .doesNotContain("hook failed")
           .doesNotContain("NoClassDefFoundError");
       for (ConsumerRecord<String, String> record :
-          readAll(cluster, "agent-spring-boot-like", 50 + EXTRA_RECORDS)) {
-        assertThat(count(record, HeaderNames.TIMING)).as(record.key()).isEqualTo(1);
+          RecordsOnTopic.readAll(cluster, "agent-spring-boot-like", 50 + EXTRA_RECORDS)) {
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TIMING))
+            .as(record.key())
+            .isEqualTo(1);
       }
       assertThat(receiver.awaitSpans(50 + EXTRA_RECORDS)).hasSize(50 + EXTRA_RECORDS);
       assertThat(
@@ -421,8 +372,8 @@ class ProducerAgentIT {
           .doesNotContain("hook failed")
           .doesNotContain("NoClassDefFoundError");
       for (ConsumerRecord<String, String> record :
-          readAll(cluster, "agent-child-loader", 50 + EXTRA_RECORDS)) {
-        assertThat(count(record, HeaderNames.TIMING)).isZero();
+          RecordsOnTopic.readAll(cluster, "agent-child-loader", 50 + EXTRA_RECORDS)) {
+        assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TIMING)).isZero();
       }
       assertThat(receiver.spans()).isEmpty();
     }
@@ -446,7 +397,7 @@ class ProducerAgentIT {
 
     assertThat(app.exitCode()).as(app.output()).isZero();
     assertThat(app.value("APP_CALLBACKS")).isEqualTo("50");
-    assertThat(readAll(cluster, "agent-no-collector", 100 + EXTRA_RECORDS))
+    assertThat(RecordsOnTopic.readAll(cluster, "agent-no-collector", 100 + EXTRA_RECORDS))
         .hasSize(100 + EXTRA_RECORDS);
   }
 
@@ -454,32 +405,5 @@ class ProducerAgentIT {
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
       return socket.getLocalPort();
     }
-  }
-
-  static int count(ConsumerRecord<?, ?> record, String header) {
-    int n = 0;
-    for (Header h : record.headers().headers(header)) {
-      n++;
-    }
-    return n;
-  }
-
-  static List<ConsumerRecord<String, String>> readAll(
-      KafkaCluster cluster, String topic, int expected) {
-    Properties p = cluster.clientProperties();
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-reader");
-    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    List<ConsumerRecord<String, String>> records = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
-      consumer.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (records.size() < expected && System.nanoTime() < deadline) {
-        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-      }
-    }
-    assertThat(records).hasSize(expected);
-    return records;
   }
 }

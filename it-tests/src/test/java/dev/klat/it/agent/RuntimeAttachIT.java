@@ -2,6 +2,7 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.tools.attach.VirtualMachine;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterExtension;
 import dev.klat.kafka.cluster.TopicSpec;
@@ -11,6 +12,8 @@ import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * kafka-clients classes were loaded long before the agent, so the agent retransforms them (hooks
  * only, no new fields) and keeps the clients' state beside them. The producer and the consumer are
  * instrumented from their next record on: the records sent after the attach carry the timing
- * header, both sides export spans and every-record histograms, and a second attach is refused.
+ * header, both sides export spans and every-record histograms, and a second attach is refused. An
+ * application that creates its first producer after the attach is woven as with {@code -javaagent}.
  */
 class RuntimeAttachIT {
   private static final int RECORDS = 250;
@@ -74,13 +78,15 @@ class RuntimeAttachIT {
           .doesNotContain("could not instrument");
 
       List<ConsumerRecord<String, String>> records =
-          ProducerAgentIT.readAll(cluster, TOPIC, RECORDS);
+          RecordsOnTopic.readAll(cluster, TOPIC, RECORDS);
       long stamped =
-          records.stream().filter(r -> ProducerAgentIT.count(r, HeaderNames.TIMING) == 1).count();
-      assertThat(ProducerAgentIT.count(records.get(0), HeaderNames.TIMING))
+          records.stream()
+              .filter(r -> RecordsOnTopic.headerCount(r, HeaderNames.TIMING) == 1)
+              .count();
+      assertThat(RecordsOnTopic.headerCount(records.get(0), HeaderNames.TIMING))
           .as("sent before the attach")
           .isZero();
-      assertThat(ProducerAgentIT.count(records.get(RECORDS - 1), HeaderNames.TIMING))
+      assertThat(RecordsOnTopic.headerCount(records.get(RECORDS - 1), HeaderNames.TIMING))
           .as("sent after the attach")
           .isEqualTo(1);
 
@@ -139,14 +145,58 @@ class RuntimeAttachIT {
           .contains("kafka-clients classes already loaded were instrumented")
           .doesNotContain("hook failed")
           .doesNotContain("could not instrument");
-      List<ConsumerRecord<String, String>> sent = ProducerAgentIT.readAll(cluster, orders, records);
-      assertThat(ProducerAgentIT.count(sent.get(0), HeaderNames.TIMING)).isZero();
-      assertThat(ProducerAgentIT.count(sent.get(records - 1), HeaderNames.TIMING)).isEqualTo(1);
+      List<ConsumerRecord<String, String>> sent = RecordsOnTopic.readAll(cluster, orders, records);
+      assertThat(RecordsOnTopic.headerCount(sent.get(0), HeaderNames.TIMING)).isZero();
+      assertThat(RecordsOnTopic.headerCount(sent.get(records - 1), HeaderNames.TIMING))
+          .isEqualTo(1);
       assertThat(receiver.awaitSpans(1)).isNotEmpty();
       HistogramDataPoint e2e =
           receiver.latestHistogram(MetricDef.E2E_LATENCY.name(), "topic", payments);
       assertThat(e2e).as("the batch listener's end-to-end histogram").isNotNull();
       assertThat(e2e.getCount()).isBetween(1L, (long) records - 1);
+    }
+  }
+
+  @Test
+  void attachingToARunningJvmInstrumentsProducersCreatedAfterwards() throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    cluster.createTopic(TopicSpec.named("late-attach").build());
+    Path marker = Files.createTempDirectory("late-attach").resolve("attached");
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      // The agent's settings are the JVM's system properties; only -javaagent is left out.
+      List<String> options =
+          AppJvm.agentOptions(receiver.endpoint(), "1.0").stream()
+              .filter(option -> !option.startsWith("-javaagent:"))
+              .toList();
+      AppJvm.Running app =
+          AppJvm.start(
+              "4.4.0",
+              options,
+              LateAttachLauncher.class,
+              marker.toString(),
+              cluster.bootstrapServers(),
+              "late-attach",
+              "20",
+              "1500");
+      app.awaitLine("PHASE=waiting-for-agent");
+      VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
+      try {
+        vm.loadAgent(AppJvm.AGENT_JAR.toString());
+      } finally {
+        vm.detach();
+      }
+      Files.createFile(marker);
+      AppJvm.Result result = app.await();
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.output()).contains("klat agent started");
+      assertThat(receiver.awaitSpans(20 + ProducerAgentIT.EXTRA_RECORDS))
+          .hasSize(20 + ProducerAgentIT.EXTRA_RECORDS);
+      assertThat(
+              receiver
+                  .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", "late-attach")
+                  .getCount())
+          .isEqualTo(20 + ProducerAgentIT.EXTRA_RECORDS);
     }
   }
 

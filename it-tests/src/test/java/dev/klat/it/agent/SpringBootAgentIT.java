@@ -105,8 +105,8 @@ class SpringBootAgentIT {
 
       for (String topic : new String[] {orders, payments}) {
         for (ConsumerRecord<String, String> record :
-            ProducerAgentIT.readAll(cluster, topic, RECORDS)) {
-          assertThat(ProducerAgentIT.count(record, HeaderNames.TIMING))
+            RecordsOnTopic.readAll(cluster, topic, RECORDS)) {
+          assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TIMING))
               .as("%s %s", topic, record.key())
               .isEqualTo(1);
         }

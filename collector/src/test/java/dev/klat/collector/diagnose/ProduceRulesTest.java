@@ -1,0 +1,139 @@
+package dev.klat.collector.diagnose;
+
+import static dev.klat.collector.diagnose.Tails.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.ProducerEvidence;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The produce rules on hand-built tails: each names its knob when its evidence holds, and only
+ * then.
+ */
+class ProduceRulesTest {
+  @Test
+  void batchesThatLeaveWithOneRecordAfterLingerNameLingerMs() {
+    ProducerEvidence lingering =
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
+    DiagnosisReport report = diagnose(producerTail(10, lingering, 101, 2, 3, 1, 3));
+
+    Finding top = report.findings().get(0);
+    assertThat(top.segment()).isEqualTo("produce");
+    assertThat(top.knob()).isEqualTo("linger.ms");
+    assertThat(top.tailShare()).isCloseTo(100.0 / 110, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(top.evidence())
+        .containsEntry("linger.ms", 100L)
+        .containsEntry("records per batch, tail median", 1L);
+    assertThat(top.suggestion()).contains("Lower linger.ms").contains("1 record(s)");
+    assertThat(report.unexplained()).isNull();
+  }
+
+  @Test
+  void settingsThatDifferAcrossProducersAreAllShown() {
+    ProducerEvidence prompt =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
+    ProducerEvidence lingering =
+        new ProducerEvidence(500, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
+    List<TailRecord> records = new ArrayList<>();
+    records.addAll(
+        tail(3, tailRecord(new double[] {6, 2, 3, 1, 3}, 0, 1, prompt, DEFAULT_CONSUMER)));
+    records.addAll(
+        tail(7, tailRecord(new double[] {501, 2, 3, 1, 3}, 0, 1, lingering, DEFAULT_CONSUMER)));
+
+    Finding top = diagnose(records).findings().get(0);
+
+    assertThat(top.knob()).isEqualTo("linger.ms");
+    assertThat(top.evidence())
+        .containsEntry("linger.ms", "5, 500")
+        .containsEntry("batch.size", 16_384L);
+  }
+
+  @Test
+  void fullBatchesThatStillWaitNameBatchSizeAndNotLinger() {
+    ProducerEvidence full =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 160, 16_300, 1, -1, -1, -1, true);
+    DiagnosisReport report = diagnose(producerTail(10, full, 80, 5, 5, 5, 5));
+
+    assertKnobs(report, "batch.size");
+    assertExplains(report, 0.075);
+    assertThat(report.findings().get(0).evidence()).containsKey("buffer.memory");
+  }
+
+  @Test
+  void aBatchWithNoRoomForAnotherOfItsRecordsIsFullThoughFarFromBatchSize() {
+    // Three 190-byte records in a 700-byte batch.size: 570 bytes, 81%, and a fourth would not fit.
+    ProducerEvidence noRoom =
+        new ProducerEvidence(0, 700, 33_554_432, 1, 3, 570, 1, -1, 0, 1, true);
+    DiagnosisReport report = diagnose(producerTail(10, noRoom, 80, 5, 5, 5, 5));
+
+    assertKnobs(report, "batch.size");
+    assertExplains(report, 0.080);
+  }
+
+  @Test
+  void aSendThatBlockedBeforeTheAppendNamesSendBlockedAndLingerKeepsOnlyTheTimeInTheBatch() {
+    // 80 of the 100 ms of produce were spent in send(), waiting for buffer.memory; the batch of one
+    // record then lingered its 5 ms, and left at once when linger.ms ran out.
+    ProducerEvidence blocked =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, 80 * MS, -1, -1, true);
+    DiagnosisReport report = diagnose(producerTail(10, blocked, 100, 2, 3, 1, 3));
+
+    assertKnobs(report, "send() blocked (buffer.memory, metadata)");
+    assertExplains(report, 0.080);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("in send() before the record was in its batch, tail mean", "80.0 ms")
+        .containsEntry("buffer.memory", 33_554_432L);
+  }
+
+  @Test
+  void batchesOfOneRecordFromManyPartitionsPerRequestSayTheRecordsAreSpreadThin() {
+    ProducerEvidence spread =
+        new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, 0, 24, true);
+    Finding top = diagnose(producerTail(10, spread, 101, 2, 3, 1, 3)).findings().get(0);
+
+    assertThat(top.knob()).isEqualTo("linger.ms");
+    assertThat(top.evidence()).containsEntry("partitions per produce request, tail median", 24L);
+    assertThat(top.suggestion()).contains("Each request carried 24 partitions' batches");
+  }
+
+  @Test
+  void batchesNotFullThatWaitedPastLingerForTheLastRequestSlotNameMaxInFlight() {
+    // linger.ms=5, a batch of 3 records, 4 of 5 requests already in flight when it was sent: the
+    // 5 ms of linger and 75 ms more waiting for a slot.
+    ProducerEvidence waiting =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 3, 360, 1, -1, 4, 1, true);
+    DiagnosisReport report = diagnose(producerTail(10, waiting, 80, 5, 5, 5, 5));
+
+    assertKnobs(report, "max.in.flight.requests.per.connection");
+    assertExplains(report, 0.075);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("max.in.flight.requests.per.connection", 5L)
+        .containsEntry(
+            "requests already in flight when the record's request was sent, tail median", 4L);
+  }
+
+  @Test
+  void aWaitPastLingerWithFreeRequestSlotsIsNotPinnedOnMaxInFlight() {
+    // The same wait, but the request found 2 of 5 slots taken: something else held the batch.
+    ProducerEvidence waiting =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 3, 360, 1, -1, 2, 1, true);
+    DiagnosisReport report = diagnose(producerTail(10, waiting, 80, 5, 5, 5, 5));
+
+    assertThat(report.findings())
+        .noneMatch(f -> f.knob().equals("max.in.flight.requests.per.connection"));
+  }
+
+  @Test
+  void retriedBatchesNameRetries() {
+    ProducerEvidence retried =
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 10, 1_000, 3, -1, -1, -1, true);
+    DiagnosisReport report = diagnose(producerTail(10, retried, 60, 5, 5, 5, 5));
+
+    assertThat(report.findings().get(0).knob()).isEqualTo("retries");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("tail records sent more than once", "10 of 10");
+  }
+}

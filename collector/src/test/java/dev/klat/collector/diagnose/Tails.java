@@ -1,0 +1,138 @@
+package dev.klat.collector.diagnose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.CommitWaits;
+import dev.klat.collector.correlate.ConsumerEvidence;
+import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.model.Segment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Hand-built p99 tails and the diagnosis of them, for the rules' tests. */
+final class Tails {
+  private Tails() {}
+
+  static final long MS = 1_000_000L;
+  static final ProducerEvidence DEFAULT_PRODUCER =
+      new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, -1, -1, true);
+  static final ConsumerEvidence DEFAULT_CONSUMER = new ConsumerEvidence(1, 500, 500, -1, -1);
+
+  /** A tail record: segments in ms (produce, publish, commit, catch-up, fetch). */
+  static TailRecord tailRecord(
+      double[] segmentsMs,
+      double lagMs,
+      double bufferedMs,
+      ProducerEvidence producer,
+      ConsumerEvidence consumer) {
+    long[] nanos = new long[5];
+    long e2e = 0;
+    for (int i = 0; i < 5; i++) {
+      nanos[i] = (long) (segmentsMs[i] * MS);
+      e2e += nanos[i];
+    }
+    return new TailRecord(
+        1_000,
+        e2e,
+        nanos,
+        (long) (lagMs * MS),
+        (long) (bufferedMs * MS),
+        1,
+        -1,
+        producer,
+        consumer);
+  }
+
+  /** The same record, committed by {@code followerId}'s fetch. */
+  static TailRecord committedBy(TailRecord r, int followerId) {
+    return new TailRecord(
+        r.drainEpochNanos(),
+        r.e2eNanos(),
+        r.segmentNanos(),
+        r.lagNanos(),
+        r.bufferedNanos(),
+        r.leaderNodeId(),
+        followerId,
+        r.producer(),
+        r.consumer());
+  }
+
+  static List<TailRecord> tail(int n, TailRecord r) {
+    List<TailRecord> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(r);
+    }
+    return out;
+  }
+
+  static DiagnosisReport diagnose(List<TailRecord> tail, BrokerTimings brokers) {
+    return diagnose(tail, brokers, CommitWaits.NONE);
+  }
+
+  static DiagnosisReport diagnose(List<TailRecord> tail, BrokerTimings brokers, CommitWaits waits) {
+    return Diagnosis.diagnose(summaryOf(tail), tail, brokers, waits);
+  }
+
+  /** Ten records of these segments (ms), from the default producer and consumer. */
+  static List<TailRecord> defaultTail(double... segmentsMs) {
+    return tail(10, tailRecord(segmentsMs, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER));
+  }
+
+  /** {@code n} records of these segments (ms), from this producer and the default consumer. */
+  static List<TailRecord> producerTail(int n, ProducerEvidence producer, double... segmentsMs) {
+    return tail(n, tailRecord(segmentsMs, 0, 1, producer, DEFAULT_CONSUMER));
+  }
+
+  static DiagnosisReport defaults(double... segmentsMs) {
+    return diagnose(defaultTail(segmentsMs));
+  }
+
+  static void assertKnobs(DiagnosisReport report, String... knobs) {
+    assertThat(report.findings()).extracting(Finding::knob).containsExactly(knobs);
+  }
+
+  static void assertExplains(DiagnosisReport report, double seconds) {
+    assertThat(report.findings().get(0).explainedSeconds())
+        .isCloseTo(seconds, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  static DiagnosisReport diagnose(List<TailRecord> tail) {
+    return diagnose(tail, BrokerTimings.NONE);
+  }
+
+  static BrokerTimings produceTimings(long queueMs, long localMs) {
+    return produceTimings(queueMs, localMs, 0);
+  }
+
+  /** Broker 1's Produce timings over the interval that holds epoch 1,000 ns, where D is. */
+  static BrokerTimings produceTimings(long queueMs, long localMs, long remoteMs) {
+    BrokerTimings.RequestTimings t =
+        new BrokerTimings.RequestTimings(
+            100,
+            queueMs * MS,
+            localMs * MS,
+            remoteMs * MS,
+            0,
+            0,
+            0,
+            (queueMs + localMs + remoteMs) * MS,
+            0,
+            2_000);
+    return (node, request, at) ->
+        node == 1 && request == BrokerTimings.Request.PRODUCE && at == 1_000 ? t : null;
+  }
+
+  static RecentBreakdowns.Summary summaryOf(List<TailRecord> tail) {
+    Map<String, RecentBreakdowns.SegmentQuantiles> segments = new LinkedHashMap<>();
+    for (Segment s : Segment.values()) {
+      segments.put(s.id(), new RecentBreakdowns.SegmentQuantiles(1000, 2 * MS, 10 * MS));
+    }
+    return new RecentBreakdowns.Summary(
+        1000, 10 * MS, 100 * MS, 150 * MS, tail.size(), Map.of(), Map.of(), segments, Map.of());
+  }
+}

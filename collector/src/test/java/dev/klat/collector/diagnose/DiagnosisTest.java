@@ -16,7 +16,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Every rule on hand-built tails: each names its knob when its evidence holds, and only then. */
+/**
+ * The publish, commit, catch-up and fetch rules and the ranking of findings on hand-built tails:
+ * each rule names its knob when its evidence holds, and only then ({@link ProduceRulesTest}: the
+ * produce rules).
+ */
 class DiagnosisTest {
   @Test
   void theLeadersRequestQueueAndAppendComeFromItsRequestTimings() {

@@ -11,18 +11,18 @@ import java.util.Map;
 /**
  * One line of the live table: the collector's {@code /api/breakdown} answer for a topic and group.
  */
-final class BreakdownRow {
+public final class BreakdownRow {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  final String topic;
-  final String group;
-  final long count;
-  final Double p50Seconds;
-  final Double p99Seconds;
-  final Double p999Seconds;
+  public final String topic;
+  public final String group;
+  public final long count;
+  public final Double p50Seconds;
+  public final Double p99Seconds;
+  public final Double p999Seconds;
 
   /** Mean seconds per segment over the p99 tail; null where the segment is not known. */
-  final Map<String, Double> tailMeanSeconds;
+  public final Map<String, Double> tailMeanSeconds;
 
   private BreakdownRow(
       String topic,
@@ -46,7 +46,7 @@ final class BreakdownRow {
    *
    * @throws IllegalArgumentException if it is not JSON
    */
-  static BreakdownRow parse(String topic, String group, String json) {
+  public static BreakdownRow parse(String topic, String group, String json) {
     JsonNode answer;
     try {
       answer = JSON.readTree(json);
@@ -78,7 +78,7 @@ final class BreakdownRow {
    * The segments to compare: every known one, with publish and commit reported together ("publish
    * and commit", no broker timing for the records) only when neither is known on its own.
    */
-  Map<String, Double> knownSegments() {
+  public Map<String, Double> knownSegments() {
     Map<String, Double> known = new LinkedHashMap<>();
     boolean split = tailMeanSeconds.get("publish") != null || tailMeanSeconds.get("commit") != null;
     for (Map.Entry<String, Double> mean : tailMeanSeconds.entrySet()) {
@@ -113,7 +113,7 @@ final class BreakdownRow {
     return driver == null || total <= 0 ? 0 : Math.max(0, known.get(driver)) / total;
   }
 
-  static String millis(Double seconds) {
+  public static String millis(Double seconds) {
     if (seconds == null) {
       return "-";
     }

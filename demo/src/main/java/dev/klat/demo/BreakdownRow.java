@@ -24,6 +24,12 @@ public final class BreakdownRow {
   /** Mean seconds per segment over the p99 tail; null where the segment is not known. */
   public final Map<String, Double> tailMeanSeconds;
 
+  /**
+   * Each segment's own median over the window's breakdowns that know it; null where none does. The
+   * lab compares medians to tell a setting's effect from a spike in a tail of a few records.
+   */
+  public final Map<String, Double> segmentP50Seconds;
+
   private BreakdownRow(
       String topic,
       String group,
@@ -31,7 +37,8 @@ public final class BreakdownRow {
       Double p50Seconds,
       Double p99Seconds,
       Double p999Seconds,
-      Map<String, Double> tailMeanSeconds) {
+      Map<String, Double> tailMeanSeconds,
+      Map<String, Double> segmentP50Seconds) {
     this.topic = topic;
     this.group = group;
     this.count = count;
@@ -39,6 +46,7 @@ public final class BreakdownRow {
     this.p99Seconds = p99Seconds;
     this.p999Seconds = p999Seconds;
     this.tailMeanSeconds = tailMeanSeconds;
+    this.segmentP50Seconds = segmentP50Seconds;
   }
 
   /**
@@ -60,6 +68,12 @@ public final class BreakdownRow {
       Map.Entry<String, JsonNode> mean = it.next();
       means.put(mean.getKey(), seconds(mean.getValue()));
     }
+    Map<String, Double> medians = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = answer.path("segments").fields();
+        it.hasNext(); ) {
+      Map.Entry<String, JsonNode> segment = it.next();
+      medians.put(segment.getKey(), seconds(segment.getValue().path("p50Seconds")));
+    }
     return new BreakdownRow(
         topic,
         group,
@@ -67,7 +81,8 @@ public final class BreakdownRow {
         seconds(e2e.path("p50Seconds")),
         seconds(e2e.path("p99Seconds")),
         seconds(e2e.path("p999Seconds")),
-        means);
+        means,
+        medians);
   }
 
   private static Double seconds(JsonNode value) {

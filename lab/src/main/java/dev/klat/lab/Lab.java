@@ -22,6 +22,8 @@ final class Lab {
   /** What a run produced. */
   record Outcome(Plan plan, List<Result> results, Path html, Path csv) {}
 
+  private static final long PRIME_MS = 5000;
+
   private final Path root;
   private final LabOptions options;
   private final PrintStream out;
@@ -83,6 +85,14 @@ final class Lab {
     runner =
         new SettingRunner(
             cluster, collector, agentJar, classPath, logs, options.recordsPerSecond(), plan, runId);
+    Progress.run(
+        out,
+        terminal,
+        "warming up the cluster (" + PRIME_MS / 1000 + " s of traffic, not measured)",
+        () -> {
+          Primer.prime(cluster, LabCluster.PREFIX + runId + "-prime", PRIME_MS);
+          return null;
+        });
     List<Result> results = new ArrayList<>();
     int total = plan.settingCount();
     int done = 0;

@@ -1,6 +1,7 @@
 package dev.klat.lab;
 
 import dev.klat.demo.BreakdownRow;
+import java.util.Map;
 
 /**
  * What one setting showed.
@@ -33,6 +34,17 @@ record Result(
       return null;
     }
     Double seconds = breakdown.knownSegments().get(segment);
+    return seconds == null ? null : seconds * 1000;
+  }
+
+  /** The median of {@code segment} over the window in milliseconds, or null when not known. */
+  Double p50Ms(String segment) {
+    if (breakdown == null) {
+      return null;
+    }
+    Map<String, Double> medians = breakdown.segmentP50Seconds;
+    boolean split = medians.get("publish") != null || medians.get("commit") != null;
+    Double seconds = split && segment.equals("publish+commit") ? null : medians.get(segment);
     return seconds == null ? null : seconds * 1000;
   }
 

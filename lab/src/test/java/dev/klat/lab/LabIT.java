@@ -54,13 +54,14 @@ class LabIT {
       assertThat(result.error()).isNull();
       assertThat(result.breakdowns()).as(result.setting().label()).isGreaterThan(100);
     }
-    double produceMovedMs = linger.get(1).tailMs("produce") - linger.get(0).tailMs("produce");
     // At 200 records/s a 16 KiB batch never fills within 100 ms: every record waits out linger.ms.
-    assertThat(produceMovedMs).isGreaterThan(50);
+    assertThat(linger.get(1).tailMs("produce") - linger.get(0).tailMs("produce")).isGreaterThan(50);
+    assertThat(linger.get(1).p50Ms("produce") - linger.get(0).p50Ms("produce")).isGreaterThan(25);
     assertThat(Findings.mostMoved(linger.get(0), linger.get(1))).isEqualTo("produce");
-    // Nothing else moves much; the tail is 3 records, so the tolerance is wide.
-    assertThat(Findings.largestOtherMoveMs(linger.get(0), linger.get(1), "produce"))
-        .isLessThan(produceMovedMs / 2);
+    // Nothing else moves: checked on the medians, since the p99 tail of a 5 s window is 3 records,
+    // which one scheduling hiccup of this loaded 2-core machine moves by 100 ms.
+    assertThat(Findings.largestOtherMedianMoveMs(linger.get(0), linger.get(1), "produce"))
+        .isLessThan(15);
 
     List<Result> fetch = of(outcome, "fetch");
     assertThat(fetch)
@@ -71,6 +72,7 @@ class LabIT {
     }
     // 20 KB/s never fills 1 MiB: each fetch waits out fetch.max.wait.ms on the broker.
     assertThat(fetch.get(1).tailMs("fetch") - fetch.get(0).tailMs("fetch")).isGreaterThan(200);
+    assertThat(fetch.get(1).p50Ms("fetch") - fetch.get(0).p50Ms("fetch")).isGreaterThan(100);
     assertThat(Findings.mostMoved(fetch.get(0), fetch.get(1))).isEqualTo("fetch");
 
     assertThat(Files.readString(outcome.csv())).contains("linger,\"linger.ms=100\"");

@@ -64,7 +64,7 @@ final class Charts {
       }
       label(svg, x, labels.get(i));
     }
-    return close(svg, width);
+    return close(svg);
   }
 
   /**
@@ -124,13 +124,13 @@ final class Charts {
       label(svg, x, labels.get(i));
     }
     legend(svg, width);
-    return close(svg, width);
+    return close(svg);
   }
 
   private static int open(
       StringBuilder svg, String kind, String title, String unit, int bars, double top) {
-    int width = Math.max(360, LEFT + GAP + bars * (BAR + GAP) + 20);
-    int height = TOP + PLOT_HEIGHT + LABEL_SPACE + 24;
+    int width = Math.max(440, LEFT + GAP + bars * (BAR + GAP) + 20);
+    int height = TOP + PLOT_HEIGHT + LABEL_SPACE + 40;
     svg.append(
         String.format(
             Locale.ROOT,
@@ -142,9 +142,9 @@ final class Charts {
     svg.append(
         String.format(
             Locale.ROOT,
-            "<text x=\"%d\" y=\"18\" font-size=\"13\" font-weight=\"bold\">%s</text>%n",
-            LEFT,
-            escape(title)));
+            "<text x=\"10\" y=\"18\" font-size=\"13\" font-weight=\"bold\">%s (%s)</text>%n",
+            escape(title),
+            escape(unit)));
     for (int step = 0; step <= 4; step++) {
       double value = top * step / 4;
       double y = TOP + PLOT_HEIGHT - PLOT_HEIGHT * step / 4.0;
@@ -157,7 +157,7 @@ final class Charts {
               width - 10,
               y,
               step == 0 ? "#555" : "#ddd"));
-      svg.append(text(LEFT - 4, y + 4, format(value) + (step == 4 ? " " + unit : ""), "end"));
+      svg.append(text(LEFT - 4, y + 4, format(value), "end"));
     }
     return width;
   }
@@ -188,14 +188,15 @@ final class Charts {
               y - 9,
               COLORS.get(segment)));
       svg.append(text(x + 13, y, segment, "start"));
-      x += 14 + segment.length() * 7;
-      if (x > width - 60) {
-        break;
+      x += 20 + segment.length() * 7;
+      if (x > width - 100) {
+        x = LEFT;
+        y += 16;
       }
     }
   }
 
-  private static String close(StringBuilder svg, int width) {
+  private static String close(StringBuilder svg) {
     svg.append("</svg>\n");
     return svg.toString();
   }

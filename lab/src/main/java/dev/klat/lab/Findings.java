@@ -77,19 +77,38 @@ final class Findings {
   }
 
   /**
-   * The segment of {@code result}'s tail that differs most from {@code baseline}'s, or null when no
-   * segment is known in both.
+   * The segment of {@code result}'s tail that differs most from {@code baseline}'s, among the
+   * segments whose median moved the same way by {@value #NOISE_MS} ms or more; among all segments
+   * when none did; null when no segment is known in both. The p99 tail of a short window is a few
+   * records, and one scheduling hiccup on a loaded machine moves it by 100 ms or more: a move the
+   * median shares is the setting's.
    */
   static String mostMoved(Result baseline, Result result) {
+    String moved = mostMoved(baseline, result, true);
+    return moved != null ? moved : mostMoved(baseline, result, false);
+  }
+
+  private static String mostMoved(Result baseline, Result result, boolean medianAgrees) {
     String moved = null;
     double most = -1;
     for (String segment : SEGMENTS) {
       Double before = baseline.tailMs(segment);
       Double after = result.tailMs(segment);
-      if (before != null && after != null && Math.abs(after - before) > most) {
-        most = Math.abs(after - before);
-        moved = segment;
+      if (before == null || after == null || Math.abs(after - before) <= most) {
+        continue;
       }
+      if (medianAgrees) {
+        Double medianBefore = baseline.p50Ms(segment);
+        Double medianAfter = result.p50Ms(segment);
+        if (medianBefore == null
+            || medianAfter == null
+            || Math.abs(medianAfter - medianBefore) < NOISE_MS
+            || Math.signum(medianAfter - medianBefore) != Math.signum(after - before)) {
+          continue;
+        }
+      }
+      most = Math.abs(after - before);
+      moved = segment;
     }
     return moved;
   }

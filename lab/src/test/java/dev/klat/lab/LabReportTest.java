@@ -24,6 +24,17 @@ class LabReportTest {
   }
 
   @Test
+  void aSpikeInTheBaselineTailThatTheMedianDoesNotShareIsNotTheFinding() {
+    Result base = withMedians(LINGER.settings().get(0), 0.014, 0.233, 0.001, 0.003);
+    Result lingering = withMedians(LINGER.settings().get(3), 0.093, 0.046, 0.050, 0.003);
+    assertThat(Findings.mostMoved(base, lingering)).isEqualTo("produce");
+    assertThat(Findings.largestOtherMedianMoveMs(base, lingering, "produce")).isLessThan(0.1);
+    assertThat(Findings.of(List.of(base, lingering)).get(1))
+        .contains("moved the p99 tail's produce from 14.0 ms to 93.0 ms")
+        .contains("moved the others' tail by up to 187 ms (their medians by up to 0.0 ms)");
+  }
+
+  @Test
   void acksZeroWithoutBreakdownsIsExplained() {
     Setting acksZero = Experiments.named("acks", true).settings().get(0);
     Result none = new Result(LINGER, acksZero, 200, 5000.0, 0, null, null);
@@ -65,6 +76,28 @@ class LabReportTest {
         .contains("no data");
     assertThat(Charts.niceCeiling(98)).isEqualTo(100);
     assertThat(Charts.niceCeiling(101)).isEqualTo(200);
+  }
+
+  private static Result withMedians(
+      Setting setting,
+      double produceTail,
+      double publishTail,
+      double produceMedian,
+      double publishMedian) {
+    String json =
+        "{\"count\":300,\"e2e\":{\"p50Seconds\":0.01,\"p99Seconds\":0.2,\"p999Seconds\":0.2},"
+            + "\"p99Tail\":{\"meanSeconds\":{\"produce\":"
+            + produceTail
+            + ",\"publish\":"
+            + publishTail
+            + ",\"commit\":0.01,\"catch-up\":0.002,\"fetch\":0.004}},"
+            + "\"segments\":{\"produce\":{\"p50Seconds\":"
+            + produceMedian
+            + "},\"publish\":{\"p50Seconds\":"
+            + publishMedian
+            + "},\"commit\":{\"p50Seconds\":0.002},\"catch-up\":{\"p50Seconds\":0.0001},"
+            + "\"fetch\":{\"p50Seconds\":0.001}}}";
+    return new Result(LINGER, setting, 200, null, 0, BreakdownRow.parse("t", "g", json), null);
   }
 
   private static Result result(Setting setting, double produceSeconds, double fetchSeconds) {

@@ -123,7 +123,7 @@ final class Charts {
       }
       label(svg, x, labels.get(i));
     }
-    legend(svg, width);
+    legend(svg, width, segmentsMs);
     return close(svg);
   }
 
@@ -176,10 +176,13 @@ final class Charts {
             escape(label)));
   }
 
-  private static void legend(StringBuilder svg, int width) {
+  private static void legend(StringBuilder svg, int width, List<Map<String, Double>> segmentsMs) {
     int x = LEFT;
     int y = TOP + PLOT_HEIGHT + LABEL_SPACE + 14;
     for (String segment : Findings.SEGMENTS) {
+      if (segmentsMs.stream().noneMatch(bar -> bar.containsKey(segment))) {
+        continue;
+      }
       svg.append(
           String.format(
               Locale.ROOT,

@@ -96,7 +96,9 @@ final class Experiments {
         config.put("acks", acks);
         String size = bytes >= 1024 ? (bytes / 1024) + " KiB" : bytes + " B";
         settings.add(
-            Setting.of("acks=" + acks + ", " + size, config, Map.of()).withRecordBytes(bytes));
+            Setting.of("acks=" + acks + ", " + size, config, Map.of())
+                .withRecordBytes(bytes)
+                .inSeries(size));
       }
     }
     return settings;

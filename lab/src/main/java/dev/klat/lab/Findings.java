@@ -2,8 +2,10 @@ package dev.klat.lab;
 
 import dev.klat.model.Segment;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What an experiment showed, in plain sentences computed from its results: for each setting, the
@@ -29,20 +31,24 @@ final class Findings {
     return ids;
   }
 
-  /** One sentence per setting after the baseline, plus the throughput when it was measured. */
+  /**
+   * One sentence per setting after the baseline of its series (the first setting of the series with
+   * breakdowns), plus the throughput when it was measured.
+   */
   static List<String> of(List<Result> results) {
     List<String> sentences = new ArrayList<>();
     if (results.isEmpty()) {
       return sentences;
     }
-    Result baseline = null;
+    Map<String, Result> baselines = new HashMap<>();
     for (Result result : results) {
+      Result baseline = baselines.get(result.setting().series());
       if (result.error() != null) {
         sentences.add(result.setting().label() + " failed: " + result.error());
       } else if (result.breakdowns() == 0) {
         sentences.add(result.setting().label() + ": " + noBreakdowns(result));
       } else if (baseline == null) {
-        baseline = result;
+        baselines.put(result.setting().series(), result);
         sentences.add(
             "baseline "
                 + result.setting().label()

@@ -31,6 +31,7 @@ final class Lab {
   private volatile LabCluster cluster;
   private volatile LabCollector collector;
   private volatile SettingRunner runner;
+  private volatile boolean stopping;
 
   Lab(Path root, LabOptions options, PrintStream out, boolean terminal) {
     this.root = root;
@@ -130,9 +131,21 @@ final class Lab {
     try {
       return runner.run(experiment, index, setting);
     } catch (LabException e) {
-      throw e;
+      throw stopping ? new Stopped() : e;
     } catch (IllegalStateException | IOException e) {
+      if (stopping) {
+        throw new Stopped();
+      }
       return Result.failed(experiment, setting, e.getMessage());
+    }
+  }
+
+  /** The run was stopped from outside (Ctrl-C): nothing to report. */
+  static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super("stopped");
     }
   }
 
@@ -188,22 +201,29 @@ final class Lab {
     return lines;
   }
 
-  /** Stops every application, the collector and the cluster, deleting the lab's topics. */
-  synchronized void stop() {
+  /**
+   * Stops every application, the collector and the cluster, deleting the lab's topics; true when
+   * there was something to stop.
+   */
+  synchronized boolean stop() {
+    stopping = true;
+    boolean running = runner != null || collector != null || cluster != null;
     SettingRunner started = runner;
+    runner = null;
     if (started != null) {
       started.killAll();
     }
-    LabCollector running = collector;
+    LabCollector listening = collector;
     collector = null;
-    if (running != null) {
-      running.close();
+    if (listening != null) {
+      listening.close();
     }
     LabCluster connected = cluster;
     cluster = null;
     if (connected != null) {
       connected.close();
     }
+    return running;
   }
 
   private static Path require(Path path) {

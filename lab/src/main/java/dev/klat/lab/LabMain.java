@@ -38,12 +38,25 @@ public final class LabMain {
     System.setProperty(
         "org.slf4j.simpleLogger.logFile", options.out().resolve("lab-clients.log").toString());
     Lab lab = new Lab(root, options, System.out, System.console() != null);
-    Runtime.getRuntime().addShutdownHook(new Thread(lab::stop, "klat-lab-stop"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  if (lab.stop()) {
+                    System.err.println(
+                        "klat lab: stopped; every process it started is ended and its topics"
+                            + " deleted");
+                  }
+                },
+                "klat-lab-stop"));
     try {
       Lab.Outcome outcome = lab.run();
       lab.stop();
       printFindings(outcome);
       System.out.println(outcome.html());
+    } catch (Lab.Stopped e) {
+      // Ctrl-C: the shutdown hook stops everything and says so; System.exit would wait for it.
+      return;
     } catch (LabException e) {
       System.err.println("klat lab: " + e.getMessage());
       lab.stop();

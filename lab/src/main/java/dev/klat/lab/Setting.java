@@ -8,6 +8,8 @@ import java.util.Map;
  * whether records carry keys, and how many producer JVMs share the rate.
  *
  * @param label the knob's value as the report shows it, e.g. {@code linger.ms=20}
+ * @param series the settings compared with each other share a series (the acks experiment has one
+ *     per record size); empty for the one series of most experiments
  */
 record Setting(
     String label,
@@ -16,29 +18,37 @@ record Setting(
     int partitions,
     int recordBytes,
     boolean keyed,
-    int producers) {
+    int producers,
+    String series) {
 
   /** A setting of 6 partitions, 100-byte unkeyed records, one producer, and these configs. */
   static Setting of(
       String label, Map<String, String> producerConfig, Map<String, String> consumerConfig) {
-    return new Setting(label, producerConfig, consumerConfig, 6, 100, false, 1);
+    return new Setting(label, producerConfig, consumerConfig, 6, 100, false, 1, "");
   }
 
   Setting withPartitions(int count) {
-    return new Setting(label, producerConfig, consumerConfig, count, recordBytes, keyed, producers);
+    return new Setting(
+        label, producerConfig, consumerConfig, count, recordBytes, keyed, producers, series);
   }
 
   Setting withRecordBytes(int bytes) {
-    return new Setting(label, producerConfig, consumerConfig, partitions, bytes, keyed, producers);
+    return new Setting(
+        label, producerConfig, consumerConfig, partitions, bytes, keyed, producers, series);
   }
 
   Setting withKeys() {
     return new Setting(
-        label, producerConfig, consumerConfig, partitions, recordBytes, true, producers);
+        label, producerConfig, consumerConfig, partitions, recordBytes, true, producers, series);
   }
 
   Setting withProducers(int count) {
     return new Setting(
-        label, producerConfig, consumerConfig, partitions, recordBytes, keyed, count);
+        label, producerConfig, consumerConfig, partitions, recordBytes, keyed, count, series);
+  }
+
+  Setting inSeries(String name) {
+    return new Setting(
+        label, producerConfig, consumerConfig, partitions, recordBytes, keyed, producers, name);
   }
 }

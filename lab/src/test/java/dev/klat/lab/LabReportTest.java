@@ -35,6 +35,20 @@ class LabReportTest {
   }
 
   @Test
+  void eachRecordSizeOfTheAcksExperimentHasItsOwnBaseline() {
+    List<Setting> acks = Experiments.named("acks", true).settings();
+    List<String> findings =
+        Findings.of(
+            List.of(
+                result(acks.get(1), 0.001, 0.002),
+                result(acks.get(2), 0.001, 0.002),
+                result(acks.get(4), 0.001, 0.002)));
+    assertThat(findings.get(0)).startsWith("baseline acks=1, 100 B");
+    assertThat(findings.get(1)).contains("acks=all, 100 B");
+    assertThat(findings.get(2)).startsWith("baseline acks=1, 10 KiB");
+  }
+
+  @Test
   void acksZeroWithoutBreakdownsIsExplained() {
     Setting acksZero = Experiments.named("acks", true).settings().get(0);
     Result none = new Result(LINGER, acksZero, 200, 5000.0, 0, null, null);

@@ -204,10 +204,14 @@ final class LabCluster implements AutoCloseable {
     }
   }
 
-  /** Deletes every topic this run created and still has, then stops what it started. */
+  /**
+   * Deletes every topic this run created and still has on the user's cluster, then stops what it
+   * started. The embedded cluster goes with its topics (and on Ctrl-C its own shutdown hook is
+   * already stopping the brokers, so a deletion would only wait for them).
+   */
   @Override
   public synchronized void close() {
-    if (!created.isEmpty()) {
+    if (embedded == null && !created.isEmpty()) {
       List<String> left = new ArrayList<>(created);
       created.clear();
       delete(left);

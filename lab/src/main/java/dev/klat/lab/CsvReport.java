@@ -17,6 +17,9 @@ final class CsvReport {
     for (String segment : Findings.SEGMENTS) {
       csv.append(",p99_tail_").append(segment.replace('-', '_').replace('+', '_')).append("_ms");
     }
+    for (String segment : Findings.SEGMENTS) {
+      csv.append(",p50_").append(segment.replace('-', '_').replace('+', '_')).append("_ms");
+    }
     csv.append(",error\n");
     for (Result result : results) {
       Setting setting = result.setting();
@@ -33,6 +36,10 @@ final class CsvReport {
       csv.append(',').append(number(breakdown == null ? null : ms(breakdown.p999Seconds)));
       for (String segment : Findings.SEGMENTS) {
         Double seconds = breakdown == null ? null : breakdown.tailMeanSeconds.get(segment);
+        csv.append(',').append(number(ms(seconds)));
+      }
+      for (String segment : Findings.SEGMENTS) {
+        Double seconds = breakdown == null ? null : breakdown.segmentP50Seconds.get(segment);
         csv.append(',').append(number(ms(seconds)));
       }
       csv.append(',').append(result.error() == null ? "" : quote(result.error())).append('\n');

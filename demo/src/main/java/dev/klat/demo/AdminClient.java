@@ -6,8 +6,8 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
-/** Reads the demo collector's admin endpoints on loopback. */
-final class AdminClient {
+/** Reads the admin endpoints of a collector the demo or the lab started on loopback. */
+public final class AdminClient {
   private AdminClient() {}
 
   /**
@@ -16,7 +16,7 @@ final class AdminClient {
    *
    * @throws IOException when the collector cannot be reached within the timeouts
    */
-  static String get(int adminPort, String path) throws IOException {
+  public static String get(int adminPort, String path) throws IOException {
     HttpURLConnection connection =
         (HttpURLConnection)
             URI.create("http://127.0.0.1:" + adminPort + path).toURL().openConnection();

@@ -11,18 +11,24 @@ import java.util.Map;
 /**
  * One line of the live table: the collector's {@code /api/breakdown} answer for a topic and group.
  */
-final class BreakdownRow {
+public final class BreakdownRow {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  final String topic;
-  final String group;
-  final long count;
-  final Double p50Seconds;
-  final Double p99Seconds;
-  final Double p999Seconds;
+  public final String topic;
+  public final String group;
+  public final long count;
+  public final Double p50Seconds;
+  public final Double p99Seconds;
+  public final Double p999Seconds;
 
   /** Mean seconds per segment over the p99 tail; null where the segment is not known. */
-  final Map<String, Double> tailMeanSeconds;
+  public final Map<String, Double> tailMeanSeconds;
+
+  /**
+   * Each segment's own median over the window's breakdowns that know it; null where none does. The
+   * lab compares medians to tell a setting's effect from a spike in a tail of a few records.
+   */
+  public final Map<String, Double> segmentP50Seconds;
 
   private BreakdownRow(
       String topic,
@@ -31,7 +37,8 @@ final class BreakdownRow {
       Double p50Seconds,
       Double p99Seconds,
       Double p999Seconds,
-      Map<String, Double> tailMeanSeconds) {
+      Map<String, Double> tailMeanSeconds,
+      Map<String, Double> segmentP50Seconds) {
     this.topic = topic;
     this.group = group;
     this.count = count;
@@ -39,6 +46,7 @@ final class BreakdownRow {
     this.p99Seconds = p99Seconds;
     this.p999Seconds = p999Seconds;
     this.tailMeanSeconds = tailMeanSeconds;
+    this.segmentP50Seconds = segmentP50Seconds;
   }
 
   /**
@@ -46,7 +54,7 @@ final class BreakdownRow {
    *
    * @throws IllegalArgumentException if it is not JSON
    */
-  static BreakdownRow parse(String topic, String group, String json) {
+  public static BreakdownRow parse(String topic, String group, String json) {
     JsonNode answer;
     try {
       answer = JSON.readTree(json);
@@ -60,6 +68,12 @@ final class BreakdownRow {
       Map.Entry<String, JsonNode> mean = it.next();
       means.put(mean.getKey(), seconds(mean.getValue()));
     }
+    Map<String, Double> medians = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = answer.path("segments").fields();
+        it.hasNext(); ) {
+      Map.Entry<String, JsonNode> segment = it.next();
+      medians.put(segment.getKey(), seconds(segment.getValue().path("p50Seconds")));
+    }
     return new BreakdownRow(
         topic,
         group,
@@ -67,7 +81,8 @@ final class BreakdownRow {
         seconds(e2e.path("p50Seconds")),
         seconds(e2e.path("p99Seconds")),
         seconds(e2e.path("p999Seconds")),
-        means);
+        means,
+        medians);
   }
 
   private static Double seconds(JsonNode value) {
@@ -78,7 +93,7 @@ final class BreakdownRow {
    * The segments to compare: every known one, with publish and commit reported together ("publish
    * and commit", no broker timing for the records) only when neither is known on its own.
    */
-  Map<String, Double> knownSegments() {
+  public Map<String, Double> knownSegments() {
     Map<String, Double> known = new LinkedHashMap<>();
     boolean split = tailMeanSeconds.get("publish") != null || tailMeanSeconds.get("commit") != null;
     for (Map.Entry<String, Double> mean : tailMeanSeconds.entrySet()) {
@@ -113,7 +128,7 @@ final class BreakdownRow {
     return driver == null || total <= 0 ? 0 : Math.max(0, known.get(driver)) / total;
   }
 
-  static String millis(Double seconds) {
+  public static String millis(Double seconds) {
     if (seconds == null) {
       return "-";
     }

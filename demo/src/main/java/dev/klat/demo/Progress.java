@@ -4,11 +4,11 @@ import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 
 /** A step of the demo's start, shown as a line that ticks the seconds until the step ends. */
-final class Progress {
+public final class Progress {
   private Progress() {}
 
   /** A step that may fail. */
-  interface Step<T> {
+  public interface Step<T> {
     T run() throws Exception;
   }
 
@@ -16,7 +16,8 @@ final class Progress {
    * Runs {@code step}, showing a ticking progress line until it ends (on a terminal), then how long
    * it took.
    */
-  static <T> T run(PrintStream out, boolean terminal, String what, Step<T> step) throws Exception {
+  public static <T> T run(PrintStream out, boolean terminal, String what, Step<T> step)
+      throws Exception {
     long startNanos = System.nanoTime();
     Thread ticker =
         new Thread(

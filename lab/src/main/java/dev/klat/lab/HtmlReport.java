@@ -1,0 +1,147 @@
+package dev.klat.lab;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The lab's report: one self-contained HTML page (inline CSS and SVG, nothing fetched), per
+ * experiment what it varied, what the cluster showed in words, throughput and the p99 tail by
+ * segment per setting, and the figures as a table.
+ */
+final class HtmlReport {
+
+  private HtmlReport() {}
+
+  /**
+   * @param context lines about the run (cluster, machine, command, plan), shown at the top
+   */
+  static String of(List<String> context, Plan plan, List<Result> results) {
+    StringBuilder html = new StringBuilder();
+    html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    html.append("<title>klat lab report</title>\n<style>\n");
+    html.append(
+        "body{font-family:sans-serif;margin:24px;max-width:1040px;color:#222}"
+            + "h2{margin-top:36px;border-bottom:1px solid #ccc}"
+            + ".charts{display:flex;flex-wrap:wrap;gap:12px}"
+            + "table{border-collapse:collapse;font-size:12px;margin-top:8px}"
+            + "td,th{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}"
+            + "td:first-child,th:first-child{text-align:left}"
+            + ".finding{margin:4px 0}.muted{color:#666;font-size:13px}\n");
+    html.append("</style></head><body>\n<h1>klat lab: which segment each setting moves</h1>\n");
+    html.append("<ul class=\"muted\">\n");
+    for (String line : context) {
+      html.append("<li>").append(Charts.escape(line)).append("</li>\n");
+    }
+    for (String skipped : plan.skipped()) {
+      html.append("<li>skipped: ").append(Charts.escape(skipped)).append("</li>\n");
+    }
+    html.append("</ul>\n");
+    for (Experiment experiment : plan.experiments()) {
+      List<Result> own = new ArrayList<>();
+      for (Result result : results) {
+        if (result.experiment().name().equals(experiment.name())) {
+          own.add(result);
+        }
+      }
+      if (!own.isEmpty()) {
+        section(html, experiment, own);
+      }
+    }
+    html.append("</body></html>\n");
+    return html.toString();
+  }
+
+  private static void section(StringBuilder html, Experiment experiment, List<Result> results) {
+    html.append("<section data-experiment=\"")
+        .append(Charts.escape(experiment.name()))
+        .append("\">\n<h2>")
+        .append(Charts.escape(experiment.name()))
+        .append(": ")
+        .append(Charts.escape(experiment.knob()))
+        .append("</h2>\n<p class=\"muted\">held: ")
+        .append(Charts.escape(experiment.held()))
+        .append("</p>\n");
+    for (String finding : Findings.of(results)) {
+      html.append("<p class=\"finding\">").append(Charts.escape(finding)).append("</p>\n");
+    }
+    List<String> labels = new ArrayList<>();
+    List<Double> throughput = new ArrayList<>();
+    List<Map<String, Double>> tails = new ArrayList<>();
+    List<Double> p99 = new ArrayList<>();
+    boolean unbounded = results.stream().anyMatch(r -> r.burstRecordsPerSecond() != null);
+    for (Result result : results) {
+      labels.add(result.setting().label());
+      throughput.add(
+          result.error() != null
+              ? null
+              : unbounded ? result.burstRecordsPerSecond() : result.fixedRateRecordsPerSecond());
+      Map<String, Double> tail = new LinkedHashMap<>();
+      for (String segment : Findings.SEGMENTS) {
+        Double ms = result.tailMs(segment);
+        if (ms != null) {
+          tail.put(segment, ms);
+        }
+      }
+      tails.add(tail);
+      p99.add(result.p99Ms());
+    }
+    html.append("<div class=\"charts\">\n");
+    html.append(
+        Charts.bars(
+            "throughput",
+            unbounded ? "throughput, unbounded rate" : "throughput at the fixed rate",
+            "records/s",
+            labels,
+            throughput));
+    html.append(Charts.stacked("p99 tail by segment; tick: end-to-end p99", labels, tails, p99));
+    html.append("</div>\n");
+    table(html, results);
+    html.append("</section>\n");
+  }
+
+  private static void table(StringBuilder html, List<Result> results) {
+    html.append("<table><tr><th>setting</th><th>records/s fixed</th><th>records/s unbounded</th>");
+    html.append("<th>breakdowns</th><th>p50</th><th>p99</th><th>p99.9</th>");
+    // Only the segments some setting knows: publish+commit appears only without broker timings.
+    List<String> segments = new ArrayList<>();
+    for (String segment : Findings.SEGMENTS) {
+      if (results.stream().anyMatch(r -> r.tailMs(segment) != null)) {
+        segments.add(segment);
+      }
+    }
+    for (String segment : segments) {
+      html.append("<th>tail ").append(Charts.escape(segment)).append("</th>");
+    }
+    html.append("</tr>\n");
+    for (Result result : results) {
+      var breakdown = result.breakdown();
+      html.append("<tr><td>").append(Charts.escape(result.setting().label())).append("</td>");
+      cell(html, result.error() == null ? rate(result.fixedRateRecordsPerSecond()) : "failed");
+      cell(html, rate(result.burstRecordsPerSecond()));
+      cell(html, Long.toString(result.breakdowns()));
+      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p50Seconds)));
+      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p99Seconds)));
+      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p999Seconds)));
+      for (String segment : segments) {
+        cell(html, Findings.ms(result.tailMs(segment)));
+      }
+      html.append("</tr>\n");
+    }
+    html.append("</table>\n");
+  }
+
+  private static Double millis(Double seconds) {
+    return seconds == null ? null : seconds * 1000;
+  }
+
+  private static String rate(Double value) {
+    return value == null ? "-" : String.format(Locale.ROOT, "%.0f", value);
+  }
+
+  private static void cell(StringBuilder html, String text) {
+    html.append("<td>").append(Charts.escape(text)).append("</td>");
+  }
+}

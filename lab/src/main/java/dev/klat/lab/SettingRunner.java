@@ -1,0 +1,167 @@
+package dev.klat.lab;
+
+import dev.klat.demo.AgentCommand;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs one setting: a fresh topic, a consumer and the producers in JVMs of their own with the
+ * agent, the warm-up, the measured window at the fixed rate, the collector's breakdown of that
+ * window, then the unbounded-rate run, and the topic deleted again.
+ */
+final class SettingRunner {
+
+  // The agent flushes spans every second; the slowest setting (a 500 ms fetch wait) returns its
+  // last records well within this.
+  private static final long SPAN_WAIT_MS = 2500;
+  private static final long START_TIMEOUT_MS = 90_000;
+  private static final Pattern COUNTS =
+      Pattern.compile("acked=(\\d+) failed=(\\d+) seconds=([0-9.]+)");
+
+  private final LabCluster cluster;
+  private final LabCollector collector;
+  private final Path agentJar;
+  private final String classPath;
+  private final Path logs;
+  private final double recordsPerSecond;
+  private final Plan plan;
+  private final String runId;
+  private final Set<AppProcess> running = new CopyOnWriteArraySet<>();
+
+  SettingRunner(
+      LabCluster cluster,
+      LabCollector collector,
+      Path agentJar,
+      String classPath,
+      Path logs,
+      double recordsPerSecond,
+      Plan plan,
+      String runId) {
+    this.cluster = cluster;
+    this.collector = collector;
+    this.agentJar = agentJar;
+    this.classPath = classPath;
+    this.logs = logs;
+    this.recordsPerSecond = recordsPerSecond;
+    this.plan = plan;
+    this.runId = runId;
+  }
+
+  Result run(Experiment experiment, int index, Setting setting) throws Exception {
+    String topic = LabCluster.PREFIX + runId + "-" + experiment.name() + "-" + index;
+    String group = topic;
+    cluster.createTopic(topic, setting.partitions());
+    List<AppProcess> producers = new ArrayList<>();
+    AppProcess consumer = null;
+    try {
+      consumer = start(topic + "-consumer", LabConsumer.class, consumerArgs(topic, group, setting));
+      for (int p = 0; p < setting.producers(); p++) {
+        producers.add(
+            start(topic + "-producer-" + p, LabProducer.class, producerArgs(topic, setting)));
+      }
+      consumer.await("assigned", START_TIMEOUT_MS);
+      for (AppProcess producer : producers) {
+        producer.await("ready", START_TIMEOUT_MS);
+      }
+      long goNanos = System.nanoTime();
+      for (AppProcess producer : producers) {
+        producer.send("go");
+      }
+      double fixedRate = 0;
+      long failed = 0;
+      long windowTimeoutMs = plan.warmupMs() + plan.measureMs() + 60_000;
+      for (AppProcess producer : producers) {
+        Matcher counts = counts(producer.await("measured", windowTimeoutMs));
+        fixedRate += Long.parseLong(counts.group(1)) / Double.parseDouble(counts.group(3));
+        failed += Long.parseLong(counts.group(2));
+      }
+      Thread.sleep(SPAN_WAIT_MS);
+      long windowMs = (System.nanoTime() - goNanos) / 1_000_000L - plan.warmupMs();
+      var breakdown = collector.breakdown(topic, group, windowMs);
+      consumer.stop(5000);
+      running.remove(consumer);
+      Double burstRate = null;
+      if (plan.burstMs() > 0) {
+        for (AppProcess producer : producers) {
+          producer.send("burst " + plan.burstMs());
+        }
+        double sum = 0;
+        for (AppProcess producer : producers) {
+          Matcher counts = counts(producer.await("burst", plan.burstMs() + 60_000));
+          sum += Long.parseLong(counts.group(1)) / Double.parseDouble(counts.group(3));
+        }
+        burstRate = sum;
+      }
+      return new Result(experiment, setting, fixedRate, burstRate, failed, breakdown, null);
+    } finally {
+      for (AppProcess producer : producers) {
+        producer.stop(5000);
+        running.remove(producer);
+      }
+      if (consumer != null) {
+        consumer.stop(5000);
+        running.remove(consumer);
+      }
+      cluster.deleteTopic(topic);
+    }
+  }
+
+  /** Kills every application still running, for the shutdown hook. */
+  void killAll() {
+    for (AppProcess app : running) {
+      app.kill();
+    }
+  }
+
+  private AppProcess start(String name, Class<?> main, List<String> args) throws Exception {
+    String service = main == LabConsumer.class ? "klat-lab-consumer" : "klat-lab-producer";
+    AppProcess app =
+        AppProcess.start(
+            name,
+            AgentCommand.of(
+                agentJar, collector.endpoint(), service, classPath, main.getName(), args),
+            logs.resolve(name + ".log"));
+    running.add(app);
+    return app;
+  }
+
+  private List<String> producerArgs(String topic, Setting setting) {
+    List<String> args = new ArrayList<>();
+    args.add(cluster.bootstrapServers());
+    args.add(topic);
+    args.add(Double.toString(recordsPerSecond / setting.producers()));
+    args.add(Integer.toString(setting.recordBytes()));
+    args.add(Boolean.toString(setting.keyed()));
+    args.add(Long.toString(plan.warmupMs()));
+    args.add(Long.toString(plan.measureMs()));
+    for (Map.Entry<String, String> config : setting.producerConfig().entrySet()) {
+      args.add(config.getKey() + "=" + config.getValue());
+    }
+    return args;
+  }
+
+  private List<String> consumerArgs(String topic, String group, Setting setting) {
+    List<String> args = new ArrayList<>();
+    args.add(cluster.bootstrapServers());
+    args.add(topic);
+    args.add(group);
+    for (Map.Entry<String, String> config : setting.consumerConfig().entrySet()) {
+      args.add(config.getKey() + "=" + config.getValue());
+    }
+    return args;
+  }
+
+  private static Matcher counts(String line) {
+    Matcher matcher = COUNTS.matcher(line);
+    if (!matcher.find()) {
+      throw new IllegalStateException("unexpected answer from a lab producer: " + line);
+    }
+    return matcher;
+  }
+}

@@ -1,0 +1,124 @@
+package dev.klat.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs the lab's quick profile of the linger and fetch experiments on the embedded 3-broker
+ * cluster, as {@code ./klat lab --experiment linger,fetch --quick} does, and checks the effects
+ * that must hold at a low rate, then that headless Chromium draws every chart of the report.
+ */
+class LabIT {
+
+  private static final Path ROOT =
+      Paths.get(System.getProperty("klat.lab.root", "..")).toAbsolutePath().normalize();
+  private static final Path TARGET = ROOT.resolve("lab/target");
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void lingerMovesProduceAndFetchWaitMovesFetchAndEveryChartIsDrawn() throws Exception {
+    Path out = TARGET.resolve("lab-it");
+    LabOptions options =
+        LabOptions.parse(
+            List.of("--experiment", "linger,fetch", "--quick", "--out", out.toString()), out);
+    Lab lab = new Lab(ROOT, options, System.out, false);
+    long startNanos = System.nanoTime();
+    Lab.Outcome outcome;
+    try {
+      outcome = lab.run();
+    } finally {
+      lab.stop();
+    }
+    System.out.printf(
+        "LabIT: the lab took %d s%n",
+        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos));
+    for (Result result : outcome.results()) {
+      System.out.println("LabIT: " + Summary.line(result));
+    }
+
+    List<Result> linger = of(outcome, "linger");
+    assertThat(linger)
+        .extracting(r -> r.setting().label())
+        .containsExactly("linger.ms=0", "linger.ms=100");
+    for (Result result : linger) {
+      assertThat(result.error()).isNull();
+      assertThat(result.breakdowns()).as(result.setting().label()).isGreaterThan(100);
+    }
+    // At 200 records/s a 16 KiB batch never fills within 100 ms: every record waits out linger.ms.
+    assertThat(linger.get(1).tailMs("produce") - linger.get(0).tailMs("produce")).isGreaterThan(50);
+    assertThat(linger.get(1).p50Ms("produce") - linger.get(0).p50Ms("produce")).isGreaterThan(25);
+    assertThat(Findings.mostMoved(linger.get(0), linger.get(1))).isEqualTo("produce");
+    // Nothing else moves: checked on the medians, since the p99 tail of a 5 s window is 3 records,
+    // which one scheduling hiccup of this loaded 2-core machine moves by 100 ms.
+    assertThat(Findings.largestOtherMedianMoveMs(linger.get(0), linger.get(1), "produce"))
+        .isLessThan(15);
+
+    List<Result> fetch = of(outcome, "fetch");
+    assertThat(fetch)
+        .extracting(r -> r.setting().label())
+        .containsExactly("min 1 B, wait 500 ms", "min 1 MiB, wait 500 ms");
+    for (Result result : fetch) {
+      assertThat(result.breakdowns()).as(result.setting().label()).isGreaterThan(100);
+    }
+    // 20 KB/s never fills 1 MiB: each fetch waits out fetch.max.wait.ms on the broker.
+    assertThat(fetch.get(1).tailMs("fetch") - fetch.get(0).tailMs("fetch")).isGreaterThan(200);
+    assertThat(fetch.get(1).p50Ms("fetch") - fetch.get(0).p50Ms("fetch")).isGreaterThan(100);
+    assertThat(Findings.mostMoved(fetch.get(0), fetch.get(1))).isEqualTo("fetch");
+
+    assertThat(Files.readString(outcome.csv())).contains("linger,\"linger.ms=100\"");
+    String dom = chromium("--dump-dom", outcome.html());
+    Matcher charts =
+        Pattern.compile("<svg[^>]*data-chart=\"(\\w+)\"(.*?)</svg>", Pattern.DOTALL).matcher(dom);
+    int drawn = 0;
+    while (charts.find()) {
+      assertThat(charts.group(2)).as("chart " + charts.group(1)).contains("data-value=");
+      drawn++;
+    }
+    assertThat(drawn).as("two charts per experiment").isEqualTo(4);
+    assertThat(dom).contains("on this cluster linger.ms=100 moved the p99 tail's produce");
+    chromium("--screenshot=" + TARGET.resolve("lab-report.png"), outcome.html());
+    assertThat(TARGET.resolve("lab-report.png")).isNotEmptyFile();
+  }
+
+  private static List<Result> of(Lab.Outcome outcome, String experiment) {
+    return outcome.results().stream()
+        .filter(r -> r.experiment().name().equals(experiment))
+        .toList();
+  }
+
+  /**
+   * Debian's headless Chromium on the report, flags as this machine's closed network needs them.
+   */
+  private static String chromium(String action, Path html) throws Exception {
+    Path chromium = Paths.get("/usr/bin/chromium");
+    assertThat(chromium).as("Debian's chromium (apt-get install chromium)").isExecutable();
+    Path profile = Files.createTempDirectory(TARGET, "chromium-profile");
+    Process browser =
+        new ProcessBuilder(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--no-first-run",
+                "--user-data-dir=" + profile,
+                "--window-size=1100,1600",
+                action,
+                html.toUri().toString())
+            .redirectError(TARGET.resolve("chromium.log").toFile())
+            .start();
+    String out = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(browser.waitFor(90, TimeUnit.SECONDS)).as("chromium did not finish").isTrue();
+    return out;
+  }
+}

@@ -946,12 +946,17 @@ public final class BenchSuite {
                 startupMillis.getOrDefault(Variant.NONE, List.of()).stream()
                     .map(Long::doubleValue)
                     .collect(Collectors.toList()));
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "%nStart-up added by klat: %+.0f ms (target <= 300 ms): %s.%n",
-            added,
-            Double.isNaN(added) ? "?" : added <= 300 ? "met" : "behind"));
+    if (Double.isNaN(added)) {
+      out.append(
+          String.format(Locale.ROOT, "%nStart-up added by klat: not measured in this run.%n"));
+    } else {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%nStart-up added by klat: %+.0f ms (target <= 300 ms): %s.%n",
+              added,
+              added <= 300 ? "met" : "behind"));
+    }
     return out.toString();
   }
 

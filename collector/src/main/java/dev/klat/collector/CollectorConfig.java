@@ -27,6 +27,14 @@ public final class CollectorConfig {
   static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 
   static {
+    DEFAULTS.put("mode", "all");
+    DEFAULTS.put("spans.kafka.bootstrap-servers", "");
+    DEFAULTS.put("spans.kafka.topic", "klat-spans");
+    DEFAULTS.put("spans.kafka.metrics.topic", "klat-metrics");
+    DEFAULTS.put("spans.kafka.logs.topic", "klat-logs");
+    DEFAULTS.put("spans.kafka.group", "klat-collector");
+    DEFAULTS.put("spans.kafka.partitions", "12");
+    DEFAULTS.put("spans.kafka.replication.factor", "3");
     DEFAULTS.put("otlp.http.host", "127.0.0.1");
     DEFAULTS.put("otlp.http.port", "4318");
     DEFAULTS.put("otlp.max.body.bytes", Integer.toString(16 * 1024 * 1024));
@@ -222,6 +230,58 @@ public final class CollectorConfig {
       throw new IllegalArgumentException("traces.endpoint must be an http(s) URL: " + endpoint);
     }
     brokerSettings();
+    mode();
+    spanTopics();
+  }
+
+  /** The role this process plays: {@code all}, {@code ingest} or {@code join}. */
+  Mode mode() {
+    String v = string("mode").trim().toLowerCase(Locale.ROOT);
+    for (Mode m : Mode.values()) {
+      if (m.name().toLowerCase(Locale.ROOT).equals(v)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("mode must be all, ingest or join: " + string("mode"));
+  }
+
+  /**
+   * Where the ingest and join roles meet, or null in mode {@code all}.
+   *
+   * @throws IllegalArgumentException when a role that needs Kafka has no bootstrap servers
+   */
+  SpanTopicSettings spanTopics() {
+    String bootstrap = string("spans.kafka.bootstrap-servers").trim();
+    if (mode() == Mode.ALL) {
+      return null;
+    }
+    if (bootstrap.isEmpty()) {
+      throw new IllegalArgumentException(
+          "mode "
+              + string("mode").trim()
+              + " needs spans.kafka.bootstrap-servers: the Kafka cluster that carries the spans"
+              + " between the ingest and join roles");
+    }
+    int replicationFactor = positiveInt("spans.kafka.replication.factor");
+    if (replicationFactor > Short.MAX_VALUE) {
+      throw new IllegalArgumentException("spans.kafka.replication.factor is too large");
+    }
+    return new SpanTopicSettings(
+        bootstrap,
+        nonEmpty("spans.kafka.topic"),
+        nonEmpty("spans.kafka.metrics.topic"),
+        nonEmpty("spans.kafka.logs.topic"),
+        nonEmpty("spans.kafka.group"),
+        positiveInt("spans.kafka.partitions"),
+        (short) replicationFactor);
+  }
+
+  private String nonEmpty(String key) {
+    String v = string(key).trim();
+    if (v.isEmpty()) {
+      throw new IllegalArgumentException(key + " must not be empty");
+    }
+    return v;
   }
 
   /**

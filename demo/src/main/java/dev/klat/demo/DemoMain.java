@@ -3,6 +3,7 @@ package dev.klat.demo;
 import dev.klat.kafka.cluster.Broker;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
+import dev.klat.kafka.cluster.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -18,8 +19,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
  * {@code ./klat demo}: starts a 3-broker KRaft cluster, the collector, and a producer and a
@@ -224,26 +223,7 @@ public final class DemoMain {
           .createTopics(Collections.singletonList(new NewTopic(TOPIC, assignment).configs(configs)))
           .all()
           .get(60, TimeUnit.SECONDS);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (true) {
-        TopicDescription description =
-            admin
-                .describeTopics(Collections.singletonList(TOPIC))
-                .allTopicNames()
-                .get(30, TimeUnit.SECONDS)
-                .get(TOPIC);
-        boolean ready = true;
-        for (TopicPartitionInfo partition : description.partitions()) {
-          ready &= partition.leader() != null && partition.isr().size() == 3;
-        }
-        if (ready) {
-          return;
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("topic " + TOPIC + " has no full ISR after 60 s");
-        }
-        Thread.sleep(200);
-      }
+      Topics.awaitReady(admin, TOPIC, assignment.size(), 3, Duration.ofSeconds(60));
     }
   }
 

@@ -15,7 +15,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 
 /** Topic creation that returns only when producers and consumers can use the topic. */
-final class Topics {
+public final class Topics {
 
   private Topics() {}
 
@@ -50,45 +50,67 @@ final class Topics {
     long deadlineNanos = System.nanoTime() + timeout.toNanos();
     try {
       admin.createTopics(Collections.singleton(topic)).all().get(timeout.toMillis(), MILLIS);
-      // Creation returns once the controller has the topic; clients need leaders with full ISRs,
-      // otherwise the first acks=all records of a test would see NOT_ENOUGH_REPLICAS.
-      while (!isReady(admin, spec)) {
-        if (System.nanoTime() > deadlineNanos) {
-          throw new IllegalStateException(
-              "topic " + spec + " has no leader or incomplete ISR after " + timeout);
-        }
-        Thread.sleep(100);
-      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topic " + spec, e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("could not create topic " + spec, e);
     }
+    awaitReady(
+        admin,
+        spec.name(),
+        spec.partitions(),
+        spec.replicationFactor(),
+        Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())));
   }
 
-  private static boolean isReady(Admin admin, TopicSpec spec)
+  /**
+   * Waits until every partition of a just-created topic has a leader with a full ISR and a log that
+   * answers. Creation returns once the controller has the topic; clients need leaders with full
+   * ISRs, otherwise the first acks=all records would see NOT_ENOUGH_REPLICAS, and a broker asked
+   * before the metadata reached it answers UNKNOWN_TOPIC_OR_PARTITION.
+   */
+  public static void awaitReady(
+      Admin admin, String name, int partitions, int replicationFactor, Duration timeout) {
+    long deadlineNanos = System.nanoTime() + timeout.toNanos();
+    try {
+      while (!isReady(admin, name, partitions, replicationFactor)) {
+        if (System.nanoTime() > deadlineNanos) {
+          throw new IllegalStateException(
+              "topic " + name + " has no leader or incomplete ISR after " + timeout);
+        }
+        Thread.sleep(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for topic " + name, e);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("no answer while waiting for topic " + name, e);
+    }
+  }
+
+  private static boolean isReady(Admin admin, String name, int partitions, int replicationFactor)
       throws InterruptedException, TimeoutException {
     TopicDescription description;
     try {
       description =
           admin
-              .describeTopics(Collections.singleton(spec.name()))
+              .describeTopics(Collections.singleton(name))
               .allTopicNames()
               .get(10, TimeUnit.SECONDS)
-              .get(spec.name());
+              .get(name);
     } catch (ExecutionException notYetVisible) {
       return false;
     }
-    if (description == null || description.partitions().size() != spec.partitions()) {
+    if (description == null || description.partitions().size() != partitions) {
       return false;
     }
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (TopicPartitionInfo partition : description.partitions()) {
-      if (partition.leader() == null || partition.isr().size() < spec.replicationFactor()) {
+      if (partition.leader() == null || partition.isr().size() < replicationFactor) {
         return false;
       }
-      latest.put(new TopicPartition(spec.name(), partition.partition()), OffsetSpec.latest());
+      latest.put(new TopicPartition(name, partition.partition()), OffsetSpec.latest());
     }
     // The metadata can name a leader before that broker has created the partition's log; a
     // producer racing it gets NOT_LEADER_OR_FOLLOWER, and an idempotent producer's retry of its

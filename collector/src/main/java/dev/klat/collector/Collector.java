@@ -7,11 +7,9 @@ import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
-import dev.klat.collector.broker.BrokerStatus;
 import dev.klat.collector.broker.Brokers;
 import dev.klat.collector.correlate.BrokerInstants;
 import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.ClockOffset;
 import dev.klat.collector.correlate.Correlator;
 import dev.klat.collector.correlate.JoinedBreakdown;
 import dev.klat.collector.correlate.ProbeTimelines;
@@ -25,19 +23,20 @@ import dev.klat.collector.receive.OtlpHttpReceiver;
 import dev.klat.collector.receive.OtlpIngest;
 import dev.klat.collector.receive.ReceiverLimits;
 import dev.klat.collector.receive.ReceiverStats;
-import dev.klat.model.MetricDef;
-import dev.klat.model.TagKeys;
+import dev.klat.collector.scale.JoinMember;
+import dev.klat.collector.scale.ProbeLogReader;
+import dev.klat.collector.scale.SpanTopics;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * The running collector: the OTLP receiver feeds the {@link Correlator} and the merged agent
@@ -46,7 +45,6 @@ import java.util.logging.Logger;
  */
 public final class Collector implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Collector.class.getName());
-  private static final Map<String, String> NO_LABELS = Map.of();
 
   private final Correlator correlator;
   private final ProbeTimelines probeTimelines;
@@ -63,8 +61,13 @@ public final class Collector implements AutoCloseable {
   private final AdminServer admin;
   private final ScheduledExecutorService scheduler;
   private final Brokers brokers;
+  private final Mode mode;
+  private final JoinMember joinMember;
+  private final ProbeLogReader probeReader;
+  private final CollectorFigures figures;
 
   private Collector(CollectorConfig config) throws IOException {
+    mode = config.mode();
     long joinWindowNanos = config.durationMillis("join.window") * 1_000_000L;
     int maxPending = config.positiveInt("join.max.pending.records");
     agentMetrics =
@@ -102,7 +105,7 @@ public final class Collector implements AutoCloseable {
             config.positiveInt("probe.max.partitions"),
             config.positiveInt("probe.max.ranges.per.term"));
     correlator =
-        new Correlator(
+        Correlator.sourced(
             new Correlator.Settings(
                 joinWindowNanos,
                 maxPending,
@@ -113,7 +116,7 @@ public final class Collector implements AutoCloseable {
             // source alone; without discovery no replica count is known.
             BrokerInstants.probeFirst(
                 probeTimelines, brokers.timings(), brokers.replicas(), clockWindowNanos),
-            this::onBreakdown);
+            this::onSourcedBreakdown);
     scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -135,6 +138,47 @@ public final class Collector implements AutoCloseable {
         this::sampleHistory, historyIntervalNanos, historyIntervalNanos, TimeUnit.NANOSECONDS);
     ingest =
         new OtlpIngest(correlator, agentMetrics, probeTimelines, correlator::offerBrokerClockSync);
+    if (mode == Mode.JOIN) {
+      SpanTopicSettings topics = config.spanTopics();
+      try (Admin admin = Admin.create(adminProperties(topics))) {
+        SpanTopics.ensure(admin, topics);
+      }
+      joinMember =
+          new JoinMember(
+              new JoinMember.Settings(
+                  topics,
+                  (int) config.durationMillis("spans.kafka.session.timeout"),
+                  joinWindowNanos,
+                  maxPending),
+              ingest,
+              agentMetrics,
+              correlator,
+              this::onBreakdown,
+              System::nanoTime);
+      // Back two join windows: a member taking a partition over reads its spans again from up to
+      // one window back, and their broker instants are older still.
+      probeReader =
+          new ProbeLogReader(
+              topics.bootstrapServers(),
+              topics.logsTopic(),
+              2 * joinWindowNanos / 1_000_000L,
+              ingest);
+    } else {
+      joinMember = null;
+      probeReader = null;
+    }
+    figures =
+        new CollectorFigures(
+            correlator,
+            ingest::stats,
+            probeTimelines,
+            agentMetrics,
+            breakdownMetrics,
+            diagnosisGauges,
+            brokers,
+            traceExporter,
+            joinMember,
+            probeReader);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;
@@ -143,27 +187,30 @@ public final class Collector implements AutoCloseable {
             config.positiveInt("otlp.max.body.bytes"),
             config.positiveInt("otlp.max.concurrent.requests"));
     try {
-      r =
-          new OtlpHttpReceiver(
-              new InetSocketAddress(config.string("otlp.http.host"), config.port("otlp.http.port")),
-              limits,
-              ingest);
-      if (config.bool("otlp.grpc.enabled")) {
-        g =
-            new OtlpGrpcReceiver(
+      if (mode != Mode.JOIN) {
+        r =
+            new OtlpHttpReceiver(
                 new InetSocketAddress(
-                    config.string("otlp.grpc.host"), config.port("otlp.grpc.port")),
+                    config.string("otlp.http.host"), config.port("otlp.http.port")),
                 limits,
                 ingest);
+        if (config.bool("otlp.grpc.enabled")) {
+          g =
+              new OtlpGrpcReceiver(
+                  new InetSocketAddress(
+                      config.string("otlp.grpc.host"), config.port("otlp.grpc.port")),
+                  limits,
+                  ingest);
+        }
       }
       a =
           new AdminServer(
               new InetSocketAddress(config.string("admin.host"), config.port("admin.port")),
-              this::families,
+              figures::families,
               recentQueries(),
               history,
               correlator::clockOffsets,
-              this::stats,
+              figures::stats,
               brokers::json);
     } catch (IOException | RuntimeException e) {
       if (r != null) {
@@ -183,6 +230,10 @@ public final class Collector implements AutoCloseable {
     receiver = r;
     grpcReceiver = g;
     admin = a;
+    if (joinMember != null) {
+      joinMember.start();
+      probeReader.start();
+    }
   }
 
   /**
@@ -192,6 +243,14 @@ public final class Collector implements AutoCloseable {
    */
   public static Collector start(CollectorConfig config) throws IOException {
     return new Collector(config);
+  }
+
+  private void onSourcedBreakdown(JoinedBreakdown joined, long source) {
+    if (joinMember != null) {
+      joinMember.onBreakdown(joined, source);
+    } else {
+      onBreakdown(joined);
+    }
   }
 
   private void onBreakdown(JoinedBreakdown joined) {
@@ -211,9 +270,26 @@ public final class Collector implements AutoCloseable {
     }
   }
 
-  /** The OTLP/HTTP address, with the actual port. */
+  /** The OTLP/HTTP address, with the actual port, or null in the join role (no receiver). */
   public InetSocketAddress otlpAddress() {
-    return receiver.address();
+    return receiver == null ? null : receiver.address();
+  }
+
+  private static Properties adminProperties(SpanTopicSettings topics) {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, topics.bootstrapServers());
+    p.put(AdminClientConfig.CLIENT_ID_CONFIG, "klat-collector-topics");
+    return p;
+  }
+
+  /** Everything {@code /metrics} shows, in {@link dev.klat.model.MetricDef} order. */
+  List<Exposition.Family> families() {
+    return figures.families();
+  }
+
+  /** The role this collector plays. */
+  public Mode mode() {
+    return mode;
   }
 
   /** The OTLP/gRPC address, with the actual port, or null when OTLP/gRPC is disabled. */
@@ -284,140 +360,15 @@ public final class Collector implements AutoCloseable {
     return traceExporter;
   }
 
-  /** Everything {@code /metrics} shows, in {@link MetricDef} order. */
-  List<Exposition.Family> families() {
-    List<Exposition.Family> out = new ArrayList<>();
-    long nowEpochNanos = System.currentTimeMillis() * 1_000_000L;
-    Correlator.Stats stats = correlator.stats();
-    ReceiverStats rs = ingest.stats();
-    List<BrokerStatus> brokerStatus = brokers.status();
-    for (MetricDef def : MetricDef.all()) {
-      List<Exposition.Series> series = new ArrayList<>();
-      if (def == MetricDef.SEGMENT_LATENCY) {
-        series.addAll(breakdownMetrics.segmentSeries());
-      } else if (def == MetricDef.COLLECTOR_SPANS_RECEIVED) {
-        series.add(Exposition.Series.scalar(NO_LABELS, rs.spansReceived()));
-      } else if (def == MetricDef.COLLECTOR_BREAKDOWNS_JOINED) {
-        series.add(Exposition.Series.scalar(NO_LABELS, stats.joined()));
-      } else if (def == MetricDef.COLLECTOR_SPANS_UNJOINED) {
-        series.add(
-            Exposition.Series.scalar(
-                NO_LABELS, stats.unjoinedProducerSpans() + stats.unjoinedConsumerSpans()));
-      } else if (def == MetricDef.COLLECTOR_SPANS_DROPPED) {
-        series.add(Exposition.Series.scalar(NO_LABELS, stats.droppedSpans() + rs.spansRejected()));
-      } else if (def == MetricDef.COLLECTOR_INSTANTS_CLAMPED) {
-        series.add(Exposition.Series.scalar(NO_LABELS, stats.clampedInstants()));
-      } else if (def == MetricDef.COLLECTOR_REQUESTS_REJECTED) {
-        rs.requestsRejected()
-            .forEach(
-                (reason, count) ->
-                    series.add(Exposition.Series.scalar(Map.of(TagKeys.REASON, reason), count)));
-      } else if (def == MetricDef.COLLECTOR_BROKER_UP) {
-        for (BrokerStatus b : brokerStatus) {
-          series.add(Exposition.Series.scalar(broker(b), b.up() ? 1 : 0));
-        }
-      } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_ERRORS) {
-        for (BrokerStatus b : brokerStatus) {
-          series.add(Exposition.Series.scalar(broker(b), b.scrapeErrors()));
-        }
-      } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_AGE) {
-        for (BrokerStatus b : brokerStatus) {
-          series.add(Exposition.Series.scalar(broker(b), b.ageNanos() / 1e9));
-        }
-      } else if (def == MetricDef.CLOCK_OFFSET) {
-        for (ClockOffset c : correlator.clockOffsets()) {
-          Map<String, String> labels = new LinkedHashMap<>();
-          labels.put(TagKeys.FROM_HOST, c.fromHost());
-          labels.put(TagKeys.TO_HOST, c.toHost());
-          series.add(Exposition.Series.scalar(labels, c.offsetNanos() / 1e9));
-        }
-      } else if (def == MetricDef.DIAGNOSIS_TAIL_SHARE) {
-        series.addAll(diagnosisGauges.series());
-      } else {
-        for (Map.Entry<Map<String, String>, AgentMetrics.Accumulated> e :
-            agentMetrics.merged(def, nowEpochNanos).entrySet()) {
-          Map<String, String> labels = e.getKey();
-          AgentMetrics.Accumulated v = e.getValue();
-          if (def.instrument() == MetricDef.Instrument.HISTOGRAM) {
-            Exposition.Exemplar[] exemplars =
-                def == MetricDef.E2E_LATENCY
-                    ? breakdownMetrics.e2eExemplars(
-                        labels.getOrDefault(TagKeys.TOPIC, ""),
-                        labels.getOrDefault(TagKeys.GROUP, ""))
-                    : null;
-            series.add(new Exposition.Series(labels, 0, v.counts(), v.value(), exemplars));
-          } else {
-            series.add(Exposition.Series.scalar(labels, v.value()));
-          }
-        }
-      }
-      out.add(
-          new Exposition.Family(
-              def.prometheusName(),
-              def.description(),
-              def.unit().prometheusSuffix(),
-              type(def),
-              series));
-    }
-    return out;
-  }
-
-  /** Every count the collector keeps, for {@code /api/stats}. */
-  Map<String, Long> stats() {
-    Correlator.Stats c = correlator.stats();
-    ReceiverStats r = ingest.stats();
-    Map<String, Long> out = new LinkedHashMap<>();
-    out.put("spansReceived", r.spansReceived());
-    out.put("spansNotKlat", r.spansNotKlat());
-    out.put("spansRejected", r.spansRejected());
-    out.put("pointsReceived", r.pointsReceived());
-    out.put("pointsRejected", r.pointsRejected());
-    out.put("probeRecordsReceived", r.probeRecordsReceived());
-    out.put("probeRecordsRejected", r.probeRecordsRejected());
-    out.put("probeRecordsNotKlat", r.probeRecordsNotKlat());
-    out.put("probeRanges", probeTimelines.ranges());
-    out.put("probeRangesDropped", probeTimelines.droppedRanges());
-    out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());
-    out.put("producerSpans", c.producerSpans());
-    out.put("consumerSpans", c.consumerSpans());
-    out.put("joined", c.joined());
-    out.put("duplicates", c.duplicates());
-    out.put("unjoinedProducerSpans", c.unjoinedProducerSpans());
-    out.put("unjoinedConsumerSpans", c.unjoinedConsumerSpans());
-    out.put("traceMismatches", c.traceMismatches());
-    out.put("evictedRecords", c.evicted());
-    out.put("droppedSpans", c.droppedSpans());
-    out.put("invalidPairs", c.invalid());
-    out.put("clampedInstants", c.clampedInstants());
-    out.put("pendingRecords", (long) c.pendingRecords());
-    out.put("brokerDataWaits", c.brokerDataWaits());
-    out.put("brokerDataWaitsTimedOut", c.brokerDataWaitsTimedOut());
-    long[] metricCounts = agentMetrics.counts();
-    out.put("metricPointsIgnored", metricCounts[0]);
-    out.put("agentRestartsSeen", metricCounts[1]);
-    out.put("metricStreams", (long) agentMetrics.streamCount());
-    out.put("topicGroupsFolded", breakdownMetrics.overflow());
-    out.put("tracesExported", traceExporter == null ? 0 : traceExporter.exported());
-    out.put("tracesDropped", traceExporter == null ? 0 : traceExporter.dropped());
-    r.requestsRejected().forEach((reason, n) -> out.put("requestsRejected." + reason, n));
-    return out;
-  }
-
-  private static Map<String, String> broker(BrokerStatus status) {
-    return Map.of(TagKeys.BROKER, Integer.toString(status.nodeId()));
-  }
-
-  private static Exposition.Type type(MetricDef def) {
-    return switch (def.instrument()) {
-      case HISTOGRAM -> Exposition.Type.HISTOGRAM;
-      case COUNTER -> Exposition.Type.COUNTER;
-      case GAUGE -> Exposition.Type.GAUGE;
-    };
-  }
-
   @Override
   public void close() {
-    receiver.close();
+    if (joinMember != null) {
+      joinMember.close();
+      probeReader.close();
+    }
+    if (receiver != null) {
+      receiver.close();
+    }
     if (grpcReceiver != null) {
       grpcReceiver.close();
     }

@@ -35,6 +35,7 @@ public final class CollectorConfig {
     DEFAULTS.put("spans.kafka.group", "klat-collector");
     DEFAULTS.put("spans.kafka.partitions", "12");
     DEFAULTS.put("spans.kafka.replication.factor", "3");
+    DEFAULTS.put("spans.kafka.session.timeout", "45s");
     DEFAULTS.put("otlp.http.host", "127.0.0.1");
     DEFAULTS.put("otlp.http.port", "4318");
     DEFAULTS.put("otlp.max.body.bytes", Integer.toString(16 * 1024 * 1024));
@@ -232,6 +233,7 @@ public final class CollectorConfig {
     brokerSettings();
     mode();
     spanTopics();
+    durationMillis("spans.kafka.session.timeout");
   }
 
   /** The role this process plays: {@code all}, {@code ingest} or {@code join}. */

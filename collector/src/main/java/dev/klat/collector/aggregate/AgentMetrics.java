@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Merges the metrics every agent instance sends (section 6 of the latency model: every-record
@@ -55,7 +56,17 @@ public final class AgentMetrics {
   }
 
   /** Accepts one point; returns false (and counts it) when it is not a klat metric or unusable. */
-  public synchronized boolean accept(Point p) {
+  public boolean accept(Point p) {
+    return accept(p, Long.MIN_VALUE);
+  }
+
+  /**
+   * Accepts one point as {@link #accept(Point)} does, except that a cumulative stream first seen
+   * here whose agent started before {@code takenOverEpochNanos} counts only what it adds from now
+   * on: the join role's member that took its partition over from another, which counted the rest
+   * (see {@link #handOver}).
+   */
+  public synchronized boolean accept(Point p, long takenOverEpochNanos) {
     MetricDef def = defs.get(p.name());
     if (def == null || !matches(def, p.type())) {
       ignoredPoints++;
@@ -79,6 +90,9 @@ public final class AgentMetrics {
     StreamKey key = new StreamKey(p.instance(), series);
     Stream stream = streams.get(key);
     if (stream == null) {
+      if (p.type() != Exposition.Type.GAUGE && p.startNanos() < takenOverEpochNanos) {
+        retired.computeIfAbsent(series, k -> Accumulated.empty(histogram)).subtract(value);
+      }
       streams.put(key, new Stream(p.startNanos(), p.timeNanos(), value));
       evictIfFull();
       return true;
@@ -104,6 +118,29 @@ public final class AgentMetrics {
       stream.replace(p.startNanos(), p.timeNanos(), value);
     }
     return true;
+  }
+
+  /**
+   * Hands the streams of the instances {@code handedOver} selects to another join member: their
+   * last values stay in this collector's series (counters never go back), their gauges leave, and
+   * later points of theirs are counted by the member that takes them over.
+   */
+  public synchronized void handOver(Predicate<String> handedOver) {
+    for (Iterator<Map.Entry<StreamKey, Stream>> it = streams.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<StreamKey, Stream> e = it.next();
+      if (!handedOver.test(e.getKey().instance())) {
+        continue;
+      }
+      it.remove();
+      Accumulated last = e.getValue().last;
+      if (last.counts != null
+          || defs.get(e.getKey().series().name()).instrument() == MetricDef.Instrument.COUNTER) {
+        retired
+            .computeIfAbsent(e.getKey().series(), k -> Accumulated.empty(last.counts != null))
+            .add(last);
+      }
+    }
   }
 
   /** Counts of points that were not klat metrics, and of detected stream resets. */
@@ -211,6 +248,15 @@ public final class AgentMetrics {
 
     static Accumulated empty(boolean histogram) {
       return new Accumulated(histogram ? new long[Buckets.count()] : null, 0);
+    }
+
+    void subtract(Accumulated other) {
+      if (counts != null && other.counts != null) {
+        for (int i = 0; i < counts.length; i++) {
+          counts[i] -= other.counts[i];
+        }
+      }
+      value -= other.value;
     }
 
     void add(Accumulated other) {

@@ -65,6 +65,13 @@ final class BrokerDataWaits<E> {
     }
   }
 
+  /** Hands every record still waiting to {@code visit}, oldest first. */
+  void forEach(Consumer<E> visit) {
+    for (Waiting<E> w : waiting) {
+      visit.accept(w.record);
+    }
+  }
+
   /** Records that waited, since start. */
   long waits() {
     return waits;

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Joins consumer spans to producer spans on {@code (topic, partition, offset)}, per consumer group,
@@ -26,6 +27,18 @@ import java.util.function.LongSupplier;
 public final class Correlator {
 
   private static final int MAX_HOST_NAMES = 65_536;
+
+  /** The source of a span offered without one (everything but the join role's topic). */
+  public static final long NO_SOURCE = -1;
+
+  /**
+   * Receives every breakdown with the source of the span that completed its join (see {@link
+   * #offerProducer(ProducerSpan, long)}), under the correlator's lock: must be quick.
+   */
+  @FunctionalInterface
+  public interface SourcedSink {
+    void accept(JoinedBreakdown breakdown, long source);
+  }
 
   /**
    * How the correlator is bounded.
@@ -89,7 +102,7 @@ public final class Correlator {
   private final Settings settings;
   private final LongSupplier clockNanos;
   private final BrokerInstants brokerInstants;
-  private final Consumer<JoinedBreakdown> sink;
+  private final SourcedSink sink;
   private final ClockOffsets offsets;
   private final JoinTable table;
   private final HostNames hostNames = new HostNames(MAX_HOST_NAMES);
@@ -115,6 +128,20 @@ public final class Correlator {
       LongSupplier clockNanos,
       BrokerInstants brokerInstants,
       Consumer<JoinedBreakdown> sink) {
+    this((breakdown, source) -> sink.accept(breakdown), settings, clockNanos, brokerInstants);
+  }
+
+  /**
+   * A correlator whose sink also learns, for each breakdown, the source of the span that completed
+   * its join: the join role uses it to place the breakdown against its topic's offsets.
+   */
+  public static Correlator sourced(
+      Settings settings, LongSupplier clockNanos, BrokerInstants brokerInstants, SourcedSink sink) {
+    return new Correlator(sink, settings, clockNanos, brokerInstants);
+  }
+
+  private Correlator(
+      SourcedSink sink, Settings settings, LongSupplier clockNanos, BrokerInstants brokerInstants) {
     this.settings = settings;
     this.clockNanos = clockNanos;
     this.brokerInstants = brokerInstants;
@@ -126,7 +153,16 @@ public final class Correlator {
   }
 
   /** Offers one producer span; joins it with every consumer group already waiting for it. */
-  public synchronized void offerProducer(ProducerSpan span) {
+  public void offerProducer(ProducerSpan span) {
+    offerProducer(span, NO_SOURCE);
+  }
+
+  /**
+   * Offers one producer span read from {@code source} (a non-negative position the caller defines,
+   * handed back with every breakdown this span completes); joins it with every consumer group
+   * already waiting for it.
+   */
+  public synchronized void offerProducer(ProducerSpan span, long source) {
     long now = clockNanos.getAsLong();
     expire(now);
     producerSpans++;
@@ -143,7 +179,7 @@ public final class Correlator {
       ConsumerSpan consumer = it.next();
       if (sameTrace(span, consumer)) {
         it.remove();
-        join(entry, span, consumer, now);
+        join(entry, span, consumer, now, source);
       } else {
         traceMismatches++;
       }
@@ -151,7 +187,15 @@ public final class Correlator {
   }
 
   /** Offers one consumer span; joins it if its producer span is there, else it waits. */
-  public synchronized void offerConsumer(ConsumerSpan span) {
+  public void offerConsumer(ConsumerSpan span) {
+    offerConsumer(span, NO_SOURCE);
+  }
+
+  /**
+   * Offers one consumer span read from {@code source}, as {@link #offerProducer(ProducerSpan,
+   * long)} does; joins it if its producer span is there, else it waits.
+   */
+  public synchronized void offerConsumer(ConsumerSpan span, long source) {
     long now = clockNanos.getAsLong();
     expire(now);
     consumerSpans++;
@@ -161,7 +205,7 @@ public final class Correlator {
       return;
     }
     if (entry.producer != null && sameTrace(entry.producer, span)) {
-      join(entry, entry.producer, span, now);
+      join(entry, entry.producer, span, now, source);
       return;
     }
     if (entry.producer != null) {
@@ -230,7 +274,25 @@ public final class Correlator {
     brokerDataWaits.release(
         now,
         (j, at) -> brokerInstants.awaitingData(j.producer, j.consumer, at),
-        j -> breakDown(j.entry, j.producer, j.consumer, now));
+        j -> breakDown(j.entry, j.producer, j.consumer, now, j.source));
+  }
+
+  /**
+   * The least source whose join waits for broker data among the sources {@code select} keeps (it
+   * maps a source to itself to keep it, or to a negative value to skip it), or {@code
+   * Long.MAX_VALUE} when none waits: a breakdown not computed yet, so the join role must not mark
+   * its source as done.
+   */
+  public synchronized long oldestWaitingSource(LongUnaryOperator select) {
+    long[] oldest = {Long.MAX_VALUE};
+    brokerDataWaits.forEach(
+        j -> {
+          long kept = j.source == NO_SOURCE ? -1 : select.applyAsLong(j.source);
+          if (kept >= 0 && kept < oldest[0]) {
+            oldest[0] = kept;
+          }
+        });
+    return oldest[0];
   }
 
   /** Returns the counts since start. */
@@ -287,22 +349,23 @@ public final class Correlator {
             && producer.traceIdLow() == consumer.traceIdLow());
   }
 
-  private void join(JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
+  private void join(
+      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now, long source) {
     if (entry.joinedGroups == null) {
       entry.joinedGroups = new ArrayList<>(1);
     }
     entry.joinedGroups.add(consumer.group());
     if (brokerDataWaits.hold(
-        new Joining(entry, producer, consumer),
+        new Joining(entry, producer, consumer, source),
         brokerInstants.awaitingData(producer, consumer, now),
         now)) {
       return;
     }
-    breakDown(entry, producer, consumer, now);
+    breakDown(entry, producer, consumer, now, source);
   }
 
   private void breakDown(
-      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now) {
+      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now, long source) {
     JoinedBreakdown result = compute(entry, producer, consumer, now);
     if (result == null) {
       invalid++;
@@ -310,7 +373,7 @@ public final class Correlator {
     }
     joined++;
     clampedInstants += result.breakdown().clampCount();
-    sink.accept(result);
+    sink.accept(result, source);
   }
 
   private JoinedBreakdown compute(JoinTable.Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
@@ -404,5 +467,6 @@ public final class Correlator {
   }
 
   // A joined record between its join and its breakdown.
-  private record Joining(JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer) {}
+  private record Joining(
+      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long source) {}
 }

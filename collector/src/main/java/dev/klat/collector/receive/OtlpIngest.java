@@ -74,20 +74,73 @@ public final class OtlpIngest {
     }
     // Only a body that decoded to the end reaches the join: a malformed one is refused whole, so
     // that the sender's retry adds nothing twice.
+    stats.spansReceived.addAndGet(batch.received);
+    offer(batch, Correlator.NO_SOURCE);
+    return partialSuccess(json, batch.rejected, batch.firstError, "rejectedSpans");
+  }
+
+  /**
+   * Decodes an OTLP protobuf trace request read from the join role's span topic and offers its
+   * spans to the join as read from {@code source} (see {@link Correlator#offerProducer(
+   * ProducerSpan, long)}). Its spans are not counted as received here: the ingest role that wrote
+   * them counted them, and the collectors' figures add up.
+   *
+   * @return null, or why the body did not decode (then nothing of it reached the join)
+   */
+  public String tracesFrom(byte[] body, long source) {
+    TraceBatch batch = new TraceBatch();
+    try {
+      OtlpProtobuf.decodeTraces(body, body.length, batch);
+    } catch (MalformedException e) {
+      return e.getMessage();
+    }
+    offer(batch, source);
+    return null;
+  }
+
+  /**
+   * Decodes an OTLP protobuf metrics request read from the join role's metrics topic; streams of
+   * agents started before {@code takenOverEpochNanos} count from their first point on (see {@link
+   * AgentMetrics#accept(AgentMetrics.Point, long)}).
+   *
+   * @return null, or why the body did not decode
+   */
+  public String metricsFrom(byte[] body, long takenOverEpochNanos) {
+    try {
+      metrics(body, body.length, false, takenOverEpochNanos);
+      return null;
+    } catch (MalformedException e) {
+      return e.getMessage();
+    }
+  }
+
+  /**
+   * Decodes the broker probes' OTLP protobuf logs request read from the join role's logs topic.
+   *
+   * @return null, or why the body did not decode
+   */
+  public String logsFrom(byte[] body) {
+    try {
+      logs(body, body.length);
+      return null;
+    } catch (MalformedException e) {
+      return e.getMessage();
+    }
+  }
+
+  private void offer(TraceBatch batch, long source) {
     for (Object item : batch.items) {
       if (item instanceof ProducerSpan p) {
-        correlator.offerProducer(p);
+        correlator.offerProducer(p, source);
       } else if (item instanceof ConsumerSpan c) {
-        correlator.offerConsumer(c);
+        correlator.offerConsumer(c, source);
       } else {
         SpanMapper.ClockSync sync = (SpanMapper.ClockSync) item;
         correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
       }
     }
-    stats.spansReceived.addAndGet(batch.received);
     stats.spansRejected.addAndGet(batch.rejected);
     stats.spansNotKlat.addAndGet(batch.notKlat);
-    return partialSuccess(json, batch.rejected, batch.firstError, "rejectedSpans");
   }
 
   /**
@@ -139,6 +192,11 @@ public final class OtlpIngest {
   }
 
   byte[] metrics(byte[] body, int length, boolean json) throws MalformedException {
+    return metrics(body, length, json, Long.MIN_VALUE);
+  }
+
+  private byte[] metrics(byte[] body, int length, boolean json, long takenOverEpochNanos)
+      throws MalformedException {
     List<OtlpMetricPoint> points =
         json
             ? OtlpJson.decodeMetrics(body, length)
@@ -151,7 +209,7 @@ public final class OtlpIngest {
         resource = p.resource;
         offerClockSync(resource);
       }
-      String error = accept(p);
+      String error = accept(p, takenOverEpochNanos);
       if (error != null && rejected++ == 0) {
         firstError = error;
       }
@@ -168,7 +226,7 @@ public final class OtlpIngest {
     }
   }
 
-  private String accept(OtlpMetricPoint p) {
+  private String accept(OtlpMetricPoint p, long takenOverEpochNanos) {
     Exposition.Type type;
     if (p.type == OtlpMetricPoint.Type.HISTOGRAM) {
       type = Exposition.Type.HISTOGRAM;
@@ -210,7 +268,8 @@ public final class OtlpIngest {
             p.value,
             p.bounds,
             p.bucketCounts,
-            p.sum));
+            p.sum),
+        takenOverEpochNanos);
     return null;
   }
 

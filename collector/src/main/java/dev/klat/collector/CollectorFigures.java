@@ -1,0 +1,221 @@
+package dev.klat.collector;
+
+import dev.klat.collector.aggregate.AgentMetrics;
+import dev.klat.collector.aggregate.BreakdownMetrics;
+import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.broker.BrokerStatus;
+import dev.klat.collector.broker.Brokers;
+import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.Correlator;
+import dev.klat.collector.correlate.ProbeTimelines;
+import dev.klat.collector.diagnose.DiagnosisGauges;
+import dev.klat.collector.export.TraceExporter;
+import dev.klat.collector.receive.ReceiverStats;
+import dev.klat.collector.scale.JoinMember;
+import dev.klat.collector.scale.ProbeLogReader;
+import dev.klat.model.MetricDef;
+import dev.klat.model.TagKeys;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** What {@code /metrics} and {@code /api/stats} show: the counts of every part of a collector. */
+final class CollectorFigures {
+  private static final Map<String, String> NO_LABELS = Map.of();
+
+  private final Correlator correlator;
+  private final Supplier<ReceiverStats> receiverStats;
+  private final ProbeTimelines probeTimelines;
+  private final AgentMetrics agentMetrics;
+  private final BreakdownMetrics breakdownMetrics;
+  private final DiagnosisGauges diagnosisGauges;
+  private final Brokers brokers;
+  private final TraceExporter traceExporter;
+  private final JoinMember joinMember;
+  private final ProbeLogReader probeReader;
+
+  /**
+   * @param traceExporter null when traces are not exported
+   * @param joinMember null outside the join role
+   * @param probeReader null outside the join role
+   */
+  CollectorFigures(
+      Correlator correlator,
+      Supplier<ReceiverStats> receiverStats,
+      ProbeTimelines probeTimelines,
+      AgentMetrics agentMetrics,
+      BreakdownMetrics breakdownMetrics,
+      DiagnosisGauges diagnosisGauges,
+      Brokers brokers,
+      TraceExporter traceExporter,
+      JoinMember joinMember,
+      ProbeLogReader probeReader) {
+    this.correlator = correlator;
+    this.receiverStats = receiverStats;
+    this.probeTimelines = probeTimelines;
+    this.agentMetrics = agentMetrics;
+    this.breakdownMetrics = breakdownMetrics;
+    this.diagnosisGauges = diagnosisGauges;
+    this.brokers = brokers;
+    this.traceExporter = traceExporter;
+    this.joinMember = joinMember;
+    this.probeReader = probeReader;
+  }
+
+  /** Everything {@code /metrics} shows, in {@link MetricDef} order. */
+  List<Exposition.Family> families() {
+    List<Exposition.Family> out = new ArrayList<>();
+    long nowEpochNanos = System.currentTimeMillis() * 1_000_000L;
+    Correlator.Stats stats = correlator.stats();
+    ReceiverStats rs = receiverStats.get();
+    List<BrokerStatus> brokerStatus = brokers.status();
+    for (MetricDef def : MetricDef.all()) {
+      List<Exposition.Series> series = new ArrayList<>();
+      if (def == MetricDef.SEGMENT_LATENCY) {
+        series.addAll(breakdownMetrics.segmentSeries());
+      } else if (def == MetricDef.COLLECTOR_SPANS_RECEIVED) {
+        series.add(Exposition.Series.scalar(NO_LABELS, rs.spansReceived()));
+      } else if (def == MetricDef.COLLECTOR_BREAKDOWNS_JOINED) {
+        // A join member counts a breakdown once its commit marks it; the joins it drops as
+        // counted by another member would count twice in the members' sum.
+        series.add(
+            Exposition.Series.scalar(
+                NO_LABELS,
+                joinMember == null ? stats.joined() : joinMember.stats().breakdownsCounted()));
+      } else if (def == MetricDef.COLLECTOR_SPANS_UNJOINED) {
+        series.add(
+            Exposition.Series.scalar(
+                NO_LABELS, stats.unjoinedProducerSpans() + stats.unjoinedConsumerSpans()));
+      } else if (def == MetricDef.COLLECTOR_SPANS_DROPPED) {
+        series.add(Exposition.Series.scalar(NO_LABELS, stats.droppedSpans() + rs.spansRejected()));
+      } else if (def == MetricDef.COLLECTOR_INSTANTS_CLAMPED) {
+        series.add(Exposition.Series.scalar(NO_LABELS, stats.clampedInstants()));
+      } else if (def == MetricDef.COLLECTOR_REQUESTS_REJECTED) {
+        rs.requestsRejected()
+            .forEach(
+                (reason, count) ->
+                    series.add(Exposition.Series.scalar(Map.of(TagKeys.REASON, reason), count)));
+      } else if (def == MetricDef.COLLECTOR_BROKER_UP) {
+        for (BrokerStatus b : brokerStatus) {
+          series.add(Exposition.Series.scalar(broker(b), b.up() ? 1 : 0));
+        }
+      } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_ERRORS) {
+        for (BrokerStatus b : brokerStatus) {
+          series.add(Exposition.Series.scalar(broker(b), b.scrapeErrors()));
+        }
+      } else if (def == MetricDef.COLLECTOR_BROKER_SCRAPE_AGE) {
+        for (BrokerStatus b : brokerStatus) {
+          series.add(Exposition.Series.scalar(broker(b), b.ageNanos() / 1e9));
+        }
+      } else if (def == MetricDef.CLOCK_OFFSET) {
+        for (ClockOffset c : correlator.clockOffsets()) {
+          Map<String, String> labels = new LinkedHashMap<>();
+          labels.put(TagKeys.FROM_HOST, c.fromHost());
+          labels.put(TagKeys.TO_HOST, c.toHost());
+          series.add(Exposition.Series.scalar(labels, c.offsetNanos() / 1e9));
+        }
+      } else if (def == MetricDef.DIAGNOSIS_TAIL_SHARE) {
+        series.addAll(diagnosisGauges.series());
+      } else {
+        for (Map.Entry<Map<String, String>, AgentMetrics.Accumulated> e :
+            agentMetrics.merged(def, nowEpochNanos).entrySet()) {
+          Map<String, String> labels = e.getKey();
+          AgentMetrics.Accumulated v = e.getValue();
+          if (def.instrument() == MetricDef.Instrument.HISTOGRAM) {
+            Exposition.Exemplar[] exemplars =
+                def == MetricDef.E2E_LATENCY
+                    ? breakdownMetrics.e2eExemplars(
+                        labels.getOrDefault(TagKeys.TOPIC, ""),
+                        labels.getOrDefault(TagKeys.GROUP, ""))
+                    : null;
+            series.add(new Exposition.Series(labels, 0, v.counts(), v.value(), exemplars));
+          } else {
+            series.add(Exposition.Series.scalar(labels, v.value()));
+          }
+        }
+      }
+      out.add(
+          new Exposition.Family(
+              def.prometheusName(),
+              def.description(),
+              def.unit().prometheusSuffix(),
+              type(def),
+              series));
+    }
+    return out;
+  }
+
+  /** Every count the collector keeps, for {@code /api/stats}. */
+  Map<String, Long> stats() {
+    Correlator.Stats c = correlator.stats();
+    ReceiverStats r = receiverStats.get();
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put("spansReceived", r.spansReceived());
+    out.put("spansNotKlat", r.spansNotKlat());
+    out.put("spansRejected", r.spansRejected());
+    out.put("pointsReceived", r.pointsReceived());
+    out.put("pointsRejected", r.pointsRejected());
+    out.put("probeRecordsReceived", r.probeRecordsReceived());
+    out.put("probeRecordsRejected", r.probeRecordsRejected());
+    out.put("probeRecordsNotKlat", r.probeRecordsNotKlat());
+    out.put("probeRanges", probeTimelines.ranges());
+    out.put("probeRangesDropped", probeTimelines.droppedRanges());
+    out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());
+    out.put("producerSpans", c.producerSpans());
+    out.put("consumerSpans", c.consumerSpans());
+    out.put("joined", c.joined());
+    out.put("duplicates", c.duplicates());
+    out.put("unjoinedProducerSpans", c.unjoinedProducerSpans());
+    out.put("unjoinedConsumerSpans", c.unjoinedConsumerSpans());
+    out.put("traceMismatches", c.traceMismatches());
+    out.put("evictedRecords", c.evicted());
+    out.put("droppedSpans", c.droppedSpans());
+    out.put("invalidPairs", c.invalid());
+    out.put("clampedInstants", c.clampedInstants());
+    out.put("pendingRecords", (long) c.pendingRecords());
+    out.put("brokerDataWaits", c.brokerDataWaits());
+    out.put("brokerDataWaitsTimedOut", c.brokerDataWaitsTimedOut());
+    long[] metricCounts = agentMetrics.counts();
+    out.put("metricPointsIgnored", metricCounts[0]);
+    out.put("agentRestartsSeen", metricCounts[1]);
+    out.put("metricStreams", (long) agentMetrics.streamCount());
+    out.put("topicGroupsFolded", breakdownMetrics.overflow());
+    out.put("tracesExported", traceExporter == null ? 0 : traceExporter.exported());
+    out.put("tracesDropped", traceExporter == null ? 0 : traceExporter.dropped());
+    if (joinMember != null) {
+      JoinMember.Stats j = joinMember.stats();
+      out.put("spanRecordsRead", j.spanRecordsRead());
+      out.put("spanRecordsMalformed", j.spanRecordsMalformed());
+      out.put("metricRecordsRead", j.metricRecordsRead());
+      out.put("metricRecordsMalformed", j.metricRecordsMalformed());
+      out.put("breakdownsCounted", j.breakdownsCounted());
+      out.put("breakdownsReplayed", j.breakdownsReplayed());
+      out.put("breakdownsHandedOver", j.breakdownsHandedOver());
+      out.put("breakdownsCountedUncommitted", j.breakdownsCountedUncommitted());
+      out.put("spanTopicCommits", j.commits());
+      out.put("spanTopicCommitsFailed", j.commitsFailed());
+      out.put("spanPartitionsOwned", (long) j.spanPartitionsOwned());
+      out.put("millisSinceLastCommit", j.millisSinceLastCommit());
+    }
+    if (probeReader != null) {
+      out.put("probeTopicRecordsRead", probeReader.recordsRead());
+      out.put("probeTopicRecordsMalformed", probeReader.recordsMalformed());
+    }
+    r.requestsRejected().forEach((reason, n) -> out.put("requestsRejected." + reason, n));
+    return out;
+  }
+
+  private static Map<String, String> broker(BrokerStatus status) {
+    return Map.of(TagKeys.BROKER, Integer.toString(status.nodeId()));
+  }
+
+  private static Exposition.Type type(MetricDef def) {
+    return switch (def.instrument()) {
+      case HISTOGRAM -> Exposition.Type.HISTOGRAM;
+      case COUNTER -> Exposition.Type.COUNTER;
+      case GAUGE -> Exposition.Type.GAUGE;
+    };
+  }
+}

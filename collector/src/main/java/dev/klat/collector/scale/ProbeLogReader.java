@@ -1,0 +1,135 @@
+package dev.klat.collector.scale;
+
+import dev.klat.collector.receive.OtlpIngest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads the broker probes' topic whole, in every join member: any member may join a record of any
+ * partition of any broker, so each needs every probe's instants. Not a group member (no offsets
+ * committed): at start it goes back far enough to cover the spans it may read again.
+ */
+public final class ProbeLogReader implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(ProbeLogReader.class.getName());
+
+  private final String topic;
+  private final long lookBackMillis;
+  private final OtlpIngest ingest;
+  private final KafkaConsumer<byte[], byte[]> consumer;
+  private final Thread thread;
+  private final AtomicLong recordsRead = new AtomicLong();
+  private final AtomicLong recordsMalformed = new AtomicLong();
+  private volatile boolean running = true;
+
+  /**
+   * @param bootstrapServers the cluster
+   * @param topic the broker probes' topic
+   * @param lookBackMillis how far back to start reading: at least the join window, since a member
+   *     taking a partition over reads its spans again from up to a window back
+   * @param ingest decodes the probes' records
+   */
+  public ProbeLogReader(
+      String bootstrapServers, String topic, long lookBackMillis, OtlpIngest ingest) {
+    this.topic = topic;
+    this.lookBackMillis = lookBackMillis;
+    this.ingest = ingest;
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, "klat-probe-reader");
+    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    this.consumer = new KafkaConsumer<>(p);
+    this.thread = new Thread(this::run, "klat-probe-reader");
+    this.thread.setDaemon(true);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  private void run() {
+    try {
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+        partitions.add(new TopicPartition(topic, info.partition()));
+      }
+      consumer.assign(partitions);
+      Map<TopicPartition, Long> from = new HashMap<>();
+      long startMillis = System.currentTimeMillis() - lookBackMillis;
+      for (TopicPartition tp : partitions) {
+        from.put(tp, startMillis);
+      }
+      Map<TopicPartition, OffsetAndTimestamp> offsets =
+          consumer.offsetsForTimes(from, Duration.ofSeconds(30));
+      for (TopicPartition tp : partitions) {
+        OffsetAndTimestamp at = offsets.get(tp);
+        if (at == null) {
+          consumer.seekToEnd(List.of(tp));
+        } else {
+          consumer.seek(tp, at.offset());
+        }
+      }
+      while (running) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          recordsRead.incrementAndGet();
+          String error = record.value() == null ? "no value" : ingest.logsFrom(record.value());
+          if (error != null && recordsMalformed.getAndIncrement() == 0) {
+            LOG.warning(
+                "probe topic record "
+                    + record.topic()
+                    + "-"
+                    + record.partition()
+                    + "@"
+                    + record.offset()
+                    + " is not an OTLP protobuf logs request ("
+                    + error
+                    + "); skipped, counted in /api/stats as probeRecordsMalformed");
+          }
+        }
+      }
+    } catch (WakeupException e) {
+      // closing
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "the probe topic reader stopped", e);
+    } finally {
+      consumer.close(Duration.ofSeconds(2));
+    }
+  }
+
+  /** Records read since start. */
+  public long recordsRead() {
+    return recordsRead.get();
+  }
+
+  /** Of those, the ones that did not decode. */
+  public long recordsMalformed() {
+    return recordsMalformed.get();
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

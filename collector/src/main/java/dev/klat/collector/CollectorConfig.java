@@ -17,10 +17,10 @@ import java.util.Properties;
 /**
  * The collector's settings. Each key {@code k} (for example {@code join.window}) can be given, from
  * highest precedence to lowest, as a flag {@code --k=value}, a system property {@code
- * klat.collector.k}, an environment variable {@code KLAT_COLLECTOR_K} (dots become underscores,
- * upper case), or a line {@code k=value} in the properties file named by {@code --config=path}.
- * Every key, with its default, is listed in {@code docs/collector.md}. An unknown key is a warning;
- * a bad value fails start-up with a message naming the key.
+ * klat.collector.k}, an environment variable {@code KLAT_COLLECTOR_K} (dots and dashes become
+ * underscores, upper case), or a line {@code k=value} in the properties file named by {@code
+ * --config=path}. Every key, with its default, is listed in {@code docs/collector.md}. An unknown
+ * key is a warning; a bad value fails start-up with a message naming the key.
  */
 public final class CollectorConfig {
   /** Every key with its default, in the order of the documentation. */
@@ -160,7 +160,8 @@ public final class CollectorConfig {
     }
     for (String key : DEFAULTS.keySet()) {
       for (String name : DURATION_KEYS.contains(key) ? List.of(key + ".ms", key) : List.of(key)) {
-        String v = env.get(ENV_PREFIX + name.replace('.', '_').toUpperCase(Locale.ROOT));
+        String v =
+            env.get(ENV_PREFIX + name.replace('.', '_').replace('-', '_').toUpperCase(Locale.ROOT));
         if (v != null) {
           put(values, warnings, name, v.trim(), "environment");
         }

@@ -89,8 +89,8 @@ public final class TraceSplitter {
    * partitions: the trace id as lower-case hex text, empty for an all-zero id. Read in
    * opentelemetry-collector-contrib, {@code exporter/kafkaexporter/kafka_exporter.go}, {@code
    * partitionData} of the traces messenger: {@code
-   * []byte(traceutil.TraceIDToHexOrEmptyString(...))} (hex text since the exporter's rewrite on
-   * {@code iter.Seq2}; its first keyed marshaler, 2021, used the raw 16 bytes).
+   * []byte(traceutil.TraceIDToHexOrEmptyString(...))}. Its older {@code keyed_pdata_marshaler.go}
+   * used the raw 16 bytes; klat matches the current exporter.
    */
   static byte[] key(long traceIdHigh, long traceIdLow) {
     if (traceIdHigh == 0 && traceIdLow == 0) {

@@ -1,10 +1,13 @@
 package dev.klat.collector.receive;
 
 /** A request body that is not a valid OTLP message: answered with 400, never retried. */
-final class MalformedException extends Exception {
+public final class MalformedException extends Exception {
   private static final long serialVersionUID = 1L;
 
-  MalformedException(String message) {
+  /**
+   * @param message what the sender is told
+   */
+  public MalformedException(String message) {
     super(message, null, false, false);
   }
 }

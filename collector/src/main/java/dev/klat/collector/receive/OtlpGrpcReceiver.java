@@ -23,7 +23,8 @@ import java.util.logging.Logger;
  * the messages kept as bytes and decoded by the same code as OTLP/HTTP (no generated stubs, no
  * protobuf runtime). grpc-java applies {@code maxBodyBytes} to the decompressed message
  * (RESOURCE_EXHAUSTED above it) and handles {@code grpc-encoding: gzip}. A malformed message gets
- * INVALID_ARGUMENT; busy slots or a full join table get UNAVAILABLE, which OTLP clients retry.
+ * INVALID_ARGUMENT; busy slots or a busy sink (a full join table, a full producer buffer) get
+ * UNAVAILABLE, which OTLP clients retry.
  *
  * <p>Every answer carries the collector's wall clock at the call's start and at its answer ({@link
  * ClockSyncHeaders}, lower case): as response headers on success, as trailers on an error.
@@ -57,7 +58,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
   private static final Metadata.Key<String> SEND_TIME =
       Metadata.Key.of(ClockSyncHeaders.SEND_TIME_MICROS, Metadata.ASCII_STRING_MARSHALLER);
 
-  private final OtlpIngest ingest;
+  private final OtlpSink ingest;
   private final LongSupplier epochNanos;
 
   /**
@@ -65,14 +66,14 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
    *
    * @throws IOException if the address cannot be bound
    */
-  public OtlpGrpcReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest)
+  public OtlpGrpcReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest)
       throws IOException {
     this(address, limits, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
   /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
   OtlpGrpcReceiver(
-      InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest, LongSupplier epochNanos)
+      InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest, LongSupplier epochNanos)
       throws IOException {
     this.ingest = ingest;
     this.epochNanos = epochNanos;
@@ -135,10 +136,8 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
             return;
           }
           try {
-            if (traces && ingest.joinTableFull()) {
-              ingest.stats().rejected("join-table-full");
-              call.close(Status.UNAVAILABLE.withDescription("join table full"), sync(receiveNanos));
-              return;
+            if (traces) {
+              ingest.admitTraces();
             }
             byte[] response =
                 traces
@@ -147,6 +146,9 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
             call.sendHeaders(sync(receiveNanos));
             call.sendMessage(response);
             call.close(Status.OK, new Metadata());
+          } catch (BusyException e) {
+            ingest.stats().rejected(e.reason());
+            call.close(Status.UNAVAILABLE.withDescription(e.getMessage()), sync(receiveNanos));
           } catch (MalformedException e) {
             ingest.stats().rejected("malformed");
             call.close(Status.INVALID_ARGUMENT.withDescription(e.getMessage()), sync(receiveNanos));

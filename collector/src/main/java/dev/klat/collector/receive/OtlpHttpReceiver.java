@@ -23,8 +23,8 @@ import java.util.zip.ZipException;
  * for a body that does not decode (not retryable), 413 for a body over the limit, measured after
  * decompression and without inflating more than the limit, 415 for an unknown content type or
  * encoding, 503 with {@code Retry-After} when all request slots are busy, 429 with {@code
- * Retry-After} when the join table is full, and 200 with a partial success when some spans or
- * points were rejected.
+ * Retry-After} when the sink is busy (a full join table, a full producer buffer), and 200 with a
+ * partial success when some spans or points were rejected.
  *
  * <p>Every response to {@code /v1/traces} and {@code /v1/metrics}, error or not, carries the
  * collector's wall clock at the request's receipt and at the response ({@link ClockSyncHeaders}),
@@ -43,23 +43,23 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   private final HttpServer server;
   private final RequestSlots slots;
   private final int maxBodyBytes;
-  private final OtlpIngest ingest;
+  private final OtlpSink ingest;
   private final LongSupplier epochNanos;
 
   /**
    * Binds and starts the receiver (port 0 picks a free port), stamping responses with the system's
-   * wall clock; decoded requests go to {@code ingest}.
+   * wall clock; request bodies go to {@code ingest}.
    *
    * @throws IOException if the address cannot be bound
    */
-  public OtlpHttpReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest)
+  public OtlpHttpReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest)
       throws IOException {
     this(address, limits, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
   /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
   OtlpHttpReceiver(
-      InetSocketAddress address, ReceiverLimits limits, OtlpIngest ingest, LongSupplier epochNanos)
+      InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest, LongSupplier epochNanos)
       throws IOException {
     this.epochNanos = epochNanos;
     this.maxBodyBytes = limits.maxBodyBytes();
@@ -114,6 +114,15 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         return;
       }
       boolean json = isJson(exchange.getRequestHeaders().getFirst("Content-Type"));
+      if (json && !ingest.acceptsJson()) {
+        refuse(
+            exchange,
+            415,
+            true,
+            "unsupported-media-type",
+            "this collector forwards OTLP protobuf only: use " + PROTOBUF);
+        return;
+      }
       if (json && signal == Signal.LOGS) {
         refuse(
             exchange, 415, true, "unsupported-media-type", "the broker probe's logs are protobuf");
@@ -135,10 +144,14 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         return;
       }
       try {
-        if (traces && ingest.joinTableFull()) {
-          exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
-          refuse(exchange, 429, json, "join-table-full", "join table full, retry later");
-          return;
+        if (traces) {
+          try {
+            // Before the body is read: a refused body is discarded, never held.
+            ingest.admitTraces();
+          } catch (BusyException e) {
+            refuseBusy(exchange, json, e);
+            return;
+          }
         }
         Body body;
         try {
@@ -160,6 +173,9 @@ public final class OtlpHttpReceiver implements AutoCloseable {
               };
         } catch (MalformedException e) {
           refuse(exchange, 400, json, "malformed", e.getMessage());
+          return;
+        } catch (BusyException e) {
+          refuseBusy(exchange, json, e);
           return;
         }
         respond(exchange, 200, json ? JSON : PROTOBUF, response);
@@ -248,6 +264,11 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     } catch (IOException ignored) {
       // the client went away
     }
+  }
+
+  private void refuseBusy(HttpExchange exchange, boolean json, BusyException e) throws IOException {
+    exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
+    refuse(exchange, 429, json, e.reason(), e.getMessage());
   }
 
   private void refuse(

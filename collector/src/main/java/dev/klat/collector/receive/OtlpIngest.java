@@ -17,7 +17,11 @@ import java.util.Map;
  * Decodes OTLP export requests and hands their content to the join and the metric merger, for both
  * transports (HTTP and gRPC). Thread-safe.
  */
-public final class OtlpIngest {
+public final class OtlpIngest implements OtlpSink {
+  // Shared: stackless, and a full table refuses many requests in a row.
+  private static final BusyException JOIN_TABLE_FULL =
+      new BusyException("join-table-full", "join table full, retry later");
+
   private final Correlator correlator;
   private final AgentMetrics agentMetrics;
   private final ReceiverStats stats = new ReceiverStats();
@@ -55,15 +59,20 @@ public final class OtlpIngest {
   }
 
   /** The counts of both receivers. */
+  @Override
   public ReceiverStats stats() {
     return stats;
   }
 
-  boolean joinTableFull() {
-    return correlator.saturated();
+  @Override
+  public void admitTraces() throws BusyException {
+    if (correlator.saturated()) {
+      throw JOIN_TABLE_FULL;
+    }
   }
 
-  byte[] traces(byte[] body, int length, boolean json) throws MalformedException {
+  @Override
+  public byte[] traces(byte[] body, int length, boolean json) throws MalformedException {
     TraceBatch batch = new TraceBatch();
     if (json) {
       for (OtlpSpan span : OtlpJson.decodeTraces(body, length)) {
@@ -185,13 +194,15 @@ public final class OtlpIngest {
    * The broker probes' log records; OTLP/JSON is refused by the receiver (the probe sends
    * protobuf).
    */
-  byte[] logs(byte[] body, int length) throws MalformedException {
+  @Override
+  public byte[] logs(byte[] body, int length) throws MalformedException {
     ProbeIngest.Rejections rejections = probes.accept(body, length);
     correlator.brokerDataArrived();
     return partialSuccess(false, rejections.count(), rejections.firstError(), "rejectedLogRecords");
   }
 
-  byte[] metrics(byte[] body, int length, boolean json) throws MalformedException {
+  @Override
+  public byte[] metrics(byte[] body, int length, boolean json) throws MalformedException {
     return metrics(body, length, json, Long.MIN_VALUE);
   }
 

@@ -6,29 +6,31 @@ import java.util.Arrays;
 /**
  * Reads the protobuf wire format from a byte array, checking every length against the enclosing
  * message so that a hostile body can only cause a {@link MalformedException}, never an
- * out-of-bounds read or a large allocation. Not thread-safe.
+ * out-of-bounds read or a large allocation. Not thread-safe. Public for the ingest role, which
+ * splits and routes requests without decoding them.
  */
-final class ProtoReader {
-  static final int VARINT = 0;
-  static final int FIXED64 = 1;
-  static final int LENGTH_DELIMITED = 2;
-  static final int FIXED32 = 5;
+public final class ProtoReader {
+  public static final int VARINT = 0;
+  public static final int FIXED64 = 1;
+  public static final int LENGTH_DELIMITED = 2;
+  public static final int FIXED32 = 5;
 
   private final byte[] buf;
   private int pos;
   private int limit;
 
-  ProtoReader(byte[] buf, int length) {
+  /** Reads {@code buf[0..length)}. */
+  public ProtoReader(byte[] buf, int length) {
     this.buf = buf;
     this.limit = length;
   }
 
-  boolean hasMore() {
+  public boolean hasMore() {
     return pos < limit;
   }
 
   /** Returns the next tag (field number << 3 | wire type). */
-  int tag() throws MalformedException {
+  public int tag() throws MalformedException {
     if (pos < limit) {
       // Nearly every tag is one byte: fields 1 to 15.
       byte b = buf[pos];
@@ -44,7 +46,7 @@ final class ProtoReader {
     return (int) tag;
   }
 
-  long varint() throws MalformedException {
+  public long varint() throws MalformedException {
     int p = pos;
     if (p < limit && buf[p] >= 0) {
       // Lengths, kinds and flags: one byte.
@@ -94,7 +96,7 @@ final class ProtoReader {
   }
 
   /** Enters a length-delimited field; returns the outer limit to pass to {@link #pop}. */
-  int push() throws MalformedException {
+  public int push() throws MalformedException {
     long length = varint();
     if (length < 0 || length > limit - pos) {
       throw new MalformedException("length " + length + " exceeds the enclosing message");
@@ -104,12 +106,12 @@ final class ProtoReader {
     return outer;
   }
 
-  void pop(int outer) {
+  public void pop(int outer) {
     pos = limit;
     limit = outer;
   }
 
-  String string() throws MalformedException {
+  public String string() throws MalformedException {
     int outer = push();
     String s = new String(buf, pos, limit - pos, StandardCharsets.UTF_8);
     pop(outer);
@@ -136,7 +138,7 @@ final class ProtoReader {
    * Enters a bytes field holding an id (trace or span) of {@code 8 * words} bytes, or none; returns
    * the outer limit to pass to {@link #pop}. Read the words with {@link #idWord}.
    */
-  int pushId(int words) throws MalformedException {
+  public int pushId(int words) throws MalformedException {
     int outer = push();
     int length = limit - pos;
     if (length != 0 && length != 8 * words) {
@@ -146,7 +148,7 @@ final class ProtoReader {
   }
 
   /** The next 8 bytes of an id as a big-endian long; 0 for an empty id. */
-  long idWord() {
+  public long idWord() {
     if (limit - pos < 8) {
       return 0;
     }
@@ -162,11 +164,11 @@ final class ProtoReader {
     pos = position;
   }
 
-  int position() {
+  public int position() {
     return pos;
   }
 
-  int remaining() {
+  public int remaining() {
     return limit - pos;
   }
 
@@ -194,7 +196,7 @@ final class ProtoReader {
     return KnownKeys.find(buf, from, length);
   }
 
-  void skip(int tag) throws MalformedException {
+  public void skip(int tag) throws MalformedException {
     switch (tag & 7) {
       case VARINT -> varint();
       case FIXED64 -> {

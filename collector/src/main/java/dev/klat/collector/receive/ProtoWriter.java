@@ -6,9 +6,10 @@ import java.nio.charset.StandardCharsets;
 /**
  * Writes the protobuf wire format of the receiver's answers (a partial success, an error status). A
  * nested message is written to its own writer and copied in with its length: simple, and the
- * messages are small. Not thread-safe.
+ * messages are small. Not thread-safe. Public for the ingest role, which writes one request per
+ * trace.
  */
-final class ProtoWriter {
+public final class ProtoWriter {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
 
   private void varint(long v) {
@@ -23,28 +24,33 @@ final class ProtoWriter {
     varint((long) field << 3 | wire);
   }
 
-  ProtoWriter varintField(int field, long v) {
+  public ProtoWriter varintField(int field, long v) {
     tag(field, ProtoReader.VARINT);
     varint(v);
     return this;
   }
 
-  ProtoWriter bytesField(int field, byte[] bytes) {
+  public ProtoWriter bytesField(int field, byte[] bytes) {
+    return bytesField(field, bytes, 0, bytes.length);
+  }
+
+  /** A length-delimited field holding {@code bytes[from..from + length)}, copied as they are. */
+  public ProtoWriter bytesField(int field, byte[] bytes, int from, int length) {
     tag(field, ProtoReader.LENGTH_DELIMITED);
-    varint(bytes.length);
-    out.write(bytes, 0, bytes.length);
+    varint(length);
+    out.write(bytes, from, length);
     return this;
   }
 
-  ProtoWriter stringField(int field, String s) {
+  public ProtoWriter stringField(int field, String s) {
     return bytesField(field, s.getBytes(StandardCharsets.UTF_8));
   }
 
-  ProtoWriter messageField(int field, ProtoWriter message) {
+  public ProtoWriter messageField(int field, ProtoWriter message) {
     return bytesField(field, message.toByteArray());
   }
 
-  byte[] toByteArray() {
+  public byte[] toByteArray() {
     return out.toByteArray();
   }
 }

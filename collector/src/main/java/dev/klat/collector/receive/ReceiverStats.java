@@ -10,6 +10,9 @@ public final class ReceiverStats {
   final AtomicLong spansReceived = new AtomicLong();
   final AtomicLong spansNotKlat = new AtomicLong();
   final AtomicLong spansRejected = new AtomicLong();
+  final AtomicLong spansForwarded = new AtomicLong();
+  final AtomicLong spansRefused = new AtomicLong();
+  final AtomicLong recordsLost = new AtomicLong();
   final AtomicLong pointsReceived = new AtomicLong();
   final AtomicLong pointsRejected = new AtomicLong();
   final AtomicLong probeRecordsReceived = new AtomicLong();
@@ -34,6 +37,42 @@ public final class ReceiverStats {
   /** klat spans rejected because they lacked what the join needs (partial success). */
   public long spansRejected() {
     return spansRejected.get();
+  }
+
+  /**
+   * Counts a trace request the ingest role read: its spans, those handed to the producer of the
+   * span topic, and those of pieces refused as busy (the sender retries the request whole).
+   */
+  public void addSpansForwarded(long received, long forwarded, long refused) {
+    spansReceived.addAndGet(received);
+    spansForwarded.addAndGet(forwarded);
+    spansRefused.addAndGet(refused);
+  }
+
+  /** Counts a record the producer failed to deliver after its request was answered. */
+  public void addRecordLost() {
+    recordsLost.incrementAndGet();
+  }
+
+  /** Ingest role: spans handed to the producer of the span topic. */
+  public long spansForwarded() {
+    return spansForwarded.get();
+  }
+
+  /**
+   * Ingest role: spans of trace pieces the producer could not take at once (buffer full, topic
+   * unknown); their requests were refused as busy and are retried by the sender.
+   */
+  public long spansRefused() {
+    return spansRefused.get();
+  }
+
+  /**
+   * Ingest role: records (trace pieces, metrics and probe requests) the producer failed to deliver
+   * after their request was answered, which nobody retries.
+   */
+  public long recordsLost() {
+    return recordsLost.get();
   }
 
   /** Broker probe log records received (one per partition and leader term per export). */

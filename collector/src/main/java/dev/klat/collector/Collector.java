@@ -21,9 +21,11 @@ import dev.klat.collector.export.TraceExporter;
 import dev.klat.collector.receive.OtlpGrpcReceiver;
 import dev.klat.collector.receive.OtlpHttpReceiver;
 import dev.klat.collector.receive.OtlpIngest;
+import dev.klat.collector.receive.OtlpSink;
 import dev.klat.collector.receive.ReceiverLimits;
 import dev.klat.collector.receive.ReceiverStats;
 import dev.klat.collector.scale.JoinMember;
+import dev.klat.collector.scale.KafkaIngest;
 import dev.klat.collector.scale.ProbeLogReader;
 import dev.klat.collector.scale.SpanTopics;
 import java.io.IOException;
@@ -56,6 +58,7 @@ public final class Collector implements AutoCloseable {
   private final ScheduledExecutorService historySampler;
   private final TraceExporter traceExporter;
   private final OtlpIngest ingest;
+  private final KafkaIngest kafkaIngest;
   private final OtlpHttpReceiver receiver;
   private final OtlpGrpcReceiver grpcReceiver;
   private final AdminServer admin;
@@ -167,10 +170,12 @@ public final class Collector implements AutoCloseable {
       joinMember = null;
       probeReader = null;
     }
+    kafkaIngest = mode == Mode.INGEST ? KafkaIngest.start(config.spanTopics()) : null;
+    OtlpSink sink = kafkaIngest != null ? kafkaIngest : ingest;
     figures =
         new CollectorFigures(
             correlator,
-            ingest::stats,
+            sink::stats,
             probeTimelines,
             agentMetrics,
             breakdownMetrics,
@@ -193,14 +198,14 @@ public final class Collector implements AutoCloseable {
                 new InetSocketAddress(
                     config.string("otlp.http.host"), config.port("otlp.http.port")),
                 limits,
-                ingest);
+                sink);
         if (config.bool("otlp.grpc.enabled")) {
           g =
               new OtlpGrpcReceiver(
                   new InetSocketAddress(
                       config.string("otlp.grpc.host"), config.port("otlp.grpc.port")),
                   limits,
-                  ingest);
+                  sink);
         }
       }
       a =
@@ -224,6 +229,9 @@ public final class Collector implements AutoCloseable {
       brokers.close();
       if (traceExporter != null) {
         traceExporter.close();
+      }
+      if (kafkaIngest != null) {
+        kafkaIngest.close();
       }
       throw e;
     }
@@ -353,7 +361,7 @@ public final class Collector implements AutoCloseable {
   }
 
   ReceiverStats receiverStats() {
-    return ingest.stats();
+    return kafkaIngest != null ? kafkaIngest.stats() : ingest.stats();
   }
 
   TraceExporter traceExporter() {
@@ -368,6 +376,9 @@ public final class Collector implements AutoCloseable {
     }
     if (receiver != null) {
       receiver.close();
+    }
+    if (kafkaIngest != null) {
+      kafkaIngest.close();
     }
     if (grpcReceiver != null) {
       grpcReceiver.close();

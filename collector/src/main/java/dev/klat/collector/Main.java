@@ -39,10 +39,16 @@ public final class Main {
       return;
     }
     LOG.info(
-        "klat collector listening: OTLP/HTTP on "
-            + collector.otlpAddress()
-            + (collector.grpcAddress() == null ? "" : ", OTLP/gRPC on " + collector.grpcAddress())
-            + ", metrics and API on "
+        "klat collector ("
+            + collector.mode().name().toLowerCase(java.util.Locale.ROOT)
+            + ") listening: "
+            + (collector.otlpAddress() == null
+                ? ""
+                : "OTLP/HTTP on " + collector.otlpAddress() + ", ")
+            + (collector.grpcAddress() == null
+                ? ""
+                : "OTLP/gRPC on " + collector.grpcAddress() + ", ")
+            + "metrics and API on "
             + collector.adminAddress());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

@@ -118,6 +118,9 @@ class ScaleOutIT {
           counted += count(port);
           replayed += number(REPLAYED, get(port, "/api/stats", null));
         }
+        System.out.printf(
+            "scale-out: killed member had counted %d; all counted %d of %d; replayed %d%n",
+            countedByVictim, counted, RECORDS, replayed);
         assertThat(counted)
             .as("breakdowns across the members, the killed one's up to its death")
             .isEqualTo(RECORDS);

@@ -254,37 +254,7 @@ public final class CollectorConfig {
    * @throws IllegalArgumentException when a role that needs Kafka has no bootstrap servers
    */
   SpanTopicSettings spanTopics() {
-    String bootstrap = string("spans.kafka.bootstrap-servers").trim();
-    if (mode() == Mode.ALL) {
-      return null;
-    }
-    if (bootstrap.isEmpty()) {
-      throw new IllegalArgumentException(
-          "mode "
-              + string("mode").trim()
-              + " needs spans.kafka.bootstrap-servers: the Kafka cluster that carries the spans"
-              + " between the ingest and join roles");
-    }
-    int replicationFactor = positiveInt("spans.kafka.replication.factor");
-    if (replicationFactor > Short.MAX_VALUE) {
-      throw new IllegalArgumentException("spans.kafka.replication.factor is too large");
-    }
-    return new SpanTopicSettings(
-        bootstrap,
-        nonEmpty("spans.kafka.topic"),
-        nonEmpty("spans.kafka.metrics.topic"),
-        nonEmpty("spans.kafka.logs.topic"),
-        nonEmpty("spans.kafka.group"),
-        positiveInt("spans.kafka.partitions"),
-        (short) replicationFactor);
-  }
-
-  private String nonEmpty(String key) {
-    String v = string(key).trim();
-    if (v.isEmpty()) {
-      throw new IllegalArgumentException(key + " must not be empty");
-    }
-    return v;
+    return mode() == Mode.ALL ? null : SpanTopicSettings.read(this);
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.klat.collector.diagnose.DiagnosisGauges;
 import dev.klat.collector.export.TraceExporter;
 import dev.klat.collector.receive.ReceiverStats;
 import dev.klat.collector.scale.JoinMember;
+import dev.klat.collector.scale.JoinMemberStats;
 import dev.klat.collector.scale.ProbeLogReader;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TagKeys;
@@ -185,7 +186,7 @@ final class CollectorFigures {
     out.put("tracesExported", traceExporter == null ? 0 : traceExporter.exported());
     out.put("tracesDropped", traceExporter == null ? 0 : traceExporter.dropped());
     if (joinMember != null) {
-      JoinMember.Stats j = joinMember.stats();
+      JoinMemberStats j = joinMember.stats();
       out.put("spanRecordsRead", j.spanRecordsRead());
       out.put("spanRecordsMalformed", j.spanRecordsMalformed());
       out.put("metricRecordsRead", j.metricRecordsRead());

@@ -19,4 +19,41 @@ public record SpanTopicSettings(
     String logsTopic,
     String group,
     int partitions,
-    short replicationFactor) {}
+    short replicationFactor) {
+
+  /**
+   * Reads the {@code spans.kafka.*} settings.
+   *
+   * @throws IllegalArgumentException naming the key of a missing or bad value
+   */
+  static SpanTopicSettings read(CollectorConfig config) {
+    String bootstrap = config.string("spans.kafka.bootstrap-servers").trim();
+    if (bootstrap.isEmpty()) {
+      throw new IllegalArgumentException(
+          "mode "
+              + config.string("mode").trim()
+              + " needs spans.kafka.bootstrap-servers: the Kafka cluster that carries the spans"
+              + " between the ingest and join roles");
+    }
+    int replicationFactor = config.positiveInt("spans.kafka.replication.factor");
+    if (replicationFactor > Short.MAX_VALUE) {
+      throw new IllegalArgumentException("spans.kafka.replication.factor is too large");
+    }
+    return new SpanTopicSettings(
+        bootstrap,
+        nonEmpty(config, "spans.kafka.topic"),
+        nonEmpty(config, "spans.kafka.metrics.topic"),
+        nonEmpty(config, "spans.kafka.logs.topic"),
+        nonEmpty(config, "spans.kafka.group"),
+        config.positiveInt("spans.kafka.partitions"),
+        (short) replicationFactor);
+  }
+
+  private static String nonEmpty(CollectorConfig config, String key) {
+    String v = config.string(key).trim();
+    if (v.isEmpty()) {
+      throw new IllegalArgumentException(key + " must not be empty");
+    }
+    return v;
+  }
+}

@@ -64,21 +64,6 @@ public final class JoinMember implements AutoCloseable {
       long joinWindowNanos,
       int maxHeldBreakdowns) {}
 
-  /** Counts since start, for {@code /api/stats}. */
-  public record Stats(
-      long spanRecordsRead,
-      long spanRecordsMalformed,
-      long metricRecordsRead,
-      long metricRecordsMalformed,
-      long breakdownsCounted,
-      long breakdownsReplayed,
-      long breakdownsHandedOver,
-      long breakdownsCountedUncommitted,
-      long commits,
-      long commitsFailed,
-      int spanPartitionsOwned,
-      long millisSinceLastCommit) {}
-
   private final Settings settings;
   private final OtlpIngest ingest;
   private final AgentMetrics agentMetrics;
@@ -212,16 +197,7 @@ public final class JoinMember implements AutoCloseable {
             ? "no value"
             : ingest.tracesFrom(record.value(), SpanSource.of(record.partition(), record.offset()));
     if (error != null && spanRecordsMalformed.getAndIncrement() == 0) {
-      LOG.warning(
-          "span topic record "
-              + record.topic()
-              + "-"
-              + record.partition()
-              + "@"
-              + record.offset()
-              + " is not an OTLP protobuf trace request ("
-              + error
-              + "); skipped, counted in /api/stats as spanRecordsMalformed");
+      warnMalformed(record, "trace", error, "spanRecordsMalformed");
     }
   }
 
@@ -239,17 +215,17 @@ public final class JoinMember implements AutoCloseable {
     String error =
         record.value() == null ? "no value" : ingest.metricsFrom(record.value(), takenOver);
     if (error != null && metricRecordsMalformed.getAndIncrement() == 0) {
-      LOG.warning(
-          "metrics topic record "
-              + record.topic()
-              + "-"
-              + record.partition()
-              + "@"
-              + record.offset()
-              + " is not an OTLP protobuf metrics request ("
-              + error
-              + "); skipped, counted in /api/stats as metricRecordsMalformed");
+      warnMalformed(record, "metrics", error, "metricRecordsMalformed");
     }
+  }
+
+  static void warnMalformed(
+      ConsumerRecord<byte[], byte[]> record, String request, String error, String counter) {
+    LOG.warning(
+        String.format(
+            "%s-%d@%d is not an OTLP protobuf %s request (%s): skipped; this and later ones"
+                + " are counted in /api/stats as %s",
+            record.topic(), record.partition(), record.offset(), request, error, counter));
   }
 
   private Collection<Integer> ownedPartitions() {
@@ -435,12 +411,12 @@ public final class JoinMember implements AutoCloseable {
   }
 
   /** The counts since start. */
-  public Stats stats() {
+  public JoinMemberStats stats() {
     int partitions;
     synchronized (owned) {
       partitions = owned.size();
     }
-    return new Stats(
+    return new JoinMemberStats(
         spanRecordsRead.get(),
         spanRecordsMalformed.get(),
         metricRecordsRead.get(),

@@ -90,16 +90,7 @@ public final class ProbeLogReader implements AutoCloseable {
           recordsRead.incrementAndGet();
           String error = record.value() == null ? "no value" : ingest.logsFrom(record.value());
           if (error != null && recordsMalformed.getAndIncrement() == 0) {
-            LOG.warning(
-                "probe topic record "
-                    + record.topic()
-                    + "-"
-                    + record.partition()
-                    + "@"
-                    + record.offset()
-                    + " is not an OTLP protobuf logs request ("
-                    + error
-                    + "); skipped, counted in /api/stats as probeRecordsMalformed");
+            JoinMember.warnMalformed(record, "logs", error, "probeTopicRecordsMalformed");
           }
         }
       }

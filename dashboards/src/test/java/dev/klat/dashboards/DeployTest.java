@@ -226,6 +226,34 @@ class DeployTest {
   }
 
   @Test
+  void theScaledProfileAddsJoinMembersThatPrometheusFindsInTheCollectorJob() {
+    JsonNode join = services().get("collector-join");
+    assertThat(join.path("profiles").toString()).contains("scaled");
+    String command = join.path("command").toString();
+    assertThat(command).contains("--mode=join", "--admin.host=0.0.0.0");
+    assertThat(join.path("deploy").path("replicas").asInt()).isGreaterThan(1);
+    // The agents and probes send to the collector service: in the scaled layout it is the ingest
+    // role, switched by the environment, on the same Kafka as the members.
+    String collector = services().get("collector").path("command").toString();
+    assertThat(collector).contains("--mode=${KLAT_COLLECTOR_MODE:-all}");
+    String spans = "--spans.kafka.bootstrap-servers=kafka-1:9092,kafka-2:9092,kafka-3:9092";
+    assertThat(collector).contains(spans);
+    assertThat(command).contains(spans);
+    JsonNode config = Queries.read(Queries.YAML, DEPLOY.resolve("prometheus/prometheus.yml"));
+    boolean found = false;
+    for (JsonNode job : config.path("scrape_configs")) {
+      if (job.path("job_name").asText().equals("klat-collector")) {
+        for (JsonNode sd : job.path("dns_sd_configs")) {
+          found |=
+              sd.path("names").toString().contains("\"collector-join\"")
+                  && sd.path("port").asInt() == 9464;
+        }
+      }
+    }
+    assertThat(found).as("the collector job finds the join members by DNS on 9464").isTrue();
+  }
+
+  @Test
   void collectorSendsTracesToTempoOtlpReceiver() {
     JsonNode tempo = Queries.read(Queries.YAML, DEPLOY.resolve("tempo/tempo.yaml"));
     String receiver =

@@ -55,18 +55,30 @@ public final class AgentMetrics {
     }
   }
 
+  /**
+   * What a join member that took an agent's metrics over from another (see {@link #handOver}) knows
+   * of what the other counted.
+   *
+   * @param countedThroughNanos the other counted the agent's cumulative points up to this time (its
+   *     points' clock): a point no later is where this member's count starts, not counted
+   * @param startedBeforeEpochNanos when the other's count is unknown: a stream first seen here
+   *     whose agent started before this counts only what it adds from its first point on
+   */
+  public record TakeOver(long countedThroughNanos, long startedBeforeEpochNanos) {
+    /** Nothing counted elsewhere: every point counts. */
+    public static final TakeOver NONE = new TakeOver(Long.MIN_VALUE, Long.MIN_VALUE);
+  }
+
   /** Accepts one point; returns false (and counts it) when it is not a klat metric or unusable. */
   public boolean accept(Point p) {
-    return accept(p, Long.MIN_VALUE);
+    return accept(p, TakeOver.NONE);
   }
 
   /**
-   * Accepts one point as {@link #accept(Point)} does, except that a cumulative stream first seen
-   * here whose agent started before {@code takenOverEpochNanos} counts only what it adds from now
-   * on: the join role's member that took its partition over from another, which counted the rest
-   * (see {@link #handOver}).
+   * Accepts one point as {@link #accept(Point)} does, counting a cumulative stream only from where
+   * another join member stopped counting it.
    */
-  public synchronized boolean accept(Point p, long takenOverEpochNanos) {
+  public synchronized boolean accept(Point p, TakeOver takeOver) {
     MetricDef def = defs.get(p.name());
     if (def == null || !matches(def, p.type())) {
       ignoredPoints++;
@@ -89,8 +101,22 @@ public final class AgentMetrics {
     }
     StreamKey key = new StreamKey(p.instance(), series);
     Stream stream = streams.get(key);
+    boolean cumulative = p.type() != Exposition.Type.GAUGE;
+    if (cumulative && p.timeNanos() <= takeOver.countedThroughNanos()) {
+      // Counted by the member this stream came from: the count here starts at this point.
+      Accumulated base = retired.computeIfAbsent(series, k -> Accumulated.empty(histogram));
+      if (stream == null) {
+        streams.put(key, new Stream(p.startNanos(), p.timeNanos(), value));
+        evictIfFull();
+      } else {
+        base.add(stream.last);
+        stream.replace(p.startNanos(), p.timeNanos(), value);
+      }
+      base.subtract(value);
+      return true;
+    }
     if (stream == null) {
-      if (p.type() != Exposition.Type.GAUGE && p.startNanos() < takenOverEpochNanos) {
+      if (cumulative && p.startNanos() < takeOver.startedBeforeEpochNanos()) {
         retired.computeIfAbsent(series, k -> Accumulated.empty(histogram)).subtract(value);
       }
       streams.put(key, new Stream(p.startNanos(), p.timeNanos(), value));

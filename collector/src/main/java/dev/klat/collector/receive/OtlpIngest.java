@@ -108,18 +108,25 @@ public final class OtlpIngest implements OtlpSink {
   }
 
   /**
-   * Decodes an OTLP protobuf metrics request read from the join role's metrics topic; streams of
-   * agents started before {@code takenOverEpochNanos} count from their first point on (see {@link
-   * AgentMetrics#accept(AgentMetrics.Point, long)}).
+   * What a metrics record from the join role's topic held.
    *
-   * @return null, or why the body did not decode
+   * @param error null, or why the body did not decode
+   * @param newestPointNanos the latest time among its points (their clock), or {@code
+   *     Long.MIN_VALUE}
    */
-  public String metricsFrom(byte[] body, long takenOverEpochNanos) {
+  public record MetricsRead(String error, long newestPointNanos) {}
+
+  /**
+   * Decodes an OTLP protobuf metrics request read from the join role's metrics topic, counting its
+   * cumulative streams from where {@code takeOver} says another member stopped.
+   */
+  public MetricsRead metricsFrom(byte[] body, AgentMetrics.TakeOver takeOver) {
+    long[] newest = {Long.MIN_VALUE};
     try {
-      metrics(body, body.length, false, takenOverEpochNanos);
-      return null;
+      metrics(body, body.length, false, takeOver, newest);
+      return new MetricsRead(null, newest[0]);
     } catch (MalformedException e) {
-      return e.getMessage();
+      return new MetricsRead(e.getMessage(), Long.MIN_VALUE);
     }
   }
 
@@ -203,10 +210,11 @@ public final class OtlpIngest implements OtlpSink {
 
   @Override
   public byte[] metrics(byte[] body, int length, boolean json) throws MalformedException {
-    return metrics(body, length, json, Long.MIN_VALUE);
+    return metrics(body, length, json, AgentMetrics.TakeOver.NONE, new long[1]);
   }
 
-  private byte[] metrics(byte[] body, int length, boolean json, long takenOverEpochNanos)
+  private byte[] metrics(
+      byte[] body, int length, boolean json, AgentMetrics.TakeOver takeOver, long[] newest)
       throws MalformedException {
     List<OtlpMetricPoint> points =
         json
@@ -220,7 +228,8 @@ public final class OtlpIngest implements OtlpSink {
         resource = p.resource;
         offerClockSync(resource);
       }
-      String error = accept(p, takenOverEpochNanos);
+      newest[0] = Math.max(newest[0], p.timeNanos);
+      String error = accept(p, takeOver);
       if (error != null && rejected++ == 0) {
         firstError = error;
       }
@@ -237,7 +246,7 @@ public final class OtlpIngest implements OtlpSink {
     }
   }
 
-  private String accept(OtlpMetricPoint p, long takenOverEpochNanos) {
+  private String accept(OtlpMetricPoint p, AgentMetrics.TakeOver takeOver) {
     Exposition.Type type;
     if (p.type == OtlpMetricPoint.Type.HISTOGRAM) {
       type = Exposition.Type.HISTOGRAM;
@@ -280,7 +289,7 @@ public final class OtlpIngest implements OtlpSink {
             p.bounds,
             p.bucketCounts,
             p.sum),
-        takenOverEpochNanos);
+        takeOver);
     return null;
   }
 

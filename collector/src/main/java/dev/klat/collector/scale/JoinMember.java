@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -55,6 +54,8 @@ public final class JoinMember implements AutoCloseable {
    * @param sessionTimeoutMs how long the group waits for a silent member before handing its
    *     partitions over
    * @param joinWindowNanos the correlator's join window
+   * @param metricsStaleNanos an agent whose metrics are silent this long is no longer tracked for a
+   *     hand-over
    * @param maxHeldBreakdowns breakdowns that may wait for a commit at once; beyond it (commits
    *     failing for long) they are counted at once, at the risk of being counted again
    */
@@ -62,7 +63,8 @@ public final class JoinMember implements AutoCloseable {
       SpanTopicSettings topics,
       int sessionTimeoutMs,
       long joinWindowNanos,
-      int maxHeldBreakdowns) {}
+      int maxHeldBreakdowns,
+      long metricsStaleNanos) {}
 
   private final Settings settings;
   private final OtlpIngest ingest;
@@ -72,17 +74,15 @@ public final class JoinMember implements AutoCloseable {
   private final Correlator correlator;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Thread thread;
+  // Confined to the member's thread, as the consumer is.
+  private final MetricPartitions metrics;
   private volatile boolean running = true;
 
   // Guarded by itself; the correlator's sink reaches it from any thread, under the correlator's
   // lock, so this member never calls the correlator while holding it.
   private final Map<Integer, PartitionProgress> owned = new HashMap<>();
-  private final Map<Integer, Set<String>> instancesByMetricPartition = new HashMap<>();
-  private final Map<Integer, Long> takenOverEpochNanos = new HashMap<>();
   private final AtomicLong spanRecordsRead = new AtomicLong();
   private final AtomicLong spanRecordsMalformed = new AtomicLong();
-  private final AtomicLong metricRecordsRead = new AtomicLong();
-  private final AtomicLong metricRecordsMalformed = new AtomicLong();
   private final AtomicLong breakdownsCounted = new AtomicLong();
   private final AtomicLong breakdownsReplayed = new AtomicLong();
   private final AtomicLong breakdownsHandedOver = new AtomicLong();
@@ -115,6 +115,7 @@ public final class JoinMember implements AutoCloseable {
     this.nanoTime = nanoTime;
     this.lastCommitNanos = nanoTime.getAsLong();
     this.consumer = new KafkaConsumer<>(consumerProperties(settings));
+    this.metrics = new MetricPartitions(ingest, agentMetrics, settings.metricsStaleNanos());
     this.thread = new Thread(this::run, "klat-join-member");
     this.thread.setDaemon(true);
   }
@@ -158,7 +159,7 @@ public final class JoinMember implements AutoCloseable {
           if (record.topic().equals(settings.topics().spansTopic())) {
             readSpans(record, now);
           } else {
-            readMetrics(record);
+            metrics.read(record, now);
           }
         }
         if (now - lastCommitNanos >= COMMIT_INTERVAL_NANOS) {
@@ -198,24 +199,6 @@ public final class JoinMember implements AutoCloseable {
             : ingest.tracesFrom(record.value(), SpanSource.of(record.partition(), record.offset()));
     if (error != null && spanRecordsMalformed.getAndIncrement() == 0) {
       warnMalformed(record, "trace", error, "spanRecordsMalformed");
-    }
-  }
-
-  private void readMetrics(ConsumerRecord<byte[], byte[]> record) {
-    metricRecordsRead.incrementAndGet();
-    long takenOver;
-    synchronized (owned) {
-      if (record.key() != null) {
-        instancesByMetricPartition
-            .computeIfAbsent(record.partition(), p -> new HashSet<>())
-            .add(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8));
-      }
-      takenOver = takenOverEpochNanos.getOrDefault(record.partition(), Long.MIN_VALUE);
-    }
-    String error =
-        record.value() == null ? "no value" : ingest.metricsFrom(record.value(), takenOver);
-    if (error != null && metricRecordsMalformed.getAndIncrement() == 0) {
-      warnMalformed(record, "metrics", error, "metricRecordsMalformed");
     }
   }
 
@@ -266,7 +249,7 @@ public final class JoinMember implements AutoCloseable {
     if (metrics) {
       for (TopicPartition tp : consumer.assignment()) {
         if (tp.topic().equals(settings.topics().metricsTopic())) {
-          offsets.put(tp, new OffsetAndMetadata(consumer.position(tp)));
+          offsets.put(tp, this.metrics.commit(tp.partition(), consumer.position(tp), now));
         }
       }
     }
@@ -366,9 +349,8 @@ public final class JoinMember implements AutoCloseable {
             owned.put(
                 tp.partition(),
                 new PartitionProgress(c == null ? -1 : ReplayMarker.parse(c.metadata())));
-          } else if (c != null) {
-            // Another member counted this partition's agents until now.
-            takenOverEpochNanos.put(tp.partition(), nowEpochNanos);
+          } else {
+            metrics.assigned(tp.partition(), c, nowEpochNanos);
           }
         }
       }
@@ -385,7 +367,6 @@ public final class JoinMember implements AutoCloseable {
     }
 
     private void forget(Collection<TopicPartition> partitions, List<Integer> spans) {
-      Set<String> handedOver = new HashSet<>();
       synchronized (owned) {
         for (int p : spans) {
           PartitionProgress progress = owned.remove(p);
@@ -394,18 +375,11 @@ public final class JoinMember implements AutoCloseable {
             breakdownsHandedOver.addAndGet(progress.held());
           }
         }
-        for (TopicPartition tp : partitions) {
-          if (tp.topic().equals(settings.topics().metricsTopic())) {
-            Set<String> instances = instancesByMetricPartition.remove(tp.partition());
-            if (instances != null) {
-              handedOver.addAll(instances);
-            }
-            takenOverEpochNanos.remove(tp.partition());
-          }
-        }
       }
-      if (!handedOver.isEmpty()) {
-        agentMetrics.handOver(handedOver::contains);
+      for (TopicPartition tp : partitions) {
+        if (tp.topic().equals(settings.topics().metricsTopic())) {
+          metrics.revoked(tp.partition());
+        }
       }
     }
   }
@@ -419,8 +393,8 @@ public final class JoinMember implements AutoCloseable {
     return new JoinMemberStats(
         spanRecordsRead.get(),
         spanRecordsMalformed.get(),
-        metricRecordsRead.get(),
-        metricRecordsMalformed.get(),
+        metrics.recordsRead.get(),
+        metrics.recordsMalformed.get(),
         breakdownsCounted.get(),
         breakdownsReplayed.get(),
         breakdownsHandedOver.get(),

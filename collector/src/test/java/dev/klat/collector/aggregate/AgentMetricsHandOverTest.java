@@ -26,20 +26,33 @@ class AgentMetricsHandOverTest {
     first.accept(e2e("a", 1, 20, 3_000_000, 3_000_000, 3_000_000));
 
     first.handOver("a"::equals);
-    // The agent (started at 1) was counted by the first member up to now (taken over at 25).
-    second.accept(e2e("a", 1, 30, 3_000_000, 3_000_000, 3_000_000, 3_000_000), 25);
-    second.accept(e2e("a", 1, 40, 3_000_000, 3_000_000, 3_000_000, 3_000_000, 3_000_000), 25);
+    // The first member counted through the point of time 20; the second reads it again first.
+    AgentMetrics.TakeOver countedThrough20 = new AgentMetrics.TakeOver(20, Long.MIN_VALUE);
+    second.accept(e2e("a", 1, 10, 3_000_000, 3_000_000), countedThrough20);
+    second.accept(e2e("a", 1, 20, 3_000_000, 3_000_000, 3_000_000), countedThrough20);
+    second.accept(
+        e2e("a", 1, 30, 3_000_000, 3_000_000, 3_000_000, 3_000_000, 3_000_000), countedThrough20);
 
     assertThat(merged(first)).as("the first keeps what it counted").isEqualTo(3);
-    // What the agent added between the two members' points (one export interval) is not counted.
-    assertThat(merged(second)).as("the second counts from its first point on").isEqualTo(1);
+    assertThat(merged(second)).as("the second counts what came after").isEqualTo(2);
     assertThat(first.streamCount()).isZero();
+  }
+
+  @Test
+  void withoutTheOtherMembersCountAnAgentStartedBeforeTheTakeOverCountsFromItsFirstPoint() {
+    AgentMetrics second = new AgentMetrics(100, Long.MAX_VALUE);
+    AgentMetrics.TakeOver unknown = new AgentMetrics.TakeOver(Long.MIN_VALUE, 25);
+    second.accept(e2e("a", 1, 30, 3_000_000, 3_000_000, 3_000_000, 3_000_000), unknown);
+    second.accept(e2e("a", 1, 40, 3_000_000, 3_000_000, 3_000_000, 3_000_000, 3_000_000), unknown);
+    // What the agent added between the two members' points (one export interval) is not counted.
+    assertThat(merged(second)).isEqualTo(1);
   }
 
   @Test
   void anAgentStartedAfterTheTakeOverCountsWhole() {
     AgentMetrics second = new AgentMetrics(100, Long.MAX_VALUE);
-    second.accept(e2e("b", 50, 60, 3_000_000, 3_000_000), 25);
+    second.accept(
+        e2e("b", 50, 60, 3_000_000, 3_000_000), new AgentMetrics.TakeOver(Long.MIN_VALUE, 25));
     assertThat(merged(second)).isEqualTo(2);
   }
 

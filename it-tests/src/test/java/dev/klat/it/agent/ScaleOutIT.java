@@ -25,13 +25,16 @@ import org.junit.jupiter.api.Timeout;
  * the span topic's partitions. One join member is SIGKILLed while the producer is mid-stream and
  * started again: the breakdowns counted across the members (the killed one's up to its death) equal
  * the records sampled on both sides, none twice, and the members that took its partitions over read
- * them again and left the joins it had counted alone.
+ * them again and left the joins it had counted alone. Then, with no member dying, the members'
+ * metrics add up to what one collector would show.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class ScaleOutIT {
   private static final String TOPIC = "scale-out";
   private static final String GROUP = "scale-out-group";
   private static final int RECORDS = 1500;
+  private static final String CALM_TOPIC = "scale-out-calm";
+  private static final int CALM_RECORDS = 300;
   private static final Pattern COUNT = Pattern.compile("\"count\":(\\d+)");
   private static final Pattern OWNED = Pattern.compile("\"spanPartitionsOwned\":(\\d+)");
   private static final Pattern SINCE_COMMIT = Pattern.compile("\"millisSinceLastCommit\":(\\d+)");
@@ -133,6 +136,7 @@ class ScaleOutIT {
         for (Process member : members) {
           assertThat(member.isAlive()).isTrue();
         }
+        theMembersMetricsAddUpToTheRecords(cluster, endpoint, memberPorts);
       } finally {
         for (Process p : processes) {
           p.destroy();
@@ -144,6 +148,68 @@ class ScaleOutIT {
         }
       }
     }
+  }
+
+  /**
+   * With no member dying, the members' {@code /metrics} add up to what one collector would show:
+   * the consumer agent's every-record histogram (each agent's points go to one member) and the
+   * breakdowns' segment histograms, summed over the members with no label of theirs.
+   */
+  private static void theMembersMetricsAddUpToTheRecords(
+      KafkaCluster cluster, String endpoint, int[] memberPorts) throws Exception {
+    cluster.createTopic(TopicSpec.named(CALM_TOPIC).partitions(3).build());
+    AppJvm.Result calm =
+        AppJvm.run(
+            "4.4.0",
+            AppJvm.agentOptions(endpoint, "1.0"),
+            ConsumerApp.class,
+            "e2e",
+            cluster.bootstrapServers(),
+            CALM_TOPIC,
+            GROUP,
+            "classic",
+            Integer.toString(CALM_RECORDS),
+            "5",
+            "1500");
+    assertThat(calm.exitCode()).as(calm.output()).isZero();
+    String topic = "topic=\"" + CALM_TOPIC + "\"";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long e2e;
+    long produce;
+    do {
+      Thread.sleep(500);
+      e2e = 0;
+      produce = 0;
+      for (int port : memberPorts) {
+        String scrape = get(port, "/metrics", null);
+        e2e += sum(scrape, "klat_e2e_latency_seconds_count{", topic);
+        produce += sum(scrape, "klat_segment_latency_seconds_count{", topic, "segment=\"produce\"");
+      }
+    } while ((e2e != CALM_RECORDS || produce != CALM_RECORDS) && System.nanoTime() < deadline);
+    assertThat(e2e)
+        .as("the consumer agent's e2e histogram, summed over the members")
+        .isEqualTo(CALM_RECORDS);
+    assertThat(produce)
+        .as("the breakdowns' produce histogram, summed over the members")
+        .isEqualTo(CALM_RECORDS);
+  }
+
+  // The sum of the values of the series starting with prefix whose labels hold every fragment.
+  private static long sum(String scrape, String prefix, String... fragments) {
+    long total = 0;
+    for (String line : scrape.split("\n")) {
+      if (!line.startsWith(prefix)) {
+        continue;
+      }
+      boolean all = true;
+      for (String fragment : fragments) {
+        all &= line.contains(fragment);
+      }
+      if (all) {
+        total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return total;
   }
 
   private static Process start(

@@ -73,19 +73,7 @@ class ScaleOutIT {
         }
         assertThat(ingest.isAlive()).isTrue();
 
-        AppJvm.Running app =
-            AppJvm.start(
-                "4.4.0",
-                AppJvm.agentOptions(endpoint, "1.0"),
-                ConsumerApp.class,
-                "e2e",
-                cluster.bootstrapServers(),
-                TOPIC,
-                GROUP,
-                "classic",
-                Integer.toString(RECORDS),
-                "10",
-                "1500");
+        AppJvm.Running app = startProducerAndConsumer(cluster, endpoint, TOPIC, RECORDS, 10);
         // Mid-stream: some breakdowns counted everywhere, most records still to come.
         int victim = 1;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -159,18 +147,7 @@ class ScaleOutIT {
       KafkaCluster cluster, String endpoint, int[] memberPorts) throws Exception {
     cluster.createTopic(TopicSpec.named(CALM_TOPIC).partitions(3).build());
     AppJvm.Result calm =
-        AppJvm.run(
-            "4.4.0",
-            AppJvm.agentOptions(endpoint, "1.0"),
-            ConsumerApp.class,
-            "e2e",
-            cluster.bootstrapServers(),
-            CALM_TOPIC,
-            GROUP,
-            "classic",
-            Integer.toString(CALM_RECORDS),
-            "5",
-            "1500");
+        startProducerAndConsumer(cluster, endpoint, CALM_TOPIC, CALM_RECORDS, 5).await();
     assertThat(calm.exitCode()).as(calm.output()).isZero();
     String topic = "topic=\"" + CALM_TOPIC + "\"";
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -210,6 +187,24 @@ class ScaleOutIT {
       }
     }
     return total;
+  }
+
+  // A producer and a consumer with the agent, sampling every record, one JVM (ConsumerApp e2e).
+  private static AppJvm.Running startProducerAndConsumer(
+      KafkaCluster cluster, String endpoint, String topic, int records, int intervalMillis)
+      throws IOException {
+    return AppJvm.start(
+        "4.4.0",
+        AppJvm.agentOptions(endpoint, "1.0"),
+        ConsumerApp.class,
+        "e2e",
+        cluster.bootstrapServers(),
+        topic,
+        GROUP,
+        "classic",
+        Integer.toString(records),
+        Integer.toString(intervalMillis),
+        "1500");
   }
 
   private static Process start(

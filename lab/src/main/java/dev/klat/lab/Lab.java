@@ -73,7 +73,7 @@ final class Lab {
                 out,
                 terminal,
                 "connecting to " + options.bootstrap(),
-                () -> LabCluster.external(options.bootstrap()));
+                () -> LabCluster.external(options.bootstrap(), options.commandConfig()));
     Progress.run(
         out,
         terminal,

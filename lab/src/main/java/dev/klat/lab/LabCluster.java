@@ -3,6 +3,10 @@ package dev.klat.lab;
 import dev.klat.kafka.cluster.Broker;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,13 +39,23 @@ final class LabCluster implements AutoCloseable {
 
   private final KafkaCluster embedded;
   private final String bootstrap;
+  private final Path commandConfig;
+  private final Properties clientSettings;
   private final Admin admin;
   private final short replicationFactor;
   private final Set<String> created = ConcurrentHashMap.newKeySet();
 
-  private LabCluster(KafkaCluster embedded, String bootstrap, Admin admin, int brokers) {
+  private LabCluster(
+      KafkaCluster embedded,
+      String bootstrap,
+      Path commandConfig,
+      Properties clientSettings,
+      Admin admin,
+      int brokers) {
     this.embedded = embedded;
     this.bootstrap = bootstrap;
+    this.commandConfig = commandConfig;
+    this.clientSettings = clientSettings;
     this.admin = admin;
     this.replicationFactor = (short) Math.min(3, brokers);
   }
@@ -56,8 +70,14 @@ final class LabCluster implements AutoCloseable {
             .startTimeout(Duration.ofMinutes(3))
             .start();
     try {
+      Properties none = new Properties();
       return new LabCluster(
-          cluster, cluster.bootstrapServers(), admin(cluster.bootstrapServers()), 3);
+          cluster,
+          cluster.bootstrapServers(),
+          null,
+          none,
+          admin(cluster.bootstrapServers(), none),
+          3);
     } catch (RuntimeException e) {
       cluster.close();
       throw e;
@@ -67,13 +87,15 @@ final class LabCluster implements AutoCloseable {
   /**
    * Connects to a user's cluster.
    *
-   * @throws LabException when it does not answer within 10 s
+   * @param commandConfig the client settings its listener needs (security), or null
+   * @throws LabException when it does not answer within 10 s or the file does not read
    */
-  static LabCluster external(String bootstrap) {
-    Admin admin = admin(bootstrap);
+  static LabCluster external(String bootstrap, Path commandConfig) {
+    Properties settings = clientSettings(commandConfig);
+    Admin admin = admin(bootstrap, settings);
     try {
       int brokers = admin.describeCluster().nodes().get(REACH_TIMEOUT_S, TimeUnit.SECONDS).size();
-      return new LabCluster(null, bootstrap, admin, brokers);
+      return new LabCluster(null, bootstrap, commandConfig, settings, admin, brokers);
     } catch (TimeoutException | ExecutionException e) {
       admin.close(Duration.ZERO);
       throw new LabException(
@@ -83,7 +105,9 @@ final class LabCluster implements AutoCloseable {
               + REACH_TIMEOUT_S
               + " s ("
               + (e.getCause() == null ? e : e.getCause())
-              + "); check the address, and that it is a PLAINTEXT listener");
+              + "); check the address, and that the listener's security settings are in the"
+              + " --command-config file"
+              + (commandConfig == null ? " (none given: PLAINTEXT)" : " " + commandConfig));
     } catch (InterruptedException e) {
       admin.close(Duration.ZERO);
       Thread.currentThread().interrupt();
@@ -91,8 +115,39 @@ final class LabCluster implements AutoCloseable {
     }
   }
 
-  private static Admin admin(String bootstrap) {
+  /**
+   * The client settings of a {@code --command-config} file, as Kafka's tools read theirs; its
+   * {@code bootstrap.servers}, if any, gives way to {@code --bootstrap-server}.
+   */
+  private static Properties clientSettings(Path commandConfig) {
+    Properties settings = new Properties();
+    if (commandConfig == null) {
+      return settings;
+    }
+    try (Reader in = Files.newBufferedReader(commandConfig, StandardCharsets.UTF_8)) {
+      settings.load(in);
+    } catch (IOException e) {
+      throw new LabException("cannot read --command-config " + commandConfig + ": " + e);
+    }
+    settings.remove(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+    return settings;
+  }
+
+  /** The client settings for the lab's own clients: the command config's, or none. */
+  Properties clientSettings() {
+    Properties copy = new Properties();
+    copy.putAll(clientSettings);
+    return copy;
+  }
+
+  /** The command config file, which the lab's producer and consumer processes read; or null. */
+  Path commandConfig() {
+    return commandConfig;
+  }
+
+  private static Admin admin(String bootstrap, Properties clientSettings) {
     Properties properties = new Properties();
+    properties.putAll(clientSettings);
     properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
     properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");

@@ -22,17 +22,14 @@ public final class LabConsumer {
 
   private LabConsumer() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws java.io.IOException {
     Properties properties = new Properties();
     properties.put("bootstrap.servers", args[0]);
     properties.put("group.id", args[2]);
     properties.put("auto.offset.reset", "earliest");
     properties.put("key.deserializer", ByteArrayDeserializer.class.getName());
     properties.put("value.deserializer", ByteArrayDeserializer.class.getName());
-    for (String setting : Arrays.asList(args).subList(3, args.length)) {
-      int equals = setting.indexOf('=');
-      properties.put(setting.substring(0, equals), setting.substring(equals + 1));
-    }
+    ClientSettings.apply(properties, Arrays.asList(args).subList(3, args.length));
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties)) {
       Thread stdinWatch =
           new Thread(

@@ -1,5 +1,6 @@
 package dev.klat.lab;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.Locale;
  * The command line of {@code ./klat lab}.
  *
  * @param bootstrap the user's cluster, or null for the embedded one
+ * @param commandConfig the client settings (security) for the user's cluster, or null
  * @param experiments the chosen experiments' names, in the catalogue's order; all when none chosen
  * @param timeBudget the whole run's budget, cluster start included
  * @param out where the report, the CSV and the logs go
@@ -19,6 +21,7 @@ import java.util.Locale;
  */
 record LabOptions(
     String bootstrap,
+    Path commandConfig,
     List<String> experiments,
     Duration timeBudget,
     Path out,
@@ -26,8 +29,8 @@ record LabOptions(
     boolean quick) {
 
   static final String USAGE =
-      "usage: ./klat lab [--bootstrap-server HOST:PORT] [--experiment NAME ...] [--time-budget 10m]"
-          + " [--out DIR] [--rate 200] [--quick]\n"
+      "usage: ./klat lab [--bootstrap-server HOST:PORT [--command-config FILE]]"
+          + " [--experiment NAME ...] [--time-budget 10m] [--out DIR] [--rate 200] [--quick]\n"
           + "  experiments: "
           + String.join(", ", Experiments.NAMES)
           + " (default: all)";
@@ -37,6 +40,7 @@ record LabOptions(
    */
   static LabOptions parse(List<String> args, Path defaultOut) {
     String bootstrap = null;
+    Path commandConfig = null;
     List<String> chosen = new ArrayList<>();
     Duration budget = Duration.ofMinutes(10);
     Path out = defaultOut;
@@ -46,6 +50,13 @@ record LabOptions(
       String arg = args.get(i);
       switch (arg) {
         case "--bootstrap-server" -> bootstrap = value(args, ++i, arg);
+        case "--command-config" -> {
+          commandConfig = Paths.get(value(args, ++i, arg)).toAbsolutePath().normalize();
+          if (!Files.isReadable(commandConfig)) {
+            throw new IllegalArgumentException(
+                "--command-config " + commandConfig + ": no such readable file");
+          }
+        }
         case "--experiment" -> {
           for (String name : value(args, ++i, arg).split(",")) {
             Experiments.named(name.trim(), true);
@@ -66,6 +77,10 @@ record LabOptions(
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
+    if (commandConfig != null && bootstrap == null) {
+      throw new IllegalArgumentException(
+          "--command-config applies to --bootstrap-server: the embedded cluster needs none");
+    }
     List<String> ordered = new ArrayList<>();
     for (String name : Experiments.NAMES) {
       if (chosen.isEmpty() || chosen.contains(name)) {
@@ -73,7 +88,7 @@ record LabOptions(
       }
     }
     return new LabOptions(
-        bootstrap, ordered, budget, out.toAbsolutePath().normalize(), rate, quick);
+        bootstrap, commandConfig, ordered, budget, out.toAbsolutePath().normalize(), rate, quick);
   }
 
   private static String value(List<String> args, int index, String option) {

@@ -42,10 +42,7 @@ public final class LabProducer {
     properties.put("bootstrap.servers", args[0]);
     properties.put("key.serializer", ByteArraySerializer.class.getName());
     properties.put("value.serializer", ByteArraySerializer.class.getName());
-    for (String setting : Arrays.asList(args).subList(7, args.length)) {
-      int equals = setting.indexOf('=');
-      properties.put(setting.substring(0, equals), setting.substring(equals + 1));
-    }
+    ClientSettings.apply(properties, Arrays.asList(args).subList(7, args.length));
     BufferedReader commands =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     byte[] value = new byte[recordBytes];

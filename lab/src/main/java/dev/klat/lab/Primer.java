@@ -24,12 +24,12 @@ final class Primer {
   static void prime(LabCluster cluster, String topic, long durationMs) throws Exception {
     cluster.createTopic(topic, 6);
     try {
-      Properties producerConfig = new Properties();
+      Properties producerConfig = cluster.clientSettings();
       producerConfig.put("bootstrap.servers", cluster.bootstrapServers());
       producerConfig.put("acks", "all");
       producerConfig.put("key.serializer", ByteArraySerializer.class.getName());
       producerConfig.put("value.serializer", ByteArraySerializer.class.getName());
-      Properties consumerConfig = new Properties();
+      Properties consumerConfig = cluster.clientSettings();
       consumerConfig.put("bootstrap.servers", cluster.bootstrapServers());
       consumerConfig.put("group.id", topic);
       consumerConfig.put("auto.offset.reset", "earliest");

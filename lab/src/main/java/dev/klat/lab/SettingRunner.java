@@ -140,6 +140,7 @@ final class SettingRunner {
     args.add(Boolean.toString(setting.keyed()));
     args.add(Long.toString(plan.warmupMs()));
     args.add(Long.toString(plan.measureMs()));
+    addCommandConfig(args);
     for (Map.Entry<String, String> config : setting.producerConfig().entrySet()) {
       args.add(config.getKey() + "=" + config.getValue());
     }
@@ -151,10 +152,18 @@ final class SettingRunner {
     args.add(cluster.bootstrapServers());
     args.add(topic);
     args.add(group);
+    addCommandConfig(args);
     for (Map.Entry<String, String> config : setting.consumerConfig().entrySet()) {
       args.add(config.getKey() + "=" + config.getValue());
     }
     return args;
+  }
+
+  // The file's name, not its settings: passwords stay off the processes' command lines.
+  private void addCommandConfig(List<String> args) {
+    if (cluster.commandConfig() != null) {
+      args.add(ClientSettings.FILE_KEY + "=" + cluster.commandConfig());
+    }
   }
 
   private static Matcher counts(String line) {

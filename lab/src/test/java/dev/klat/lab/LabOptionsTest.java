@@ -31,4 +31,25 @@ class LabOptionsTest {
     assertThatThrownBy(() -> LabOptions.parse(List.of("--out"), Paths.get("out")))
         .hasMessageContaining("--out needs a value");
   }
+
+  @Test
+  void aCommandConfigMustExistAndGoWithABootstrapServer(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("client.properties");
+    assertThatThrownBy(
+            () ->
+                LabOptions.parse(
+                    List.of("--bootstrap-server", "k:9092", "--command-config", file.toString()),
+                    Paths.get("out")))
+        .hasMessageContaining("no such readable file");
+    java.nio.file.Files.writeString(file, "security.protocol=SSL\n");
+    assertThatThrownBy(
+            () -> LabOptions.parse(List.of("--command-config", file.toString()), Paths.get("out")))
+        .hasMessageContaining("applies to --bootstrap-server");
+    LabOptions options =
+        LabOptions.parse(
+            List.of("--bootstrap-server", "k:9092", "--command-config", file.toString()),
+            Paths.get("out"));
+    org.assertj.core.api.Assertions.assertThat(options.commandConfig()).isEqualTo(file);
+  }
 }

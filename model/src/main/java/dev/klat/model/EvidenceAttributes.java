@@ -106,6 +106,17 @@ public final class EvidenceAttributes {
           "",
           "The consumer's max.poll.records: the most records one poll() returns.");
 
+  /**
+   * {@code klat.consumer.assigned_partitions}: the partitions of the record's topic assigned to the
+   * consumer when {@code poll()} returned the record: more than one, and other consumers of the
+   * group could take some.
+   */
+  public static final AttributeDef CONSUMER_ASSIGNED_PARTITIONS =
+      longValue(
+          "klat.consumer.assigned_partitions",
+          "",
+          "Partitions of the record's topic assigned to the consumer when poll() returned it.");
+
   private static final List<AttributeDef> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
@@ -119,7 +130,8 @@ public final class EvidenceAttributes {
               CONSUMER_POLL_GAP_NS,
               CONSUMER_PREVIOUS_POLL_RECORDS,
               CONSUMER_FETCH_MAX_WAIT_MS,
-              CONSUMER_MAX_POLL_RECORDS));
+              CONSUMER_MAX_POLL_RECORDS,
+              CONSUMER_ASSIGNED_PARTITIONS));
 
   /** Every evidence attribute, in a stable order. */
   public static List<AttributeDef> all() {

@@ -91,6 +91,7 @@ class NamesTest {
     expected.put("klat.consumer.previous_poll_records", AttributeDef.Type.LONG);
     expected.put("klat.consumer.fetch_max_wait_ms", AttributeDef.Type.LONG);
     expected.put("klat.consumer.max_poll_records", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.assigned_partitions", AttributeDef.Type.LONG);
 
     Map<String, AttributeDef.Type> actual = new LinkedHashMap<>();
     for (AttributeDef attribute : SpanAttributes.all()) {

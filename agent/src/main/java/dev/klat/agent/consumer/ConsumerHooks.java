@@ -7,6 +7,8 @@ import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
 import java.util.List;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
@@ -105,9 +107,15 @@ public final class ConsumerHooks {
           context.lastPollExitNanos != 0L
               ? context.pollEnterNanos - context.lastPollExitNanos
               : -1L;
+      Set<TopicPartition> assigned = context.spanCount > 0 ? assignment(consumer) : null;
       for (int i = 0; i < context.spanCount; i++) {
         SpanRecord span = context.spans[i];
         span.put(SpanAttributes.POLL_TIME, pollEpochNanos);
+        if (assigned != null) {
+          span.put(
+              EvidenceAttributes.CONSUMER_ASSIGNED_PARTITIONS,
+              partitionsOf(assigned, context.spanTopics[i]));
+        }
         if (gapNanos >= 0L && context.lastPollRecords >= 0) {
           span.put(EvidenceAttributes.CONSUMER_POLL_GAP_NS, gapNanos);
           span.put(EvidenceAttributes.CONSUMER_PREVIOUS_POLL_RECORDS, context.lastPollRecords);
@@ -126,6 +134,25 @@ public final class ConsumerHooks {
         context.lastPollRecords = polled;
       }
     }
+  }
+
+  // Read only for a poll that returned sampled records: the consumer copies its assignment.
+  private static Set<TopicPartition> assignment(Object consumer) {
+    try {
+      return ((Consumer<?, ?>) consumer).assignment();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static long partitionsOf(Set<TopicPartition> assigned, String topic) {
+    long count = 0;
+    for (TopicPartition partition : assigned) {
+      if (partition.topic().equals(topic)) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /** At {@code FetchSessionHandler.FetchRequestData} construction exit: takes F. */

@@ -101,6 +101,8 @@ final class PollContext {
   int spanCount;
 
   SpanRecord[] spans = new SpanRecord[INITIAL_CAPACITY];
+  // The topic of each span, for its evidence at the poll's exit.
+  String[] spanTopics = new String[INITIAL_CAPACITY];
 
   /** Reused for every sampled record's header on this thread. */
   final TimingHeader.Decoded decoded = new TimingHeader.Decoded();
@@ -223,10 +225,12 @@ final class PollContext {
     }
   }
 
-  void addSpan(SpanRecord span) {
+  void addSpan(SpanRecord span, String topic) {
     if (spanCount == spans.length) {
       spans = java.util.Arrays.copyOf(spans, 2 * spans.length);
+      spanTopics = java.util.Arrays.copyOf(spanTopics, spans.length);
     }
+    spanTopics[spanCount] = topic;
     spans[spanCount++] = span;
   }
 
@@ -247,6 +251,7 @@ final class PollContext {
     polling = false;
     for (int i = 0; i < spanCount; i++) {
       spans[i] = null;
+      spanTopics[i] = null;
     }
     spanCount = 0;
   }

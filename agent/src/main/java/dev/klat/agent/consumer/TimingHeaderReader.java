@@ -108,7 +108,8 @@ final class TimingHeaderReader {
             sendEpochMicros,
             stamp,
             highWatermark,
-            uncommittedAtNanos));
+            uncommittedAtNanos),
+        record.topic());
     return sendEpochMicros;
   }
 

@@ -11,14 +11,16 @@ package dev.klat.collector.correlate;
  * @param pollGapNanos the application's time between the previous {@code poll()}'s return and the
  *     {@code poll()} that returned the record
  * @param previousPollRecords how many records that previous {@code poll()} returned
+ * @param assignedPartitions the partitions of the record's topic assigned to the consumer
  */
 public record ConsumerEvidence(
     int fetchMinBytes,
     long fetchMaxWaitMs,
     long maxPollRecords,
     long pollGapNanos,
-    long previousPollRecords) {
+    long previousPollRecords,
+    long assignedPartitions) {
 
   /** Nothing reported. */
-  public static final ConsumerEvidence UNKNOWN = new ConsumerEvidence(-1, -1, -1, -1, -1);
+  public static final ConsumerEvidence UNKNOWN = new ConsumerEvidence(-1, -1, -1, -1, -1, -1);
 }

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * The catch-up segment, in its two parts: the record sat in the client's buffer until the
  * application called {@code poll()} ({@code P - R}: a slow application), and the record was
- * committed before the consumer asked for it ({@code F - H}: consumer lag).
+ * committed before the consumer asked for it ({@code F - H}: consumer lag). A lagging consumer that
+ * reads several partitions of the topic alone names the group's size: too few consumers.
  */
 final class CatchUpRules implements Rule {
   private static final long MS = 1_000_000L;
@@ -41,16 +42,39 @@ final class CatchUpRules implements Rule {
       Map<String, Object> evidence = new LinkedHashMap<>();
       evidence.put("committed before the fetch (F - H), tail mean", ms(lag));
       evidence.put("catch-up, tail mean", ms(tail.meanNanos(Segment.CATCH_UP)));
-      out.add(
-          tail.finding(
-              Segment.CATCH_UP,
-              "consumer lag",
-              lag,
-              evidence,
-              "Committed records wait for the consumer to ask for them: it is behind."
-                  + pace(tail, evidence)
-                  + " Add consumers to the group (up to the partition count), or partitions, or"
-                  + " make each consumer faster."));
+      long assigned = tail.median(r -> r.consumer().assignedPartitions());
+      if (assigned > 0) {
+        evidence.put("partitions of the topic per consumer, tail median", assigned);
+      }
+      String behind =
+          "Committed records wait for the consumer to ask for them: it is behind."
+              + pace(tail, evidence);
+      if (assigned > 1) {
+        out.add(
+            tail.finding(
+                Segment.CATCH_UP,
+                "too few consumers",
+                lag,
+                evidence,
+                behind
+                    + " Each consumer reads "
+                    + assigned
+                    + " partitions of the topic: add consumers to the group, up to one per"
+                    + " partition, so that each reads fewer; or make each consumer faster."));
+      } else {
+        out.add(
+            tail.finding(
+                Segment.CATCH_UP,
+                "consumer lag",
+                lag,
+                evidence,
+                behind
+                    + (assigned == 1
+                        ? " Each consumer reads one partition already: add partitions (and"
+                            + " consumers), or make each consumer faster."
+                        : " Add consumers to the group (up to the partition count), or"
+                            + " partitions, or make each consumer faster.")));
+      }
     }
     return out;
   }

@@ -47,6 +47,7 @@ final class KlatAttributes {
   static final int PREVIOUS_POLL_RECORDS = 31;
   static final int REQUEST_IN_FLIGHT = 32;
   static final int REQUEST_BATCHES = 33;
+  static final int ASSIGNED_PARTITIONS = 34;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -84,6 +85,7 @@ final class KlatAttributes {
     EvidenceAttributes.CONSUMER_PREVIOUS_POLL_RECORDS,
     EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT,
     EvidenceAttributes.PRODUCER_REQUEST_BATCHES,
+    EvidenceAttributes.CONSUMER_ASSIGNED_PARTITIONS,
   };
   static final int COUNT = DEFS.length;
 

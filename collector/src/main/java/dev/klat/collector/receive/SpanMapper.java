@@ -129,7 +129,8 @@ final class SpanMapper {
             evidence(a, KlatAttributes.FETCH_MAX_WAIT_MS),
             evidence(a, KlatAttributes.MAX_POLL_RECORDS),
             evidence(a, KlatAttributes.POLL_GAP),
-            evidence(a, KlatAttributes.PREVIOUS_POLL_RECORDS)),
+            evidence(a, KlatAttributes.PREVIOUS_POLL_RECORDS),
+            evidence(a, KlatAttributes.ASSIGNED_PARTITIONS)),
         a.isTrue(KlatAttributes.READ_PROMPTLY),
         uncommittedNanos(a));
   }

@@ -73,7 +73,7 @@ final class Spans {
       ConsumerSpan c, int fetchMinBytes, boolean responseReadPromptly) {
     return copy(
         c,
-        new ConsumerEvidence(fetchMinBytes, -1, -1, -1, -1),
+        new ConsumerEvidence(fetchMinBytes, -1, -1, -1, -1, -1),
         responseReadPromptly,
         c.uncommittedNanos());
   }

@@ -194,9 +194,28 @@ class DiagnosisTest {
   }
 
   @Test
+  void aLaggingConsumerWithSeveralPartitionsNamesTooFewConsumers() {
+    double[] catchUp = {2, 3, 3, 80, 2};
+    ConsumerEvidence sixPartitions = new ConsumerEvidence(1, 500, 500, -1, -1, 6);
+    ConsumerEvidence onePartition = new ConsumerEvidence(1, 500, 500, -1, -1, 1);
+    DiagnosisReport six =
+        diagnose(tail(10, tailRecord(catchUp, 79, 1, DEFAULT_PRODUCER, sixPartitions)));
+    DiagnosisReport one =
+        diagnose(tail(10, tailRecord(catchUp, 79, 1, DEFAULT_PRODUCER, onePartition)));
+
+    assertKnobs(six, "too few consumers");
+    assertThat(six.findings().get(0).evidence())
+        .containsEntry("partitions of the topic per consumer, tail median", 6L);
+    assertThat(six.findings().get(0).suggestion())
+        .contains("Each consumer reads 6 partitions of the topic: add consumers");
+    assertKnobs(one, "consumer lag");
+    assertThat(one.findings().get(0).suggestion()).contains("add partitions (and consumers)");
+  }
+
+  @Test
   void theApplicationsPaceBetweenPollsIsItsEvidence() {
     // 200 ms between polls, spent on the 20 records of the poll before: 10 ms each.
-    ConsumerEvidence slow = new ConsumerEvidence(1, 500, 500, 200 * MS, 20);
+    ConsumerEvidence slow = new ConsumerEvidence(1, 500, 500, 200 * MS, 20, -1);
     DiagnosisReport report =
         diagnose(
             tail(10, tailRecord(new double[] {2, 3, 3, 180, 2}, 0, 180, DEFAULT_PRODUCER, slow)));
@@ -209,7 +228,7 @@ class DiagnosisTest {
     assertThat(report.findings().get(0).suggestion())
         .contains("Between polls it spent 200.0 ms on 20 record(s), about 10.0 ms each.");
     // A backlog drained by polls that follow each other at once: the time was spent earlier.
-    ConsumerEvidence draining = new ConsumerEvidence(1, 500, 500, 20_000, 20);
+    ConsumerEvidence draining = new ConsumerEvidence(1, 500, 500, 20_000, 20, -1);
     assertThat(
             diagnose(
                     tail(
@@ -224,7 +243,7 @@ class DiagnosisTest {
 
   @Test
   void aFetchHeldForMinBytesNamesFetchMinBytes() {
-    ConsumerEvidence waiting = new ConsumerEvidence(100_000, 500, 500, -1, -1);
+    ConsumerEvidence waiting = new ConsumerEvidence(100_000, 500, 500, -1, -1, -1);
     DiagnosisReport report =
         diagnose(
             tail(10, tailRecord(new double[] {2, 3, 3, 1, 500}, 0, 1, DEFAULT_PRODUCER, waiting)));
@@ -244,7 +263,7 @@ class DiagnosisTest {
   void findingsAreOrderedByTheShareTheyExplain() {
     ProducerEvidence lingering =
         new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);
-    ConsumerEvidence waiting = new ConsumerEvidence(100_000, 60, 500, -1, -1);
+    ConsumerEvidence waiting = new ConsumerEvidence(100_000, 60, 500, -1, -1, -1);
     DiagnosisReport report =
         diagnose(tail(10, tailRecord(new double[] {21, 2, 2, 1, 60}, 0, 1, lingering, waiting)));
 

@@ -21,7 +21,7 @@ final class Tails {
   static final long MS = 1_000_000L;
   static final ProducerEvidence DEFAULT_PRODUCER =
       new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, -1, -1, true);
-  static final ConsumerEvidence DEFAULT_CONSUMER = new ConsumerEvidence(1, 500, 500, -1, -1);
+  static final ConsumerEvidence DEFAULT_CONSUMER = new ConsumerEvidence(1, 500, 500, -1, -1, -1);
 
   /** A tail record: segments in ms (produce, publish, commit, catch-up, fetch). */
   static TailRecord tailRecord(

@@ -150,7 +150,7 @@ class OtlpDecodingTest {
     assertThat(c.parentSpanId()).isEqualTo(0x11);
     assertThat(c.instanceId()).isEqualTo(0x77); // the span's own wins
     assertThat(c.pollNanos()).isEqualTo(S + 15_000_000);
-    assertThat(c.evidence()).isEqualTo(new ConsumerEvidence(1, 250, 100, 40_000_000, 12));
+    assertThat(c.evidence()).isEqualTo(new ConsumerEvidence(1, 250, 100, 40_000_000, 12, -1));
     assertThat(c.responseReadPromptly()).isTrue();
     assertThat(c.uncommittedNanos()).isEqualTo(S + 1_500_000);
 

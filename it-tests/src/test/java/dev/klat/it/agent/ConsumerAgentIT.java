@@ -103,6 +103,7 @@ class ConsumerAgentIT {
       int aboveHighWatermark = 0;
       int readPromptlyCount = 0;
       int withPace = 0;
+      int withBothPartitions = 0;
       int foundUncommitted = 0;
       int askedBeforeCommit = 0;
       List<Long> klatLatencies = new ArrayList<>();
@@ -166,6 +167,15 @@ class ConsumerAgentIT {
               .isNotNegative();
           withPace++;
         }
+        // The topic has two partitions and this consumer is the group's only member (while the
+        // group forms, a poll may come when one of them is assigned).
+        Long assigned =
+            OtlpReceiver.longAttribute(
+                span, EvidenceAttributes.CONSUMER_ASSIGNED_PARTITIONS.name());
+        assertThat(assigned).as("assigned partitions of %s", position).isBetween(1L, 2L);
+        if (assigned == 2L) {
+          withBothPartitions++;
+        }
         Boolean readPromptly =
             OtlpReceiver.boolAttribute(span, SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY.name());
         assertThat(readPromptly).as("read_promptly of %s", position).isNotNull();
@@ -216,6 +226,9 @@ class ConsumerAgentIT {
       // another partition, so within 2 ms of its own partition's only when that response came
       // late or carried several partitions.
       assertThat(withPace).as("spans with the application's pace").isGreaterThan(records / 2);
+      assertThat(withBothPartitions)
+          .as("spans whose consumer had both partitions")
+          .isGreaterThan(records / 2);
       assertThat(foundUncommitted).isGreaterThan(records / 2);
       assertThat(askedBeforeCommit).isPositive();
       if (protocol.equals("consumer")) {

@@ -69,7 +69,12 @@ class DiagnosisIT {
    * A provoked cause: its topic's clients, its leader, and how the top finding ({@code
    * segment:knob}) must start, a regular expression.
    */
-  private record Cause(String topic, String clients, int leader, String expectedFinding) {}
+  private record Cause(
+      String topic, String clients, int leader, String expectedFinding, int partitions) {
+    Cause(String topic, String clients, int leader, String expectedFinding) {
+      this(topic, clients, leader, expectedFinding, 1);
+    }
+  }
 
   private static final List<Cause> CAUSES =
       List.of(
@@ -136,7 +141,14 @@ class DiagnosisIT {
               "dx-held",
               "all:0:1:500:0:classic:false",
               COMMIT_LEADER,
-              "publish:broker [0-9]+ follower fetch"));
+              "publish:broker [0-9]+ follower fetch"),
+          // The catch-up cause of the default test on six partitions read by one consumer.
+          new Cause(
+              "dx-few-consumers",
+              "1:0:1:500:500:classic:false",
+              OTHER_LEADER,
+              "catch-up:too few consumers",
+              6));
 
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
@@ -190,7 +202,7 @@ class DiagnosisIT {
         for (String topic : List.of(cause.topic, AccuracyApp.warmupTopic(cause.topic))) {
           cluster.createTopic(
               TopicSpec.named(topic)
-                  .partitions(1)
+                  .partitions(cause.partitions)
                   .replicationFactor(3)
                   .preferredLeader(cause.leader)
                   .build());

@@ -16,14 +16,11 @@ final class Experiments {
 
   private Experiments() {}
 
-  /**
-   * All experiments, in the order of {@link #NAMES}. {@code embedded}: the partitions experiment
-   * stops at 100 on the embedded cluster (3 broker JVMs on one machine) and goes to 300 elsewhere.
-   */
-  static List<Experiment> all(boolean embedded) {
+  /** All experiments, in the order of {@link #NAMES}. */
+  static List<Experiment> all() {
     List<Experiment> all = new ArrayList<>();
     for (String name : NAMES) {
-      all.add(named(name, embedded));
+      all.add(named(name));
     }
     return all;
   }
@@ -31,7 +28,7 @@ final class Experiments {
   /**
    * @throws IllegalArgumentException for a name not in {@link #NAMES}
    */
-  static Experiment named(String name, boolean embedded) {
+  static Experiment named(String name) {
     switch (name) {
       case "linger":
         return new Experiment(
@@ -59,7 +56,7 @@ final class Experiments {
             name,
             "partitions",
             "one producer, keyed 100 B records (1000 keys), linger.ms=5",
-            partitions(embedded ? new int[] {1, 10, 50, 100} : new int[] {1, 10, 100, 300}));
+            partitions(new int[] {1, 10, 100, 1000}));
       case "producers":
         return new Experiment(
             name,

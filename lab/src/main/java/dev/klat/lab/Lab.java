@@ -52,7 +52,7 @@ final class Lab {
             + Files.readString(require(root.resolve("lab/target/lab.classpath"))).trim();
     List<Experiment> chosen = new ArrayList<>();
     for (String name : options.experiments()) {
-      chosen.add(Experiments.named(name, embedded));
+      chosen.add(Experiments.named(name));
     }
     Plan plan =
         options.quick() ? Plan.quick(chosen) : Plan.fit(chosen, options.timeBudget(), embedded);

@@ -59,7 +59,7 @@ record LabOptions(
         }
         case "--experiment" -> {
           for (String name : value(args, ++i, arg).split(",")) {
-            Experiments.named(name.trim(), true);
+            Experiments.named(name.trim());
             if (!chosen.contains(name.trim())) {
               chosen.add(name.trim());
             }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class LabReportTest {
 
-  private static final Experiment LINGER = Experiments.named("linger", true);
+  private static final Experiment LINGER = Experiments.named("linger");
 
   @Test
   void findingNamesTheSegmentThatMovedAndHowFarTheOthersMoved() {
@@ -36,7 +36,7 @@ class LabReportTest {
 
   @Test
   void eachRecordSizeOfTheAcksExperimentHasItsOwnBaseline() {
-    List<Setting> acks = Experiments.named("acks", true).settings();
+    List<Setting> acks = Experiments.named("acks").settings();
     List<String> findings =
         Findings.of(
             List.of(
@@ -50,19 +50,19 @@ class LabReportTest {
 
   @Test
   void acksZeroWithoutBreakdownsIsExplained() {
-    Setting acksZero = Experiments.named("acks", true).settings().get(0);
+    Setting acksZero = Experiments.named("acks").settings().get(0);
     Result none = new Result(LINGER, acksZero, 200, 5000.0, 0, null, null);
     assertThat(Findings.of(List.of(none)).get(0)).contains("with acks=0 the producer never learns");
   }
 
   @Test
   void budgetTooSmallDropsMiddleValuesFirstAndSaysSo() {
-    List<Experiment> all = Experiments.all(true);
+    List<Experiment> all = Experiments.all();
     Plan plan = Plan.fit(all, Duration.ofMinutes(3), true);
     assertThat(plan.settingCount()).isLessThan(27);
     assertThat(plan.skipped()).isNotEmpty();
     for (Experiment experiment : plan.experiments()) {
-      Experiment full = Experiments.named(experiment.name(), true);
+      Experiment full = Experiments.named(experiment.name());
       assertThat(experiment.settings().get(0)).isEqualTo(full.settings().get(0));
     }
     assertThat(plan.expectedSeconds() + Plan.EMBEDDED_START_S).isLessThanOrEqualTo(190);
@@ -70,7 +70,7 @@ class LabReportTest {
 
   @Test
   void largeBudgetKeepsEverythingWithTheUnboundedRun() {
-    Plan plan = Plan.fit(Experiments.all(true), Duration.ofMinutes(20), true);
+    Plan plan = Plan.fit(Experiments.all(), Duration.ofMinutes(20), true);
     assertThat(plan.skipped()).isEmpty();
     assertThat(plan.burstMs()).isPositive();
     assertThat(plan.measureMs()).isGreaterThanOrEqualTo(10_000);

@@ -1,7 +1,6 @@
 package dev.klat.collector.correlate;
 
 import dev.klat.model.Breakdown;
-import dev.klat.model.Instants;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -108,6 +107,7 @@ public final class Correlator {
   private final HostNames hostNames = new HostNames(MAX_HOST_NAMES);
   private final CollectorSyncs collectorSyncs;
   private final BrokerDataWaits<Joining> brokerDataWaits;
+  private final PairBreakdowns pairs;
 
   private long producerSpans;
   private long consumerSpans;
@@ -150,6 +150,7 @@ public final class Correlator {
     this.offsets = new ClockOffsets(settings.clockWindowNanos(), settings.maxClockPairs());
     this.collectorSyncs = new CollectorSyncs(MAX_HOST_NAMES, settings.clockWindowNanos());
     this.brokerDataWaits = new BrokerDataWaits<>(settings.maxPendingRecords());
+    this.pairs = new PairBreakdowns(hostNames, offsets, collectorSyncs, brokerInstants);
   }
 
   /** Offers one producer span; joins it with every consumer group already waiting for it. */
@@ -366,7 +367,7 @@ public final class Correlator {
 
   private void breakDown(
       JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now, long source) {
-    JoinedBreakdown result = compute(entry, producer, consumer, now);
+    JoinedBreakdown result = pairs.compute(entry, producer, consumer, now);
     if (result == null) {
       invalid++;
       return;
@@ -374,96 +375,6 @@ public final class Correlator {
     joined++;
     clampedInstants += result.breakdown().clampCount();
     sink.accept(result, source);
-  }
-
-  private JoinedBreakdown compute(JoinTable.Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
-    String producerHost = hostNames.name(p.instanceId());
-    String consumerHost = hostNames.name(c.instanceId());
-    BrokerLookup record = new BrokerLookup(p, c, entry.waitedCommitNanos);
-    BrokerInstant append = brokerInstants.append(record);
-    record.append(append);
-
-    // Section 5: every record bounds the offsets of the hosts it passed through. Record first,
-    // then estimate, so that a pair's first record is already aligned by its own bounds.
-    if (producerHost != null && consumerHost != null) {
-      offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
-      collectorSyncs.bound(offsets, producerHost, consumerHost, now);
-    }
-    if (append != null && append.readOnBrokerClock() && producerHost != null) {
-      boundBroker(append, p, c, producerHost, consumerHost, now);
-    }
-    ClockOffset consumerOffset =
-        producerHost != null && consumerHost != null
-            ? offsets.estimate(producerHost, consumerHost, now)
-            : ClockOffset.zero(
-                BrokerOffsets.nameOr(producerHost), BrokerOffsets.nameOr(consumerHost));
-    BrokerOffsets brokerOffsets = new BrokerOffsets(offsets, producerHost, now);
-    record.offsets(consumerOffset.offsetNanos(), brokerOffsets::offsetNanos);
-    BrokerInstant commit = brokerInstants.commit(record);
-    entry.waitedCommitNanos = record.waitedCommitNanos();
-
-    Instants.Builder b =
-        Instants.builder()
-            .send(p.sendNanos())
-            .drain(p.drainNanos())
-            .fetchRequest(record.fetchRequestNanos())
-            .fetchResponse(record.fetchResponseNanos())
-            .poll(c.pollNanos() - consumerOffset.offsetNanos());
-    if (p.hasAck()) {
-      b.ack(p.ackNanos());
-    }
-    if (append != null) {
-      b.append(record.onProducerClock(append), append.method());
-    }
-    b.commit(record.onProducerClock(commit), commit.method());
-    Breakdown breakdown;
-    try {
-      breakdown = Breakdown.compute(b.build());
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-
-    ClockOffset brokerOffset = brokerOffsets.applied(append, commit);
-    ClockFlags flags = new ClockFlags(consumerOffset, brokerOffset, append, commit);
-    return new JoinedBreakdown(
-        p.key(),
-        c.group(),
-        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdHigh() : c.traceIdHigh(),
-        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdLow() : c.traceIdLow(),
-        p.spanId(),
-        c.spanId(),
-        breakdown,
-        consumerOffset,
-        brokerOffset,
-        flags.flagged(breakdown),
-        flags.e2eFlagged(breakdown),
-        p.leaderNodeId(),
-        record.commitFollowerId(),
-        p.evidence(),
-        c.evidence());
-  }
-
-  // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution.
-  private void boundBroker(
-      BrokerInstant append,
-      ProducerSpan p,
-      ConsumerSpan c,
-      String producerHost,
-      String consumerHost,
-      long now) {
-    String broker = append.brokerHost();
-    long half = append.resolutionNanos() / 2;
-    long earliest = append.nanos() - half;
-    long latest = append.nanos() + half;
-    offsets.brokerDomain(broker);
-    collectorSyncs.bound(offsets, producerHost, broker, now);
-    offsets.bound(producerHost, broker, latest - p.drainNanos(), now);
-    if (p.hasAck()) {
-      offsets.bound(broker, producerHost, p.ackNanos() - earliest, now);
-    }
-    if (consumerHost != null) {
-      offsets.bound(broker, consumerHost, c.fetchResponseNanos() - earliest, now);
-    }
   }
 
   // A joined record between its join and its breakdown.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The load generator's scenario switch. The demo producer and consumer read the scenario in force
 # from /scenario/scenario twice a second. KLAT_SCENARIO is one scenario id (steady, linger-burst,
-# fetch-wait, slow-follower, slow-consumer), or "cycle" to go through them all, KLAT_SCENARIO_SECONDS
+# slow-follower, fetch-wait, slow-consumer), or "cycle" to go through them all, KLAT_SCENARIO_SECONDS
 # each. Switch with: KLAT_SCENARIO=linger-burst docker compose up -d scenario
 set -eu
 scenario=${KLAT_SCENARIO:-steady}
@@ -20,7 +20,7 @@ if [ "$scenario" != "cycle" ]; then
   exec sleep 2147483647
 fi
 while true; do
-  for s in steady linger-burst fetch-wait slow-follower slow-consumer; do
+  for s in steady linger-burst slow-follower fetch-wait slow-consumer; do
     write "$s"
     sleep "$seconds"
   done

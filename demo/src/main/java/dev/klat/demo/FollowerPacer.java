@@ -15,19 +15,22 @@ import org.apache.kafka.clients.admin.Admin;
 /**
  * The slow-follower scenario's pacer. A follower that stops answering holds the high watermark, so
  * acks=all waits: the commit segment. Paused 1 s out of every 4 s, it stays in the ISR
- * (replica.lag.time.max.ms is 10 s). The consumer starts a new member when fetch-wait ends, at the
- * same moment as this scenario: had the paused broker been the group's coordinator, the join would
- * wait for it and the demo would show catch-up (truthfully, but not the cause this scenario is
- * about). So the pacer pauses a follower that does not coordinate the group, from the scenario's
- * second second on, and says which.
+ * (replica.lag.time.max.ms is 10 s). The last {@link #PAUSE_FREE_TAIL_MILLIS} of the scenario are
+ * pause-free, so that the next scenario's readings do not open on this one's tail. The pacer pauses
+ * a follower that does not coordinate the demo group (the consumer's heartbeats and commits would
+ * wait for it, which is not the cause this scenario is about), and says which.
  */
 final class FollowerPacer {
   // Followers of every demo partition (broker 1 leads them all).
   private static final List<Integer> FOLLOWER_NODE_IDS = Arrays.asList(3, 2);
 
+  // Longer than the time a held batch and those queued behind it take to clear.
+  static final long PAUSE_FREE_TAIL_MILLIS = 10_000;
+
   private final Supplier<KafkaCluster> cluster;
   private final Supplier<Scenario> scenario;
   private final LongSupplier scenarioStartNanos;
+  private final long scenarioMillis;
   private final BooleanSupplier stopping;
   private final String group;
   private final PrintStream out;
@@ -37,12 +40,14 @@ final class FollowerPacer {
       Supplier<KafkaCluster> cluster,
       Supplier<Scenario> scenario,
       LongSupplier scenarioStartNanos,
+      long scenarioMillis,
       BooleanSupplier stopping,
       String group,
       PrintStream out) {
     this.cluster = cluster;
     this.scenario = scenario;
     this.scenarioStartNanos = scenarioStartNanos;
+    this.scenarioMillis = scenarioMillis;
     this.stopping = stopping;
     this.group = group;
     this.out = out;
@@ -70,7 +75,8 @@ final class FollowerPacer {
       long inScenarioMillis =
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - scenarioStartNanos.getAsLong());
       Scenario now = scenario.get();
-      boolean wantPaused = now == Scenario.SLOW_FOLLOWER && (inScenarioMillis + 3000) % 4000 < 1000;
+      boolean wantPaused =
+          now == Scenario.SLOW_FOLLOWER && pausedAt(inScenarioMillis, scenarioMillis);
       try {
         if (now != Scenario.SLOW_FOLLOWER) {
           followerChosen = false;
@@ -108,6 +114,15 @@ final class FollowerPacer {
         paused = wantPaused;
       }
     }
+  }
+
+  /**
+   * Whether the follower is paused this far into the scenario: 1 s out of every 4 from the second
+   * second on, and never in the pause-free tail.
+   */
+  static boolean pausedAt(long inScenarioMillis, long scenarioMillis) {
+    return (inScenarioMillis + 3000) % 4000 < 1000
+        && inScenarioMillis < scenarioMillis - PAUSE_FREE_TAIL_MILLIS;
   }
 
   /** A follower of the demo partitions that is not the demo group's coordinator. */

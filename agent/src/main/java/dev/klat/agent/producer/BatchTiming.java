@@ -33,6 +33,17 @@ final class BatchTiming {
 
   int requestInFlightBefore = -1;
 
+  /** The sampled records of the batch, in append order; null while it has none. */
+  RecordTracker[] sampledRecords;
+
+  int sampledCount;
+
+  /** Of the batch's completion, for its sampled records' spans: A, the log append time, records. */
+  long ackNanos;
+
+  long logAppendTime = -1;
+  int completedRecordCount = -1;
+
   void append(TopicInstruments topicInstruments, long recordSendNanos) {
     instruments = topicInstruments;
     long[] times = sendNanos;
@@ -46,6 +57,39 @@ final class BatchTiming {
       sendNanos = times;
     }
     times[appended++] = recordSendNanos;
+  }
+
+  /** A sampled record appended to this batch, at the position of the last send time appended. */
+  void addSampled(RecordTracker tracker) {
+    hasSampled = true;
+    tracker.indexInBatch = appended - 1;
+    RecordTracker[] trackers = sampledRecords;
+    if (trackers == null) {
+      trackers = new RecordTracker[2];
+      sampledRecords = trackers;
+    } else if (sampledCount == trackers.length) {
+      RecordTracker[] grown = new RecordTracker[trackers.length * 2];
+      System.arraycopy(trackers, 0, grown, 0, sampledCount);
+      trackers = grown;
+      sampledRecords = trackers;
+    }
+    trackers[sampledCount++] = tracker;
+  }
+
+  /** The sampled record at {@code index} of the batch, or null when that record is not sampled. */
+  RecordTracker sampledAt(int index) {
+    for (int i = 0; i < sampledCount; i++) {
+      if (sampledRecords[i].indexInBatch == index) {
+        return sampledRecords[i];
+      }
+    }
+    return null;
+  }
+
+  /** After their spans are exported: the batch holds no sampled record any more. */
+  void clearSampled() {
+    sampledRecords = null;
+    sampledCount = 0;
   }
 
   /**

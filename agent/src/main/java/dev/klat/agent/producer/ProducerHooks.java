@@ -12,10 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.apache.kafka.clients.KafkaClient;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 
 /**
@@ -32,13 +29,14 @@ public final class ProducerHooks {
 
   /**
    * At {@code KafkaProducer.send(record, callback)} entry: takes S for the append that follows and
-   * returns the callback for the send to use: the application's own, or for a sampled record the
-   * agent's tracker around it.
+   * returns the record to send: the application's own, or for a sampled record a copy with klat's
+   * headers. The application's callback is left as it is.
    */
-  public static Callback onSend(Object producer, ProducerRecord<?, ?> record, Callback callback) {
+  @SuppressWarnings("rawtypes")
+  public static ProducerRecord onSend(Object producer, ProducerRecord record) {
     AgentRuntime runtime = AgentRuntime.get();
     if (runtime == null || record == null) {
-      return callback;
+      return record;
     }
     long sendNanos = runtime.time.nanoTime();
     try {
@@ -48,7 +46,7 @@ public final class ProducerHooks {
       ProducerState state = producerState(runtime, producer);
       TopicInstruments instruments = state.instruments(record.topic());
       if (instruments == null) {
-        return callback;
+        return record;
       }
       context.sendNanos = sendNanos;
       context.instruments = instruments;
@@ -57,35 +55,20 @@ public final class ProducerHooks {
       Header traceparent = record.headers().lastHeader(HeaderNames.TRACEPARENT);
       if (traceparent == null
           && ThreadLocalRandom.current().nextDouble() >= runtime.samplingProbability) {
-        return callback;
+        return record;
       }
       RecordTracker sampled =
-          SendSampling.maybeSample(runtime, state, record, callback, sendNanos, traceparent);
-      context.sampled = sampled;
-      return sampled != null ? sampled : callback;
-    } catch (Throwable t) {
-      warn("producer-send", t);
-      return callback;
-    }
-  }
-
-  /**
-   * Right after {@link #onSend}: the record to send, a stamped copy when {@code callback} is a
-   * tracker that made one, else {@code record} itself.
-   */
-  @SuppressWarnings("rawtypes")
-  public static ProducerRecord recordToSend(ProducerRecord record, Callback callback) {
-    try {
-      if (callback instanceof RecordTracker) {
-        ProducerRecord<?, ?> replacement = ((RecordTracker) callback).takeRecord();
-        if (replacement != null) {
-          return replacement;
-        }
+          SendSampling.maybeSample(runtime, state, record, sendNanos, traceparent);
+      if (sampled == null) {
+        return record;
       }
+      context.sampled = sampled;
+      ProducerRecord<?, ?> toSend = sampled.takeRecord();
+      return toSend != null ? toSend : record;
     } catch (Throwable t) {
       warn("producer-send", t);
+      return record;
     }
-    return record;
   }
 
   /**
@@ -99,7 +82,10 @@ public final class ProducerHooks {
       return;
     }
     try {
-      TopicInstruments instruments = SendContext.current().instruments;
+      SendContext context = SendContext.current();
+      RecordTracker sampled = context.sampled;
+      context.sampled = null;
+      TopicInstruments instruments = context.instruments;
       if (instruments == null) {
         return;
       }
@@ -110,6 +96,13 @@ public final class ProducerHooks {
         } catch (ExecutionException failed) {
           Throwable cause = failed.getCause();
           instruments.countFailure(cause instanceof Exception ? (Exception) cause : failed, 1);
+        }
+      }
+      if (sampled != null) {
+        AgentRuntime runtime = AgentRuntime.get();
+        if (runtime != null) {
+          sampled.future = returned;
+          ProducerSpans.exportFailedSend(runtime, sampled);
         }
       }
     } catch (Throwable t) {
@@ -142,7 +135,8 @@ public final class ProducerHooks {
       if (sampled != null) {
         // Only sampled records read the clock here: the time send() blocked shows on their span.
         context.sampled = null;
-        timingOf(batch).hasSampled = true;
+        sampled.future = future instanceof Future ? (Future<?>) future : null;
+        timingOf(batch).addSampled(sampled);
         AgentRuntime runtime = AgentRuntime.get();
         if (runtime != null) {
           sampled.appendedNanos = runtime.time.nanoTime();
@@ -177,7 +171,13 @@ public final class ProducerHooks {
       SendContext context = SendContext.current();
       BatchTiming source = context.splitSource;
       if (source != null && source.instruments != null && context.splitCursor < source.appended) {
-        timingOf(newBatch).append(source.instruments, source.sendNanos[context.splitCursor++]);
+        int index = context.splitCursor++;
+        BatchTiming target = timingOf(newBatch);
+        target.append(source.instruments, source.sendNanos[index]);
+        RecordTracker sampled = source.sampledCount > 0 ? source.sampledAt(index) : null;
+        if (sampled != null) {
+          target.addSampled(sampled);
+        }
       }
     } catch (Throwable t) {
       warn("producer-split", t);
@@ -260,18 +260,12 @@ public final class ProducerHooks {
 
   /**
    * At {@code ProducerBatch.completeFutureAndFireCallbacks} entry: takes A, once for the whole
-   * batch, records every record's latencies (or failures), and marks the batch for the callbacks of
-   * its sampled records, which Kafka fires next. {@code recordExceptions} is null on success, else
-   * a {@code RuntimeException} (2.8) or a {@code Function<Integer, RuntimeException>} from a
-   * record's index (3.0 on).
+   * batch, and records every record's latencies (or failures). {@code recordExceptions} is null on
+   * success, else a {@code RuntimeException} (2.8) or a {@code Function<Integer, RuntimeException>}
+   * from a record's index (3.0 on).
    */
   public static void onCompletionStart(
-      Object batch,
-      long baseOffset,
-      long logAppendTime,
-      Object recordExceptions,
-      int recordCount,
-      TopicPartition topicPartition) {
+      Object batch, long logAppendTime, Object recordExceptions, int recordCount) {
     try {
       AgentRuntime runtime = AgentRuntime.get();
       if (runtime == null) {
@@ -279,10 +273,14 @@ public final class ProducerHooks {
       }
       long ackNanos = runtime.time.nanoTime();
       Object state = States.get(batch);
-      BatchTiming timing = state instanceof BatchTiming ? (BatchTiming) state : null;
-      CompletionContext.push(
-          batch, timing, baseOffset, logAppendTime, recordCount, topicPartition, ackNanos);
-      if (timing != null && timing.instruments != null && timing.appended > 0) {
+      if (!(state instanceof BatchTiming)) {
+        return;
+      }
+      BatchTiming timing = (BatchTiming) state;
+      timing.ackNanos = ackNanos;
+      timing.logAppendTime = logAppendTime;
+      timing.completedRecordCount = recordCount;
+      if (timing.instruments != null && timing.appended > 0) {
         recordBatch(timing, ackNanos, recordExceptions);
         timing.releaseSendTimes();
       }
@@ -355,35 +353,27 @@ public final class ProducerHooks {
   }
 
   /**
-   * At each normal return of {@code ProducerBatch.completeFutureAndFireCallbacks}. An exception
-   * escaping that method skips this; {@link CompletionContext} copes with the frame left behind.
+   * At each normal return of {@code ProducerBatch.completeFutureAndFireCallbacks}, when every
+   * record's future is done and the application's callbacks have run: exports the spans of the
+   * batch's sampled records.
    */
-  public static void onCompletionEnd() {
+  public static void onCompletionEnd(Object batch) {
     try {
-      CompletionContext.pop();
+      Object state = States.get(batch);
+      if (!(state instanceof BatchTiming)) {
+        return;
+      }
+      BatchTiming timing = (BatchTiming) state;
+      if (timing.sampledCount == 0) {
+        return;
+      }
+      AgentRuntime runtime = AgentRuntime.get();
+      if (runtime != null) {
+        ProducerSpans.exportBatch(runtime, batch, timing);
+      }
+      timing.clearSampled();
     } catch (Throwable t) {
       warn("producer-completion", t);
-    }
-  }
-
-  /**
-   * Called by the tracker of a sampled record before the application's callback: exports its span.
-   * Its latencies were recorded with its batch's.
-   */
-  static void onAcknowledged(RecordTracker tracker, RecordMetadata metadata, Exception exception) {
-    AgentRuntime runtime = AgentRuntime.get();
-    if (runtime == null || tracker.sampled == null) {
-      return;
-    }
-    try {
-      CompletionContext.Frame frame = CompletionContext.current();
-      BatchTiming timing = frame == null ? null : frame.timing;
-      // Outside a completion (a record that failed inside send()), A is now.
-      long ackNanos = frame != null ? frame.ackNanos : runtime.time.nanoTime();
-      runtime.export(
-          ProducerSpans.span(runtime, tracker, metadata, exception, frame, timing, ackNanos));
-    } catch (Throwable t) {
-      warn("producer-ack", t);
     }
   }
 

@@ -25,7 +25,6 @@ public final class ProducerInstrumentation {
   private static final String OBJECT = "Ljava/lang/Object;";
   private static final String RECORD = "Lorg/apache/kafka/clients/producer/ProducerRecord;";
   private static final String CALLBACK = "Lorg/apache/kafka/clients/producer/Callback;";
-  private static final String TOPIC_PARTITION = "Lorg/apache/kafka/common/TopicPartition;";
   private static final String LIST = "Ljava/util/List;";
   private static final String BYTES = "[B";
   private static final String BYTE_BUFFER = "Ljava/nio/ByteBuffer;";
@@ -73,19 +72,15 @@ public final class ProducerInstrumentation {
                     .atEnter()
                     .passing(
                         Value.self(),
-                        Value.argument(0),
                         Value.argument(1),
                         Value.argument(2),
-                        Value.field("recordCount"),
-                        Value.field("topicPartition"))
-                    .calling(
-                        HOOKS,
-                        "onCompletionStart",
-                        "(" + OBJECT + "JJ" + OBJECT + "I" + TOPIC_PARTITION + ")V")
+                        Value.field("recordCount"))
+                    .calling(HOOKS, "onCompletionStart", "(" + OBJECT + "J" + OBJECT + "I)V")
                     .build(),
                 completeFutureAndFireCallbacks()
                     .atExit()
-                    .calling(HOOKS, "onCompletionEnd", "()V")
+                    .passing(Value.self())
+                    .calling(HOOKS, "onCompletionEnd", "(" + OBJECT + ")V")
                     .build())),
         ClassPlan.of(
             SENDER,
@@ -98,11 +93,6 @@ public final class ProducerInstrumentation {
                     .build())));
   }
 
-  /**
-   * At {@code send(record, callback)} entry: the first hook takes S and hands back the callback to
-   * use (the agent's tracker around the application's); the second hands back the record to send (a
-   * stamped copy for sampled records).
-   */
   // Enter and exit hooks must match the same method. Its third argument is a RuntimeException in
   // 2.8 and a Function from 3.0.
   private static Hook.Builder completeFutureAndFireCallbacks() {
@@ -115,14 +105,8 @@ public final class ProducerInstrumentation {
     return new Hook[] {
       Hook.on("KafkaProducer.send", PRODUCER, "send")
           .arguments(RECORD, CALLBACK)
-          .passing(Value.self(), Value.argument(0), Value.argument(1))
-          .calling(HOOKS, "onSend", "(" + OBJECT + RECORD + CALLBACK + ")" + CALLBACK)
-          .storingResultInto(1)
-          .build(),
-      Hook.on("KafkaProducer.send", PRODUCER, "send")
-          .arguments(RECORD, CALLBACK)
-          .passing(Value.argument(0), Value.argument(1))
-          .calling(HOOKS, "recordToSend", "(" + RECORD + CALLBACK + ")" + RECORD)
+          .passing(Value.self(), Value.argument(0))
+          .calling(HOOKS, "onSend", "(" + OBJECT + RECORD + ")" + RECORD)
           .storingResultInto(0)
           .build(),
       Hook.on("KafkaProducer.send", PRODUCER, "send")

@@ -5,21 +5,68 @@ import dev.klat.agent.export.SpanRecord;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.SpanAttributes;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.clients.producer.internals.ProducerBatch;
 
-/** The span of a sampled record, built when its acknowledgement reaches its tracker. */
+/**
+ * The spans of sampled records: exported when their batch has completed, or when {@code send()}
+ * failed before the record reached a batch.
+ */
 final class ProducerSpans {
 
   private ProducerSpans() {}
 
+  /** At the end of a batch's completion: every future of the batch is done. */
+  static void exportBatch(AgentRuntime runtime, Object batch, BatchTiming timing) {
+    for (int i = 0; i < timing.sampledCount; i++) {
+      RecordTracker tracker = timing.sampledRecords[i];
+      if (tracker.sampled != null) {
+        runtime.export(acknowledged(runtime, tracker, batch, timing, timing.ackNanos));
+      }
+    }
+  }
+
+  /** A sampled record whose {@code send()} returned a failed future: A is now. */
+  static void exportFailedSend(AgentRuntime runtime, RecordTracker tracker) {
+    if (tracker.sampled != null) {
+      runtime.export(acknowledged(runtime, tracker, null, null, runtime.time.nanoTime()));
+    }
+  }
+
+  /** The span of a record whose future is done, with its metadata or its failure. */
+  static SpanRecord acknowledged(
+      AgentRuntime runtime,
+      RecordTracker tracker,
+      Object batch,
+      BatchTiming timing,
+      long ackNanos) {
+    RecordMetadata metadata = null;
+    Exception exception = null;
+    Future<?> future = tracker.future;
+    // Done by now (the batch's futures are set before its callbacks run): get() does not wait.
+    if (future != null && future.isDone()) {
+      try {
+        Object value = future.get();
+        metadata = value instanceof RecordMetadata ? (RecordMetadata) value : null;
+      } catch (ExecutionException failed) {
+        Throwable cause = failed.getCause();
+        exception = cause instanceof Exception ? (Exception) cause : failed;
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return span(runtime, tracker, metadata, exception, batch, timing, ackNanos);
+  }
+
   /** {@code S} to {@code A}, with {@code D}, the leader, the batch and the record's metadata. */
-  static SpanRecord span(
+  private static SpanRecord span(
       AgentRuntime runtime,
       RecordTracker tracker,
       RecordMetadata metadata,
       Exception exception,
-      CompletionContext.Frame frame,
+      Object batch,
       BatchTiming timing,
       long ackNanos) {
     RecordTracker.SampledRecord sampled = tracker.sampled;
@@ -60,14 +107,16 @@ final class ProducerSpans {
       putIfKnown(span, EvidenceAttributes.PRODUCER_REQUEST_BATCHES, timing.requestBatches);
       putIfKnown(span, EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT, timing.requestInFlightBefore);
     }
-    if (frame != null) {
-      span.put(SpanAttributes.BATCH_RECORD_COUNT, frame.recordCount);
-      if (frame.batch instanceof ProducerBatch) {
-        span.put(
-            SpanAttributes.BATCH_SIZE_BYTES, ((ProducerBatch) frame.batch).estimatedSizeInBytes());
+    boolean logAppendTime = timing != null && timing.logAppendTime >= 0;
+    if (timing != null) {
+      if (timing.completedRecordCount >= 0) {
+        span.put(SpanAttributes.BATCH_RECORD_COUNT, timing.completedRecordCount);
       }
-      if (frame.logAppendTime >= 0) {
-        span.put(SpanAttributes.RECORD_TIMESTAMP_MS, frame.logAppendTime);
+      if (batch instanceof ProducerBatch) {
+        span.put(SpanAttributes.BATCH_SIZE_BYTES, ((ProducerBatch) batch).estimatedSizeInBytes());
+      }
+      if (logAppendTime) {
+        span.put(SpanAttributes.RECORD_TIMESTAMP_MS, timing.logAppendTime);
         span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "LogAppendTime");
       }
     }
@@ -78,7 +127,7 @@ final class ProducerSpans {
       if (metadata.hasOffset()) {
         span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, metadata.offset());
       }
-      if (frame == null || frame.logAppendTime < 0) {
+      if (!logAppendTime) {
         span.put(SpanAttributes.RECORD_TIMESTAMP_MS, metadata.timestamp());
         span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "CreateTime");
       }

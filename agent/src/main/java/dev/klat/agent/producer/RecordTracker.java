@@ -1,24 +1,24 @@
 package dev.klat.agent.producer;
 
-import org.apache.kafka.clients.producer.Callback;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Follows one sampled record from {@code send()} to its acknowledgement, to export its span: the
- * agent's callback, wrapped around the application's. Unsampled records have none.
+ * Follows one sampled record from {@code send()} to its acknowledgement, to export its span.
+ * Unsampled records have none.
  *
- * <p>The application's callback runs exactly as it would without the agent: after ours, on the same
- * thread, with the same arguments, and an exception it throws propagates the same way.
+ * <p>Not a callback around the application's: the batch's completion exports the span (see {@link
+ * ProducerHooks#onCompletionEnd}). A wrapper would show the JIT a second receiver type where Kafka
+ * calls the application's callback, and the {@code RecordMetadata} that each acknowledgement builds
+ * would then escape and be allocated for every record, sampled or not.
  */
-final class RecordTracker implements Callback {
+final class RecordTracker {
 
   final ProducerState producer;
 
   /** The record's topic, for the span, even when its histograms are a shared overflow series. */
   final String topic;
 
-  final Callback delegate;
   final long sendNanos;
 
   /** Non-null only for sampled records. */
@@ -27,14 +27,18 @@ final class RecordTracker implements Callback {
   /** When a sampled record was appended to its batch (agent clock), or MIN_VALUE before. */
   long appendedNanos = Long.MIN_VALUE;
 
+  /** The future {@code send()} returns for the record, once appended; done when its batch is. */
+  Future<?> future;
+
+  /** The record's position in its batch, as far as the batch's send times count; -1 before. */
+  int indexInBatch = -1;
+
   /** The record to send; handed back to the advice once and then dropped. */
   private ProducerRecord<?, ?> record;
 
-  RecordTracker(
-      ProducerState producer, Callback delegate, long sendNanos, ProducerRecord<?, ?> record) {
+  RecordTracker(ProducerState producer, long sendNanos, ProducerRecord<?, ?> record) {
     this.producer = producer;
     this.topic = record.topic();
-    this.delegate = delegate;
     this.sendNanos = sendNanos;
     this.record = record;
   }
@@ -49,14 +53,6 @@ final class RecordTracker implements Callback {
 
   void replaceRecord(ProducerRecord<?, ?> stamped) {
     record = stamped;
-  }
-
-  @Override
-  public void onCompletion(RecordMetadata metadata, Exception exception) {
-    ProducerHooks.onAcknowledged(this, metadata, exception);
-    if (delegate != null) {
-      delegate.onCompletion(metadata, exception);
-    }
   }
 
   /** Trace identity of a sampled record, chosen at send time. */

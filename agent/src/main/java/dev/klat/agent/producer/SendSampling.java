@@ -4,7 +4,6 @@ import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.model.TimingHeader;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 
@@ -27,7 +26,6 @@ final class SendSampling {
       AgentRuntime runtime,
       ProducerState state,
       ProducerRecord<?, ?> record,
-      Callback callback,
       long sendNanos,
       Header traceparent) {
     long[] upstream = null;
@@ -45,7 +43,7 @@ final class SendSampling {
     if (!wanted || !state.sampleRateLimiter.tryAcquire(sendNanos)) {
       return null;
     }
-    return track(runtime, state, record, callback, sendNanos, upstream);
+    return track(runtime, state, record, sendNanos, upstream);
   }
 
   /**
@@ -56,14 +54,13 @@ final class SendSampling {
       AgentRuntime runtime,
       ProducerState state,
       ProducerRecord<?, ?> record,
-      Callback callback,
       long sendNanos,
       long[] upstream) {
     long traceIdHigh = upstream != null ? upstream[0] : TraceIds.randomNonZeroLong();
     long traceIdLow = upstream != null ? upstream[1] : TraceIds.randomNonZeroLong();
     long parentSpanId = upstream != null ? upstream[2] : 0L;
     long spanId = TraceIds.randomNonZeroLong();
-    RecordTracker tracker = new RecordTracker(state, callback, sendNanos, record);
+    RecordTracker tracker = new RecordTracker(state, sendNanos, record);
     boolean stamped = false;
     if (runtime.headersEnabled && state.recordFormatCarriesHeaders()) {
       byte[] timing =

@@ -6,11 +6,14 @@ import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TimeSource;
 import dev.klat.model.MetricDef;
-import org.apache.kafka.clients.producer.Callback;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,9 +41,7 @@ class BatchSendTimesTest {
       };
   private final FakeProducer producer = new FakeProducer();
   private final ProducerRecord<String, String> record = new ProducerRecord<>("t", "k", "v");
-  private final Callback callback = (metadata, exception) -> {};
   private final Object future = new Object();
-  private final TopicPartition partition = new TopicPartition("t", 0);
 
   /** The field the hook reads, as KafkaProducer has it, one class up as in a subclass. */
   private static class KafkaProducerFields extends TestStateHolder {
@@ -87,20 +88,102 @@ class BatchSendTimesTest {
     TestStateHolder batch = new TestStateHolder();
     nowNanos = 100 * MS;
     // Sent, then failed before its append (no metadata in time, say).
-    RecordTracker failed = (RecordTracker) ProducerHooks.onSend(producer, record, callback);
+    ProducerHooks.onSend(producer, record);
+    RecordTracker failed = SendContext.current().sampled;
     nowNanos = 200 * MS;
-    RecordTracker sampled = (RecordTracker) ProducerHooks.onSend(producer, record, callback);
+    ProducerHooks.onSend(producer, record);
+    RecordTracker sampled = SendContext.current().sampled;
     nowNanos = 203 * MS;
-    ProducerHooks.onAppended(future, batch);
+    ProducerHooks.onAppended(new CompletableFuture<RecordMetadata>(), batch);
 
     assertThat(sampled.appendedNanos - sampled.sendNanos).isEqualTo(3 * MS);
     assertThat(failed.appendedNanos).isEqualTo(Long.MIN_VALUE);
+    assertThat(SendContext.current().sampled).isNull();
+  }
+
+  @Test
+  void aSampledRecordIsSentStampedAndOneWithReadOnlyHeadersAsAStampedCopy() {
+    TestRuntime.install(1.0, 1000, clock);
+    ProducerRecord<String, String> fresh = new ProducerRecord<>("t", "k", "v");
+    assertThat(ProducerHooks.onSend(producer, fresh)).isSameAs(fresh);
+    assertThat(fresh.headers().lastHeader("traceparent")).isNotNull();
+
+    ProducerRecord<String, String> resent = new ProducerRecord<>("t", "k", "v");
+    ((RecordHeaders) resent.headers()).setReadOnly();
+    ProducerRecord<?, ?> sent = ProducerHooks.onSend(producer, resent);
+    assertThat(sent).isNotSameAs(resent);
+    assertThat(sent.headers().lastHeader("traceparent")).isNotNull();
+    assertThat(resent.headers().lastHeader("traceparent")).isNull();
+  }
+
+  @Test
+  void theSpanOfASampledRecordEndsAtItsBatchsCompletionWithItsMetadata() {
+    AgentRuntime runtime = TestRuntime.install(1.0, 1000, clock);
+    TestStateHolder batch = new TestStateHolder();
+    nowNanos = 100 * MS;
+    CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
+    ProducerHooks.onSend(producer, record);
+    RecordTracker sampled = SendContext.current().sampled;
+    ProducerHooks.onAppended(future, batch);
+    nowNanos = 130 * MS;
+    ProducerHooks.onCompletionStart(batch, -1L, null, 1);
+    BatchTiming timing = (BatchTiming) batch.klat$state();
+    future.complete(new RecordMetadata(new TopicPartition("t", 2), 40L, 0, 1234L, 1, 1));
+
+    SpanRecord span = ProducerSpans.acknowledged(runtime, sampled, batch, timing, timing.ackNanos);
+    assertThat(span.endEpochNanos() - span.startEpochNanos()).isEqualTo(30 * MS);
+    assertThat(span.statusError()).isFalse();
+    ProducerHooks.onCompletionEnd(batch);
+    assertThat(timing.sampledCount).isZero();
+  }
+
+  @Test
+  void aRecordThatFailedInsideSendHasItsFailureOnItsSpan() {
+    AgentRuntime runtime = TestRuntime.install(1.0, 1000, clock);
+    ProducerHooks.onSend(producer, record);
+    RecordTracker sampled = SendContext.current().sampled;
+    CompletableFuture<RecordMetadata> failed = new CompletableFuture<>();
+    failed.completeExceptionally(new IllegalStateException("no metadata"));
+    sampled.future = failed;
+
+    SpanRecord span = ProducerSpans.acknowledged(runtime, sampled, null, null, nowNanos);
+    assertThat(span.statusError()).isTrue();
+    assertThat(span.statusMessage()).contains("no metadata");
+    ProducerHooks.onSendReturn(failed);
+    assertThat(SendContext.current().sampled).isNull();
+  }
+
+  @Test
+  void aSplitBatchHandsEachSampledRecordToTheBatchItsRecordMovesTo() {
+    TestRuntime.install(1.0, 1000, clock);
+    TestStateHolder big = new TestStateHolder();
+    RecordTracker[] sent = new RecordTracker[4];
+    for (int i = 0; i < 4; i++) {
+      ProducerHooks.onSend(producer, record);
+      sent[i] = SendContext.current().sampled;
+      ProducerHooks.onAppended(new CompletableFuture<RecordMetadata>(), big);
+    }
+    TestStateHolder first = new TestStateHolder();
+    TestStateHolder second = new TestStateHolder();
+    ProducerHooks.onSplitStart(big);
+    ProducerHooks.onSplitAppended(true, first);
+    ProducerHooks.onSplitAppended(true, first);
+    ProducerHooks.onSplitAppended(true, second);
+    ProducerHooks.onSplitAppended(true, second);
+    ProducerHooks.onSplitEnd();
+
+    BatchTiming firstTiming = (BatchTiming) first.klat$state();
+    BatchTiming secondTiming = (BatchTiming) second.klat$state();
+    assertThat(firstTiming.sampledAt(0)).isSameAs(sent[0]);
+    assertThat(firstTiming.sampledAt(1)).isSameAs(sent[1]);
+    assertThat(secondTiming.sampledAt(0)).isSameAs(sent[2]);
+    assertThat(secondTiming.sampledAt(1)).isSameAs(sent[3]);
+    assertThat(secondTiming.sampledCount).isEqualTo(2);
   }
 
   private void send(TestStateHolder batch, int records) {
     for (int i = 0; i < records; i++) {
-      Callback used = ProducerHooks.onSend(producer, record, callback);
-      ProducerHooks.recordToSend(record, used);
+      ProducerHooks.onSend(producer, record);
       ProducerHooks.onAppended(future, batch);
       ProducerHooks.onSendReturn(future);
     }
@@ -108,7 +191,7 @@ class BatchSendTimesTest {
 
   private void complete(TestStateHolder batch, int records) {
     ProducerHooks.onDrained(batch);
-    ProducerHooks.onCompletionStart(batch, 0L, -1L, null, records, partition);
-    ProducerHooks.onCompletionEnd();
+    ProducerHooks.onCompletionStart(batch, -1L, null, records);
+    ProducerHooks.onCompletionEnd(batch);
   }
 }

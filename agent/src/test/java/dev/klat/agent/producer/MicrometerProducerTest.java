@@ -10,9 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +20,6 @@ class MicrometerProducerTest {
 
   private final ManualTime time = new ManualTime();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final Callback callback = (metadata, exception) -> {};
   private final Object future = new Object();
 
   /** The field the hook reads, as KafkaProducer has it. */
@@ -80,15 +77,14 @@ class MicrometerProducerTest {
     ProducerRecord<String, String> record = new ProducerRecord<>(topic, "k", "v");
     TestStateHolder batch = new TestStateHolder();
     for (int i = 0; i < records; i++) {
-      Callback used = ProducerHooks.onSend(producer, record, callback);
-      ProducerHooks.recordToSend(record, used);
+      ProducerHooks.onSend(producer, record);
       ProducerHooks.onAppended(future, batch);
       ProducerHooks.onSendReturn(future);
     }
     time.advanceMillis(5);
     ProducerHooks.onDrained(batch);
     time.advanceMillis(ackAfterMillis - 5);
-    ProducerHooks.onCompletionStart(batch, 0L, -1L, null, records, new TopicPartition(topic, 0));
-    ProducerHooks.onCompletionEnd();
+    ProducerHooks.onCompletionStart(batch, -1L, null, records);
+    ProducerHooks.onCompletionEnd(batch);
   }
 }

@@ -4,9 +4,7 @@ import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -30,9 +28,7 @@ class ProducerHooksCostTest {
     try {
       TestStateHolder producer = new TestStateHolder();
       ProducerRecord<String, String> record = new ProducerRecord<>("bench", "k", "v");
-      Callback callback = (metadata, exception) -> {};
       Object future = new Object();
-      TopicPartition partition = new TopicPartition("bench", 0);
       for (int round = 0; round < 5; round++) {
         long startNanos = System.nanoTime();
         long startCpuNanos = threads.getCurrentThreadCpuTime();
@@ -40,14 +36,13 @@ class ProducerHooksCostTest {
         for (int b = 0; b < batches; b++) {
           TestStateHolder batch = new TestStateHolder();
           for (int i = 0; i < BATCH_RECORDS; i++) {
-            Callback used = ProducerHooks.onSend(producer, record, callback);
-            ProducerHooks.recordToSend(record, used);
+            ProducerHooks.onSend(producer, record);
             ProducerHooks.onAppended(future, batch);
             ProducerHooks.onSendReturn(future);
           }
           ProducerHooks.onDrained(batch);
-          ProducerHooks.onCompletionStart(batch, 0L, -1L, null, BATCH_RECORDS, partition);
-          ProducerHooks.onCompletionEnd();
+          ProducerHooks.onCompletionStart(batch, -1L, null, BATCH_RECORDS);
+          ProducerHooks.onCompletionEnd(batch);
         }
         long records = (long) batches * BATCH_RECORDS;
         System.out.printf(

@@ -4,8 +4,8 @@ import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.TimeSource;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * (the same calls as {@code ProducerHooksCostTest} in the agent, under JMH):
  *
  * <ul>
- *   <li>{@link #send()}: per record, {@code send()}'s three hooks and the append to a batch; a new
+ *   <li>{@link #send()}: per record, {@code send()}'s two hooks and the append to a batch; a new
  *       batch every 500 records, whose send times go back to the pool as a completion gives them;
  *   <li>{@link #sendEntry()} and {@link #append()}: the two halves of {@link #send()}, the hooks at
  *       {@code send()}'s entry (S, the sampling decision) and the append with {@code send()}'s
@@ -53,14 +53,13 @@ public class ProducerHooksBenchmark {
 
   private final TestStateHolder producer = new TestStateHolder();
   private final ProducerRecord<String, String> record = new ProducerRecord<>("bench", "k", "v");
-  private final Callback callback = (metadata, exception) -> {};
   private final Object future = new Object();
   private final TopicPartition partition = new TopicPartition("bench", 0);
   private final TestStateHolder sendBatch = new TestStateHolder();
   private int sendBatchRecords;
   private final TestStateHolder fullBatch = new TestStateHolder();
   private RecordTracker tracker;
-  private RecordMetadata metadata;
+  private AgentRuntime runtime;
 
   @Setup
   public void setUp() {
@@ -71,13 +70,16 @@ public class ProducerHooksBenchmark {
     AgentRuntime runtime =
         TestRuntime.install(every ? 1.0 : 0.01, every ? 1e12 : 100, TimeSource.SYSTEM);
     // The first send creates the producer's state and the topic's instruments.
-    ProducerHooks.onSend(producer, record, callback);
+    ProducerHooks.onSend(producer, record);
     long now = System.nanoTime();
     fullBatch.klat$state(CompletingBatch.filled(runtime, now));
     ProducerState state = new ProducerState(runtime, "bench-client", null, null, null);
-    tracker = new RecordTracker(state, callback, now, record);
+    tracker = new RecordTracker(state, now, record);
     tracker.sampled = new RecordTracker.SampledRecord(1L, 2L, 3L, 0L, true);
-    metadata = new RecordMetadata(partition, 42L, 0, 1_800_000_000_000L, 1, 100);
+    tracker.future =
+        CompletableFuture.completedFuture(
+            new RecordMetadata(partition, 42L, 0, 1_800_000_000_000L, 1, 100));
+    this.runtime = runtime;
   }
 
   @TearDown
@@ -96,8 +98,7 @@ public class ProducerHooksBenchmark {
   @Benchmark
   @SuppressWarnings("rawtypes")
   public ProducerRecord sendEntry() {
-    Callback used = ProducerHooks.onSend(producer, record, callback);
-    return ProducerHooks.recordToSend(record, used);
+    return ProducerHooks.onSend(producer, record);
   }
 
   @Benchmark
@@ -144,12 +145,12 @@ public class ProducerHooksBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH_RECORDS)
   public void ackPerRecord(CompletingBatch completing) {
-    ProducerHooks.onCompletionStart(completing.batch, 0L, -1L, null, BATCH_RECORDS, partition);
-    ProducerHooks.onCompletionEnd();
+    ProducerHooks.onCompletionStart(completing.batch, -1L, null, BATCH_RECORDS);
+    ProducerHooks.onCompletionEnd(completing.batch);
   }
 
   @Benchmark
   public void sampledRecordAck() {
-    tracker.onCompletion(metadata, null);
+    runtime.export(ProducerSpans.acknowledged(runtime, tracker, null, null, System.nanoTime()));
   }
 }

@@ -112,7 +112,8 @@ public final class BenchSuite {
       double cpuNanosPerRecord,
       double allocatedBytesPerRecord,
       double cpuBeforeMainMillis,
-      double allocatedBeforeMainBytes) {
+      double allocatedBeforeMainBytes,
+      double jitCpuMillis) {
 
     /** Bytes allocated per record leaving out what was allocated before {@code main}. */
     double allocatedAfterMainBytesPerRecord() {
@@ -122,6 +123,14 @@ public final class BenchSuite {
     /** CPU per record leaving out what the JVM and the agent spent before {@code main}. */
     double cpuAfterMainNanosPerRecord() {
       return cpuNanosPerRecord - cpuBeforeMainMillis * 1e6 / records;
+    }
+
+    /**
+     * CPU per record after {@code main} leaving out the JIT compiler threads too: the steady cost
+     * per record, without compiling the hot code once.
+     */
+    double cpuSteadyNanosPerRecord() {
+      return cpuAfterMainNanosPerRecord() - jitCpuMillis * 1e6 / records;
     }
   }
 
@@ -567,6 +576,7 @@ public final class BenchSuite {
     long beforeMainNanos = Long.parseLong(value(output, "CPU_BEFORE_MAIN_NANOS"));
     long allocated = Long.parseLong(value(output, "ALLOCATED_BYTES"));
     long allocatedBeforeMain = Long.parseLong(value(output, "ALLOCATED_BYTES_BEFORE_MAIN"));
+    long jitNanos = Long.parseLong(value(output, "JIT_CPU_NANOS"));
     return (variant, round) ->
         new Run(
             variant,
@@ -579,7 +589,8 @@ public final class BenchSuite {
             (double) cpuNanos / records,
             (double) allocated / records,
             beforeMainNanos / 1e6,
-            allocatedBeforeMain);
+            allocatedBeforeMain,
+            jitNanos / 1e6);
   }
 
   private static long startup(String classpath, List<String> jvmOptions)
@@ -814,7 +825,8 @@ public final class BenchSuite {
         "Throughput is the tool's own (producer: records/s; consumer: `fetch.nMsg.sec`, after the"
             + " group joined); p50/p99 are `ProducerPerformance`'s latencies; CPU and allocation"
             + " are the forked JVM's totals (all threads, start-up included) over the records;"
-            + " \"after main\" leaves out the CPU spent before `main` (JVM and agent start-up)."
+            + " \"after main\" leaves out the CPU spent before `main` (JVM and agent start-up);"
+            + " \"steady\" leaves out the JIT compiler threads too (compiling the hot code once)."
             + " Medians over the rounds; \"vs base\" compares with the median of ");
     Variant base = variants.isEmpty() ? null : variants.get(0);
     out.append(base == null ? "nothing" : base.label).append(" in the same load.\n");
@@ -822,14 +834,16 @@ public final class BenchSuite {
       out.append("\n## ").append(load.label()).append("\n\n");
       out.append(
           "| variant | runs | throughput median (rec/s) | range | vs base | p50 ms | p99 ms | CPU ns/record | vs base | CPU after main ns/record | vs base"
+              + " | CPU steady ns/record | vs base"
               + " | alloc B/record | alloc after main B/record | vs base | CPU before main ms"
-              + " |\n");
-      out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              + " | JIT CPU ms |\n");
+      out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
       List<Run> baseRuns = of(runs, base, load);
       double baseThroughput = median(baseRuns, Run::recordsPerSecond);
       double baseCpu = median(baseRuns, Run::cpuNanosPerRecord);
       double baseAlloc = median(baseRuns, Run::allocatedAfterMainBytesPerRecord);
       double baseAfterMain = median(baseRuns, Run::cpuAfterMainNanosPerRecord);
+      double baseSteady = median(baseRuns, Run::cpuSteadyNanosPerRecord);
       for (Variant variant : variants) {
         List<Run> list = of(runs, variant, load);
         if (list.isEmpty()) {
@@ -841,11 +855,12 @@ public final class BenchSuite {
         double allocTotal = median(list, Run::allocatedBytesPerRecord);
         double alloc = median(list, Run::allocatedAfterMainBytesPerRecord);
         double afterMain = median(list, Run::cpuAfterMainNanosPerRecord);
+        double steady = median(list, Run::cpuSteadyNanosPerRecord);
         out.append(
             String.format(
                 Locale.ROOT,
                 "| %s | %d | %,.0f | %,.0f – %,.0f | %s | %s | %s | %,.0f | %s | %,.0f | %s | %,.0f"
-                    + " | %,.0f | %s | %.0f |%n",
+                    + " | %s | %,.0f | %,.0f | %s | %.0f | %.0f |%n",
                 variant.label,
                 list.size(),
                 throughput,
@@ -858,10 +873,13 @@ public final class BenchSuite {
                 change(cpu, baseCpu),
                 afterMain,
                 change(afterMain, baseAfterMain),
+                steady,
+                change(steady, baseSteady),
                 allocTotal,
                 alloc,
                 change(alloc, baseAlloc),
-                median(list, Run::cpuBeforeMainMillis)));
+                median(list, Run::cpuBeforeMainMillis),
+                median(list, Run::jitCpuMillis)));
       }
     }
     if (!startupMillis.isEmpty()) {
@@ -915,8 +933,9 @@ public final class BenchSuite {
     out.append(
         String.format(
             Locale.ROOT,
-            "| load | throughput (target >= %.0f%%) | | CPU per record (target <= +%.0f%%) | |%n"
-                + "|---|---|---|---|---|%n",
+            "| load | throughput (target >= %.0f%%) | | CPU per record (target <= +%.0f%%) | |"
+                + " steady CPU per record (without JIT) | |%n"
+                + "|---|---|---|---|---|---|---|%n",
             100 * THROUGHPUT_TARGET,
             100 * CPU_TARGET));
     for (Load load : loads) {
@@ -927,15 +946,21 @@ public final class BenchSuite {
           median(of(runs, Variant.KLAT, load), Run::cpuNanosPerRecord)
                   / median(of(runs, Variant.NONE, load), Run::cpuNanosPerRecord)
               - 1;
+      double steady =
+          median(of(runs, Variant.KLAT, load), Run::cpuSteadyNanosPerRecord)
+                  / median(of(runs, Variant.NONE, load), Run::cpuSteadyNanosPerRecord)
+              - 1;
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %.1f%% | %s | %+.1f%% | %s |%n",
+              "| %s | %.1f%% | %s | %+.1f%% | %s | %+.1f%% | %s |%n",
               load.label(),
               100 * throughput,
               Double.isNaN(throughput) ? "?" : throughput >= THROUGHPUT_TARGET ? "met" : "behind",
               100 * cpu,
-              Double.isNaN(cpu) ? "?" : cpu <= CPU_TARGET ? "met" : "behind"));
+              Double.isNaN(cpu) ? "?" : cpu <= CPU_TARGET ? "met" : "behind",
+              100 * steady,
+              Double.isNaN(steady) ? "?" : steady <= CPU_TARGET ? "met" : "behind"));
     }
     double added =
         median(
@@ -980,12 +1005,13 @@ public final class BenchSuite {
     StringBuilder out =
         new StringBuilder(
             "variant,load,round,records,records_per_second,p50_ms,p99_ms,cpu_ns_per_record,"
-                + "cpu_after_main_ns_per_record,allocated_bytes_per_record,allocated_after_main_bytes_per_record,cpu_before_main_ms\n");
+                + "cpu_after_main_ns_per_record,allocated_bytes_per_record,allocated_after_main_bytes_per_record,cpu_before_main_ms,"
+                + "jit_cpu_ms,cpu_steady_ns_per_record\n");
     for (Run r : runs) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f%n",
+              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f%n",
               r.variant().id,
               r.load().label(),
               r.round() + 1,
@@ -997,7 +1023,9 @@ public final class BenchSuite {
               r.cpuAfterMainNanosPerRecord(),
               r.allocatedBytesPerRecord(),
               r.allocatedAfterMainBytesPerRecord(),
-              r.cpuBeforeMainMillis()));
+              r.cpuBeforeMainMillis(),
+              r.jitCpuMillis(),
+              r.cpuSteadyNanosPerRecord()));
     }
     return out.toString();
   }

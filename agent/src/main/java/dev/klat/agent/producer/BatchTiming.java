@@ -45,7 +45,9 @@ final class BatchTiming {
   int completedRecordCount = -1;
 
   void append(TopicInstruments topicInstruments, long recordSendNanos) {
-    instruments = topicInstruments;
+    if (instruments != topicInstruments) {
+      instruments = topicInstruments;
+    }
     long[] times = sendNanos;
     if (times == null) {
       times = SendTimesPool.SHARED.take();

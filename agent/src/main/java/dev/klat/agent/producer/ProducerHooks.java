@@ -41,15 +41,22 @@ public final class ProducerHooks {
     long sendNanos = runtime.time.nanoTime();
     try {
       SendContext context = SendContext.current();
-      context.instruments = null;
-      context.sampled = null;
+      context.pending = false;
+      if (context.sampled != null) {
+        context.sampled = null;
+      }
       ProducerState state = producerState(runtime, producer);
       TopicInstruments instruments = state.instruments(record.topic());
       if (instruments == null) {
         return record;
       }
       context.sendNanos = sendNanos;
-      context.instruments = instruments;
+      // Stored only when it changes: a reference stored into this long-lived object costs a GC
+      // write barrier that a repeated store of the same topic's instruments need not pay.
+      if (context.instruments != instruments) {
+        context.instruments = instruments;
+      }
+      context.pending = true;
       // Almost every record ends here: no traceparent to follow and the draw lost. The rare rest
       // is in SendSampling, which keeps this hook, run for every record, short.
       Header traceparent = record.headers().lastHeader(HeaderNames.TRACEPARENT);
@@ -85,10 +92,11 @@ public final class ProducerHooks {
       SendContext context = SendContext.current();
       RecordTracker sampled = context.sampled;
       context.sampled = null;
-      TopicInstruments instruments = context.instruments;
-      if (instruments == null) {
+      if (!context.pending) {
         return;
       }
+      context.pending = false;
+      TopicInstruments instruments = context.instruments;
       Future<?> returned = (Future<?>) future;
       if (returned.isDone()) {
         try {
@@ -128,7 +136,8 @@ public final class ProducerHooks {
         appendedFutureClass = future.getClass();
       }
       SendContext context = SendContext.current();
-      if (context.instruments != null) {
+      if (context.pending) {
+        context.pending = false;
         timingOf(batch).append(context.instruments, context.sendNanos);
       }
       RecordTracker sampled = context.sampled;

@@ -18,9 +18,12 @@ final class SendContext {
         }
       };
 
+  /** Whether {@link #sendNanos} and {@link #instruments} belong to a send not yet appended. */
+  boolean pending;
+
   long sendNanos;
 
-  /** The instruments of the record being sent; null when nothing is to be recorded for it. */
+  /** The instruments of the last record sent that is recorded; valid while {@link #pending}. */
   TopicInstruments instruments;
 
   /** The tracker of the record being sent when it is sampled, until its append; else null. */

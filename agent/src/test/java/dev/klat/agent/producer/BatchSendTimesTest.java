@@ -142,7 +142,8 @@ class BatchSendTimesTest {
     AgentRuntime runtime = TestRuntime.install(1.0, 1000, clock);
     ProducerHooks.onSend(producer, record);
     RecordTracker sampled = SendContext.current().sampled;
-    CompletableFuture<RecordMetadata> failed = new CompletableFuture<>();
+    // Of a class of its own, as Kafka's failed futures are: never taken for an appended one.
+    CompletableFuture<RecordMetadata> failed = new CompletableFuture<RecordMetadata>() {};
     failed.completeExceptionally(new IllegalStateException("no metadata"));
     sampled.future = failed;
 
@@ -151,6 +152,30 @@ class BatchSendTimesTest {
     assertThat(span.statusMessage()).contains("no metadata");
     ProducerHooks.onSendReturn(failed);
     assertThat(SendContext.current().sampled).isNull();
+  }
+
+  @Test
+  void aSendThatFailedBeforeItsAppendCountsOneFailureAndTheNextSendStartsClean() {
+    AgentRuntime runtime = TestRuntime.install(clock);
+    // Of a class of its own, as Kafka's failed futures are: never taken for an appended one.
+    CompletableFuture<RecordMetadata> failed = new CompletableFuture<RecordMetadata>() {};
+    failed.completeExceptionally(new IllegalStateException("no metadata"));
+    ProducerHooks.onSend(producer, record);
+    ProducerHooks.onSendReturn(failed);
+    // The next record reaches its batch: its S is the batch's only one.
+    TestStateHolder batch = new TestStateHolder();
+    ProducerHooks.onSend(producer, record);
+    ProducerHooks.onAppended(future, batch);
+    ProducerHooks.onSendReturn(future);
+    ProducerHooks.onSendReturn(failed);
+
+    assertThat(
+            runtime
+                .metrics()
+                .counter(MetricDef.PRODUCER_RECORDS_FAILED, "t", "client", "IllegalStateException")
+                .value())
+        .isEqualTo(1);
+    assertThat(((BatchTiming) batch.klat$state()).appended).isEqualTo(1);
   }
 
   @Test

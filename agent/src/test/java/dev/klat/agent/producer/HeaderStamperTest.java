@@ -79,4 +79,12 @@ class HeaderStamperTest {
     }
     return values;
   }
+
+  @Test
+  void tellsReadOnlyHeadersWithoutWritingToThem() {
+    RecordHeaders headers = new RecordHeaders();
+    assertThat(HeaderStamper.readOnly(headers)).isFalse();
+    headers.setReadOnly();
+    assertThat(HeaderStamper.readOnly(headers)).isTrue();
+  }
 }

@@ -60,6 +60,7 @@ public class ProducerHooksBenchmark {
   private final TestStateHolder fullBatch = new TestStateHolder();
   private RecordTracker tracker;
   private AgentRuntime runtime;
+  private SendContext sendContext;
 
   @Setup
   public void setUp() {
@@ -80,6 +81,7 @@ public class ProducerHooksBenchmark {
         CompletableFuture.completedFuture(
             new RecordMetadata(partition, 42L, 0, 1_800_000_000_000L, 1, 100));
     this.runtime = runtime;
+    sendContext = SendContext.current();
   }
 
   @TearDown
@@ -103,6 +105,8 @@ public class ProducerHooksBenchmark {
 
   @Benchmark
   public void append() {
+    // As after the send() entry of the record being appended (send() does it in its hook).
+    sendContext.pending = true;
     ProducerHooks.onAppended(future, sendBatch);
     ProducerHooks.onSendReturn(future);
     if (++sendBatchRecords == BATCH_RECORDS) {

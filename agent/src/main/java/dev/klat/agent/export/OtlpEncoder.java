@@ -1,9 +1,11 @@
 package dev.klat.agent.export;
 
+import dev.klat.model.AttributeDef;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,6 +56,9 @@ final class OtlpEncoder {
 
   private final byte[] resourceMessage;
   private final byte[] scopeMessage;
+  // Each attribute's key field, encoded once per attribute definition (the model defines a few
+  // dozen): encoding every key's UTF-8 for every span was a string copy per attribute.
+  private final IdentityHashMap<AttributeDef, byte[]> keyFields = new IdentityHashMap<>();
   private final ClockSync clockSync;
   private ProtoWriter out = new ProtoWriter(INITIAL_BUFFER_BYTES);
 
@@ -133,7 +138,7 @@ final class OtlpEncoder {
     w.endMessage(kv);
   }
 
-  private static void writeSpan(ProtoWriter w, SpanRecord span) {
+  private void writeSpan(ProtoWriter w, SpanRecord span) {
     int mark = w.beginMessage(SCOPE_DATA_ITEMS);
     w.traceIdField(1, span.traceIdHigh(), span.traceIdLow());
     w.spanIdField(2, span.spanId());
@@ -148,7 +153,8 @@ final class OtlpEncoder {
     w.fixed64Field(8, span.endEpochNanos());
     for (int i = 0; i < span.attributeCount(); i++) {
       int kv = w.beginMessage(9);
-      w.stringField(1, span.attributeKey(i).name());
+      byte[] keyField = keyField(span.attributeKey(i));
+      w.raw(keyField, 0, keyField.length);
       int any = w.beginMessage(2);
       long bits = span.attributeBits(i);
       switch (span.attributeType(i)) {
@@ -180,6 +186,18 @@ final class OtlpEncoder {
       w.endMessage(status);
     }
     w.endMessage(mark);
+  }
+
+  // KeyValue.key = 1.
+  private byte[] keyField(AttributeDef key) {
+    byte[] field = keyFields.get(key);
+    if (field == null) {
+      ProtoWriter w = new ProtoWriter(16 + key.name().length() * 3);
+      w.stringField(1, key.name());
+      field = w.toByteArray();
+      keyFields.put(key, field);
+    }
+    return field;
   }
 
   /**

@@ -217,7 +217,8 @@ public final class Collector implements AutoCloseable {
               history,
               correlator::clockOffsets,
               figures::stats,
-              brokers::json);
+              brokers::json,
+              this::problem);
     } catch (IOException | RuntimeException e) {
       if (r != null) {
         r.close();
@@ -243,6 +244,15 @@ public final class Collector implements AutoCloseable {
       joinMember.start();
       probeReader.start();
     }
+  }
+
+  /** What {@code /healthz} reports: null while every part works, else the first that stopped. */
+  private String problem() {
+    String joining = joinMember == null ? null : joinMember.problem();
+    if (joining != null) {
+      return joining;
+    }
+    return probeReader == null ? null : probeReader.problem();
   }
 
   /**

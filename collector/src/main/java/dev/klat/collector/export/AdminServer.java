@@ -41,6 +41,13 @@ public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
   static final long DEFAULT_WINDOW_NANOS = 300_000_000_000L;
 
+  /** {@code /healthz}: 200 while the collector works, 503 with the reason when a part stopped. */
+  static Response health(String problem) {
+    return problem == null
+        ? new Response(200, "text/plain", "ok\n")
+        : new Response(503, "text/plain", problem + "\n");
+  }
+
   /**
    * What the APIs ask of the recent breakdowns; {@code topic} and {@code group} are filters, null
    * for all.
@@ -77,7 +84,8 @@ public final class AdminServer implements AutoCloseable {
       BreakdownHistory history,
       Supplier<List<ClockOffset>> clocks,
       Supplier<Map<String, Long>> stats,
-      Supplier<String> brokersJson)
+      Supplier<String> brokersJson,
+      Supplier<String> problem)
       throws IOException {
     server = HttpServer.create(address, 64);
     executor =
@@ -131,8 +139,7 @@ public final class AdminServer implements AutoCloseable {
         "/api/brokers",
         exchange ->
             serve(exchange, ex -> new Response(200, "application/json", brokersJson.get())));
-    server.createContext(
-        "/healthz", exchange -> serve(exchange, ex -> new Response(200, "text/plain", "ok\n")));
+    server.createContext("/healthz", exchange -> serve(exchange, ex -> health(problem.get())));
     String page = loadPage();
     server.createContext(
         "/",
@@ -165,7 +172,7 @@ public final class AdminServer implements AutoCloseable {
     return server.getAddress();
   }
 
-  private record Response(int status, String contentType, String body) {}
+  record Response(int status, String contentType, String body) {}
 
   private static void serve(HttpExchange exchange, Function<HttpExchange, Response> handler) {
     // The request body is never read: GET has none, and reading a missing one would block.

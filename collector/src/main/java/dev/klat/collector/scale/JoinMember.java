@@ -77,6 +77,8 @@ public final class JoinMember implements AutoCloseable {
   // Confined to the member's thread, as the consumer is.
   private final MetricPartitions metrics;
   private volatile boolean running = true;
+  // Why the member stopped reading while it should run; null while it reads.
+  private volatile String stoppedReading;
 
   // Guarded by itself; the correlator's sink reaches it from any thread, under the correlator's
   // lock, so this member never calls the correlator while holding it.
@@ -142,6 +144,15 @@ public final class JoinMember implements AutoCloseable {
     return p;
   }
 
+  /**
+   * Why this member no longer reads its partitions, or null while it does: a member whose loop died
+   * would hold its partitions in the group (its consumer's heartbeat thread goes on) and count
+   * nothing, so {@code /healthz} says so.
+   */
+  public String problem() {
+    return stoppedReading;
+  }
+
   /** Joins the group and starts reading. */
   public void start() {
     thread.start();
@@ -169,6 +180,7 @@ public final class JoinMember implements AutoCloseable {
     } catch (WakeupException e) {
       // closing
     } catch (RuntimeException e) {
+      stoppedReading = "the join member stopped reading the span topic: " + e;
       LOG.log(Level.SEVERE, "the join member stopped reading the span topic", e);
     } finally {
       try {

@@ -35,6 +35,8 @@ public final class ProbeLogReader implements AutoCloseable {
   private final AtomicLong recordsRead = new AtomicLong();
   private final AtomicLong recordsMalformed = new AtomicLong();
   private volatile boolean running = true;
+  // Why the reader stopped while it should run; null while it reads.
+  private volatile String stoppedReading;
 
   /**
    * @param bootstrapServers the cluster
@@ -97,10 +99,19 @@ public final class ProbeLogReader implements AutoCloseable {
     } catch (WakeupException e) {
       // closing
     } catch (RuntimeException e) {
+      stoppedReading = "the probe topic reader stopped: " + e;
       LOG.log(Level.SEVERE, "the probe topic reader stopped", e);
     } finally {
       consumer.close(Duration.ofSeconds(2));
     }
+  }
+
+  /**
+   * Why this reader no longer reads the probes' topic (unreachable at start, say), or null while it
+   * does: without it the joins lack the brokers' instants, so {@code /healthz} says so.
+   */
+  public String problem() {
+    return stoppedReading;
   }
 
   /** Records read since start. */

@@ -86,7 +86,8 @@ class HistoryApiTest {
             history,
             List::of,
             Map::of,
-            () -> "[]");
+            () -> "[]",
+            () -> null);
   }
 
   @AfterAll

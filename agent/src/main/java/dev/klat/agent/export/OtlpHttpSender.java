@@ -281,7 +281,7 @@ public final class OtlpHttpSender {
   /**
    * Compressed at gzip's fastest level: the exporter runs inside the application, where CPU counts
    * more than bytes to a collector. Per producer span, level 1 took 1.2 us against 3.4 us at the
-   * default level, for 2% more bytes ({@code SpanExportBenchmark}, 512 spans a request).
+   * default level, for 2% more bytes on its 512 alike spans ({@code SpanExportBenchmark}).
    */
   static byte[] gzip(byte[] body) throws IOException {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream(Math.max(64, body.length / 4));

@@ -23,9 +23,6 @@ final class BatchTiming {
   int drains;
   int leaderNodeId = -1;
 
-  /** Whether a sampled record is in the batch: only then is the in-flight count read. */
-  boolean hasSampled;
-
   /**
    * Of the request that carried the batch last: its batches, and the requests already in flight.
    */
@@ -63,7 +60,6 @@ final class BatchTiming {
 
   /** A sampled record appended to this batch, at the position of the last send time appended. */
   void addSampled(RecordTracker tracker) {
-    hasSampled = true;
     tracker.indexInBatch = appended - 1;
     RecordTracker[] trackers = sampledRecords;
     if (trackers == null) {

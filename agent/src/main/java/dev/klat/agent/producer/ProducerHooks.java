@@ -254,7 +254,8 @@ public final class ProducerHooks {
         BatchTiming timing = timingOf(batches.get(i));
         timing.leaderNodeId = destinationNodeId;
         timing.requestBatches = batchCount;
-        if (timing.hasSampled) {
+        // Only a request carrying a sampled record reads the in-flight count.
+        if (timing.sampledCount > 0) {
           if (inFlightBefore < 0 && client instanceof KafkaClient) {
             inFlightBefore =
                 ((KafkaClient) client).inFlightRequestCount(Integer.toString(destinationNodeId));

@@ -127,6 +127,17 @@ public final class PartitionHooks {
     }
   }
 
+  /**
+   * Exit of the {@code Partition} constructor (a partition this broker leads or follows).
+   *
+   * @param localBrokerId the partition's broker id field
+   */
+  public static void created(int localBrokerId) {
+    if (ring != null) {
+      noteBrokerId(localBrokerId);
+    }
+  }
+
   // A volatile write per event would be for nothing: the id never changes in a broker's life.
   private static void noteBrokerId(int localBrokerId) {
     if (brokerId != localBrokerId) {

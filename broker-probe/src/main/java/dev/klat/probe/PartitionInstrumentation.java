@@ -6,16 +6,18 @@ import dev.klat.agent.weave.Hook.Value;
 import java.util.Arrays;
 
 /**
- * The probe's two hooks, both on {@code kafka.cluster.Partition}, the one broker class whose shape
- * is the same from Kafka 3.6 to 4.4 (the log classes moved from Scala to Java in 4.1): the exit of
+ * The probe's hooks, all on {@code kafka.cluster.Partition}, the one broker class whose shape is
+ * the same from Kafka 3.6 to 4.4 (the log classes moved from Scala to Java in 4.1): the exit of
  * {@code appendRecordsToLeader}, when a batch is in the leader's log, and the exit of the private
  * {@code maybeIncrementLeaderHW}, through which every high-watermark advance of a leader passes
  * (after an append when the ISR is the leader alone, after a follower's fetch otherwise). Both read
  * the partition's own fields {@code topicPartition}, {@code leaderEpoch} and {@code localBrokerId}.
  * The entry and exit of {@code updateFollowerFetchState}, which calls {@code
- * maybeIncrementLeaderHW} on the same thread, tell an advance which follower's fetch moved it.
- * Argument and return types are matched by count and kind only, since their classes differ by
- * version; the hooks take them as {@code Object}.
+ * maybeIncrementLeaderHW} on the same thread, tell an advance which follower's fetch moved it. The
+ * exit of its constructor tells the probe its broker's id before any append, so that an idle broker
+ * reports its coverage and the collector knows its probe is alive before the first record. Argument
+ * and return types are matched by count and kind only, since their classes differ by version; the
+ * hooks take them as {@code Object}.
  */
 final class PartitionInstrumentation {
 
@@ -73,9 +75,16 @@ final class PartitionInstrumentation {
             .passing()
             .calling(HOOKS, "followerFetchEnded", "()V")
             .build();
+    Hook created =
+        Hook.on("Partition.<init>", PARTITION_CLASS, "<init>")
+            .anyArguments()
+            .atExit()
+            .passing(Value.field("localBrokerId"))
+            .calling(HOOKS, "created", "(I)V")
+            .build();
     return ClassPlan.of(
         PARTITION_CLASS,
         false,
-        Arrays.asList(appended, highWatermark, followerFetchStarted, followerFetchEnded));
+        Arrays.asList(appended, highWatermark, followerFetchStarted, followerFetchEnded, created));
   }
 }

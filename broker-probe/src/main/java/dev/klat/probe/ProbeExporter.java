@@ -33,7 +33,13 @@ final class ProbeExporter implements Runnable {
   private final OtlpHttpSender sender;
   private final ProbeSettings settings;
   private final AgentLog log;
-  private final Backoff backoff = new Backoff(() -> ThreadLocalRandom.current().nextDouble());
+  // At most 5 s, not the agents' 30 s: ranges are dropped while sending pauses, so a short pause
+  // brings exact broker instants back soon after the collector returns (a restart, or a collector
+  // started after the brokers), for one connection attempt per broker every 5 s.
+  static final long MAX_BACKOFF_MILLIS = 5_000;
+
+  private final Backoff backoff =
+      new Backoff(() -> ThreadLocalRandom.current().nextDouble(), MAX_BACKOFF_MILLIS);
   private long pausedUntilNanos;
   private long failedRequests;
   private long sentRequests;

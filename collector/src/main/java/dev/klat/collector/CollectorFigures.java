@@ -161,6 +161,7 @@ final class CollectorFigures {
     out.put("probeRecordsReceived", r.probeRecordsReceived());
     out.put("probeRecordsRejected", r.probeRecordsRejected());
     out.put("probeRecordsNotKlat", r.probeRecordsNotKlat());
+    out.put("probeBrokersAlive", (long) probeTimelines.liveBrokers(System.nanoTime()));
     out.put("probeRanges", probeTimelines.ranges());
     out.put("probeRangesDropped", probeTimelines.droppedRanges());
     out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());

@@ -17,6 +17,17 @@ class BackoffTest {
   }
 
   @Test
+  void aShorterMaximumCapsTheScheduleButNotRetryAfter() {
+    Backoff backoff = new Backoff(() -> 0.0, 5_000);
+    long[] delays = new long[5];
+    for (int i = 0; i < delays.length; i++) {
+      delays[i] = backoff.nextDelayMillis(-1);
+    }
+    assertThat(delays).containsExactly(1000, 2000, 4000, 5000, 5000);
+    assertThat(backoff.nextDelayMillis(20_000)).isEqualTo(20_000);
+  }
+
+  @Test
   void jitterShortensTheDelayByAtMostAFifth() {
     Backoff backoff = new Backoff(() -> 0.999999);
     assertThat(backoff.nextDelayMillis(-1)).isBetween(800L, 801L);

@@ -12,9 +12,6 @@ import java.util.function.Supplier;
  */
 final class ProbeSource implements BrokerInstantSource {
 
-  /** A probe that reported within this long is alive, and worth waiting for. */
-  static final long PROBE_ALIVE_NANOS = 5_000_000_000L;
-
   private final ProbeTimelines probes;
   // L and H are asked for separately: the lookup of the record asked about last.
   private BrokerLookup memoRecord;
@@ -55,9 +52,9 @@ final class ProbeSource implements BrokerInstantSource {
   }
 
   /**
-   * Waits while the record's leader has a live probe (one that reported in the last {@value
-   * #PROBE_ALIVE_NANOS} ns) that has not yet reported up to the record's fetch response {@code R}:
-   * the record's append and commit, both before {@code R}, may be in its next export.
+   * Waits while the record's leader has a live probe (one that reported in the last {@link
+   * ProbeTimelines#PROBE_ALIVE_NANOS}) that has not yet reported up to the record's fetch response
+   * {@code R}: the record's append and commit, both before {@code R}, may be in its next export.
    */
   @Override
   public boolean awaitingData(ProducerSpan producer, ConsumerSpan consumer, long nowNanos) {
@@ -65,7 +62,7 @@ final class ProbeSource implements BrokerInstantSource {
     if (leader < 0) {
       return false;
     }
-    long covered = probes.coveredUntilNanos(leader, nowNanos - PROBE_ALIVE_NANOS);
+    long covered = probes.coveredUntilNanos(leader, nowNanos - ProbeTimelines.PROBE_ALIVE_NANOS);
     if (covered == Long.MIN_VALUE || covered >= consumer.fetchResponseNanos()) {
       return false;
     }

@@ -19,6 +19,12 @@ import java.util.Map;
  */
 public final class ProbeTimelines implements CommitWaits {
 
+  /**
+   * A probe that reported within this long is alive: an idle one reports its coverage every second,
+   * a busy one every export interval.
+   */
+  public static final long PROBE_ALIVE_NANOS = 5_000_000_000L;
+
   static final int TERMS_PER_PARTITION = 4;
 
   /**
@@ -93,6 +99,20 @@ public final class ProbeTimelines implements CommitWaits {
       return Long.MIN_VALUE;
     }
     return coverage.coveredUntilNanos;
+  }
+
+  /**
+   * Brokers whose probe is alive at {@code nowNanos} (collector monotonic clock): it reported in
+   * the last {@value #PROBE_ALIVE_NANOS} ns.
+   */
+  public synchronized int liveBrokers(long nowNanos) {
+    int live = 0;
+    for (BrokerCoverage coverage : brokers.values()) {
+      if (coverage.reportedAtNanos - (nowNanos - PROBE_ALIVE_NANOS) >= 0) {
+        live++;
+      }
+    }
+    return live;
   }
 
   /**

@@ -158,7 +158,7 @@ class ProbeSourceTest {
   @Test
   void aProbeSilentForFiveSecondsIsNotWaitedFor() {
     probes.covered(1, ms(20), nowNanos);
-    nowNanos += ProbeSource.PROBE_ALIVE_NANOS + 1;
+    nowNanos += ProbeTimelines.PROBE_ALIVE_NANOS + 1;
 
     correlator.offerProducer(producer(5, 0, 10, 32));
     correlator.offerConsumer(consumer(5, "g", 20, 34, 35));

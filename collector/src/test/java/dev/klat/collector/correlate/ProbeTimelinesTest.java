@@ -158,4 +158,17 @@ class ProbeTimelinesTest {
     assertThat(timelines.coveredUntilNanos(1, 200)).isEqualTo(Long.MIN_VALUE);
     assertThat(timelines.coveredUntilNanos(2, 0)).isEqualTo(Long.MIN_VALUE);
   }
+
+  @Test
+  void aProbeIsAliveForFiveSecondsAfterItsLastReport() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 4);
+    long second = 1_000_000_000L;
+    timelines.covered(1, 5_000, 10 * second);
+    timelines.covered(2, 5_000, 12 * second);
+
+    assertThat(timelines.liveBrokers(12 * second)).isEqualTo(2);
+    assertThat(timelines.liveBrokers(15 * second)).isEqualTo(2);
+    assertThat(timelines.liveBrokers(15 * second + 1)).as("broker 1 silent for 5 s").isEqualTo(1);
+    assertThat(timelines.liveBrokers(18 * second)).isZero();
+  }
 }

@@ -47,6 +47,9 @@ class BrokerProbeIT {
           CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
       try {
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
+        // The probes started before the collector, and wait out their backoff before they send:
+        // records joined before a leader's probe is heard from get no broker instants.
+        awaitLiveProbes(adminPort, 3);
         runApplication(cluster, otlpPort);
         String answer = awaitBreakdowns(adminPort, RECORDS);
         assertMeasuredByTheProbe(answer, RECORDS, RECORDS);
@@ -56,6 +59,7 @@ class BrokerProbeIT {
         // leaders' probes, and nothing the old leader reported answers for them.
         cluster.broker(1).stop();
         cluster.broker(1).start();
+        awaitLiveProbes(adminPort, 3);
         runApplication(cluster, otlpPort);
         answer = awaitBreakdowns(adminPort, 2 * RECORDS);
         assertMeasuredByTheProbe(answer, 2 * RECORDS, 2 * RECORDS * 95 / 100);
@@ -96,6 +100,17 @@ class BrokerProbeIT {
             "10",
             "0");
     assertThat(app.exitCode()).as(app.output()).isZero();
+  }
+
+  private static void awaitLiveProbes(int adminPort, int brokers) throws Exception {
+    // The probe's backoff is at most 5 s, and an idle probe reports every second.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    String stats = get(adminPort, "/api/stats");
+    while (number(stats, "probeBrokersAlive") < brokers && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      stats = get(adminPort, "/api/stats");
+    }
+    assertThat(number(stats, "probeBrokersAlive")).as(stats).isEqualTo(brokers);
   }
 
   private static String awaitBreakdowns(int adminPort, int count) throws Exception {

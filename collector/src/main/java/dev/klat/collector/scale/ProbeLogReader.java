@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -26,16 +27,18 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public final class ProbeLogReader implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ProbeLogReader.class.getName());
+  static final long RETRY_MILLIS = 5_000;
 
   private final String topic;
   private final long lookBackMillis;
+  private final Duration metadataTimeout;
   private final OtlpIngest ingest;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Thread thread;
   private final AtomicLong recordsRead = new AtomicLong();
   private final AtomicLong recordsMalformed = new AtomicLong();
   private volatile boolean running = true;
-  // Why the reader stopped while it should run; null while it reads.
+  // Why the reader does not read while it should; null while it reads.
   private volatile String stoppedReading;
 
   /**
@@ -47,6 +50,16 @@ public final class ProbeLogReader implements AutoCloseable {
    */
   public ProbeLogReader(
       String bootstrapServers, String topic, long lookBackMillis, OtlpIngest ingest) {
+    this(bootstrapServers, topic, lookBackMillis, ingest, Duration.ofSeconds(30));
+  }
+
+  ProbeLogReader(
+      String bootstrapServers,
+      String topic,
+      long lookBackMillis,
+      OtlpIngest ingest,
+      Duration metadataTimeout) {
+    this.metadataTimeout = metadataTimeout;
     this.topic = topic;
     this.lookBackMillis = lookBackMillis;
     this.ingest = ingest;
@@ -67,9 +80,9 @@ public final class ProbeLogReader implements AutoCloseable {
 
   private void run() {
     try {
-      List<TopicPartition> partitions = new ArrayList<>();
-      for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-        partitions.add(new TopicPartition(topic, info.partition()));
+      List<TopicPartition> partitions = awaitPartitions();
+      if (partitions.isEmpty()) {
+        return;
       }
       consumer.assign(partitions);
       Map<TopicPartition, Long> from = new HashMap<>();
@@ -78,7 +91,7 @@ public final class ProbeLogReader implements AutoCloseable {
         from.put(tp, startMillis);
       }
       Map<TopicPartition, OffsetAndTimestamp> offsets =
-          consumer.offsetsForTimes(from, Duration.ofSeconds(30));
+          consumer.offsetsForTimes(from, metadataTimeout);
       for (TopicPartition tp : partitions) {
         OffsetAndTimestamp at = offsets.get(tp);
         if (at == null) {
@@ -107,8 +120,55 @@ public final class ProbeLogReader implements AutoCloseable {
   }
 
   /**
-   * Why this reader no longer reads the probes' topic (unreachable at start, say), or null while it
-   * does: without it the joins lack the brokers' instants, so {@code /healthz} says so.
+   * The topic's partitions, asked for again every {@value #RETRY_MILLIS} ms while the cluster
+   * cannot be reached or the topic does not exist yet (the ingest role creates it), so that a
+   * member started before its cluster reads the instants once it can; empty when closed meanwhile.
+   */
+  private List<TopicPartition> awaitPartitions() {
+    List<TopicPartition> partitions = new ArrayList<>();
+    while (running) {
+      try {
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, metadataTimeout);
+        if (infos != null && !infos.isEmpty()) {
+          for (PartitionInfo info : infos) {
+            partitions.add(new TopicPartition(topic, info.partition()));
+          }
+          stoppedReading = null;
+          return partitions;
+        }
+        notReading("the probe topic " + topic + " does not exist yet; asking again");
+      } catch (TimeoutException e) {
+        notReading(
+            "the probe topic reader cannot reach the cluster (" + e.getMessage() + "); retrying");
+      }
+      pause(RETRY_MILLIS);
+    }
+    return partitions;
+  }
+
+  private void notReading(String why) {
+    if (!why.equals(stoppedReading)) {
+      LOG.warning(why);
+    }
+    stoppedReading = why;
+  }
+
+  private void pause(long millis) {
+    long until = System.nanoTime() + millis * 1_000_000L;
+    try {
+      while (running && System.nanoTime() - until < 0) {
+        Thread.sleep(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+
+  /**
+   * Why this reader does not read the probes' topic now (unreachable, the topic missing, or
+   * stopped), or null while it does: without it the joins lack the brokers' instants, so {@code
+   * /healthz} says so.
    */
   public String problem() {
     return stoppedReading;

@@ -3,7 +3,6 @@ package dev.klat.lab;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -67,48 +66,54 @@ final class HtmlReport {
     for (String finding : Findings.of(results)) {
       html.append("<p class=\"finding\">").append(Charts.escape(finding)).append("</p>\n");
     }
+    List<SettingRuns> settings = SettingRuns.of(results);
     List<String> labels = new ArrayList<>();
-    List<Double> throughput = new ArrayList<>();
-    List<Map<String, Double>> tails = new ArrayList<>();
-    List<Double> p99 = new ArrayList<>();
+    List<Spread> throughput = new ArrayList<>();
+    List<Map<String, Spread>> tails = new ArrayList<>();
+    List<Spread> p99 = new ArrayList<>();
     boolean unbounded = results.stream().anyMatch(r -> r.burstRecordsPerSecond() != null);
-    for (Result result : results) {
-      labels.add(result.setting().label());
-      throughput.add(
-          result.error() != null
-              ? null
-              : unbounded ? result.burstRecordsPerSecond() : result.fixedRateRecordsPerSecond());
-      Map<String, Double> tail = new LinkedHashMap<>();
+    for (SettingRuns runs : settings) {
+      labels.add(runs.setting().label());
+      throughput.add(runs.error() != null ? null : unbounded ? runs.burst() : runs.fixedRate());
+      Map<String, Spread> tail = new LinkedHashMap<>();
       for (String segment : Findings.SEGMENTS) {
-        Double ms = result.tailMs(segment);
+        Spread ms = runs.tail(segment);
         if (ms != null) {
           tail.put(segment, ms);
         }
       }
       tails.add(tail);
-      p99.add(result.p99Ms());
+      p99.add(runs.p99());
     }
+    int repeats = settings.stream().mapToInt(r -> r.runs().size()).max().orElse(1);
+    String median = repeats > 1 ? ", median of " + repeats + " runs" : "";
     html.append("<div class=\"charts\">\n");
     html.append(
         Charts.bars(
             "throughput",
-            unbounded ? "throughput, unbounded rate" : "throughput at the fixed rate",
+            (unbounded ? "throughput, unbounded rate" : "throughput at the fixed rate") + median,
             "records/s",
             labels,
             throughput));
-    html.append(Charts.stacked("p99 tail by segment; tick: end-to-end p99", labels, tails, p99));
+    html.append(
+        Charts.stacked("p99 tail by segment; tick: end-to-end p99" + median, labels, tails, p99));
     html.append("</div>\n");
-    table(html, results);
+    table(html, settings);
     html.append("</section>\n");
   }
 
-  private static void table(StringBuilder html, List<Result> results) {
-    html.append("<table><tr><th>setting</th><th>records/s fixed</th><th>records/s unbounded</th>");
+  private static void table(StringBuilder html, List<SettingRuns> settings) {
+    boolean repeated = settings.stream().anyMatch(r -> r.runs().size() > 1);
+    html.append("<table><tr><th>setting</th>");
+    if (repeated) {
+      html.append("<th>runs</th>");
+    }
+    html.append("<th>records/s fixed</th><th>records/s unbounded</th>");
     html.append("<th>breakdowns</th><th>p50</th><th>p99</th><th>p99.9</th>");
     // Only the segments some setting knows: publish+commit appears only without broker timings.
     List<String> segments = new ArrayList<>();
     for (String segment : Findings.SEGMENTS) {
-      if (results.stream().anyMatch(r -> r.tailMs(segment) != null)) {
+      if (settings.stream().anyMatch(r -> r.tailMs(segment) != null)) {
         segments.add(segment);
       }
     }
@@ -116,29 +121,31 @@ final class HtmlReport {
       html.append("<th>tail ").append(Charts.escape(segment)).append("</th>");
     }
     html.append("</tr>\n");
-    for (Result result : results) {
-      var breakdown = result.breakdown();
-      html.append("<tr><td>").append(Charts.escape(result.setting().label())).append("</td>");
-      cell(html, result.error() == null ? rate(result.fixedRateRecordsPerSecond()) : "failed");
-      cell(html, rate(result.burstRecordsPerSecond()));
-      cell(html, Long.toString(result.breakdowns()));
-      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p50Seconds)));
-      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p99Seconds)));
-      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p999Seconds)));
+    for (SettingRuns runs : settings) {
+      html.append("<tr><td>").append(Charts.escape(runs.setting().label())).append("</td>");
+      if (repeated) {
+        cell(
+            html,
+            runs.runs().size()
+                + (runs.failedRuns() > 0 ? " (" + runs.failedRuns() + " failed)" : ""));
+      }
+      cell(html, runs.error() == null ? Findings.rate(runs.fixedRate()) : "failed");
+      cell(html, Findings.rate(runs.burst()));
+      cell(html, Long.toString(runs.breakdowns()));
+      cell(html, Findings.ms(runs.e2eP50()));
+      cell(html, Findings.ms(runs.p99()));
+      cell(html, Findings.ms(runs.p999()));
       for (String segment : segments) {
-        cell(html, Findings.ms(result.tailMs(segment)));
+        cell(html, Findings.ms(runs.tail(segment)));
       }
       html.append("</tr>\n");
     }
     html.append("</table>\n");
-  }
-
-  private static Double millis(Double seconds) {
-    return seconds == null ? null : seconds * 1000;
-  }
-
-  private static String rate(Double value) {
-    return value == null ? "-" : String.format(Locale.ROOT, "%.0f", value);
+    if (repeated) {
+      html.append(
+          "<p class=\"muted\">Each figure is the median of the setting's runs, with the lowest"
+              + " and highest run in brackets; every run is a row of the CSV.</p>\n");
+    }
   }
 
   private static void cell(StringBuilder html, String text) {

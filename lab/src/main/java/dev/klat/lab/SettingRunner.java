@@ -53,8 +53,18 @@ final class SettingRunner {
     this.runId = runId;
   }
 
-  Result run(Experiment experiment, int index, Setting setting) throws Exception {
-    String topic = LabCluster.PREFIX + runId + "-" + experiment.name() + "-" + index;
+  /**
+   * @param repeat which run of the setting this is, from 1; later runs get topics of their own
+   */
+  Result run(Experiment experiment, int index, int repeat, Setting setting) throws Exception {
+    String topic =
+        LabCluster.PREFIX
+            + runId
+            + "-"
+            + experiment.name()
+            + "-"
+            + index
+            + (repeat > 1 ? "-" + repeat : "");
     String group = topic;
     cluster.createTopic(topic, setting.partitions());
     List<AppProcess> producers = new ArrayList<>();
@@ -98,7 +108,7 @@ final class SettingRunner {
         }
         burstRate = sum;
       }
-      return new Result(experiment, setting, fixedRate, burstRate, failed, breakdown, null);
+      return new Result(experiment, setting, repeat, fixedRate, burstRate, failed, breakdown, null);
     } finally {
       for (AppProcess producer : producers) {
         producer.stop(5000);

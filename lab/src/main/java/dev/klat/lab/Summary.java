@@ -2,7 +2,7 @@ package dev.klat.lab;
 
 import java.util.Locale;
 
-/** The terminal's lines: one per setting as it ends. */
+/** The terminal's lines: one per run as it ends, and one per repeated setting at the end. */
 final class Summary {
 
   private Summary() {}
@@ -32,6 +32,34 @@ final class Summary {
       for (String segment : Findings.SEGMENTS) {
         Double ms = result.tailMs(segment);
         if (ms != null) {
+          line.append(' ').append(segment).append(' ').append(Findings.ms(ms));
+        }
+      }
+    }
+    return line.toString();
+  }
+
+  /** The medians of a repeated setting's runs, with their ranges. */
+  static String line(SettingRuns runs) {
+    if (runs.error() != null) {
+      return runs.setting().label() + ": failed: " + runs.error();
+    }
+    StringBuilder line =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%s, median of %d runs%s: %s rec/s%s, n=%d",
+                runs.setting().label(),
+                runs.succeeded().size(),
+                runs.failedRuns() > 0 ? " (" + runs.failedRuns() + " failed)" : "",
+                Findings.rate(runs.fixedRate()),
+                runs.burst() == null ? "" : " (unbounded " + Findings.rate(runs.burst()) + ")",
+                runs.breakdowns()));
+    if (runs.breakdowns() > 0) {
+      line.append(" p99=").append(Findings.ms(runs.p99())).append(" | p99 tail:");
+      for (String segment : Findings.SEGMENTS) {
+        Spread ms = runs.tail(segment);
+        if (ms != null && runs.tailMs(segment) != null) {
           line.append(' ').append(segment).append(' ').append(Findings.ms(ms));
         }
       }

@@ -86,7 +86,14 @@ final class Lab {
         terminal,
         "starting the collector (OTLP on 127.0.0.1:" + collector.otlpPort + ")",
         () -> {
-          collector.start(collectorJar, cluster.exporters(), logs.resolve("collector.log"));
+          collector.start(
+              collectorJar,
+              LabCollector.brokerArguments(
+                  cluster.exporters(),
+                  cluster.bootstrapServers(),
+                  options.brokerExporterPort(),
+                  options.brokerJmxPort()),
+              logs.resolve("collector.log"));
           return null;
         });
     String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
@@ -101,6 +108,10 @@ final class Lab {
           Primer.prime(cluster, LabCluster.PREFIX + runId + "-prime", PRIME_MS);
           return null;
         });
+    String brokers = brokerReadout();
+    if (brokers != null) {
+      out.println("  " + brokers);
+    }
     List<Result> results = new ArrayList<>();
     int total = plan.runCount();
     int done = 0;
@@ -128,7 +139,12 @@ final class Lab {
     Path html = options.out().resolve("lab-report.html");
     Path csv = options.out().resolve("lab-results.csv");
     Files.writeString(csv, CsvReport.of(results), StandardCharsets.UTF_8);
-    Files.writeString(html, HtmlReport.of(context(plan), plan, results), StandardCharsets.UTF_8);
+    List<String> context = context(plan);
+    brokers = brokerReadout();
+    if (brokers != null) {
+      context.add(2, brokers + " (at the end of the run)"); // after the line of the cluster
+    }
+    Files.writeString(html, HtmlReport.of(context, plan, results), StandardCharsets.UTF_8);
     return new Outcome(plan, results, html, csv);
   }
 
@@ -182,7 +198,7 @@ final class Lab {
     lines.add(
         options.bootstrap() == null
             ? "cluster: embedded, 3 KRaft brokers on this machine (one JVM each, broker probe)"
-            : "cluster: " + options.bootstrap());
+            : "cluster: " + options.bootstrap() + brokerMetrics());
     lines.add(
         "machine: "
             + Runtime.getRuntime().availableProcessors()
@@ -214,6 +230,37 @@ final class Lab {
     }
     lines.add("figures: " + options.out().resolve("lab-results.csv"));
     return lines;
+  }
+
+  /**
+   * What the collector reads from the user's brokers, when the options asked it to read them; null
+   * otherwise. Its discovery and first scrapes happen while the primer runs.
+   */
+  private String brokerReadout() {
+    if (options.brokerExporterPort() == null && options.brokerJmxPort() == null) {
+      return null;
+    }
+    try {
+      String json = dev.klat.demo.AdminClient.get(collector.adminPort, "/api/brokers");
+      return json == null
+          ? "the brokers' request metrics: the collector did not answer /api/brokers"
+          : BrokerReadout.describe(json);
+    } catch (IOException e) {
+      return "the brokers' request metrics: the collector did not answer /api/brokers (" + e + ")";
+    }
+  }
+
+  private String brokerMetrics() {
+    List<String> from = new ArrayList<>();
+    if (options.brokerExporterPort() != null) {
+      from.add("their JMX exporters on port " + options.brokerExporterPort());
+    }
+    if (options.brokerJmxPort() != null) {
+      from.add("JMX on port " + options.brokerJmxPort());
+    }
+    return from.isEmpty()
+        ? " (publish and commit split by LogAppendTime; commit bounded by the acks)"
+        : " (the brokers' request metrics read from " + String.join(", then ", from) + ")";
   }
 
   /**

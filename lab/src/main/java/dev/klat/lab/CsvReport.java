@@ -18,7 +18,8 @@ final class CsvReport {
     StringBuilder csv =
         new StringBuilder("experiment,setting,run,partitions,record_bytes,keyed,producers");
     csv.append(
-        ",fixed_rate_records_per_second,unbounded_records_per_second,failed_sends,breakdowns");
+        ",fixed_rate_records_per_second,unbounded_records_per_second,consumer_records_per_second");
+    csv.append(",failed_sends,breakdowns");
     csv.append(",e2e_p50_ms,e2e_p99_ms,e2e_p999_ms");
     for (String segment : Findings.SEGMENTS) {
       csv.append(",p99_tail_").append(column(segment)).append("_ms");
@@ -86,7 +87,7 @@ final class CsvReport {
   }
 
   private static int columnCount() {
-    return 4 + 3 + 2 * Findings.SEGMENTS.size();
+    return 5 + 3 + 2 * Findings.SEGMENTS.size();
   }
 
   /** The numeric columns of one run, in the header's order. */
@@ -95,6 +96,7 @@ final class CsvReport {
     var breakdown = result.breakdown();
     figures.add(result.error() == null ? result.fixedRateRecordsPerSecond() : null);
     figures.add(result.burstRecordsPerSecond());
+    figures.add(result.consumerRecordsPerSecond());
     figures.add((double) result.failedSends());
     figures.add((double) result.breakdowns());
     figures.add(result.e2eP50Ms());
@@ -117,12 +119,12 @@ final class CsvReport {
     return seconds == null ? null : seconds * 1000;
   }
 
-  // Columns 2 and 3 (failed sends, breakdowns) are counts: whole numbers unless a median of two.
+  // Columns 3 and 4 (failed sends, breakdowns) are counts: whole numbers unless a median of two.
   private static String number(int column, Double value) {
     if (value == null) {
       return "";
     }
-    boolean count = column == 2 || column == 3;
+    boolean count = column == 3 || column == 4;
     return count && value == Math.rint(value)
         ? Long.toString(Math.round(value))
         : String.format(Locale.ROOT, "%.3f", value);

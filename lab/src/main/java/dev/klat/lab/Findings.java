@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * What an experiment showed, in plain sentences computed from its results: for each setting, the
@@ -68,9 +69,17 @@ final class Findings {
         sentences.add(moved(baseline, runs) + failedRuns);
       }
     }
-    String throughput = throughput(settings);
+    String throughput = throughput(settings, SettingRuns::burst, "unbounded-rate throughput");
     if (throughput != null) {
       sentences.add(throughput);
+    }
+    String consumer =
+        throughput(
+            settings,
+            SettingRuns::consumer,
+            "the consumer's own throughput (reading the unbounded run's records)");
+    if (consumer != null) {
+      sentences.add(consumer);
     }
     return sentences;
   }
@@ -221,14 +230,16 @@ final class Findings {
     return "no breakdowns in the measured window (the applications' logs say why)";
   }
 
-  private static String throughput(List<SettingRuns> settings) {
+  /** From the first setting that has the figure to the one where it was highest. */
+  private static String throughput(
+      List<SettingRuns> settings, Function<SettingRuns, Spread> figure, String what) {
     SettingRuns first = null;
     SettingRuns best = null;
     for (SettingRuns runs : settings) {
-      Spread burst = runs.burst();
-      if (burst != null && burst.median() > 0) {
+      Spread value = figure.apply(runs);
+      if (value != null && value.median() > 0) {
         first = first == null ? runs : first;
-        if (best == null || burst.median() > best.burst().median()) {
+        if (best == null || value.median() > figure.apply(best).median()) {
           best = runs;
         }
       }
@@ -236,23 +247,27 @@ final class Findings {
     if (first == null) {
       return null;
     }
+    Spread from = figure.apply(first);
+    Spread to = figure.apply(best);
     if (best == first) {
       return String.format(
           Locale.ROOT,
-          "unbounded-rate throughput was highest at %s: %s records/s.",
+          "%s was highest at %s: %s records/s.",
+          what,
           first.setting().label(),
-          rate(first.burst()));
+          rate(from));
     }
     String sentence =
         String.format(
             Locale.ROOT,
-            "unbounded-rate throughput went from %s records/s at %s to %s at %s (x%.1f)",
-            rate(first.burst()),
+            "%s went from %s records/s at %s to %s at %s (x%.1f)",
+            what,
+            rate(from),
             first.setting().label(),
-            rate(best.burst()),
+            rate(to),
             best.setting().label(),
-            best.burst().median() / first.burst().median());
-    return first.burst().overlaps(best.burst())
+            to.median() / from.median());
+    return from.overlaps(to)
         ? sentence + ", inside the spread of the repeats: not a difference these runs can tell."
         : sentence + ".";
   }

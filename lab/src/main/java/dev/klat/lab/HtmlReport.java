@@ -71,6 +71,7 @@ final class HtmlReport {
     List<Spread> throughput = new ArrayList<>();
     List<Map<String, Spread>> tails = new ArrayList<>();
     List<Spread> p99 = new ArrayList<>();
+    List<Spread> consumer = new ArrayList<>();
     boolean unbounded = results.stream().anyMatch(r -> r.burstRecordsPerSecond() != null);
     for (SettingRuns runs : settings) {
       labels.add(runs.setting().label());
@@ -84,6 +85,7 @@ final class HtmlReport {
       }
       tails.add(tail);
       p99.add(runs.p99());
+      consumer.add(runs.consumer());
     }
     int repeats = settings.stream().mapToInt(r -> r.runs().size()).max().orElse(1);
     String median = repeats > 1 ? ", median of " + repeats + " runs" : "";
@@ -97,6 +99,15 @@ final class HtmlReport {
             throughput));
     html.append(
         Charts.stacked("p99 tail by segment; tick: end-to-end p99" + median, labels, tails, p99));
+    if (consumer.stream().anyMatch(c -> c != null)) {
+      html.append(
+          Charts.bars(
+              "consumer",
+              "consumer throughput, reading the unbounded run's records" + median,
+              "records/s",
+              labels,
+              consumer));
+    }
     html.append("</div>\n");
     table(html, settings);
     html.append("</section>\n");
@@ -108,7 +119,11 @@ final class HtmlReport {
     if (repeated) {
       html.append("<th>runs</th>");
     }
+    boolean consumer = settings.stream().anyMatch(r -> r.consumer() != null);
     html.append("<th>records/s fixed</th><th>records/s unbounded</th>");
+    if (consumer) {
+      html.append("<th>consumer records/s</th>");
+    }
     html.append("<th>breakdowns</th><th>p50</th><th>p99</th><th>p99.9</th>");
     // Only the segments some setting knows: publish+commit appears only without broker timings.
     List<String> segments = new ArrayList<>();
@@ -131,6 +146,9 @@ final class HtmlReport {
       }
       cell(html, runs.error() == null ? Findings.rate(runs.fixedRate()) : "failed");
       cell(html, Findings.rate(runs.burst()));
+      if (consumer) {
+        cell(html, Findings.rate(runs.consumer()));
+      }
       cell(html, Long.toString(runs.breakdowns()));
       cell(html, Findings.ms(runs.e2eP50()));
       cell(html, Findings.ms(runs.p99()));

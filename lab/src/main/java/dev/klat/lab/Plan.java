@@ -39,9 +39,25 @@ record Plan(
     return settingCount() * repeats;
   }
 
-  /** Seconds the plan expects the runs to take, without the start of the cluster. */
+  /**
+   * Seconds the plan expects the runs to take, without the start of the cluster: where the setting
+   * is the consumer's, its consumer reads the unbounded run's records for up to as long again.
+   */
   long expectedSeconds() {
-    return runCount() * (SETTING_OVERHEAD_S + (warmupMs + measureMs + burstMs) / 1000);
+    return expectedSeconds(experiments, repeats, warmupMs, measureMs, burstMs);
+  }
+
+  private static long expectedSeconds(
+      List<Experiment> experiments, int repeats, long warmupMs, long measureMs, long burstMs) {
+    long consumerRuns = 0;
+    for (Experiment experiment : experiments) {
+      consumerRuns +=
+          experiment.settings().stream().filter(s -> !s.consumerConfig().isEmpty()).count();
+    }
+    return count(experiments)
+            * repeats
+            * (SETTING_OVERHEAD_S + (warmupMs + measureMs + burstMs) / 1000)
+        + consumerRuns * repeats * burstMs / 1000;
   }
 
   /**
@@ -124,6 +140,13 @@ record Plan(
       burst = 0;
       measure = Math.max(MIN_MEASURE_S, perRun - SETTING_OVERHEAD_S - warmup);
       skipped.add("every unbounded-rate run (no time left in the budget for it)");
+    }
+    // The consumer's reading of the unbounded run comes out of the measured windows.
+    long runs = Math.max(1, count(kept) * repeats);
+    long over =
+        expectedSeconds(kept, repeats, warmup * 1000, measure * 1000, burst * 1000) - available;
+    if (over > 0) {
+      measure = Math.max(MIN_MEASURE_S, measure - (over + runs - 1) / runs);
     }
     return new Plan(kept, warmup * 1000, measure * 1000, burst * 1000, repeats, skipped);
   }

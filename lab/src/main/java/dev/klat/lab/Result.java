@@ -11,6 +11,8 @@ import java.util.Map;
  *     producers together (the fixed rate, unless the cluster could not keep up)
  * @param burstRecordsPerSecond acknowledged records per second of the unbounded-rate run, all
  *     producers together; null when the plan had no time for it
+ * @param consumerRecordsPerSecond records per second the consumer read of the unbounded-rate run's
+ *     records, from its resume to its last record; null unless the setting is the consumer's
  * @param failedSends sends that failed in the measured window
  * @param breakdown the collector's {@code /api/breakdown} for the setting's topic and group over
  *     the measured window; null when the setting failed
@@ -22,13 +24,14 @@ record Result(
     int repeat,
     double fixedRateRecordsPerSecond,
     Double burstRecordsPerSecond,
+    Double consumerRecordsPerSecond,
     long failedSends,
     BreakdownRow breakdown,
     String error)
     implements Figures {
 
   static Result failed(Experiment experiment, Setting setting, int repeat, String error) {
-    return new Result(experiment, setting, repeat, 0, null, 0, null, error);
+    return new Result(experiment, setting, repeat, 0, null, null, 0, null, error);
   }
 
   @Override

@@ -79,6 +79,10 @@ record SettingRuns(Experiment experiment, Setting setting, List<Result> runs) im
     return spread(Result::burstRecordsPerSecond);
   }
 
+  Spread consumer() {
+    return spread(Result::consumerRecordsPerSecond);
+  }
+
   Spread fixedRate() {
     return spread(Result::fixedRateRecordsPerSecond);
   }

@@ -15,13 +15,17 @@ final class Summary {
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "%s: %.0f rec/s%s, n=%d",
+                "%s: %.0f rec/s%s%s, n=%d",
                 result.setting().label(),
                 result.fixedRateRecordsPerSecond(),
                 result.burstRecordsPerSecond() == null
                     ? ""
                     : String.format(
                         Locale.ROOT, " (unbounded %.0f rec/s)", result.burstRecordsPerSecond()),
+                result.consumerRecordsPerSecond() == null
+                    ? ""
+                    : String.format(
+                        Locale.ROOT, " (consumer %.0f rec/s)", result.consumerRecordsPerSecond()),
                 result.breakdowns()));
     if (result.breakdowns() > 0) {
       line.append(" p50=")
@@ -48,12 +52,13 @@ final class Summary {
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "%s, median of %d runs%s: %s rec/s%s, n=%d",
+                "%s, median of %d runs%s: %s rec/s%s%s, n=%d",
                 runs.setting().label(),
                 runs.succeeded().size(),
                 runs.failedRuns() > 0 ? " (" + runs.failedRuns() + " failed)" : "",
                 Findings.rate(runs.fixedRate()),
                 runs.burst() == null ? "" : " (unbounded " + Findings.rate(runs.burst()) + ")",
+                runs.consumer() == null ? "" : " (consumer " + Findings.rate(runs.consumer()) + ")",
                 runs.breakdowns()));
     if (runs.breakdowns() > 0) {
       line.append(" p99=").append(Findings.ms(runs.p99())).append(" | p99 tail:");

@@ -51,7 +51,7 @@ class LabReportTest {
   @Test
   void acksZeroWithoutBreakdownsIsExplained() {
     Setting acksZero = Experiments.named("acks").settings().get(0);
-    Result none = new Result(LINGER, acksZero, 1, 200, 5000.0, 0, null, null);
+    Result none = new Result(LINGER, acksZero, 1, 200, 5000.0, null, 0, null, null);
     assertThat(Findings.of(List.of(none)).get(0)).contains("with acks=0 the producer never learns");
   }
 
@@ -111,7 +111,8 @@ class LabReportTest {
             + publishMedian
             + "},\"commit\":{\"p50Seconds\":0.002},\"catch-up\":{\"p50Seconds\":0.0001},"
             + "\"fetch\":{\"p50Seconds\":0.001}}}";
-    return new Result(LINGER, setting, 1, 200, null, 0, BreakdownRow.parse("t", "g", json), null);
+    return new Result(
+        LINGER, setting, 1, 200, null, null, 0, BreakdownRow.parse("t", "g", json), null);
   }
 
   private static Result result(Setting setting, double produceSeconds, double fetchSeconds) {
@@ -126,6 +127,7 @@ class LabReportTest {
             + ",\"publish\":0.001,\"commit\":0.001,\"catch-up\":0,\"fetch\":"
             + fetchSeconds
             + ",\"publish+commit\":0.002}}}";
-    return new Result(LINGER, setting, 1, 200, null, 0, BreakdownRow.parse("t", "g", json), null);
+    return new Result(
+        LINGER, setting, 1, 200, null, null, 0, BreakdownRow.parse("t", "g", json), null);
   }
 }

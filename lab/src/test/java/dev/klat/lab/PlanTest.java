@@ -52,4 +52,20 @@ class PlanTest {
     assertThat(Plan.quick(LINGER, 1, 4).burstMs()).isEqualTo(4000);
     assertThat(Plan.quick(LINGER, 1, 4).skipped()).noneMatch(s -> s.contains("unbounded"));
   }
+
+  @Test
+  void theConsumersReadingOfTheUnboundedRunIsInTheBudget() {
+    Plan fetch = Plan.fit(List.of(Experiments.named("fetch")), Duration.ofMinutes(3), true, 1, 5);
+    // 4 settings: each 9 s of overhead, the windows, 5 s unbounded and up to 5 s of reading.
+    assertThat(fetch.expectedSeconds())
+        .isEqualTo(4 * (9 + (fetch.warmupMs() + fetch.measureMs()) / 1000 + 5 + 5));
+    Plan linger = Plan.fit(LINGER, Duration.ofMinutes(3), true, 1, 5);
+    assertThat(linger.expectedSeconds())
+        .isEqualTo(4 * (9 + (linger.warmupMs() + linger.measureMs()) / 1000 + 5));
+    Plan all = Plan.fit(Experiments.all(), Duration.ofMinutes(10), true, 1, null);
+    assertThat(all.skipped()).isEmpty();
+    assertThat(all.expectedSeconds() + Plan.EMBEDDED_START_S).isLessThanOrEqualTo(600);
+    assertThat(all.measureMs()).isEqualTo(5000);
+    assertThat(all.burstMs()).isEqualTo(2000);
+  }
 }

@@ -145,6 +145,31 @@ class RepeatsReportTest {
         .contains("<td>102 ms (100..104 ms)</td>");
   }
 
+  @Test
+  void theConsumersThroughputAtEachFetchSettingIsChartedAndCompared() {
+    Experiment fetch = Experiments.named("fetch");
+    List<Result> results = new ArrayList<>();
+    double[] consumer = {90_000, 150_000};
+    for (int i = 0; i < 2; i++) {
+      Setting setting = fetch.settings().get(i * 3);
+      Result r = run(setting, 1, 3, 2, 100_000);
+      results.add(
+          new Result(fetch, setting, 1, 200, 100_000.0, consumer[i], 0, r.breakdown(), null));
+    }
+    String html =
+        HtmlReport.of(
+            List.of("test"), new Plan(List.of(fetch), 2000, 5000, 2000, 1, List.of()), results);
+    assertThat(html)
+        .contains("data-chart=\"consumer\"")
+        .contains("data-value=\"150000.000\"")
+        .contains("<th>consumer records/s</th>");
+    assertThat(Findings.of(results))
+        .contains(
+            "the consumer's own throughput (reading the unbounded run's records) went from 90000"
+                + " records/s at min 1 B, wait 500 ms to 150000 at min 1 MiB, wait 500 ms (x1.7).");
+    assertThat(CsvReport.of(results).lines().toList().get(2)).contains(",150000.000,");
+  }
+
   /** One run of linger with a produce tail and median, a 2 ms publish, a 1 ms fetch. */
   private static Result run(
       Setting setting, int repeat, double produceTailMs, double produceMedianMs, double burst) {
@@ -164,6 +189,6 @@ class RepeatsReportTest {
             + "},\"publish\":{\"p50Seconds\":0.001},\"commit\":{\"p50Seconds\":0.0005},"
             + "\"catch-up\":{\"p50Seconds\":0.0001},\"fetch\":{\"p50Seconds\":0.0005}}}";
     return new Result(
-        LINGER, setting, repeat, 200, burst, 0, BreakdownRow.parse("t", "g", json), null);
+        LINGER, setting, repeat, 200, burst, null, 0, BreakdownRow.parse("t", "g", json), null);
   }
 }

@@ -216,10 +216,30 @@ final class Findings {
             ? "left the other segments within " + ms(Math.max(others, 0.1))
             : "moved the others' tail by up to "
                 + ms(others)
+                + (largestOtherMoveBeyondSpreadMs(baseline, result, segment) < NOISE_MS
+                    ? ", inside the spread of the repeats"
+                    : "")
                 + " (their medians by up to "
                 + ms(largestOtherMedianMoveMs(baseline, result, segment))
                 + ")",
         e2e);
+  }
+
+  /**
+   * The largest move of another segment's tail whose runs' ranges do not overlap the baseline's:
+   * with one run each, the same as {@link #largestOtherMoveMs}.
+   */
+  static double largestOtherMoveBeyondSpreadMs(
+      SettingRuns baseline, SettingRuns result, String except) {
+    double most = 0;
+    for (String segment : SEGMENTS) {
+      Spread before = baseline.tail(segment);
+      Spread after = result.tail(segment);
+      if (!segment.equals(except) && before != null && after != null && !before.overlaps(after)) {
+        most = Math.max(most, Math.abs(after.median() - before.median()));
+      }
+    }
+    return most;
   }
 
   private static String noBreakdowns(Figures result) {
@@ -272,21 +292,21 @@ final class Findings {
         : sentence + ".";
   }
 
-  /** A median rate, with the runs' range when they differ. */
+  /** A median rate, with the runs' range when they differ as printed. */
   static String rate(Spread spread) {
     if (spread == null) {
       return "-";
     }
     String median = String.format(Locale.ROOT, "%.0f", spread.median());
-    return spread.varies() ? median + " (" + spread.rangeRate() + ")" : median;
+    return spread.shownRate() ? median + " (" + spread.rangeRate() + ")" : median;
   }
 
-  /** A median in milliseconds, with the runs' range when they differ. */
+  /** A median in milliseconds, with the runs' range when they differ as printed. */
   static String ms(Spread spread) {
     if (spread == null) {
       return "-";
     }
-    return spread.varies()
+    return spread.shownMs()
         ? ms(spread.median()) + " (" + spread.rangeMs() + ")"
         : ms(spread.median());
   }

@@ -3,6 +3,7 @@ package dev.klat.lab;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,7 +29,8 @@ final class HtmlReport {
             + "table{border-collapse:collapse;font-size:12px;margin-top:8px}"
             + "td,th{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}"
             + "td:first-child,th:first-child{text-align:left}"
-            + ".finding{margin:4px 0}.muted{color:#666;font-size:13px}\n");
+            + ".finding{margin:4px 0}.muted{color:#666;font-size:13px}"
+            + ".range{color:#666;font-size:10px}\n");
     html.append("</style></head><body>\n<h1>klat lab: which segment each setting moves</h1>\n");
     html.append("<ul class=\"muted\">\n");
     for (String line : context) {
@@ -144,17 +146,21 @@ final class HtmlReport {
             runs.runs().size()
                 + (runs.failedRuns() > 0 ? " (" + runs.failedRuns() + " failed)" : ""));
       }
-      cell(html, runs.error() == null ? Findings.rate(runs.fixedRate()) : "failed");
-      cell(html, Findings.rate(runs.burst()));
+      if (runs.error() == null) {
+        rateCell(html, runs.fixedRate());
+      } else {
+        cell(html, "failed");
+      }
+      rateCell(html, runs.burst());
       if (consumer) {
-        cell(html, Findings.rate(runs.consumer()));
+        rateCell(html, runs.consumer());
       }
       cell(html, Long.toString(runs.breakdowns()));
-      cell(html, Findings.ms(runs.e2eP50()));
-      cell(html, Findings.ms(runs.p99()));
-      cell(html, Findings.ms(runs.p999()));
+      msCell(html, runs.e2eP50());
+      msCell(html, runs.p99());
+      msCell(html, runs.p999());
       for (String segment : segments) {
-        cell(html, Findings.ms(runs.tail(segment)));
+        msCell(html, runs.tail(segment));
       }
       html.append("</tr>\n");
     }
@@ -162,8 +168,33 @@ final class HtmlReport {
     if (repeated) {
       html.append(
           "<p class=\"muted\">Each figure is the median of the setting's runs, with the lowest"
-              + " and highest run in brackets; every run is a row of the CSV.</p>\n");
+              + " and highest run under it; every run is a row of the CSV.</p>\n");
     }
+  }
+
+  // The median, and under it the runs' range in small print, so that the table stays narrow.
+  private static void msCell(StringBuilder html, Spread spread) {
+    if (spread == null || !spread.shownMs()) {
+      cell(html, Findings.ms(spread));
+    } else {
+      rangeCell(html, Findings.ms(spread.median()), spread.rangeMs());
+    }
+  }
+
+  private static void rateCell(StringBuilder html, Spread spread) {
+    if (spread == null || !spread.shownRate()) {
+      cell(html, Findings.rate(spread));
+    } else {
+      rangeCell(html, String.format(Locale.ROOT, "%.0f", spread.median()), spread.rangeRate());
+    }
+  }
+
+  private static void rangeCell(StringBuilder html, String median, String range) {
+    html.append("<td>")
+        .append(Charts.escape(median))
+        .append("<br><span class=\"range\">")
+        .append(Charts.escape(range))
+        .append("</span></td>");
   }
 
   private static void cell(StringBuilder html, String text) {

@@ -43,6 +43,16 @@ record Spread(double median, double min, double max, int count) {
     return min <= other.max && other.min <= max;
   }
 
+  /** True when the range shows as milliseconds: the lowest and highest run print differently. */
+  boolean shownMs() {
+    return !Findings.number(min).equals(Findings.number(max));
+  }
+
+  /** True when the range shows as a rate: the lowest and highest run print differently. */
+  boolean shownRate() {
+    return Math.round(min) != Math.round(max);
+  }
+
   /** {@code 12.0..19.4 ms} as the findings print a range. */
   String rangeMs() {
     return Findings.number(min) + ".." + Findings.ms(max);

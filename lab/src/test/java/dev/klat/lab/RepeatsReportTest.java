@@ -76,6 +76,20 @@ class RepeatsReportTest {
   }
 
   @Test
+  void anotherSegmentsMoveInsideTheRunsRangesIsCalledSo() {
+    List<Result> results = new ArrayList<>();
+    double[][] publish = {{3.3, 16.3, 13.2}, {4.0, 27.6, 22.4}};
+    for (int r = 0; r < 3; r++) {
+      results.add(withPublish(ZERO, r + 1, 1.2, 0.1, publish[0][r]));
+      results.add(withPublish(HUNDRED, r + 1, 99.6, 51.6, publish[1][r]));
+    }
+    assertThat(Findings.of(results).get(1))
+        .contains(
+            "moved the others' tail by up to 9.2 ms, inside the spread of the repeats (their"
+                + " medians by up to 0.0 ms)");
+  }
+
+  @Test
   void aFailedRunIsLeftOutOfTheMediansAndCounted() {
     List<Result> results = new ArrayList<>();
     results.add(run(ZERO, 1, 2, 2, 1000));
@@ -142,7 +156,7 @@ class RepeatsReportTest {
         .contains("data-min=\"1000.000\" data-max=\"1100.000\"")
         .contains("data-segment=\"produce\" data-value=\"102.000\"")
         .contains("median of 2 runs")
-        .contains("<td>102 ms (100..104 ms)</td>");
+        .contains("<td>102 ms<br><span class=\"range\">100..104 ms</span></td>");
   }
 
   @Test
@@ -168,6 +182,23 @@ class RepeatsReportTest {
             "the consumer's own throughput (reading the unbounded run's records) went from 90000"
                 + " records/s at min 1 B, wait 500 ms to 150000 at min 1 MiB, wait 500 ms (x1.7).");
     assertThat(CsvReport.of(results).lines().toList().get(2)).contains(",150000.000,");
+  }
+
+  private static Result withPublish(
+      Setting setting, int repeat, double produceTailMs, double produceMedianMs, double publishMs) {
+    String json =
+        "{\"count\":300,\"e2e\":{\"p50Seconds\":0.01,\"p99Seconds\":0.1,\"p999Seconds\":0.1},"
+            + "\"p99Tail\":{\"meanSeconds\":{\"produce\":"
+            + produceTailMs / 1000
+            + ",\"publish\":"
+            + publishMs / 1000
+            + ",\"commit\":0.004,\"catch-up\":0.0003,\"fetch\":0.002}},"
+            + "\"segments\":{\"produce\":{\"p50Seconds\":"
+            + produceMedianMs / 1000
+            + "},\"publish\":{\"p50Seconds\":0.001},\"commit\":{\"p50Seconds\":0.0005},"
+            + "\"catch-up\":{\"p50Seconds\":0.0001},\"fetch\":{\"p50Seconds\":0.0005}}}";
+    return new Result(
+        LINGER, setting, repeat, 200, null, null, 0, BreakdownRow.parse("t", "g", json), null);
   }
 
   /** One run of linger with a produce tail and median, a 2 ms publish, a 1 ms fetch. */

@@ -31,4 +31,14 @@ class SpreadTest {
     assertThat(low.varies()).isTrue();
     assertThat(low.rangeMs()).isEqualTo("1.0..5.0 ms");
   }
+
+  @Test
+  void aRangeThatPrintsAsOneNumberIsNotShown() {
+    Spread rate = Spread.of(List.of(199.96, 200.01, 199.84));
+    assertThat(Findings.rate(rate)).isEqualTo("200");
+    assertThat(Findings.rate(Spread.of(List.of(1000.0, 1200.0)))).isEqualTo("1100 (1000..1200)");
+    assertThat(Findings.ms(Spread.of(List.of(109.2, 109.4)))).isEqualTo("109 ms");
+    assertThat(Findings.ms(Spread.of(List.of(10.8, 20.9, 15.8))))
+        .isEqualTo("15.8 ms (10.8..20.9 ms)");
+  }
 }

@@ -181,7 +181,9 @@ final class Charts {
 
   private static int open(
       StringBuilder svg, String kind, String title, String unit, int bars, double top) {
-    int width = Math.max(440, LEFT + GAP + bars * (BAR + GAP) + 20);
+    // Wide enough for the bars and for the title (13 px bold: about 7.5 px a character).
+    int titleWidth = (int) (20 + (title.length() + unit.length() + 3) * 7.5);
+    int width = Math.max(Math.max(440, titleWidth), LEFT + GAP + bars * (BAR + GAP) + 20);
     int height = TOP + PLOT_HEIGHT + LABEL_SPACE + 40;
     svg.append(
         String.format(

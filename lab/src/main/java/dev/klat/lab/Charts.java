@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * The report's charts as inline SVG written by hand, the way the benchmark suite draws its plot (no
  * script, no font to load): one bar per setting, labels turned under the bars. Every bar carries
- * its figure in {@code data-value}, so that a test can read a chart back.
+ * its figure in {@code data-value}, so that a test can read a chart back. A setting run more than
+ * once is drawn at its median, with a whisker from its lowest to its highest run ({@code data-min},
+ * {@code data-max}).
  */
 final class Charts {
 
@@ -29,25 +31,27 @@ final class Charts {
   private Charts() {}
 
   /**
-   * Bars of one figure per setting; a null value draws no bar and says "n/a".
+   * Bars of one figure per setting at the median of its runs; a null value draws no bar and says
+   * "n/a".
    *
    * @param kind the chart's {@code data-chart} attribute
    */
   static String bars(
-      String kind, String title, String unit, List<String> labels, List<Double> values) {
+      String kind, String title, String unit, List<String> labels, List<Spread> values) {
     double max = 0;
-    for (Double value : values) {
-      max = value == null ? max : Math.max(max, value);
+    for (Spread value : values) {
+      max = value == null ? max : Math.max(max, value.max());
     }
     StringBuilder svg = new StringBuilder();
     double top = niceCeiling(max);
     int width = open(svg, kind, title, unit, labels.size(), top);
     for (int i = 0; i < labels.size(); i++) {
       int x = LEFT + GAP + i * (BAR + GAP);
-      Double value = values.get(i);
-      if (value == null) {
+      Spread spread = values.get(i);
+      if (spread == null) {
         svg.append(text(x + BAR / 2, TOP + PLOT_HEIGHT - 4, "n/a", "middle"));
       } else {
+        double value = spread.median();
         double height = value / top * PLOT_HEIGHT;
         svg.append(
             String.format(
@@ -60,7 +64,8 @@ final class Charts {
                 height,
                 value,
                 escape(labels.get(i)),
-                escape(format(value) + " " + unit)));
+                escape(describe(spread) + " " + unit)));
+        whisker(svg, x + BAR / 2, spread, top);
       }
       label(svg, x, labels.get(i));
     }
@@ -68,15 +73,17 @@ final class Charts {
   }
 
   /**
-   * Stacked bars of the p99 tail's segment means per setting, with end-to-end p99 as a tick; a
-   * setting without breakdowns says "no data".
+   * Stacked bars of the p99 tail's segment means per setting (the medians of its runs), with
+   * end-to-end p99 as a tick and its runs' range as a whisker; a setting without breakdowns says
+   * "no data". Each segment's range is in its tooltip: stacked whiskers would cross each other.
    */
   static String stacked(
-      String title, List<String> labels, List<Map<String, Double>> segmentsMs, List<Double> p99Ms) {
+      String title, List<String> labels, List<Map<String, Spread>> segmentsMs, List<Spread> p99Ms) {
     double max = 0;
     for (int i = 0; i < labels.size(); i++) {
-      double sum = segmentsMs.get(i).values().stream().mapToDouble(v -> Math.max(0, v)).sum();
-      max = Math.max(max, Math.max(sum, p99Ms.get(i) == null ? 0 : p99Ms.get(i)));
+      double sum =
+          segmentsMs.get(i).values().stream().mapToDouble(v -> Math.max(0, v.median())).sum();
+      max = Math.max(max, Math.max(sum, p99Ms.get(i) == null ? 0 : p99Ms.get(i).max()));
     }
     StringBuilder svg = new StringBuilder();
     double top = niceCeiling(max);
@@ -87,8 +94,8 @@ final class Charts {
       if (segmentsMs.get(i).isEmpty()) {
         svg.append(text(x + BAR / 2, TOP + PLOT_HEIGHT - 4, "no data", "middle"));
       }
-      for (Map.Entry<String, Double> segment : segmentsMs.get(i).entrySet()) {
-        double height = Math.max(0, segment.getValue()) / top * PLOT_HEIGHT;
+      for (Map.Entry<String, Spread> segment : segmentsMs.get(i).entrySet()) {
+        double height = Math.max(0, segment.getValue().median()) / top * PLOT_HEIGHT;
         base -= height;
         svg.append(
             String.format(
@@ -101,13 +108,14 @@ final class Charts {
                 height,
                 COLORS.getOrDefault(segment.getKey(), "#999"),
                 escape(segment.getKey()),
-                segment.getValue(),
+                segment.getValue().median(),
                 escape(labels.get(i)),
                 escape(segment.getKey()),
-                format(segment.getValue())));
+                escape(describe(segment.getValue()))));
       }
-      Double p99 = p99Ms.get(i);
-      if (p99 != null) {
+      Spread p99Runs = p99Ms.get(i);
+      if (p99Runs != null) {
+        double p99 = p99Runs.median();
         double y = TOP + PLOT_HEIGHT - p99 / top * PLOT_HEIGHT;
         svg.append(
             String.format(
@@ -119,7 +127,8 @@ final class Charts {
                 x + BAR + 4,
                 y,
                 p99,
-                format(p99)));
+                escape(describe(p99Runs))));
+        whisker(svg, x + BAR + 8, p99Runs, top);
       }
       label(svg, x, labels.get(i));
     }
@@ -127,9 +136,54 @@ final class Charts {
     return close(svg);
   }
 
+  /** A vertical line from the lowest to the highest run, with caps; nothing for a single run. */
+  private static void whisker(StringBuilder svg, int x, Spread spread, double top) {
+    if (!spread.varies()) {
+      return;
+    }
+    double low = TOP + PLOT_HEIGHT - spread.min() / top * PLOT_HEIGHT;
+    double high = TOP + PLOT_HEIGHT - spread.max() / top * PLOT_HEIGHT;
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<path d=\"M%d %.1fV%.1fM%d %.1fH%dM%d %.1fH%d\" stroke=\"#222\" stroke-width=\"1.5\""
+                + " fill=\"none\" data-min=\"%.3f\" data-max=\"%.3f\"><title>%d runs: %s to"
+                + " %s</title></path>%n",
+            x,
+            low,
+            high,
+            x - 5,
+            low,
+            x + 5,
+            x - 5,
+            high,
+            x + 5,
+            spread.min(),
+            spread.max(),
+            spread.count(),
+            format(spread.min()),
+            format(spread.max())));
+  }
+
+  /** The median, and the runs' range when they differ. */
+  private static String describe(Spread spread) {
+    return spread.varies()
+        ? format(spread.median())
+            + " (median of "
+            + spread.count()
+            + " runs, "
+            + format(spread.min())
+            + " to "
+            + format(spread.max())
+            + ")"
+        : format(spread.median());
+  }
+
   private static int open(
       StringBuilder svg, String kind, String title, String unit, int bars, double top) {
-    int width = Math.max(440, LEFT + GAP + bars * (BAR + GAP) + 20);
+    // Wide enough for the bars and for the title (13 px bold: about 7.5 px a character).
+    int titleWidth = (int) (20 + (title.length() + unit.length() + 3) * 7.5);
+    int width = Math.max(Math.max(440, titleWidth), LEFT + GAP + bars * (BAR + GAP) + 20);
     int height = TOP + PLOT_HEIGHT + LABEL_SPACE + 40;
     svg.append(
         String.format(
@@ -176,7 +230,7 @@ final class Charts {
             escape(label)));
   }
 
-  private static void legend(StringBuilder svg, int width, List<Map<String, Double>> segmentsMs) {
+  private static void legend(StringBuilder svg, int width, List<Map<String, Spread>> segmentsMs) {
     int x = LEFT;
     int y = TOP + PLOT_HEIGHT + LABEL_SPACE + 14;
     for (String segment : Findings.SEGMENTS) {

@@ -29,7 +29,8 @@ final class HtmlReport {
             + "table{border-collapse:collapse;font-size:12px;margin-top:8px}"
             + "td,th{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}"
             + "td:first-child,th:first-child{text-align:left}"
-            + ".finding{margin:4px 0}.muted{color:#666;font-size:13px}\n");
+            + ".finding{margin:4px 0}.muted{color:#666;font-size:13px}"
+            + ".range{color:#666;font-size:10px}\n");
     html.append("</style></head><body>\n<h1>klat lab: which segment each setting moves</h1>\n");
     html.append("<ul class=\"muted\">\n");
     for (String line : context) {
@@ -67,48 +68,69 @@ final class HtmlReport {
     for (String finding : Findings.of(results)) {
       html.append("<p class=\"finding\">").append(Charts.escape(finding)).append("</p>\n");
     }
+    List<SettingRuns> settings = SettingRuns.of(results);
     List<String> labels = new ArrayList<>();
-    List<Double> throughput = new ArrayList<>();
-    List<Map<String, Double>> tails = new ArrayList<>();
-    List<Double> p99 = new ArrayList<>();
+    List<Spread> throughput = new ArrayList<>();
+    List<Map<String, Spread>> tails = new ArrayList<>();
+    List<Spread> p99 = new ArrayList<>();
+    List<Spread> consumer = new ArrayList<>();
     boolean unbounded = results.stream().anyMatch(r -> r.burstRecordsPerSecond() != null);
-    for (Result result : results) {
-      labels.add(result.setting().label());
-      throughput.add(
-          result.error() != null
-              ? null
-              : unbounded ? result.burstRecordsPerSecond() : result.fixedRateRecordsPerSecond());
-      Map<String, Double> tail = new LinkedHashMap<>();
+    for (SettingRuns runs : settings) {
+      labels.add(runs.setting().label());
+      throughput.add(runs.error() != null ? null : unbounded ? runs.burst() : runs.fixedRate());
+      Map<String, Spread> tail = new LinkedHashMap<>();
       for (String segment : Findings.SEGMENTS) {
-        Double ms = result.tailMs(segment);
+        Spread ms = runs.tail(segment);
         if (ms != null) {
           tail.put(segment, ms);
         }
       }
       tails.add(tail);
-      p99.add(result.p99Ms());
+      p99.add(runs.p99());
+      consumer.add(runs.consumer());
     }
+    int repeats = settings.stream().mapToInt(r -> r.runs().size()).max().orElse(1);
+    String median = repeats > 1 ? ", median of " + repeats + " runs" : "";
     html.append("<div class=\"charts\">\n");
     html.append(
         Charts.bars(
             "throughput",
-            unbounded ? "throughput, unbounded rate" : "throughput at the fixed rate",
+            (unbounded ? "throughput, unbounded rate" : "throughput at the fixed rate") + median,
             "records/s",
             labels,
             throughput));
-    html.append(Charts.stacked("p99 tail by segment; tick: end-to-end p99", labels, tails, p99));
+    html.append(
+        Charts.stacked("p99 tail by segment; tick: end-to-end p99" + median, labels, tails, p99));
+    if (consumer.stream().anyMatch(c -> c != null)) {
+      html.append(
+          Charts.bars(
+              "consumer",
+              "consumer throughput, reading the unbounded run's records" + median,
+              "records/s",
+              labels,
+              consumer));
+    }
     html.append("</div>\n");
-    table(html, results);
+    table(html, settings);
     html.append("</section>\n");
   }
 
-  private static void table(StringBuilder html, List<Result> results) {
-    html.append("<table><tr><th>setting</th><th>records/s fixed</th><th>records/s unbounded</th>");
+  private static void table(StringBuilder html, List<SettingRuns> settings) {
+    boolean repeated = settings.stream().anyMatch(r -> r.runs().size() > 1);
+    html.append("<table><tr><th>setting</th>");
+    if (repeated) {
+      html.append("<th>runs</th>");
+    }
+    boolean consumer = settings.stream().anyMatch(r -> r.consumer() != null);
+    html.append("<th>records/s fixed</th><th>records/s unbounded</th>");
+    if (consumer) {
+      html.append("<th>consumer records/s</th>");
+    }
     html.append("<th>breakdowns</th><th>p50</th><th>p99</th><th>p99.9</th>");
     // Only the segments some setting knows: publish+commit appears only without broker timings.
     List<String> segments = new ArrayList<>();
     for (String segment : Findings.SEGMENTS) {
-      if (results.stream().anyMatch(r -> r.tailMs(segment) != null)) {
+      if (settings.stream().anyMatch(r -> r.tailMs(segment) != null)) {
         segments.add(segment);
       }
     }
@@ -116,29 +138,63 @@ final class HtmlReport {
       html.append("<th>tail ").append(Charts.escape(segment)).append("</th>");
     }
     html.append("</tr>\n");
-    for (Result result : results) {
-      var breakdown = result.breakdown();
-      html.append("<tr><td>").append(Charts.escape(result.setting().label())).append("</td>");
-      cell(html, result.error() == null ? rate(result.fixedRateRecordsPerSecond()) : "failed");
-      cell(html, rate(result.burstRecordsPerSecond()));
-      cell(html, Long.toString(result.breakdowns()));
-      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p50Seconds)));
-      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p99Seconds)));
-      cell(html, Findings.ms(breakdown == null ? null : millis(breakdown.p999Seconds)));
+    for (SettingRuns runs : settings) {
+      html.append("<tr><td>").append(Charts.escape(runs.setting().label())).append("</td>");
+      if (repeated) {
+        cell(
+            html,
+            runs.runs().size()
+                + (runs.failedRuns() > 0 ? " (" + runs.failedRuns() + " failed)" : ""));
+      }
+      if (runs.error() == null) {
+        rateCell(html, runs.fixedRate());
+      } else {
+        cell(html, "failed");
+      }
+      rateCell(html, runs.burst());
+      if (consumer) {
+        rateCell(html, runs.consumer());
+      }
+      cell(html, Long.toString(runs.breakdowns()));
+      msCell(html, runs.e2eP50());
+      msCell(html, runs.p99());
+      msCell(html, runs.p999());
       for (String segment : segments) {
-        cell(html, Findings.ms(result.tailMs(segment)));
+        msCell(html, runs.tail(segment));
       }
       html.append("</tr>\n");
     }
     html.append("</table>\n");
+    if (repeated) {
+      html.append(
+          "<p class=\"muted\">Each figure is the median of the setting's runs, with the lowest"
+              + " and highest run under it; every run is a row of the CSV.</p>\n");
+    }
   }
 
-  private static Double millis(Double seconds) {
-    return seconds == null ? null : seconds * 1000;
+  // The median, and under it the runs' range in small print, so that the table stays narrow.
+  private static void msCell(StringBuilder html, Spread spread) {
+    if (spread == null || !spread.shownMs()) {
+      cell(html, Findings.ms(spread));
+    } else {
+      rangeCell(html, Findings.ms(spread.median()), spread.rangeMs());
+    }
   }
 
-  private static String rate(Double value) {
-    return value == null ? "-" : String.format(Locale.ROOT, "%.0f", value);
+  private static void rateCell(StringBuilder html, Spread spread) {
+    if (spread == null || !spread.shownRate()) {
+      cell(html, Findings.rate(spread));
+    } else {
+      rangeCell(html, String.format(Locale.ROOT, "%.0f", spread.median()), spread.rangeRate());
+    }
+  }
+
+  private static void rangeCell(StringBuilder html, String median, String range) {
+    html.append("<td>")
+        .append(Charts.escape(median))
+        .append("<br><span class=\"range\">")
+        .append(Charts.escape(range))
+        .append("</span></td>");
   }
 
   private static void cell(StringBuilder html, String text) {

@@ -55,7 +55,14 @@ final class Lab {
       chosen.add(Experiments.named(name));
     }
     Plan plan =
-        options.quick() ? Plan.quick(chosen) : Plan.fit(chosen, options.timeBudget(), embedded);
+        options.quick()
+            ? Plan.quick(chosen, options.repeats(), options.throughputSeconds())
+            : Plan.fit(
+                chosen,
+                options.timeBudget(),
+                embedded,
+                options.repeats(),
+                options.throughputSeconds());
     Path logs = options.out().resolve("logs");
     Files.createDirectories(logs);
     long startNanos = System.nanoTime();
@@ -79,7 +86,14 @@ final class Lab {
         terminal,
         "starting the collector (OTLP on 127.0.0.1:" + collector.otlpPort + ")",
         () -> {
-          collector.start(collectorJar, cluster.exporters(), logs.resolve("collector.log"));
+          collector.start(
+              collectorJar,
+              LabCollector.brokerArguments(
+                  cluster.exporters(),
+                  cluster.bootstrapServers(),
+                  options.brokerExporterPort(),
+                  options.brokerJmxPort()),
+              logs.resolve("collector.log"));
           return null;
         });
     String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
@@ -94,25 +108,29 @@ final class Lab {
           Primer.prime(cluster, LabCluster.PREFIX + runId + "-prime", PRIME_MS);
           return null;
         });
+    String brokers = brokerReadout();
+    if (brokers != null) {
+      out.println("  " + brokers);
+    }
     List<Result> results = new ArrayList<>();
-    int total = plan.settingCount();
+    int total = plan.runCount();
     int done = 0;
     for (Experiment experiment : plan.experiments()) {
-      for (int i = 0; i < experiment.settings().size(); i++) {
-        Setting setting = experiment.settings().get(i);
+      for (RunOrder.Run run : RunOrder.of(experiment.settings().size(), plan.repeats())) {
+        Setting setting = experiment.settings().get(run.settingIndex());
         long left = (total - done) * plan.expectedSeconds() / Math.max(1, total);
         String what =
             String.format(
                 Locale.ROOT,
-                "[%d/%d, %ds in, ~%ds left] %s: %s",
+                "[%d/%d, %ds in, ~%ds left] %s: %s%s",
                 done + 1,
                 total,
                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos),
                 left,
                 experiment.name(),
-                setting.label());
-        int index = i;
-        Result result = Progress.run(out, terminal, what, () -> runOne(experiment, index, setting));
+                setting.label(),
+                plan.repeats() > 1 ? " (run " + run.repeat() + "/" + plan.repeats() + ")" : "");
+        Result result = Progress.run(out, terminal, what, () -> runOne(experiment, run, setting));
         results.add(result);
         out.println("    " + Summary.line(result));
         done++;
@@ -121,22 +139,27 @@ final class Lab {
     Path html = options.out().resolve("lab-report.html");
     Path csv = options.out().resolve("lab-results.csv");
     Files.writeString(csv, CsvReport.of(results), StandardCharsets.UTF_8);
-    Files.writeString(html, HtmlReport.of(context(plan), plan, results), StandardCharsets.UTF_8);
+    List<String> context = context(plan);
+    brokers = brokerReadout();
+    if (brokers != null) {
+      context.add(2, brokers + " (at the end of the run)"); // after the line of the cluster
+    }
+    Files.writeString(html, HtmlReport.of(context, plan, results), StandardCharsets.UTF_8);
     return new Outcome(plan, results, html, csv);
   }
 
   // A setting that fails for a reason of its own (an application that did not start) is reported
   // and the lab goes on; a refusal by the cluster (ACLs) ends the run.
-  private Result runOne(Experiment experiment, int index, Setting setting) throws Exception {
+  private Result runOne(Experiment experiment, RunOrder.Run run, Setting setting) throws Exception {
     try {
-      return runner.run(experiment, index, setting);
+      return runner.run(experiment, run.settingIndex(), run.repeat(), setting);
     } catch (LabException e) {
       throw stopping ? new Stopped() : e;
     } catch (IllegalStateException | IOException e) {
       if (stopping) {
         throw new Stopped();
       }
-      return Result.failed(experiment, setting, e.getMessage());
+      return Result.failed(experiment, setting, run.repeat(), e.getMessage());
     }
   }
 
@@ -153,10 +176,11 @@ final class Lab {
     out.println("klat lab: which segment does each setting move?");
     out.printf(
         Locale.ROOT,
-        "plan: %d settings in %d experiments; per setting %d s warm-up, %d s measured at %.0f"
+        "plan: %d settings in %d experiments%s; per run %d s warm-up, %d s measured at %.0f"
             + " records/s%s; about %d min%n",
         plan.settingCount(),
         plan.experiments().size(),
+        plan.repeats() > 1 ? ", each run " + plan.repeats() + " times in alternating order" : "",
         plan.warmupMs() / 1000,
         plan.measureMs() / 1000,
         options.recordsPerSecond(),
@@ -174,7 +198,7 @@ final class Lab {
     lines.add(
         options.bootstrap() == null
             ? "cluster: embedded, 3 KRaft brokers on this machine (one JVM each, broker probe)"
-            : "cluster: " + options.bootstrap());
+            : "cluster: " + options.bootstrap() + brokerMetrics());
     lines.add(
         "machine: "
             + Runtime.getRuntime().availableProcessors()
@@ -187,9 +211,9 @@ final class Lab {
     lines.add(
         String.format(
             Locale.ROOT,
-            "each setting: a fresh topic (replication %s, LogAppendTime), one consumer JVM and the"
-                + " producer JVMs with the klat agent (25%% of records sampled), %d s warm-up, %d s"
-                + " measured at %.0f records/s%s",
+            "each run of a setting: a fresh topic (replication %s, LogAppendTime), one consumer"
+                + " JVM and the producer JVMs with the klat agent (25%% of records sampled), %d s"
+                + " warm-up, %d s measured at %.0f records/s%s",
             options.bootstrap() == null ? "3" : "up to 3",
             plan.warmupMs() / 1000,
             plan.measureMs() / 1000,
@@ -197,8 +221,46 @@ final class Lab {
             plan.burstMs() > 0
                 ? ", then " + plan.burstMs() / 1000 + " s at an unbounded rate for throughput"
                 : ""));
+    if (plan.repeats() > 1) {
+      lines.add(
+          "repeats: each setting ran "
+              + plan.repeats()
+              + " times, forward then backward through the values; charts and findings show"
+              + " the median of the runs, whiskers and ranges show the lowest and highest run");
+    }
     lines.add("figures: " + options.out().resolve("lab-results.csv"));
     return lines;
+  }
+
+  /**
+   * What the collector reads from the user's brokers, when the options asked it to read them; null
+   * otherwise. Its discovery and first scrapes happen while the primer runs.
+   */
+  private String brokerReadout() {
+    if (options.brokerExporterPort() == null && options.brokerJmxPort() == null) {
+      return null;
+    }
+    try {
+      String json = dev.klat.demo.AdminClient.get(collector.adminPort, "/api/brokers");
+      return json == null
+          ? "the brokers' request metrics: the collector did not answer /api/brokers"
+          : BrokerReadout.describe(json);
+    } catch (IOException e) {
+      return "the brokers' request metrics: the collector did not answer /api/brokers (" + e + ")";
+    }
+  }
+
+  private String brokerMetrics() {
+    List<String> from = new ArrayList<>();
+    if (options.brokerExporterPort() != null) {
+      from.add("their JMX exporters on port " + options.brokerExporterPort());
+    }
+    if (options.brokerJmxPort() != null) {
+      from.add("JMX on port " + options.brokerJmxPort());
+    }
+    return from.isEmpty()
+        ? " (publish and commit split by LogAppendTime; commit bounded by the acks)"
+        : " (the brokers' request metrics read from " + String.join(", then ", from) + ")";
   }
 
   /**

@@ -33,8 +33,38 @@ final class LabCollector implements AutoCloseable {
     return "http://127.0.0.1:" + otlpPort;
   }
 
-  /** Starts the collector jar, reading the brokers' request metrics from {@code exporters}. */
-  void start(Path jar, String exporters, Path log) throws Exception {
+  /**
+   * What the collector reads the brokers' request metrics from: the embedded brokers' exporters by
+   * list, or the user's brokers discovered through {@code bootstrap} with the exporter or JMX port
+   * every broker has; none without either.
+   *
+   * @param exporters the embedded brokers as {@code --brokers.exporter} wants them, or empty
+   * @param exporterPort {@code --broker-exporter-port}, or null
+   * @param jmxPort {@code --broker-jmx-port}, or null
+   */
+  static List<String> brokerArguments(
+      String exporters, String bootstrap, Integer exporterPort, Integer jmxPort) {
+    List<String> args = new ArrayList<>();
+    if (!exporters.isEmpty()) {
+      args.add("--brokers.exporter=" + exporters);
+    } else if (exporterPort != null || jmxPort != null) {
+      args.add("--brokers.bootstrap=" + bootstrap);
+      if (exporterPort != null) {
+        args.add("--brokers.exporter.port=" + exporterPort);
+      }
+      if (jmxPort != null) {
+        args.add("--brokers.jmx.port=" + jmxPort);
+      }
+    }
+    if (!args.isEmpty()) {
+      // The lab's windows are seconds long: the estimates need intervals shorter than that.
+      args.add("--brokers.scrape.interval=2s");
+    }
+    return args;
+  }
+
+  /** The collector's command line, with {@link #brokerArguments}. */
+  List<String> command(Path jar, List<String> brokerArguments) {
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx384m");
@@ -45,10 +75,13 @@ final class LabCollector implements AutoCloseable {
     command.add("--otlp.grpc.enabled=false");
     // Bounded memory: a few settings' worth of breakdowns is all the lab reads.
     command.add("--api.recent.breakdowns=50000");
-    if (!exporters.isEmpty()) {
-      command.add("--brokers.exporter=" + exporters);
-      command.add("--brokers.scrape.interval=2s");
-    }
+    command.addAll(brokerArguments);
+    return command;
+  }
+
+  /** Starts the collector jar; it reads the brokers' request metrics as the arguments say. */
+  void start(Path jar, List<String> brokerArguments, Path log) throws Exception {
+    List<String> command = command(jar, brokerArguments);
     process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

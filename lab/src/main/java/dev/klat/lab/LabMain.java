@@ -76,6 +76,11 @@ public final class LabMain {
               .filter(r -> r.experiment().name().equals(experiment.name()))
               .toList();
       System.out.println(experiment.name() + " (" + experiment.knob() + "):");
+      if (outcome.plan().repeats() > 1) {
+        for (SettingRuns runs : SettingRuns.of(own)) {
+          System.out.println("  " + Summary.line(runs));
+        }
+      }
       for (String finding : Findings.of(own)) {
         System.out.println("  " + finding);
       }

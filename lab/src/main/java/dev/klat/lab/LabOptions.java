@@ -18,6 +18,12 @@ import java.util.Locale;
  * @param out where the report, the CSV and the logs go
  * @param recordsPerSecond the fixed rate of the measured windows, all producers together
  * @param quick the smoke profile of {@link Plan#quick}
+ * @param repeats how many times each setting runs (1 to {@value #MAX_REPEATS})
+ * @param throughputSeconds seconds of each unbounded-rate run, 0 for none; null lets the budget
+ *     decide
+ * @param brokerExporterPort with {@code bootstrap}: the port of every broker's JMX exporter, or
+ *     null
+ * @param brokerJmxPort with {@code bootstrap}: every broker's JMX port, or null
  */
 record LabOptions(
     String bootstrap,
@@ -26,11 +32,20 @@ record LabOptions(
     Duration timeBudget,
     Path out,
     double recordsPerSecond,
-    boolean quick) {
+    boolean quick,
+    int repeats,
+    Integer throughputSeconds,
+    Integer brokerExporterPort,
+    Integer brokerJmxPort) {
+
+  static final int MAX_REPEATS = 20;
+  static final int MAX_THROUGHPUT_SECONDS = 600;
 
   static final String USAGE =
-      "usage: ./klat lab [--bootstrap-server HOST:PORT [--command-config FILE]]"
-          + " [--experiment NAME ...] [--time-budget 10m] [--out DIR] [--rate 200] [--quick]\n"
+      "usage: ./klat lab [--bootstrap-server HOST:PORT [--command-config FILE]"
+          + " [--broker-exporter-port P] [--broker-jmx-port P]]\n"
+          + "                 [--experiment NAME ...] [--time-budget 10m] [--out DIR] [--rate 200]"
+          + " [--repeats 1] [--throughput-seconds S] [--quick]\n"
           + "  experiments: "
           + String.join(", ", Experiments.NAMES)
           + " (default: all)";
@@ -46,6 +61,10 @@ record LabOptions(
     Path out = defaultOut;
     double rate = 200;
     boolean quick = false;
+    int repeats = 1;
+    Integer throughputSeconds = null;
+    Integer exporterPort = null;
+    Integer jmxPort = null;
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
       switch (arg) {
@@ -68,18 +87,40 @@ record LabOptions(
         case "--time-budget" -> budget = duration(value(args, ++i, arg));
         case "--out" -> out = Paths.get(value(args, ++i, arg));
         case "--rate" -> {
-          rate = Double.parseDouble(value(args, ++i, arg));
+          String text = value(args, ++i, arg);
+          try {
+            rate = Double.parseDouble(text);
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--rate takes a number, not " + text);
+          }
           if (!(rate > 0 && rate <= 10_000)) {
             throw new IllegalArgumentException("--rate must be above 0 and at most 10000");
           }
         }
         case "--quick" -> quick = true;
+        case "--repeats" -> repeats = integer(value(args, ++i, arg), arg, 1, MAX_REPEATS);
+        case "--throughput-seconds" ->
+            throughputSeconds = integer(value(args, ++i, arg), arg, 0, MAX_THROUGHPUT_SECONDS);
+        case "--broker-exporter-port" ->
+            exporterPort = integer(value(args, ++i, arg), arg, 1, 65535);
+        case "--broker-jmx-port" -> jmxPort = integer(value(args, ++i, arg), arg, 1, 65535);
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
     if (commandConfig != null && bootstrap == null) {
       throw new IllegalArgumentException(
           "--command-config applies to --bootstrap-server: the embedded cluster needs none");
+    }
+    if ((exporterPort != null || jmxPort != null) && bootstrap == null) {
+      throw new IllegalArgumentException(
+          "--broker-exporter-port and --broker-jmx-port apply to --bootstrap-server: the embedded"
+              + " cluster's brokers are read by the broker probe and their exporters already");
+    }
+    if ((exporterPort != null || jmxPort != null) && commandConfig != null) {
+      // The collector discovers the brokers with a plaintext Admin client (docs/collector.md).
+      throw new IllegalArgumentException(
+          "--broker-exporter-port and --broker-jmx-port need a plaintext listener: the collector's"
+              + " broker discovery cannot use --command-config yet");
     }
     List<String> ordered = new ArrayList<>();
     for (String name : Experiments.NAMES) {
@@ -88,7 +129,31 @@ record LabOptions(
       }
     }
     return new LabOptions(
-        bootstrap, commandConfig, ordered, budget, out.toAbsolutePath().normalize(), rate, quick);
+        bootstrap,
+        commandConfig,
+        ordered,
+        budget,
+        out.toAbsolutePath().normalize(),
+        rate,
+        quick,
+        repeats,
+        throughputSeconds,
+        exporterPort,
+        jmxPort);
+  }
+
+  private static int integer(String text, String option, int min, int max) {
+    int parsed;
+    try {
+      parsed = Integer.parseInt(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " takes a whole number, not " + text);
+    }
+    if (parsed < min || parsed > max) {
+      throw new IllegalArgumentException(
+          option + " must be from " + min + " to " + max + ", not " + parsed);
+    }
+    return parsed;
   }
 
   private static String value(List<String> args, int index, String option) {

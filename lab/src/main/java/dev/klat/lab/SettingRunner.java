@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 /**
  * Runs one setting: a fresh topic, a consumer and the producers in JVMs of their own with the
  * agent, the warm-up, the measured window at the fixed rate, the collector's breakdown of that
- * window, then the unbounded-rate run, and the topic deleted again.
+ * window, then the unbounded-rate run (read back by the consumer, where the setting is the
+ * consumer's), and the topic deleted again.
  */
 final class SettingRunner {
 
@@ -23,6 +24,7 @@ final class SettingRunner {
   private static final long START_TIMEOUT_MS = 90_000;
   private static final Pattern COUNTS =
       Pattern.compile("acked=(\\d+) failed=(\\d+) seconds=([0-9.]+)");
+  private static final Pattern DRAINED = Pattern.compile("records=(\\d+) seconds=([0-9.]+)");
 
   private final LabCluster cluster;
   private final LabCollector collector;
@@ -53,8 +55,18 @@ final class SettingRunner {
     this.runId = runId;
   }
 
-  Result run(Experiment experiment, int index, Setting setting) throws Exception {
-    String topic = LabCluster.PREFIX + runId + "-" + experiment.name() + "-" + index;
+  /**
+   * @param repeat which run of the setting this is, from 1; later runs get topics of their own
+   */
+  Result run(Experiment experiment, int index, int repeat, Setting setting) throws Exception {
+    String topic =
+        LabCluster.PREFIX
+            + runId
+            + "-"
+            + experiment.name()
+            + "-"
+            + index
+            + (repeat > 1 ? "-" + repeat : "");
     String group = topic;
     cluster.createTopic(topic, setting.partitions());
     List<AppProcess> producers = new ArrayList<>();
@@ -84,21 +96,42 @@ final class SettingRunner {
       Thread.sleep(SPAN_WAIT_MS);
       long windowMs = (System.nanoTime() - goNanos) / 1_000_000L - plan.warmupMs();
       var breakdown = collector.breakdown(topic, group, windowMs);
-      consumer.stop(5000);
-      running.remove(consumer);
+      // Where the setting is the consumer's, the consumer reads the unbounded run's records
+      // afterwards as fast as it can; elsewhere it leaves before the producers' run.
+      boolean drain = plan.burstMs() > 0 && !setting.consumerConfig().isEmpty();
+      if (drain) {
+        consumer.send("pause");
+        consumer.await("paused", 30_000);
+      } else {
+        consumer.stop(5000);
+        running.remove(consumer);
+      }
       Double burstRate = null;
+      Double consumerRate = null;
       if (plan.burstMs() > 0) {
         for (AppProcess producer : producers) {
           producer.send("burst " + plan.burstMs());
         }
         double sum = 0;
+        long acked = 0;
         for (AppProcess producer : producers) {
           Matcher counts = counts(producer.await("burst", plan.burstMs() + 60_000));
+          acked += Long.parseLong(counts.group(1));
           sum += Long.parseLong(counts.group(1)) / Double.parseDouble(counts.group(3));
         }
         burstRate = sum;
+        if (drain) {
+          consumer.send("drain " + acked + " " + plan.burstMs());
+          Matcher drained = DRAINED.matcher(consumer.await("drained", plan.burstMs() + 60_000));
+          if (!drained.find()) {
+            throw new IllegalStateException("unexpected answer from the lab consumer");
+          }
+          long read = Long.parseLong(drained.group(1));
+          consumerRate = read == 0 ? null : read / Double.parseDouble(drained.group(2));
+        }
       }
-      return new Result(experiment, setting, fixedRate, burstRate, failed, breakdown, null);
+      return new Result(
+          experiment, setting, repeat, fixedRate, burstRate, consumerRate, failed, breakdown, null);
     } finally {
       for (AppProcess producer : producers) {
         producer.stop(5000);

@@ -14,9 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the lab's quick profile of the linger and fetch experiments on the embedded 3-broker
- * cluster, as {@code ./klat lab --experiment linger,fetch --quick} does, and checks the effects
- * that must hold at a low rate, then that headless Chromium draws every chart of the report.
+ * Runs the lab's quick profile of the linger and fetch experiments on the embedded 3-broker cluster
+ * with a 1 s unbounded-rate run, as {@code ./klat lab --experiment linger,fetch --quick
+ * --throughput-seconds 1} does, and checks the effects that must hold at a low rate, that the
+ * producers' and, at the fetch settings, the consumer's throughput were measured, then that
+ * headless Chromium draws every chart of the report.
  */
 class LabIT {
 
@@ -30,7 +32,15 @@ class LabIT {
     Path out = TARGET.resolve("lab-it");
     LabOptions options =
         LabOptions.parse(
-            List.of("--experiment", "linger,fetch", "--quick", "--out", out.toString()), out);
+            List.of(
+                "--experiment",
+                "linger,fetch",
+                "--quick",
+                "--throughput-seconds",
+                "1",
+                "--out",
+                out.toString()),
+            out);
     Lab lab = new Lab(ROOT, options, System.out, false);
     long startNanos = System.nanoTime();
     Lab.Outcome outcome;
@@ -75,6 +85,17 @@ class LabIT {
     assertThat(fetch.get(1).p50Ms("fetch") - fetch.get(0).p50Ms("fetch")).isGreaterThan(100);
     assertThat(Findings.mostMoved(fetch.get(0), fetch.get(1))).isEqualTo("fetch");
 
+    // The unbounded-rate run of 1 s, and the consumer reading it back where the setting is its.
+    for (Result result : outcome.results()) {
+      assertThat(result.burstRecordsPerSecond()).as(result.setting().label()).isGreaterThan(1000);
+    }
+    assertThat(linger).allMatch(r -> r.consumerRecordsPerSecond() == null);
+    for (Result result : fetch) {
+      assertThat(result.consumerRecordsPerSecond())
+          .as(result.setting().label())
+          .isGreaterThan(1000);
+    }
+
     assertThat(Files.readString(outcome.csv())).contains("linger,\"linger.ms=100\"");
     String dom = chromium("--dump-dom", outcome.html());
     Matcher charts =
@@ -84,7 +105,7 @@ class LabIT {
       assertThat(charts.group(2)).as("chart " + charts.group(1)).contains("data-value=");
       drawn++;
     }
-    assertThat(drawn).as("two charts per experiment").isEqualTo(4);
+    assertThat(drawn).as("two charts per experiment, and the consumer's in fetch").isEqualTo(5);
     assertThat(dom).contains("on this cluster linger.ms=100 moved the p99 tail's produce");
     chromium("--screenshot=" + TARGET.resolve("lab-report.png"), outcome.html());
     assertThat(TARGET.resolve("lab-report.png")).isNotEmptyFile();

@@ -51,14 +51,14 @@ class LabReportTest {
   @Test
   void acksZeroWithoutBreakdownsIsExplained() {
     Setting acksZero = Experiments.named("acks").settings().get(0);
-    Result none = new Result(LINGER, acksZero, 200, 5000.0, 0, null, null);
+    Result none = new Result(LINGER, acksZero, 1, 200, 5000.0, null, 0, null, null);
     assertThat(Findings.of(List.of(none)).get(0)).contains("with acks=0 the producer never learns");
   }
 
   @Test
   void budgetTooSmallDropsMiddleValuesFirstAndSaysSo() {
     List<Experiment> all = Experiments.all();
-    Plan plan = Plan.fit(all, Duration.ofMinutes(3), true);
+    Plan plan = Plan.fit(all, Duration.ofMinutes(3), true, 1, null);
     assertThat(plan.settingCount()).isLessThan(27);
     assertThat(plan.skipped()).isNotEmpty();
     for (Experiment experiment : plan.experiments()) {
@@ -70,7 +70,7 @@ class LabReportTest {
 
   @Test
   void largeBudgetKeepsEverythingWithTheUnboundedRun() {
-    Plan plan = Plan.fit(Experiments.all(), Duration.ofMinutes(20), true);
+    Plan plan = Plan.fit(Experiments.all(), Duration.ofMinutes(20), true, 1, null);
     assertThat(plan.skipped()).isEmpty();
     assertThat(plan.burstMs()).isPositive();
     assertThat(plan.measureMs()).isGreaterThanOrEqualTo(10_000);
@@ -82,8 +82,8 @@ class LabReportTest {
         Charts.stacked(
             "tail",
             List.of("a", "b"),
-            List.of(Map.of("produce", 1.0), Map.of()),
-            java.util.Arrays.asList(2.0, null));
+            List.of(Map.of("produce", Spread.of(List.of(1.0))), Map.of()),
+            java.util.Arrays.asList(Spread.of(List.of(2.0)), null));
     assertThat(svg)
         .contains("data-chart=\"tail\"")
         .contains("data-segment=\"produce\"")
@@ -111,7 +111,8 @@ class LabReportTest {
             + publishMedian
             + "},\"commit\":{\"p50Seconds\":0.002},\"catch-up\":{\"p50Seconds\":0.0001},"
             + "\"fetch\":{\"p50Seconds\":0.001}}}";
-    return new Result(LINGER, setting, 200, null, 0, BreakdownRow.parse("t", "g", json), null);
+    return new Result(
+        LINGER, setting, 1, 200, null, null, 0, BreakdownRow.parse("t", "g", json), null);
   }
 
   private static Result result(Setting setting, double produceSeconds, double fetchSeconds) {
@@ -126,6 +127,7 @@ class LabReportTest {
             + ",\"publish\":0.001,\"commit\":0.001,\"catch-up\":0,\"fetch\":"
             + fetchSeconds
             + ",\"publish+commit\":0.002}}}";
-    return new Result(LINGER, setting, 200, null, 0, BreakdownRow.parse("t", "g", json), null);
+    return new Result(
+        LINGER, setting, 1, 200, null, null, 0, BreakdownRow.parse("t", "g", json), null);
   }
 }

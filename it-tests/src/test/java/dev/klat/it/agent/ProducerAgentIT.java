@@ -147,6 +147,14 @@ class ProducerAgentIT {
         assertThat(
                 OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name()))
             .isBetween(0L, firstDrain - send);
+        // Its part waiting for metadata, in the whole milliseconds Kafka measures: the hook binds
+        // in every version tested, so every span carries it.
+        long appendWaitNanos =
+            OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name());
+        assertThat(
+                OtlpReceiver.longAttribute(
+                    span, EvidenceAttributes.PRODUCER_METADATA_WAIT_MS.name()))
+            .isBetween(0L, TimeUnit.NANOSECONDS.toMillis(appendWaitNanos) + 1);
         // The settings the diagnosis weighs: ProducerApp sets linger.ms=5, the rest are defaults.
         assertThat(OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_LINGER_MS.name()))
             .isEqualTo(5L);

@@ -47,7 +47,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code batch.size} too small for the rate); {@code acks=all} requests queued on their connection
  * behind one waiting for slow followers (the publish held behind replication, named after the
  * follower); and a slow network path from the consumer to its leader (the fetch path). A third
- * cluster moves a topic's leader between two brokers every 2 s (retries).
+ * cluster moves a topic's leader between two brokers every 2 s (retries). A fourth has producers
+ * that write a topic less often than their {@code metadata.max.idle.ms}, 100 ms each way from every
+ * broker: {@code send()} waits for the topic's metadata (metadata wait).
  */
 class DiagnosisIT {
 

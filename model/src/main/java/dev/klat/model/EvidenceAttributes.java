@@ -58,7 +58,7 @@ public final class EvidenceAttributes {
   /**
    * {@code klat.producer.metadata_wait_ms}: the part of {@link #PRODUCER_APPEND_WAIT_NS} that
    * {@code send()} spent waiting for the topic's metadata (a topic the producer had not written
-   * yet, or had forgotten after {@code metadata.max.idle.ms}, a new partition, a leader change), as
+   * yet, or had forgotten after {@code metadata.max.idle.ms}, a partition it did not know yet), as
    * kafka-clients measures it: in whole milliseconds, so 0 for a wait under a millisecond. Absent
    * when the agent could not read it (an older agent, an unsupported kafka-clients): then the
    * append wait is not split.

@@ -100,9 +100,9 @@ final class SpanMapper {
             millisAsNanos(evidence(a, KlatAttributes.METADATA_WAIT))));
   }
 
-  // -1, unknown, stays -1.
+  // -1, unknown, stays -1; so does a value too large to be a wait.
   private static long millisAsNanos(long millis) {
-    return millis < 0 ? -1 : millis * 1_000_000L;
+    return millis < 0 || millis > Long.MAX_VALUE / 1_000_000L ? -1 : millis * 1_000_000L;
   }
 
   // The producer's own setting: "all" and "-1" are the same.

@@ -72,27 +72,11 @@ class DiagnosisIT {
    * segment:knob}) must start, a regular expression.
    */
   private record Cause(
-      String topic,
-      String clients,
-      int leader,
-      String expectedFinding,
-      int partitions,
-      int replicationFactor) {
+      String topic, String clients, int leader, String expectedFinding, int partitions) {
     Cause(String topic, String clients, int leader, String expectedFinding) {
       this(topic, clients, leader, expectedFinding, 1);
     }
-
-    Cause(String topic, String clients, int leader, String expectedFinding, int partitions) {
-      this(topic, clients, leader, expectedFinding, partitions, 3);
-    }
   }
-
-  /** Load that runs beside the causes' clients, from just before they start until they end. */
-  private interface Load {
-    AutoCloseable start(KafkaCluster cluster) throws Exception;
-  }
-
-  private static final Load NO_LOAD = cluster -> () -> {};
 
   private static final List<Cause> CAUSES =
       List.of(
@@ -181,37 +165,8 @@ class DiagnosisIT {
               + "=7,metadata.max.idle.ms=5000,metadata.max.age.ms=1000",
           PUBLISH_LEADER,
           "produce:metadata wait");
-  // Broker 1's only I/O thread recompresses another producer's large batches (BusyIoThread): the
-  // records' produce requests wait in its request queue. One replica, so that commit does not wait
-  // for follower fetches queued there too.
-  private static final Cause QUEUE =
-      new Cause(
-          "dx-queue",
-          "1:0:1:500:0:classic:true",
-          PUBLISH_LEADER,
-          "publish:broker " + PUBLISH_LEADER + " request queue",
-          1,
-          1);
   private static final int METADATA_SECONDS = 40;
   private static final int METADATA_PER_SECOND = 1;
-
-  @Test
-  @EnabledIfSystemProperty(
-      named = "klat.diagnosis.suite",
-      matches = "true",
-      disabledReason = "the diagnosis suite's request queue cluster is opt-in")
-  void requestsQueueBehindABrokersOnlyBusyIoThread() throws Exception {
-    run(
-        new ProxiedPaths(),
-        List.of(QUEUE),
-        NO_DELAY,
-        NO_DELAY,
-        NO_DELAY,
-        NO_DELAY,
-        SECONDS,
-        PER_SECOND,
-        cluster -> new BusyIoThread(cluster, PUBLISH_LEADER));
-  }
 
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
@@ -233,8 +188,7 @@ class DiagnosisIT {
         NO_DELAY,
         SUITE_DELAY,
         METADATA_SECONDS,
-        METADATA_PER_SECOND,
-        NO_LOAD);
+        METADATA_PER_SECOND);
   }
 
   @Test
@@ -277,14 +231,12 @@ class DiagnosisIT {
         fetchDelay,
         NO_DELAY,
         SECONDS,
-        PER_SECOND,
-        NO_LOAD);
+        PER_SECOND);
   }
 
   /**
    * As above, with the producers' paths to the other brokers delayed by {@code
-   * otherProducerPathsDelay}, {@code seconds} of {@code perSecond} records per topic, and {@code
-   * load} running beside them.
+   * otherProducerPathsDelay}, and {@code seconds} of {@code perSecond} records per topic.
    */
   private static void run(
       ProxiedPaths proxiedPaths,
@@ -294,8 +246,7 @@ class DiagnosisIT {
       Duration fetchDelay,
       Duration otherProducerPathsDelay,
       int seconds,
-      int perSecond,
-      Load load)
+      int perSecond)
       throws Exception {
     int otlpPort = CollectorEndToEndIT.freePort();
     int adminPort = CollectorEndToEndIT.freePort();
@@ -313,7 +264,7 @@ class DiagnosisIT {
           cluster.createTopic(
               TopicSpec.named(topic)
                   .partitions(cause.partitions)
-                  .replicationFactor(cause.replicationFactor)
+                  .replicationFactor(3)
                   .preferredLeader(cause.leader)
                   .build());
         }
@@ -354,7 +305,6 @@ class DiagnosisIT {
           args.add(cause.topic + ":" + cause.clients);
         }
         AppJvm.Result app;
-        AutoCloseable running = load.start(cluster);
         try (LeaderMover mover =
             causes.contains(RETRIES)
                 ? new LeaderMover(
@@ -374,11 +324,6 @@ class DiagnosisIT {
           if (mover != null) {
             assertThat(mover.moves()).as("leader moves").isGreaterThanOrEqualTo(5);
           }
-        } finally {
-          running.close();
-        }
-        if (running instanceof BusyIoThread busy) {
-          System.out.println("busy I/O thread: " + busy.acknowledged() + " batches taken");
         }
         assertThat(app.exitCode()).as(app.output()).isZero();
 

@@ -56,6 +56,20 @@ public final class EvidenceAttributes {
           "Time from send() until the record was in its batch (metadata, buffer.memory).");
 
   /**
+   * {@code klat.producer.metadata_wait_ms}: the part of {@link #PRODUCER_APPEND_WAIT_NS} that
+   * {@code send()} spent waiting for the topic's metadata (a topic the producer had not written
+   * yet, or had forgotten after {@code metadata.max.idle.ms}, a partition it did not know yet), as
+   * kafka-clients measures it: in whole milliseconds, so 0 for a wait under a millisecond. Absent
+   * when the agent could not read it (an older agent, an unsupported kafka-clients): then the
+   * append wait is not split.
+   */
+  public static final AttributeDef PRODUCER_METADATA_WAIT_MS =
+      longValue(
+          "klat.producer.metadata_wait_ms",
+          "ms",
+          "Part of the append wait spent waiting for the topic's metadata, in whole milliseconds.");
+
+  /**
    * {@code klat.producer.request_in_flight}: the requests the producer already had in flight to the
    * record's leader when the request carrying the record's batch (its last attempt) was sent. At
    * {@code max.in.flight.requests.per.connection} minus one, the request took the connection's last
@@ -125,6 +139,7 @@ public final class EvidenceAttributes {
               PRODUCER_BUFFER_MEMORY,
               PRODUCER_MAX_IN_FLIGHT,
               PRODUCER_APPEND_WAIT_NS,
+              PRODUCER_METADATA_WAIT_MS,
               PRODUCER_REQUEST_IN_FLIGHT,
               PRODUCER_REQUEST_BATCHES,
               CONSUMER_POLL_GAP_NS,

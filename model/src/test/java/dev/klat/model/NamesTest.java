@@ -85,6 +85,7 @@ class NamesTest {
     expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);
     expected.put("klat.producer.max_in_flight", AttributeDef.Type.LONG);
     expected.put("klat.producer.append_wait_ns", AttributeDef.Type.LONG);
+    expected.put("klat.producer.metadata_wait_ms", AttributeDef.Type.LONG);
     expected.put("klat.producer.request_in_flight", AttributeDef.Type.LONG);
     expected.put("klat.producer.request_batches", AttributeDef.Type.LONG);
     expected.put("klat.consumer.poll_gap_ns", AttributeDef.Type.LONG);

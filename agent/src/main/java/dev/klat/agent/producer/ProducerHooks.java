@@ -156,6 +156,46 @@ public final class ProducerHooks {
     }
   }
 
+  /**
+   * Whether the metadata wait hook runs in this JVM: it runs on every {@code send()}, so the first
+   * send sets it. Spans carry the metadata wait only then, so that a kafka-clients where the hook
+   * was skipped leaves the append wait unsplit instead of reporting no metadata wait. Plain, not
+   * volatile: it only ever goes from false to true, and a span that misses the write is a span
+   * without the split.
+   */
+  static boolean metadataWaitHooked;
+
+  /**
+   * At each return of the constructor of {@code KafkaProducer.ClusterAndWaitTime}, which {@code
+   * waitOnMetadata} builds on every {@code send()} (and {@code partitionsFor}) before the append:
+   * the time it waited for the topic's metadata, as Kafka measured it, in whole milliseconds. With
+   * the metadata cached it is 0 and this costs a comparison and a read; no clock is read here.
+   */
+  public static void onMetadataWaited(long waitedMs) {
+    if (waitedMs == 0) {
+      if (!metadataWaitHooked) {
+        metadataWaitHooked = true;
+      }
+      return;
+    }
+    // Apart, so that what the JIT inlines into every send() stays the few bytes above.
+    metadataWaited(waitedMs);
+  }
+
+  private static void metadataWaited(long waitedMs) {
+    try {
+      metadataWaitHooked = true;
+      SendContext context = SendContext.current();
+      RecordTracker sampled = context.sampled;
+      // Pending: inside send(), between its S and its append; partitionsFor() is not.
+      if (sampled != null && context.pending) {
+        sampled.metadataWaitMs = waitedMs;
+      }
+    } catch (Throwable t) {
+      warn("producer-metadata", t);
+    }
+  }
+
   /** At {@code ProducerBatch.split} entry: its records are about to move to new batches. */
   public static void onSplitStart(Object batch) {
     try {

@@ -20,12 +20,15 @@ public final class ProducerInstrumentation {
   static final String PRODUCER = "org.apache.kafka.clients.producer.KafkaProducer";
   static final String BATCH = "org.apache.kafka.clients.producer.internals.ProducerBatch";
   static final String SENDER = "org.apache.kafka.clients.producer.internals.Sender";
+  static final String CLUSTER_AND_WAIT_TIME =
+      "org.apache.kafka.clients.producer.KafkaProducer$ClusterAndWaitTime";
 
   private static final String HOOKS = "dev.klat.agent.producer.ProducerHooks";
   private static final String OBJECT = "Ljava/lang/Object;";
   private static final String RECORD = "Lorg/apache/kafka/clients/producer/ProducerRecord;";
   private static final String CALLBACK = "Lorg/apache/kafka/clients/producer/Callback;";
   private static final String LIST = "Ljava/util/List;";
+  private static final String CLUSTER = "Lorg/apache/kafka/common/Cluster;";
   private static final String BYTES = "[B";
   private static final String BYTE_BUFFER = "Ljava/nio/ByteBuffer;";
   private static final String HEADERS = "[Lorg/apache/kafka/common/header/Header;";
@@ -90,6 +93,18 @@ public final class ProducerInstrumentation {
                     .arguments(null, "I", null, null, LIST)
                     .passing(Value.argument(1), Value.argument(4), Value.field("client"))
                     .calling(HOOKS, "onProduceRequest", "(I" + LIST + OBJECT + ")V")
+                    .build())),
+        // The metadata wait doSend() measured: built once per send() by waitOnMetadata, with 0
+        // when the metadata was cached, the same (Cluster, long) shape from 2.8 to 4.4.
+        ClassPlan.of(
+            CLUSTER_AND_WAIT_TIME,
+            false,
+            Collections.singletonList(
+                Hook.on("KafkaProducer.ClusterAndWaitTime", CLUSTER_AND_WAIT_TIME, "<init>")
+                    .arguments(CLUSTER, "J")
+                    .atExit()
+                    .passing(Value.argument(1))
+                    .calling(HOOKS, "onMetadataWaited", "(J)V")
                     .build())));
   }
 

@@ -93,6 +93,9 @@ final class ProducerSpans {
       span.put(
           EvidenceAttributes.PRODUCER_APPEND_WAIT_NS,
           Math.max(0, tracker.appendedNanos - tracker.sendNanos));
+      if (ProducerHooks.metadataWaitHooked) {
+        span.put(EvidenceAttributes.PRODUCER_METADATA_WAIT_MS, tracker.metadataWaitMs);
+      }
     }
     span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
     span.put(SpanAttributes.SEND_TIME, span.startEpochNanos());

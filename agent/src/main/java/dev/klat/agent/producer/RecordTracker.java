@@ -27,6 +27,9 @@ final class RecordTracker {
   /** When a sampled record was appended to its batch (agent clock), or MIN_VALUE before. */
   long appendedNanos = Long.MIN_VALUE;
 
+  /** The part of the append wait Kafka spent waiting for metadata, whole milliseconds. */
+  long metadataWaitMs;
+
   /** The future {@code send()} returns for the record, once appended; done when its batch is. */
   Future<?> future;
 

@@ -7,7 +7,9 @@ import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.export.TestSpans;
 import dev.klat.agent.export.TimeSource;
+import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.MetricDef;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -99,6 +101,50 @@ class BatchSendTimesTest {
     assertThat(sampled.appendedNanos - sampled.sendNanos).isEqualTo(3 * MS);
     assertThat(failed.appendedNanos).isEqualTo(Long.MIN_VALUE);
     assertThat(SendContext.current().sampled).isNull();
+  }
+
+  @Test
+  void theSpanSplitsTheMetadataWaitKafkaMeasuredFromTheRestOfTheAppendWait() {
+    AgentRuntime runtime = TestRuntime.install(1.0, 1000, clock);
+    boolean hooked = ProducerHooks.metadataWaitHooked;
+    try {
+      TestStateHolder batch = new TestStateHolder();
+      nowNanos = 100 * MS;
+      ProducerHooks.onSend(producer, record);
+      RecordTracker waited = SendContext.current().sampled;
+      // waitOnMetadata found no partition for the topic and waited 7 ms for it.
+      ProducerHooks.onMetadataWaited(7);
+      nowNanos = 109 * MS;
+      ProducerHooks.onAppended(new CompletableFuture<RecordMetadata>(), batch);
+      ProducerHooks.onSend(producer, record);
+      RecordTracker cached = SendContext.current().sampled;
+      ProducerHooks.onMetadataWaited(0);
+      nowNanos = 110 * MS;
+      ProducerHooks.onAppended(new CompletableFuture<RecordMetadata>(), batch);
+      // partitionsFor() waits outside any send(): no record's wait.
+      ProducerHooks.onMetadataWaited(50);
+      ProducerHooks.onCompletionStart(batch, -1L, null, 2);
+      BatchTiming timing = (BatchTiming) batch.klat$state();
+
+      SpanRecord waitedSpan = ProducerSpans.acknowledged(runtime, waited, batch, timing, 0);
+      assertThat(TestSpans.longValue(waitedSpan, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS))
+          .isEqualTo(9 * MS);
+      assertThat(TestSpans.longValue(waitedSpan, EvidenceAttributes.PRODUCER_METADATA_WAIT_MS))
+          .isEqualTo(7L);
+      SpanRecord cachedSpan = ProducerSpans.acknowledged(runtime, cached, batch, timing, 0);
+      assertThat(TestSpans.longValue(cachedSpan, EvidenceAttributes.PRODUCER_METADATA_WAIT_MS))
+          .isEqualTo(0L);
+
+      // A kafka-clients where the hook was skipped: the append wait stays whole.
+      ProducerHooks.metadataWaitHooked = false;
+      SpanRecord unhooked = ProducerSpans.acknowledged(runtime, cached, batch, timing, 0);
+      assertThat(TestSpans.longValue(unhooked, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS))
+          .isEqualTo(1 * MS);
+      assertThat(TestSpans.longValue(unhooked, EvidenceAttributes.PRODUCER_METADATA_WAIT_MS))
+          .isNull();
+    } finally {
+      ProducerHooks.metadataWaitHooked = hooked;
+    }
   }
 
   @Test

@@ -10,16 +10,20 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Not a test: measures what the producer hooks add per record, in-process and warm, without Kafka
- * around them: per record {@code send()}'s three hooks and the append to a batch, per batch of 500
- * the drain and the completion with its histogram recording (sampling off, as at the default rate
- * almost every record is). Prints wall and thread CPU nanoseconds per record for five rounds of
- * 10,000,000 records. Run with {@code ./mvnw -pl agent test -Dtest=ProducerHooksCostTest
- * -Dklat.cost=true}.
+ * around them: per record {@code send()}'s three hooks, the metadata wait hook and the append to a
+ * batch, per batch of 500 the drain and the completion with its histogram recording (sampling off,
+ * as at the default rate almost every record is). Prints wall and thread CPU nanoseconds per record
+ * for five rounds of 10,000,000 records. Run with {@code ./mvnw -pl agent test
+ * -Dtest=ProducerHooksCostTest -Dklat.cost=true}.
  */
 @EnabledIfSystemProperty(named = "klat.cost", matches = "true")
 class ProducerHooksCostTest {
 
   private static final int BATCH_RECORDS = 500;
+
+  // -Dklat.cost.metadataHook=false leaves out the metadata wait hook, to compare.
+  private static final boolean METADATA_HOOK =
+      !"false".equals(System.getProperty("klat.cost.metadataHook"));
 
   @Test
   void costPerRecord() {
@@ -37,6 +41,10 @@ class ProducerHooksCostTest {
           TestStateHolder batch = new TestStateHolder();
           for (int i = 0; i < BATCH_RECORDS; i++) {
             ProducerHooks.onSend(producer, record);
+            if (METADATA_HOOK) {
+              // What waitOnMetadata's ClusterAndWaitTime calls on every send: its metadata cached.
+              ProducerHooks.onMetadataWaited(0);
+            }
             ProducerHooks.onAppended(future, batch);
             ProducerHooks.onSendReturn(future);
           }

@@ -18,6 +18,8 @@ package dev.klat.collector.correlate;
  *     sent: at {@code maxInFlight - 1}, it took the connection's last free slot
  * @param requestBatches the batches (partitions) in that request
  * @param acksAll whether the producer used {@code acks=all}
+ * @param metadataWaitNanos the part of {@code appendWaitNanos} spent waiting for the topic's
+ *     metadata, from Kafka's whole milliseconds; -1 from an agent that does not split the wait
  */
 public record ProducerEvidence(
     long lingerMs,
@@ -30,9 +32,38 @@ public record ProducerEvidence(
     long appendWaitNanos,
     long requestInFlight,
     long requestBatches,
-    boolean acksAll) {
+    boolean acksAll,
+    long metadataWaitNanos) {
 
   /** Nothing reported. */
   public static final ProducerEvidence UNKNOWN =
-      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, false);
+      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, false, -1);
+
+  /** The evidence of an agent that does not split the append wait: no metadata wait. */
+  public ProducerEvidence(
+      long lingerMs,
+      long batchSizeBytes,
+      long bufferMemoryBytes,
+      long maxInFlight,
+      long batchRecords,
+      long batchBytes,
+      long attempts,
+      long appendWaitNanos,
+      long requestInFlight,
+      long requestBatches,
+      boolean acksAll) {
+    this(
+        lingerMs,
+        batchSizeBytes,
+        bufferMemoryBytes,
+        maxInFlight,
+        batchRecords,
+        batchBytes,
+        attempts,
+        appendWaitNanos,
+        requestInFlight,
+        requestBatches,
+        acksAll,
+        -1);
+  }
 }

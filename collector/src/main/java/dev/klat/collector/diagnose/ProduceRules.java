@@ -12,10 +12,10 @@ import java.util.Map;
 
 /**
  * The produce segment ({@code D - S}): {@code send()} blocked before the record was in its batch
- * (metadata, {@code buffer.memory}), a batch lingering for {@code linger.ms}, full batches queued
- * behind the producer's backlog ({@code batch.size}), batches that waited past {@code linger.ms}
- * for a free slot among the connection's in-flight requests, and retries. The time blocked in
- * {@code send()} comes first, so that the others weigh only the time in the batch.
+ * (waiting for metadata, for {@code buffer.memory}), a batch lingering for {@code linger.ms}, full
+ * batches queued behind the producer's backlog ({@code batch.size}), batches that waited past
+ * {@code linger.ms} for a free slot among the connection's in-flight requests, and retries. The
+ * time blocked in {@code send()} comes first, so that the others weigh only the time in the batch.
  */
 final class ProduceRules implements Rule {
   // A batch at least this full of batch.size was sent because it was full, not because linger.ms
@@ -36,28 +36,71 @@ final class ProduceRules implements Rule {
     return out;
   }
 
-  // send() returns once the record is in a batch: before that it may wait for the partition's
-  // metadata and for buffer.memory to free up.
+  // send() returns once the record is in a batch: before that it may wait for the topic's metadata
+  // and for buffer.memory to free up. Agents that split the wait report the metadata part; the
+  // rest is buffer.memory (and the serializers, the partitioner). Older agents' records go to the
+  // combined rule.
   private static void blockedInSend(TailEvidence tail, List<Finding> out) {
-    double explained = tail.mean(ProduceRules::blocked);
-    if (explained <= 0) {
+    double metadata = tail.mean(ProduceRules::metadataWait);
+    if (metadata > 0) {
+      long waited = tail.records().stream().filter(r -> metadataWait(r) > 0).count();
+      Map<String, Object> evidence = tail.segmentEvidence(Segment.PRODUCE);
+      evidence.put("in send() waiting for the topic's metadata, tail mean", ms(metadata));
+      evidence.put("tail records that waited for metadata", waited + " of " + tail.size());
+      out.add(
+          tail.finding(
+              Segment.PRODUCE,
+              "metadata wait",
+              metadata,
+              evidence,
+              "send() waited for the topic's metadata before it could pick a partition: the"
+                  + " producer knew no partitions of the topic (its first record to it, a topic"
+                  + " just created, or one idle longer than metadata.max.idle.ms, 5 min by"
+                  + " default, whose metadata it forgot) or the record named a partition it did not"
+                  + " know yet. Call partitionsFor(topic) at start-up for the topics it will write;"
+                  + " raise metadata.max.idle.ms above the longest pause of a producer that writes"
+                  + " a topic rarely. Each wait is a metadata round trip to a broker, bounded by"
+                  + " max.block.ms."));
+    }
+    double buffer = tail.mean(r -> r.producer().metadataWaitNanos() < 0 ? 0 : bufferWait(r));
+    if (buffer > 0) {
+      Map<String, Object> evidence = tail.segmentEvidence(Segment.PRODUCE);
+      evidence.put("in send() after the metadata, tail mean", ms(buffer));
+      evidence.put("buffer.memory", tail.setting(r -> r.producer().bufferMemoryBytes()));
+      evidence.put("batch.size", tail.setting(r -> r.producer().batchSizeBytes()));
+      out.add(
+          tail.finding(
+              Segment.PRODUCE,
+              "buffer.memory",
+              buffer,
+              evidence,
+              "send() had the metadata and still did not return until the record was in a batch:"
+                  + " it waited for buffer.memory to free up (unsent records fill it when requests"
+                  + " cannot carry them away), or the serializers or the partitioner were slow. A"
+                  + " burst fits in a larger buffer.memory; a steady backlog needs more"
+                  + " throughput per request (batch.size, compression) or faster brokers."));
+    }
+    double combined = tail.mean(r -> r.producer().metadataWaitNanos() < 0 ? blocked(r) : 0);
+    if (combined <= 0) {
       return;
     }
     Map<String, Object> evidence = tail.segmentEvidence(Segment.PRODUCE);
-    evidence.put("in send() before the record was in its batch, tail mean", ms(explained));
+    evidence.put("in send() before the record was in its batch, tail mean", ms(combined));
     evidence.put("buffer.memory", tail.setting(r -> r.producer().bufferMemoryBytes()));
     evidence.put("batch.size", tail.setting(r -> r.producer().batchSizeBytes()));
     out.add(
         tail.finding(
             Segment.PRODUCE,
             "send() blocked (buffer.memory, metadata)",
-            explained,
+            combined,
             evidence,
             "send() did not return until the record was in a batch: the producer waited for"
                 + " buffer.memory to free up (unsent records fill it when requests cannot carry them"
-                + " away) or for the partition's metadata (a new topic, a leader change; bounded by"
-                + " max.block.ms). A burst fits in a larger buffer.memory; a steady backlog needs"
-                + " more throughput per request (batch.size, compression) or faster brokers."));
+                + " away) or for the topic's metadata (a new topic, one idle past"
+                + " metadata.max.idle.ms; bounded by max.block.ms). This agent does not tell the two"
+                + " apart; a newer one does. A burst fits in a larger buffer.memory; a steady"
+                + " backlog needs more throughput per request (batch.size, compression) or faster"
+                + " brokers."));
   }
 
   // A batch that left before it was full waited up to linger.ms for more records.
@@ -185,6 +228,17 @@ final class ProduceRules implements Rule {
     long produce = Math.max(0, r.nanos(Segment.PRODUCE));
     long wait = r.producer().appendWaitNanos();
     return wait <= 0 ? 0 : Math.min(wait, produce);
+  }
+
+  // The part of the time blocked in send() spent waiting for metadata; 0 when unknown.
+  private static long metadataWait(TailRecord r) {
+    long wait = r.producer().metadataWaitNanos();
+    return wait <= 0 ? 0 : Math.min(wait, blocked(r));
+  }
+
+  // The rest of the time blocked in send(), for agents that split it.
+  private static long bufferWait(TailRecord r) {
+    return blocked(r) - metadataWait(r);
   }
 
   // The part of produce in the batch: from the append to the drain.

@@ -48,6 +48,7 @@ final class KlatAttributes {
   static final int REQUEST_IN_FLIGHT = 32;
   static final int REQUEST_BATCHES = 33;
   static final int ASSIGNED_PARTITIONS = 34;
+  static final int METADATA_WAIT = 35;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -86,6 +87,7 @@ final class KlatAttributes {
     EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT,
     EvidenceAttributes.PRODUCER_REQUEST_BATCHES,
     EvidenceAttributes.CONSUMER_ASSIGNED_PARTITIONS,
+    EvidenceAttributes.PRODUCER_METADATA_WAIT_MS,
   };
   static final int COUNT = DEFS.length;
 

@@ -96,7 +96,13 @@ final class SpanMapper {
             evidence(a, KlatAttributes.APPEND_WAIT),
             evidence(a, KlatAttributes.REQUEST_IN_FLIGHT),
             evidence(a, KlatAttributes.REQUEST_BATCHES),
-            isAcksAll(a.asString(KlatAttributes.ACKS))));
+            isAcksAll(a.asString(KlatAttributes.ACKS)),
+            millisAsNanos(evidence(a, KlatAttributes.METADATA_WAIT))));
+  }
+
+  // -1, unknown, stays -1; so does a value too large to be a wait.
+  private static long millisAsNanos(long millis) {
+    return millis < 0 || millis > Long.MAX_VALUE / 1_000_000L ? -1 : millis * 1_000_000L;
   }
 
   // The producer's own setting: "all" and "-1" are the same.

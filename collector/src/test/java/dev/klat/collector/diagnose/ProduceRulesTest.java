@@ -89,6 +89,68 @@ class ProduceRulesTest {
   }
 
   @Test
+  void aSendThatWaitedForMetadataNamesTheMetadataWaitAndNotBufferMemory() {
+    // 80 of the 100 ms of produce were in send(), 78 of them waiting for the topic's metadata (in
+    // Kafka's whole milliseconds); the 2 ms left are under the 10% a finding needs.
+    ProducerEvidence waited =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, 80 * MS, -1, -1, true, 78 * MS);
+    DiagnosisReport report = diagnose(producerTail(10, waited, 100, 2, 3, 1, 3));
+
+    assertKnobs(report, "metadata wait");
+    assertExplains(report, 0.078);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("in send() waiting for the topic's metadata, tail mean", "78.0 ms")
+        .containsEntry("tail records that waited for metadata", "10 of 10");
+    assertThat(report.findings().get(0).suggestion())
+        .contains("partitionsFor")
+        .contains("metadata.max.idle.ms");
+  }
+
+  @Test
+  void aSendThatHadItsMetadataAndStillBlockedNamesBufferMemory() {
+    ProducerEvidence full =
+        new ProducerEvidence(5, 16_384, 1_024, 5, 1, 120, 1, 80 * MS, -1, -1, true, 0);
+    DiagnosisReport report = diagnose(producerTail(10, full, 100, 2, 3, 1, 3));
+
+    assertKnobs(report, "buffer.memory");
+    assertExplains(report, 0.080);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("in send() after the metadata, tail mean", "80.0 ms")
+        .containsEntry("buffer.memory", 1_024L);
+  }
+
+  @Test
+  void aWaitForMetadataLongerThanTheAppendWaitExplainsOnlyTheAppendWait() {
+    // Kafka's millisecond clock against the agent's nanoseconds: never more than the append wait.
+    ProducerEvidence waited =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 1, 120, 1, 60 * MS, -1, -1, true, 61 * MS);
+    DiagnosisReport report = diagnose(producerTail(10, waited, 100, 2, 3, 1, 3));
+
+    assertKnobs(report, "metadata wait");
+    assertExplains(report, 0.060);
+  }
+
+  @Test
+  void metadataBufferAndAnOlderAgentsUnsplitWaitAreWeighedApart() {
+    // Half the tail from producers whose agent splits the wait (30 ms metadata, 40 ms buffer), half
+    // from an older agent (70 ms blocked, unsplit): each finding explains its own records' time.
+    ProducerEvidence split =
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 1, 120, 1, 70 * MS, -1, -1, true, 30 * MS);
+    ProducerEvidence unsplit =
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 1, 120, 1, 70 * MS, -1, -1, true);
+    List<TailRecord> records = new ArrayList<>();
+    records.addAll(producerTail(5, split, 80, 2, 3, 1, 3));
+    records.addAll(producerTail(5, unsplit, 80, 2, 3, 1, 3));
+    DiagnosisReport report = diagnose(records);
+
+    assertKnobs(
+        report, "send() blocked (buffer.memory, metadata)", "buffer.memory", "metadata wait");
+    assertThat(report.findings())
+        .extracting(Finding::explainedSeconds)
+        .containsExactly(0.035, 0.020, 0.015);
+  }
+
+  @Test
   void batchesOfOneRecordFromManyPartitionsPerRequestSayTheRecordsAreSpreadThin() {
     ProducerEvidence spread =
         new ProducerEvidence(100, 16_384, 33_554_432, 5, 1, 120, 1, -1, 0, 24, true);

@@ -60,6 +60,7 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.BATCH_SIZE_BYTES.name(), 900))
             .addAttributes(num(SpanAttributes.PRODUCER_ATTEMPTS.name(), 2))
             .addAttributes(num(EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name(), 3_000_000))
+            .addAttributes(num(EvidenceAttributes.PRODUCER_METADATA_WAIT_MS.name(), 2))
             .addAttributes(num(EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT.name(), 4))
             .addAttributes(num(EvidenceAttributes.PRODUCER_REQUEST_BATCHES.name(), 12))
             .build();
@@ -140,9 +141,10 @@ class OtlpDecodingTest {
     assertThat(p.logAppendTimeMs()).isEqualTo(S / 1_000_000 + 4);
     assertThat(p.leaderNodeId()).isEqualTo(2);
     // The settings and batch figures the diagnosis weighs; a negative value reads as unknown, and
-    // max.in.flight was not sent.
+    // max.in.flight was not sent; the metadata wait arrives in milliseconds.
     assertThat(p.evidence())
-        .isEqualTo(new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, 3_000_000, 4, 12, true));
+        .isEqualTo(
+            new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, 3_000_000, 4, 12, true, 2_000_000));
 
     ConsumerSpan c = spans.get(1).consumer();
     assertThat(c.group()).isEqualTo("billing");

@@ -41,12 +41,16 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * stream, where sleepMs is a sleep after each poll and sendAfterAck ({@code true} or {@code false})
  * makes the producer send each record only once the previous one is acknowledged, and no sooner
  * than its slot in the rate (a slot missed while waiting is skipped, not caught up on), and
- * optionally {@code :key=value,key=value} more producer settings. Prints {@code STREAM topic count
- * p50Nanos p99Nanos} per stream, for the measured records only.
+ * optionally {@code :key=value,key=value} more producer settings ({@code producers=N}: the records
+ * go round-robin through N producers). Prints {@code STREAM topic count p50Nanos p99Nanos} per
+ * stream, for the measured records only.
  */
 public final class AccuracyApp {
 
   private static final int VALUE_BYTES = 100;
+
+  /** A stream setting that is not Kafka's: how many producers take turns sending its records. */
+  static final String PRODUCERS = "producers";
 
   public static void main(String[] args) throws Exception {
     String mode = args[0];
@@ -186,16 +190,25 @@ public final class AccuracyApp {
             setting.substring(setting.indexOf('=') + 1));
       }
     }
+    // Not a Kafka setting: the stream's records go round-robin through this many producers, so that
+    // each writes the topic that many times less often.
+    Object producerCount = p.remove(PRODUCERS);
+    int count = producerCount == null ? 1 : Integer.parseInt((String) producerCount);
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", acks);
     p.put("linger.ms", lingerMs);
-    p.put("client.id", "accuracy-" + topic);
     p.put("key.serializer", ByteArraySerializer.class.getName());
     p.put("value.serializer", ByteArraySerializer.class.getName());
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-      // Metadata first, so that no record waits for it.
-      producer.partitionsFor(topic);
-      producer.partitionsFor(warmupTopic(topic));
+    List<KafkaProducer<byte[], byte[]>> producers = new ArrayList<>();
+    try {
+      for (int k = 0; k < count; k++) {
+        p.put("client.id", "accuracy-" + topic + (count > 1 ? "-" + k : ""));
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p);
+        producers.add(producer);
+        // Metadata first, so that no record waits for it.
+        producer.partitionsFor(topic);
+        producer.partitionsFor(warmupTopic(topic));
+      }
       long periodNanos = 1_000_000_000L / perSecond;
       long next = System.nanoTime();
       for (int i = -warmupRecords; i < records; i++) {
@@ -206,6 +219,8 @@ public final class AccuracyApp {
         next += periodNanos;
         byte[] value = new byte[VALUE_BYTES];
         ByteBuffer.wrap(value).putLong(System.nanoTime()).putInt(i);
+        KafkaProducer<byte[], byte[]> producer =
+            producers.get(Math.floorMod(i + warmupRecords, count));
         Future<RecordMetadata> sent =
             producer.send(
                 new ProducerRecord<>(i < 0 ? warmupTopic(topic) : topic, value),
@@ -221,7 +236,13 @@ public final class AccuracyApp {
           next = Math.max(next, System.nanoTime());
         }
       }
-      producer.flush();
+      for (KafkaProducer<byte[], byte[]> producer : producers) {
+        producer.flush();
+      }
+    } finally {
+      for (KafkaProducer<byte[], byte[]> producer : producers) {
+        producer.close();
+      }
     }
   }
 

@@ -47,7 +47,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code batch.size} too small for the rate); {@code acks=all} requests queued on their connection
  * behind one waiting for slow followers (the publish held behind replication, named after the
  * follower); and a slow network path from the consumer to its leader (the fetch path). A third
- * cluster moves a topic's leader between two brokers every 2 s (retries).
+ * cluster moves a topic's leader between two brokers every 2 s (retries). A fourth has producers
+ * that write a topic less often than their {@code metadata.max.idle.ms}, 100 ms each way from every
+ * broker: {@code send()} waits for the topic's metadata (metadata wait).
  */
 class DiagnosisIT {
 
@@ -136,7 +138,7 @@ class DiagnosisIT {
               "dx-send-blocked",
               "1:0:1:500:0:classic:false:buffer.memory=1024,batch.size=512",
               PUBLISH_LEADER,
-              "produce:send\\(\\) blocked"),
+              "produce:buffer\\.memory"),
           new Cause(
               "dx-held",
               "all:0:1:500:0:classic:false",
@@ -150,9 +152,43 @@ class DiagnosisIT {
               "catch-up:too few consumers",
               6));
 
+  // Seven producers take turns at one record a second, so each writes the topic every 7 s: longer
+  // than its metadata.max.idle.ms (5 s, the least Kafka allows), and it refreshes its metadata
+  // every second (metadata.max.age.ms), which is when it forgets an idle topic. Nearly every send()
+  // then waits for the topic's metadata: a round trip on the producers' paths, 100 ms each way to
+  // every broker, in a cluster of its own. Publish to the leader takes one way.
+  private static final Cause METADATA =
+      new Cause(
+          "dx-metadata",
+          "1:0:1:500:0:classic:false:"
+              + AccuracyApp.PRODUCERS
+              + "=7,metadata.max.idle.ms=5000,metadata.max.age.ms=1000",
+          PUBLISH_LEADER,
+          "produce:metadata wait");
+  private static final int METADATA_SECONDS = 40;
+  private static final int METADATA_PER_SECOND = 1;
+
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
     run(new ProxiedPaths(), CAUSES, PUBLISH_DELAY, COMMIT_DELAY, NO_DELAY);
+  }
+
+  @Test
+  @EnabledIfSystemProperty(
+      named = "klat.diagnosis.suite",
+      matches = "true",
+      disabledReason =
+          "the diagnosis suite's metadata cluster is opt-in: -Dklat.diagnosis.suite=true")
+  void producersThatWriteATopicLessOftenThanMetadataMaxIdleMsWaitForItsMetadata() throws Exception {
+    run(
+        new ProxiedPaths(),
+        List.of(METADATA),
+        SUITE_DELAY,
+        NO_DELAY,
+        NO_DELAY,
+        SUITE_DELAY,
+        METADATA_SECONDS,
+        METADATA_PER_SECOND);
   }
 
   @Test
@@ -186,6 +222,31 @@ class DiagnosisIT {
       Duration publishDelay,
       Duration replicationDelay,
       Duration fetchDelay)
+      throws Exception {
+    run(
+        proxiedPaths,
+        causes,
+        publishDelay,
+        replicationDelay,
+        fetchDelay,
+        NO_DELAY,
+        SECONDS,
+        PER_SECOND);
+  }
+
+  /**
+   * As above, with the producers' paths to the other brokers delayed by {@code
+   * otherProducerPathsDelay}, and {@code seconds} of {@code perSecond} records per topic.
+   */
+  private static void run(
+      ProxiedPaths proxiedPaths,
+      List<Cause> causes,
+      Duration publishDelay,
+      Duration replicationDelay,
+      Duration fetchDelay,
+      Duration otherProducerPathsDelay,
+      int seconds,
+      int perSecond)
       throws Exception {
     int otlpPort = CollectorEndToEndIT.freePort();
     int adminPort = CollectorEndToEndIT.freePort();
@@ -221,6 +282,11 @@ class DiagnosisIT {
               "--brokers.scrape.interval=1s");
       try {
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
+        if (!otherProducerPathsDelay.isZero()) {
+          for (int nodeId : List.of(COMMIT_LEADER, OTHER_LEADER)) {
+            paths.toLeader(nodeId).setDelay(otherProducerPathsDelay);
+          }
+        }
         paths.toLeader(PUBLISH_LEADER).setDelay(publishDelay);
         paths.toLeaderForFollowers(COMMIT_LEADER).setDelay(replicationDelay);
         if (!fetchDelay.isZero()) {
@@ -232,9 +298,9 @@ class DiagnosisIT {
                     "both",
                     cluster.secondClientBootstrapServers(),
                     cluster.bootstrapServers(),
-                    Integer.toString(SECONDS),
+                    Integer.toString(seconds),
                     Integer.toString(WARMUP_SECONDS),
-                    Integer.toString(PER_SECOND)));
+                    Integer.toString(perSecond)));
         for (Cause cause : causes) {
           args.add(cause.topic + ":" + cause.clients);
         }
@@ -254,7 +320,7 @@ class DiagnosisIT {
                       AppJvm.agentOptions(endpoint, "1.0"),
                       AccuracyApp.class,
                       args.toArray(new String[0]))
-                  .await(Duration.ofSeconds(SECONDS + WARMUP_SECONDS + 90L));
+                  .await(Duration.ofSeconds(seconds + WARMUP_SECONDS + 90L));
           if (mover != null) {
             assertThat(mover.moves()).as("leader moves").isGreaterThanOrEqualTo(5);
           }

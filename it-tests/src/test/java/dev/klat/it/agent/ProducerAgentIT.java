@@ -147,6 +147,14 @@ class ProducerAgentIT {
         assertThat(
                 OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name()))
             .isBetween(0L, firstDrain - send);
+        // Its part waiting for metadata, in the whole milliseconds Kafka measures: the hook binds
+        // in every version tested, so every span carries it.
+        long appendWaitNanos =
+            OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name());
+        assertThat(
+                OtlpReceiver.longAttribute(
+                    span, EvidenceAttributes.PRODUCER_METADATA_WAIT_MS.name()))
+            .isBetween(0L, TimeUnit.NANOSECONDS.toMillis(appendWaitNanos) + 1);
         // The settings the diagnosis weighs: ProducerApp sets linger.ms=5, the rest are defaults.
         assertThat(OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_LINGER_MS.name()))
             .isEqualTo(5L);
@@ -218,6 +226,45 @@ class ProducerAgentIT {
         assertThat(RecordsOnTopic.headerCount(record, HeaderNames.TRACEPARENT))
             .isEqualTo(record.key().equals("traced") ? 1 : 0);
       }
+    }
+  }
+
+  /**
+   * A topic that does not exist yet: the broker creates it on the producer's first metadata request
+   * and answers without a leader until it has one, so the first {@code send()} waits for metadata
+   * (retry.backoff.ms at least); that wait reaches the span, in the oldest and newest clients.
+   */
+  @ParameterizedTest(name = "kafka-clients {0}")
+  @ValueSource(strings = {"2.8.2", "4.4.0"})
+  void aSendToATopicNotCreatedYetReportsItsMetadataWait(String clientsVersion) throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    String topic = "agent-new-topic-" + clientsVersion.replace('.', '-');
+    int records = 5;
+    try (OtlpReceiver receiver = new OtlpReceiver()) {
+      AppJvm.Result app =
+          AppJvm.run(
+              clientsVersion,
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              topic,
+              Integer.toString(records),
+              "1500");
+
+      assertThat(app.exitCode()).as(app.output()).isZero();
+      assertThat(app.value("FAILURES")).isEqualTo("0");
+      long longestWaitMs = -1;
+      for (Span span : receiver.awaitSpans(records + EXTRA_RECORDS)) {
+        long waitMs =
+            OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_METADATA_WAIT_MS.name());
+        long appendWaitNanos =
+            OtlpReceiver.longAttribute(span, EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name());
+        assertThat(waitMs).isBetween(0L, TimeUnit.NANOSECONDS.toMillis(appendWaitNanos) + 1);
+        longestWaitMs = Math.max(longestWaitMs, waitMs);
+      }
+      assertThat(longestWaitMs).isPositive();
+      System.out.println(
+          "kafka-clients " + clientsVersion + ": longest metadata wait " + longestWaitMs + " ms");
     }
   }
 

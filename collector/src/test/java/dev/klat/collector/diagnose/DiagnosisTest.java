@@ -260,6 +260,41 @@ class DiagnosisTest {
   }
 
   @Test
+  void fetchesWaitingInTheLeadersRequestQueueNameItsFetchQueue() {
+    // 60 ms of fetch, 45 of them the leader's mean FetchConsumer queue time: the 15 left are
+    // too little of the tail (69 ms) to be pinned on the path.
+    DiagnosisReport report = diagnose(defaultTail(2, 3, 3, 1, 60), fetchTimings(45));
+
+    assertKnobs(report, "broker 1 fetch queue");
+    assertExplains(report, 0.045);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("FetchConsumer RequestQueueTimeMs, broker mean", "45.0 ms");
+  }
+
+  @Test
+  void aFetchQueueIsBoundedByWhatFetchMinBytesLeft() {
+    // 500 ms of fetch: 400 held for fetch.min.bytes (fetch.max.wait.ms), so at most 100 of the
+    // broker's mean 200 ms queue time.
+    ConsumerEvidence waiting = new ConsumerEvidence(100_000, 400, 500, -1, -1, -1);
+    DiagnosisReport report =
+        diagnose(
+            tail(10, tailRecord(new double[] {2, 3, 3, 1, 500}, 0, 1, DEFAULT_PRODUCER, waiting)),
+            fetchTimings(200));
+
+    assertKnobs(report, "fetch.min.bytes", "broker 1 fetch queue");
+    assertThat(report.findings().get(1).explainedSeconds())
+        .isCloseTo(0.100, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void aSmallFetchQueueLeavesTheRestToThePath() {
+    DiagnosisReport report = diagnose(defaultTail(2, 3, 3, 1, 60), fetchTimings(1));
+
+    assertKnobs(report, "fetch path from broker 1");
+    assertExplains(report, 0.059);
+  }
+
+  @Test
   void findingsAreOrderedByTheShareTheyExplain() {
     ProducerEvidence lingering =
         new ProducerEvidence(20, 16_384, 33_554_432, 5, 1, 120, 1, -1, -1, -1, true);

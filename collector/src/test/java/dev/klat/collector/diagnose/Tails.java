@@ -127,6 +127,14 @@ final class Tails {
         node == 1 && request == BrokerTimings.Request.PRODUCE && at == 1_000 ? t : null;
   }
 
+  /** Broker 1's FetchConsumer timings over the interval that holds epoch 1,000 ns. */
+  static BrokerTimings fetchTimings(long queueMs) {
+    BrokerTimings.RequestTimings t =
+        new BrokerTimings.RequestTimings(100, queueMs * MS, 0, 0, 0, 0, 0, queueMs * MS, 0, 2_000);
+    return (node, request, at) ->
+        node == 1 && request == BrokerTimings.Request.FETCH_CONSUMER && at == 1_000 ? t : null;
+  }
+
   static RecentBreakdowns.Summary summaryOf(List<TailRecord> tail) {
     Map<String, RecentBreakdowns.SegmentQuantiles> segments = new LinkedHashMap<>();
     for (Segment s : Segment.values()) {

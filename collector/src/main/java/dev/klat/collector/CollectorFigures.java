@@ -204,6 +204,7 @@ final class CollectorFigures {
     if (probeReader != null) {
       out.put("probeTopicRecordsRead", probeReader.recordsRead());
       out.put("probeTopicRecordsMalformed", probeReader.recordsMalformed());
+      out.put("probeTopicReaderRetries", probeReader.startRetries());
     }
     r.requestsRejected().forEach((reason, n) -> out.put("requestsRejected." + reason, n));
     return out;

@@ -32,14 +32,18 @@ public final class ProbeLogReader implements AutoCloseable {
   private final String topic;
   private final long lookBackMillis;
   private final Duration metadataTimeout;
+  private final long retryMillis;
   private final OtlpIngest ingest;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Thread thread;
   private final AtomicLong recordsRead = new AtomicLong();
   private final AtomicLong recordsMalformed = new AtomicLong();
   private volatile boolean running = true;
-  // Why the reader does not read while it should; null while it reads.
+  // Why the reader stopped while it should run; null while it reads or retries.
   private volatile String stoppedReading;
+  // Why it last asked for the topic's partitions again, once per distinct reason in the log.
+  private String retryReason;
+  private final AtomicLong startRetries = new AtomicLong();
 
   /**
    * @param bootstrapServers the cluster
@@ -50,7 +54,7 @@ public final class ProbeLogReader implements AutoCloseable {
    */
   public ProbeLogReader(
       String bootstrapServers, String topic, long lookBackMillis, OtlpIngest ingest) {
-    this(bootstrapServers, topic, lookBackMillis, ingest, Duration.ofSeconds(30));
+    this(bootstrapServers, topic, lookBackMillis, ingest, Duration.ofSeconds(30), RETRY_MILLIS);
   }
 
   ProbeLogReader(
@@ -58,8 +62,10 @@ public final class ProbeLogReader implements AutoCloseable {
       String topic,
       long lookBackMillis,
       OtlpIngest ingest,
-      Duration metadataTimeout) {
+      Duration metadataTimeout,
+      long retryMillis) {
     this.metadataTimeout = metadataTimeout;
+    this.retryMillis = retryMillis;
     this.topic = topic;
     this.lookBackMillis = lookBackMillis;
     this.ingest = ingest;
@@ -133,7 +139,6 @@ public final class ProbeLogReader implements AutoCloseable {
           for (PartitionInfo info : infos) {
             partitions.add(new TopicPartition(topic, info.partition()));
           }
-          stoppedReading = null;
           return partitions;
         }
         notReading("the probe topic " + topic + " does not exist yet; asking again");
@@ -141,16 +146,18 @@ public final class ProbeLogReader implements AutoCloseable {
         notReading(
             "the probe topic reader cannot reach the cluster (" + e.getMessage() + "); retrying");
       }
-      pause(RETRY_MILLIS);
+      pause(retryMillis);
     }
     return partitions;
   }
 
+  // Not a problem for /healthz: a restart would not help, and the reader recovers by itself.
   private void notReading(String why) {
-    if (!why.equals(stoppedReading)) {
+    startRetries.incrementAndGet();
+    if (!why.equals(retryReason)) {
       LOG.warning(why);
+      retryReason = why;
     }
-    stoppedReading = why;
   }
 
   private void pause(long millis) {
@@ -166,12 +173,17 @@ public final class ProbeLogReader implements AutoCloseable {
   }
 
   /**
-   * Why this reader does not read the probes' topic now (unreachable, the topic missing, or
-   * stopped), or null while it does: without it the joins lack the brokers' instants, so {@code
-   * /healthz} says so.
+   * Why this reader stopped reading the probes' topic, or null while it reads or still asks for the
+   * topic (unreachable, or the topic missing): stopped, the joins lack the brokers' instants until
+   * a restart, so {@code /healthz} says so.
    */
   public String problem() {
     return stoppedReading;
+  }
+
+  /** Times it asked for the topic's partitions again: unreachable, or the topic missing. */
+  public long startRetries() {
+    return startRetries.get();
   }
 
   /** Records read since start. */

@@ -9,13 +9,13 @@ import dev.klat.collector.receive.OtlpIngest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** A probe topic reader that cannot reach its cluster keeps asking, and says so meanwhile. */
+/** A probe topic reader that cannot reach its cluster keeps asking instead of stopping. */
 class ProbeLogReaderTest {
 
   private static final long MINUTE = 60_000_000_000L;
 
   @Test
-  void anUnreachableClusterIsAProblemThatIsRetriedNotAStop() throws Exception {
+  void anUnreachableClusterIsRetriedNotAStop() throws Exception {
     Correlator correlator =
         new Correlator(
             new Correlator.Settings(MINUTE, 10, MINUTE, 10),
@@ -29,16 +29,16 @@ class ProbeLogReaderTest {
             "klat-logs",
             MINUTE / 1_000_000,
             new OtlpIngest(correlator, new AgentMetrics(100, Long.MAX_VALUE)),
-            Duration.ofMillis(300))) {
-      assertThat(reader.problem()).isNull();
+            Duration.ofMillis(300),
+            200)) {
       reader.start();
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (reader.problem() == null && System.nanoTime() < deadline) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (reader.startRetries() < 2 && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
-      assertThat(reader.problem())
-          .startsWith("the probe topic reader cannot reach the cluster")
-          .endsWith("; retrying");
+      assertThat(reader.startRetries()).as("asked again after the first timeout").isGreaterThan(1);
+      // Alive and retrying: nothing for /healthz, which would have a restart that cannot help.
+      assertThat(reader.problem()).isNull();
       long closing = System.nanoTime();
       reader.close();
       assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(5));

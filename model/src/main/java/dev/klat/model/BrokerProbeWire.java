@@ -29,6 +29,12 @@ package dev.klat.model;
  * follower whose fetch moved the high watermark over it, packed by {@link #encodeFollower}. A
  * collector that does not know the attribute ignores it; a record without it says nothing about
  * followers.
+ *
+ * <p>A record may also carry {@link #APPEND_REQUESTS}: for each append range, in order, the produce
+ * request that appended it, as the leader timed it: how long the request waited in the broker's
+ * request queue, and how long from leaving the queue to the append (the handler's work: parsing,
+ * validation, recompression, the append itself). Packed by {@link #encodeRequest}; absent when no
+ * range's request was known (appends made off a request thread, a coordinator's writes).
  */
 public final class BrokerProbeWire {
 
@@ -59,6 +65,16 @@ public final class BrokerProbeWire {
    * shrink): the follower the range's records waited for last.
    */
   public static final String COMMIT_FOLLOWERS = "klat.probe.commit_followers";
+
+  /**
+   * {@value}: log record attribute (bytes), per append range the produce request's time in the
+   * leader's request queue and from there to the append ({@link #encodeRequest}). A range joining
+   * several batches carries the longest of each among them.
+   */
+  public static final String APPEND_REQUESTS = "klat.probe.append_requests";
+
+  /** A request time the probe could not read (the append was not made on a request thread). */
+  public static final long UNKNOWN_MICROS = -1;
 
   /** A commit range's follower when no follower's fetch advanced the high watermark. */
   public static final int NO_FOLLOWER = -1;
@@ -187,6 +203,49 @@ public final class BrokerProbeWire {
         out = java.util.Arrays.copyOf(out, count * 2);
       }
       out[count++] = (int) value - 1;
+    }
+    return java.util.Arrays.copyOf(out, count);
+  }
+
+  /** The most bytes one packed request takes. */
+  public static final int MAX_REQUEST_BYTES = 20;
+
+  /**
+   * Appends one append range's request times to {@code out} at {@code position}: two varints, the
+   * request queue time and the time from the queue to the append, each in microseconds plus one, 0
+   * for {@link #UNKNOWN_MICROS}.
+   *
+   * @return the position after them
+   */
+  public static int encodeRequest(byte[] out, int position, long queueMicros, long localMicros) {
+    position = varint(out, position, queueMicros < 0 ? 0 : queueMicros + 1);
+    return varint(out, position, localMicros < 0 ? 0 : localMicros + 1);
+  }
+
+  /**
+   * Reads a packed list of request times, one pair per append range.
+   *
+   * @return per range {@code [queueMicros, localMicros]} at {@code 2i} and {@code 2i + 1}, {@link
+   *     #UNKNOWN_MICROS} where unknown
+   * @throws IllegalArgumentException if the bytes are not a packed list of pairs
+   */
+  public static long[] decodeRequests(byte[] in, int offset, int length) {
+    int end = offset + length;
+    int[] position = {offset};
+    long[] out = new long[Math.min(length, 2048)];
+    int count = 0;
+    while (position[0] < end) {
+      if (count == out.length) {
+        out = java.util.Arrays.copyOf(out, count * 2);
+      }
+      long value = readVarint(in, position, end);
+      if (value < 0) {
+        throw new IllegalArgumentException("request time " + count / 2 + " is negative");
+      }
+      out[count++] = value - 1;
+    }
+    if (count % 2 != 0) {
+      throw new IllegalArgumentException("request times of " + count + " values are not pairs");
     }
     return java.util.Arrays.copyOf(out, count);
   }

@@ -29,9 +29,17 @@ final class EventRing {
      *     fetch moved it, {@code BrokerProbeWire.NO_FOLLOWER} for none
      * @param last the last appended offset, or the new high watermark
      * @param epochNanos when, on the broker's wall clock
+     * @param requestTimes an append's request times ({@link RequestTimes}), or {@link
+     *     RequestTimes#UNKNOWN}
      */
     void event(
-        byte kind, Object partition, int leaderEpoch, long first, long last, long epochNanos);
+        byte kind,
+        Object partition,
+        int leaderEpoch,
+        long first,
+        long last,
+        long epochNanos,
+        long requestTimes);
   }
 
   private final int mask;
@@ -42,6 +50,7 @@ final class EventRing {
   private final long[] firsts;
   private final long[] lasts;
   private final long[] times;
+  private final long[] requestTimes;
   private final AtomicLong tail = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private long head;
@@ -65,6 +74,7 @@ final class EventRing {
     this.firsts = new long[size];
     this.lasts = new long[size];
     this.times = new long[size];
+    this.requestTimes = new long[size];
   }
 
   int capacity() {
@@ -73,7 +83,13 @@ final class EventRing {
 
   /** Adds an event, or drops and counts it when the ring is full. Any thread; never blocks. */
   boolean offer(
-      byte kind, Object partition, int leaderEpoch, long first, long last, long epochNanos) {
+      byte kind,
+      Object partition,
+      int leaderEpoch,
+      long first,
+      long last,
+      long epochNanos,
+      long requestTimes) {
     while (true) {
       long t = tail.get();
       int slot = (int) t & mask;
@@ -86,6 +102,7 @@ final class EventRing {
           firsts[slot] = first;
           lasts[slot] = last;
           times[slot] = epochNanos;
+          this.requestTimes[slot] = requestTimes;
           sequences.lazySet(slot, t + 1);
           return true;
         }
@@ -117,7 +134,14 @@ final class EventRing {
       }
       Object partition = partitions[slot];
       partitions[slot] = null;
-      sink.event(kinds[slot], partition, epochs[slot], firsts[slot], lasts[slot], times[slot]);
+      sink.event(
+          kinds[slot],
+          partition,
+          epochs[slot],
+          firsts[slot],
+          lasts[slot],
+          times[slot],
+          requestTimes[slot]);
       sequences.lazySet(slot, head + mask + 1);
       head++;
       count++;

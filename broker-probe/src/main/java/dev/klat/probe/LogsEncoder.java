@@ -106,7 +106,11 @@ final class LogsEncoder {
     intAttribute(LOG_ATTRIBUTES, BrokerProbeWire.PARTITION, partition);
     intAttribute(LOG_ATTRIBUTES, BrokerProbeWire.LEADER_EPOCH, leaderEpoch);
     if (!appends.isEmpty()) {
+      byte[] requests = appends.packedRequests();
       bytesAttribute(LOG_ATTRIBUTES, BrokerProbeWire.APPENDS, appends.drainPacked());
+      if (requests != null) {
+        bytesAttribute(LOG_ATTRIBUTES, BrokerProbeWire.APPEND_REQUESTS, requests);
+      }
     }
     if (!commits.isEmpty()) {
       byte[] followers = commits.packedFollowers();

@@ -1,5 +1,6 @@
 package dev.klat.probe;
 
+import dev.klat.agent.WallClock;
 import dev.klat.agent.config.AgentLog;
 
 /**
@@ -45,7 +46,7 @@ public final class PartitionHooks {
       return;
     }
     try {
-      long now = ProbeClock.epochNanos();
+      long monotonicNow = System.nanoTime();
       long first = FIRST_OFFSET.read(appendInfo);
       long last = LAST_OFFSET.read(appendInfo);
       if (first < 0 || last < first) {
@@ -53,7 +54,15 @@ public final class PartitionHooks {
         return;
       }
       noteBrokerId(localBrokerId);
-      events.offer(EventRing.APPEND, topicPartition, leaderEpoch, first, last, now);
+      long request = ProduceRequests.timesAt(monotonicNow, appendInfo.getClass());
+      events.offer(
+          EventRing.APPEND,
+          topicPartition,
+          leaderEpoch,
+          first,
+          last,
+          WallClock.epochNanos(monotonicNow),
+          request);
     } catch (Throwable t) {
       hookFailed("appendRecordsToLeader", t);
     }
@@ -88,7 +97,13 @@ public final class PartitionHooks {
       noteBrokerId(localBrokerId);
       int follower = FollowerFetches.followerOf(topicPartition);
       events.offer(
-          EventRing.HIGH_WATERMARK, topicPartition, leaderEpoch, follower, highWatermark, now);
+          EventRing.HIGH_WATERMARK,
+          topicPartition,
+          leaderEpoch,
+          follower,
+          highWatermark,
+          now,
+          RequestTimes.UNKNOWN);
     } catch (Throwable t) {
       hookFailed("maybeIncrementLeaderHW", t);
     }

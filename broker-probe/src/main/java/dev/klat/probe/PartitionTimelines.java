@@ -39,7 +39,13 @@ final class PartitionTimelines implements EventRing.Sink {
 
   @Override
   public void event(
-      byte kind, Object partition, int leaderEpoch, long first, long last, long epochNanos) {
+      byte kind,
+      Object partition,
+      int leaderEpoch,
+      long first,
+      long last,
+      long epochNanos,
+      long requestTimes) {
     Timeline timeline = timelines.get(partition);
     if (timeline == null) {
       if (timelines.size() >= maxPartitions) {
@@ -59,7 +65,12 @@ final class PartitionTimelines implements EventRing.Sink {
     }
     long micros = epochNanos / 1000;
     if (kind == EventRing.APPEND) {
-      if (!timeline.appends.add(first, last, micros)) {
+      if (!timeline.appends.addAppend(
+          first,
+          last,
+          micros,
+          RequestTimes.queueMicros(requestTimes),
+          RequestTimes.localMicros(requestTimes))) {
         dropped++;
       }
     } else if (timeline.highWatermark < 0) {

@@ -8,8 +8,9 @@ import dev.klat.model.BrokerProbeWire;
  * range that keeps its earliest and latest time, so that a busy partition sends at most one range
  * per tick however many batches it appends, and the collector knows how far apart the joined
  * batches were. A commit range also keeps the follower whose fetch advanced the high watermark, and
- * ranges of different followers are never joined. Bounded: beyond {@code maxRanges} new ranges are
- * dropped and counted. The exporter thread only.
+ * ranges of different followers are never joined. An append range keeps the request times of the
+ * produce request that appended it (the longest of each among the batches it joins). Bounded:
+ * beyond {@code maxRanges} new ranges are dropped and counted. The exporter thread only.
  */
 final class RangeList {
 
@@ -20,17 +21,23 @@ final class RangeList {
   private long[] lasts = EMPTY;
   private long[] micros = EMPTY;
   private long[] earliestMicros = EMPTY;
-  private int[] followers = NO_FOLLOWERS;
+  private int[] followers = EMPTY_INTS;
+  // Microseconds as ints (up to 35 minutes; longer reads as the most): half the memory of longs
+  // for ranges that are mostly well under a second.
+  private int[] queueMicros = EMPTY_INTS;
+  private int[] localMicros = EMPTY_INTS;
   private int count;
   // Ranges with a follower since the last export: none on a single-replica partition.
   private int withFollower;
+  // Ranges whose request times are known since the last export.
+  private int withRequest;
 
   private static final long[] EMPTY = new long[0];
-  private static final int[] NO_FOLLOWERS = new int[0];
+  private static final int[] EMPTY_INTS = new int[0];
 
   private final boolean keepsFollowers;
 
-  /** A list of append ranges, which have no follower. */
+  /** A list of append ranges, each with its request's times and no follower. */
   RangeList(int maxRanges, long resolutionMicros) {
     this(maxRanges, resolutionMicros, false);
   }
@@ -48,6 +55,25 @@ final class RangeList {
   /** Adds a range; false when the list is full and the range was dropped. */
   boolean add(long first, long last, long timeMicros) {
     return add(first, last, timeMicros, BrokerProbeWire.NO_FOLLOWER);
+  }
+
+  /**
+   * Adds an append range with the times of the produce request that appended it ({@link
+   * BrokerProbeWire#UNKNOWN_MICROS} where unknown); false when dropped.
+   */
+  boolean addAppend(
+      long first, long last, long timeMicros, long requestQueueMicros, long requestLocalMicros) {
+    if (!add(first, last, timeMicros, BrokerProbeWire.NO_FOLLOWER)) {
+      return false;
+    }
+    int range = count - 1;
+    boolean known = queueMicros[range] >= 0 || localMicros[range] >= 0;
+    queueMicros[range] = Math.max(queueMicros[range], asInt(requestQueueMicros));
+    localMicros[range] = Math.max(localMicros[range], asInt(requestLocalMicros));
+    if (!known && (queueMicros[range] >= 0 || localMicros[range] >= 0)) {
+      withRequest++;
+    }
+    return true;
   }
 
   /**
@@ -77,6 +103,9 @@ final class RangeList {
       earliestMicros = java.util.Arrays.copyOf(earliestMicros, size);
       if (keepsFollowers) {
         followers = java.util.Arrays.copyOf(followers, size);
+      } else {
+        queueMicros = java.util.Arrays.copyOf(queueMicros, size);
+        localMicros = java.util.Arrays.copyOf(localMicros, size);
       }
     }
     if (keepsFollowers) {
@@ -84,6 +113,9 @@ final class RangeList {
       if (followerId != BrokerProbeWire.NO_FOLLOWER) {
         withFollower++;
       }
+    } else {
+      queueMicros[count] = (int) BrokerProbeWire.UNKNOWN_MICROS;
+      localMicros[count] = (int) BrokerProbeWire.UNKNOWN_MICROS;
     }
     firsts[count] = first;
     lasts[count] = last;
@@ -91,6 +123,10 @@ final class RangeList {
     earliestMicros[count] = timeMicros;
     count++;
     return true;
+  }
+
+  private static int asInt(long micros) {
+    return (int) Math.max(BrokerProbeWire.UNKNOWN_MICROS, Math.min(micros, Integer.MAX_VALUE));
   }
 
   private boolean sameTick(long a, long b) {
@@ -126,6 +162,22 @@ final class RangeList {
     return java.util.Arrays.copyOf(out, position);
   }
 
+  /**
+   * The request times of the append ranges ({@link BrokerProbeWire#encodeRequest}), one pair per
+   * range in order, or null when no range's request is known; call before {@link #drainPacked}.
+   */
+  byte[] packedRequests() {
+    if (withRequest == 0) {
+      return null;
+    }
+    byte[] out = new byte[count * BrokerProbeWire.MAX_REQUEST_BYTES];
+    int position = 0;
+    for (int i = 0; i < count; i++) {
+      position = BrokerProbeWire.encodeRequest(out, position, queueMicros[i], localMicros[i]);
+    }
+    return java.util.Arrays.copyOf(out, position);
+  }
+
   /** Packs the ranges ({@link BrokerProbeWire#encodeRange}) and empties the list. */
   byte[] drainPacked() {
     byte[] out = new byte[count * BrokerProbeWire.MAX_RANGE_BYTES];
@@ -148,6 +200,7 @@ final class RangeList {
     }
     count = 0;
     withFollower = 0;
+    withRequest = 0;
     if (firsts.length > KEPT_CAPACITY) {
       // A burst's arrays are not kept for the rest of the broker's life: a partition between
       // exports holds at most KEPT_CAPACITY ranges' worth.
@@ -155,7 +208,9 @@ final class RangeList {
       lasts = EMPTY;
       micros = EMPTY;
       earliestMicros = EMPTY;
-      followers = NO_FOLLOWERS;
+      followers = EMPTY_INTS;
+      queueMicros = EMPTY_INTS;
+      localMicros = EMPTY_INTS;
     }
     return java.util.Arrays.copyOf(out, position);
   }

@@ -13,12 +13,12 @@ class EventRingTest {
   void drainsEventsInOrderWithEveryField() {
     EventRing ring = new EventRing(8);
     Object partition = new Object();
-    ring.offer(EventRing.APPEND, partition, 3, 10, 12, 1_000);
-    ring.offer(EventRing.HIGH_WATERMARK, partition, 3, 0, 13, 2_000);
+    ring.offer(EventRing.APPEND, partition, 3, 10, 12, 1_000, RequestTimes.pack(250, 40));
+    ring.offer(EventRing.HIGH_WATERMARK, partition, 3, 0, 13, 2_000, RequestTimes.UNKNOWN);
     List<String> seen = new ArrayList<>();
     int drained =
         ring.drain(
-            (kind, p, epoch, first, last, nanos) ->
+            (kind, p, epoch, first, last, nanos, request) ->
                 seen.add(
                     kind
                         + ":"
@@ -30,23 +30,27 @@ class EventRingTest {
                         + ":"
                         + last
                         + ":"
-                        + nanos));
+                        + nanos
+                        + ":"
+                        + RequestTimes.queueMicros(request)
+                        + "/"
+                        + RequestTimes.localMicros(request)));
     assertThat(drained).isEqualTo(2);
-    assertThat(seen).containsExactly("1:true:3:10:12:1000", "2:true:3:0:13:2000");
-    assertThat(ring.drain((k, p, e, f, l, n) -> {})).isZero();
+    assertThat(seen).containsExactly("1:true:3:10:12:1000:250/40", "2:true:3:0:13:2000:-1/-1");
+    assertThat(ring.drain((k, p, e, f, l, n, r) -> {})).isZero();
   }
 
   @Test
   void aFullRingDropsAndCountsInsteadOfWaiting() {
     EventRing ring = new EventRing(4);
     for (int i = 0; i < 4; i++) {
-      assertThat(ring.offer(EventRing.APPEND, "tp", 0, i, i, i)).isTrue();
+      assertThat(ring.offer(EventRing.APPEND, "tp", 0, i, i, i, RequestTimes.UNKNOWN)).isTrue();
     }
-    assertThat(ring.offer(EventRing.APPEND, "tp", 0, 9, 9, 9)).isFalse();
+    assertThat(ring.offer(EventRing.APPEND, "tp", 0, 9, 9, 9, RequestTimes.UNKNOWN)).isFalse();
     assertThat(ring.dropped()).isEqualTo(1);
-    assertThat(ring.drain((k, p, e, f, l, n) -> {})).isEqualTo(4);
+    assertThat(ring.drain((k, p, e, f, l, n, r) -> {})).isEqualTo(4);
     // Slots freed by the drain are used again.
-    assertThat(ring.offer(EventRing.APPEND, "tp", 0, 5, 5, 5)).isTrue();
+    assertThat(ring.offer(EventRing.APPEND, "tp", 0, 5, 5, 5, RequestTimes.UNKNOWN)).isTrue();
   }
 
   @Test
@@ -73,7 +77,8 @@ class EventRingTest {
                   return;
                 }
                 for (int i = 0; i < perThread; i++) {
-                  ring.offer(EventRing.APPEND, "tp", 0, base + i, base + i, i);
+                  ring.offer(
+                      EventRing.APPEND, "tp", 0, base + i, base + i, i, RequestTimes.UNKNOWN);
                 }
               });
       thread.start();
@@ -86,13 +91,13 @@ class EventRingTest {
     while (running) {
       running = producers.stream().anyMatch(Thread::isAlive);
       ring.drain(
-          (k, p, e, first, last, n) -> {
+          (k, p, e, first, last, n, r) -> {
             sum[0] += first;
             count[0]++;
           });
     }
     ring.drain(
-        (k, p, e, first, last, n) -> {
+        (k, p, e, first, last, n, r) -> {
           sum[0] += first;
           count[0]++;
         });

@@ -20,7 +20,7 @@ class LogsEncoderTest {
   void aRequestCarriesTheBrokerAndOneRecordPerPartitionTerm() throws Exception {
     LogsEncoder encoder = new LogsEncoder("kafka-broker", 0x1234L, "1.0");
     RangeList appends = new RangeList(10, 0);
-    appends.add(100, 104, 1_700_000_000_000_001L);
+    appends.addAppend(100, 104, 1_700_000_000_000_001L, 1_250, 80);
     RangeList commits = new RangeList(10, 0, true);
     commits.add(95, 99, 1_700_000_000_000_002L);
     commits.add(100, 104, 1_700_000_000_000_900L, 3);
@@ -56,6 +56,10 @@ class LogsEncoderTest {
         attributes.get(BrokerProbeWire.COMMIT_FOLLOWERS).getValue().getBytesValue().toByteArray();
     assertThat(BrokerProbeWire.decodeFollowers(followers, 0, followers.length))
         .containsExactly(BrokerProbeWire.NO_FOLLOWER, 3);
+    byte[] requests =
+        attributes.get(BrokerProbeWire.APPEND_REQUESTS).getValue().getBytesValue().toByteArray();
+    assertThat(BrokerProbeWire.decodeRequests(requests, 0, requests.length))
+        .containsExactly(1_250, 80);
     assertThat(appends.isEmpty()).isTrue();
     assertThat(commits.isEmpty()).isTrue();
   }

@@ -127,9 +127,11 @@ public final class ProbeFootprint {
   // Drains when the ring is full, as the exporter thread does every 20 ms.
   private static void offer(Probe probe, byte kind, int p, long first, long last) {
     long nanos = probe.nowMicros * 1000;
-    if (!probe.ring.offer(kind, probe.partitions[p], 1, first, last, nanos)) {
+    // Appends carry their request's times, as on a broker's request thread.
+    long request = kind == EventRing.APPEND ? RequestTimes.pack(120, 340) : RequestTimes.UNKNOWN;
+    if (!probe.ring.offer(kind, probe.partitions[p], 1, first, last, nanos, request)) {
       probe.ring.drain(probe.timelines);
-      probe.ring.offer(kind, probe.partitions[p], 1, first, last, nanos);
+      probe.ring.offer(kind, probe.partitions[p], 1, first, last, nanos, request);
     }
   }
 

@@ -72,11 +72,27 @@ class DiagnosisIT {
    * segment:knob}) must start, a regular expression.
    */
   private record Cause(
-      String topic, String clients, int leader, String expectedFinding, int partitions) {
+      String topic,
+      String clients,
+      int leader,
+      String expectedFinding,
+      int partitions,
+      int replicationFactor) {
     Cause(String topic, String clients, int leader, String expectedFinding) {
       this(topic, clients, leader, expectedFinding, 1);
     }
+
+    Cause(String topic, String clients, int leader, String expectedFinding, int partitions) {
+      this(topic, clients, leader, expectedFinding, partitions, 3);
+    }
   }
+
+  /** Load that runs beside the causes' clients, from just before they start until they end. */
+  private interface Load {
+    AutoCloseable start(KafkaCluster cluster) throws Exception;
+  }
+
+  private static final Load NO_LOAD = cluster -> () -> {};
 
   private static final List<Cause> CAUSES =
       List.of(
@@ -165,8 +181,43 @@ class DiagnosisIT {
               + "=7,metadata.max.idle.ms=5000,metadata.max.age.ms=1000",
           PUBLISH_LEADER,
           "produce:metadata wait");
+  // Broker 1's only I/O thread recompresses another producer's large batches (BusyIoThread): the
+  // records' produce requests wait in its request queue, and so do the consumer's fetches. Either
+  // finding names the cause (the broker's I/O threads); the probe times each produce request, the
+  // fetch queue comes from the broker's FetchConsumer means. One replica, so that commit does not
+  // wait for follower fetches queued there too; one record in flight at a time.
+  private static final Cause QUEUE =
+      new Cause(
+          "dx-queue",
+          "1:0:1:500:0:classic:true",
+          PUBLISH_LEADER,
+          "(publish:broker "
+              + PUBLISH_LEADER
+              + " request queue|fetch:broker "
+              + PUBLISH_LEADER
+              + " fetch queue)",
+          1,
+          1);
   private static final int METADATA_SECONDS = 40;
   private static final int METADATA_PER_SECOND = 1;
+
+  @Test
+  @EnabledIfSystemProperty(
+      named = "klat.diagnosis.suite",
+      matches = "true",
+      disabledReason = "the diagnosis suite's request queue cluster is opt-in")
+  void requestsQueueBehindABrokersOnlyBusyIoThread() throws Exception {
+    run(
+        new ProxiedPaths(),
+        List.of(QUEUE),
+        NO_DELAY,
+        NO_DELAY,
+        NO_DELAY,
+        NO_DELAY,
+        SECONDS,
+        PER_SECOND,
+        cluster -> new BusyIoThread(cluster, PUBLISH_LEADER));
+  }
 
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
@@ -188,7 +239,8 @@ class DiagnosisIT {
         NO_DELAY,
         SUITE_DELAY,
         METADATA_SECONDS,
-        METADATA_PER_SECOND);
+        METADATA_PER_SECOND,
+        NO_LOAD);
   }
 
   @Test
@@ -231,12 +283,14 @@ class DiagnosisIT {
         fetchDelay,
         NO_DELAY,
         SECONDS,
-        PER_SECOND);
+        PER_SECOND,
+        NO_LOAD);
   }
 
   /**
    * As above, with the producers' paths to the other brokers delayed by {@code
-   * otherProducerPathsDelay}, and {@code seconds} of {@code perSecond} records per topic.
+   * otherProducerPathsDelay}, {@code seconds} of {@code perSecond} records per topic, and {@code
+   * load} running beside them.
    */
   private static void run(
       ProxiedPaths proxiedPaths,
@@ -246,7 +300,8 @@ class DiagnosisIT {
       Duration fetchDelay,
       Duration otherProducerPathsDelay,
       int seconds,
-      int perSecond)
+      int perSecond,
+      Load load)
       throws Exception {
     int otlpPort = CollectorEndToEndIT.freePort();
     int adminPort = CollectorEndToEndIT.freePort();
@@ -264,7 +319,7 @@ class DiagnosisIT {
           cluster.createTopic(
               TopicSpec.named(topic)
                   .partitions(cause.partitions)
-                  .replicationFactor(3)
+                  .replicationFactor(cause.replicationFactor)
                   .preferredLeader(cause.leader)
                   .build());
         }
@@ -305,6 +360,7 @@ class DiagnosisIT {
           args.add(cause.topic + ":" + cause.clients);
         }
         AppJvm.Result app;
+        AutoCloseable running = load.start(cluster);
         try (LeaderMover mover =
             causes.contains(RETRIES)
                 ? new LeaderMover(
@@ -324,6 +380,11 @@ class DiagnosisIT {
           if (mover != null) {
             assertThat(mover.moves()).as("leader moves").isGreaterThanOrEqualTo(5);
           }
+        } finally {
+          running.close();
+        }
+        if (running instanceof BusyIoThread busy) {
+          System.out.println("busy I/O thread: " + busy.acknowledged() + " batches taken");
         }
         assertThat(app.exitCode()).as(app.output()).isZero();
 

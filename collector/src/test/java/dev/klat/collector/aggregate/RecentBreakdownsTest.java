@@ -44,6 +44,8 @@ class RecentBreakdownsTest {
         false,
         -1,
         -1,
+        -1,
+        -1,
         ProducerEvidence.UNKNOWN,
         ConsumerEvidence.UNKNOWN);
   }
@@ -94,6 +96,8 @@ class RecentBreakdownsTest {
         b.e2eFlagged(),
         b.leaderNodeId(),
         b.commitFollowerId(),
+        b.requestQueueNanos(),
+        b.requestLocalNanos(),
         evidence,
         b.consumerEvidence());
   }
@@ -209,6 +213,8 @@ class RecentBreakdownsTest {
         Set.of(),
         false,
         1,
+        -1,
+        -1,
         -1,
         ProducerEvidence.UNKNOWN,
         ConsumerEvidence.UNKNOWN);

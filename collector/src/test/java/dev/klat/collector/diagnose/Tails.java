@@ -44,6 +44,8 @@ final class Tails {
         (long) (bufferedMs * MS),
         1,
         -1,
+        -1,
+        -1,
         producer,
         consumer);
   }
@@ -58,6 +60,8 @@ final class Tails {
         r.bufferedNanos(),
         r.leaderNodeId(),
         followerId,
+        r.requestQueueNanos(),
+        r.requestLocalNanos(),
         r.producer(),
         r.consumer());
   }

@@ -263,6 +263,30 @@ public final class SpanAttributes {
           NS,
           "A resource attribute: the uncertainty of the collector clock offset the agent measured.");
 
+  /**
+   * {@code klat.produce_request.queue_ns}: on a breakdown's publish span, the time the produce
+   * request that appended the record waited in its leader's request queue, as the leader's broker
+   * probe timed that one request ({@link BrokerProbeWire#APPEND_REQUESTS}); absent when unknown.
+   */
+  public static final AttributeDef PRODUCE_REQUEST_QUEUE_NANOS =
+      longValue(
+          "klat.produce_request.queue_ns",
+          NS,
+          "On the publish span: the record's produce request's time in the leader's request"
+              + " queue, timed by the leader's broker probe.");
+
+  /**
+   * {@code klat.produce_request.local_ns}: on a breakdown's publish span, that request's time from
+   * leaving the request queue to the append (parsing, validation, recompression, the append), as
+   * the same probe timed it; absent when unknown.
+   */
+  public static final AttributeDef PRODUCE_REQUEST_LOCAL_NANOS =
+      longValue(
+          "klat.produce_request.local_ns",
+          NS,
+          "On the publish span: the record's produce request's time from the leader's request"
+              + " queue to the append, timed by the leader's broker probe.");
+
   private static final List<AttributeDef> ALL =
       withEvidence(
           Arrays.asList(
@@ -301,7 +325,9 @@ public final class SpanAttributes {
               CLOCK_OFFSET_NANOS,
               CLOCK_UNCERTAINTY_NANOS,
               CLOCK_COLLECTOR_OFFSET_NANOS,
-              CLOCK_COLLECTOR_UNCERTAINTY_NANOS));
+              CLOCK_COLLECTOR_UNCERTAINTY_NANOS,
+              PRODUCE_REQUEST_QUEUE_NANOS,
+              PRODUCE_REQUEST_LOCAL_NANOS));
 
   // Indexed by TimePoint.ordinal().
   private static final AttributeDef[] TIMES = {

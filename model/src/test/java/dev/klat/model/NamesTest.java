@@ -80,6 +80,8 @@ class NamesTest {
     expected.put("klat.clock.uncertainty_ns", AttributeDef.Type.LONG);
     expected.put("klat.clock.collector_offset_ns", AttributeDef.Type.LONG);
     expected.put("klat.clock.collector_uncertainty_ns", AttributeDef.Type.LONG);
+    expected.put("klat.produce_request.queue_ns", AttributeDef.Type.LONG);
+    expected.put("klat.produce_request.local_ns", AttributeDef.Type.LONG);
     expected.put("klat.producer.linger_ms", AttributeDef.Type.LONG);
     expected.put("klat.producer.batch_size", AttributeDef.Type.LONG);
     expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);

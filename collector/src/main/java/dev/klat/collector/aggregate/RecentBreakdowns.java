@@ -18,7 +18,7 @@ import java.util.Map;
  * The most recent breakdowns, of all topics and groups together, in a ring of fixed capacity, so
  * that {@code /api/breakdown} can compute exact quantiles and the tail's segments over a time
  * window, the diagnosis can read the tail's evidence, and {@code /api/slowest} can list the slowest
- * records. Memory is fixed at start: about 160 bytes per slot, plus the evidence records the spans
+ * records. Memory is fixed at start: about 176 bytes per slot, plus the evidence records the spans
  * carried. Thread-safe.
  */
 public final class RecentBreakdowns {
@@ -43,7 +43,8 @@ public final class RecentBreakdowns {
   // COLUMNS per slot: the Quality ordinal of each value.
   private final byte[] qualities;
   // Per slot, for the diagnosis: D (epoch), max(0, F - H) and P - R (-1 unknown); the leader and
-  // the follower that committed the record; the settings the spans carried.
+  // the follower that committed the record; the produce request's queue and local times (probe,
+  // -1 unknown); the settings the spans carried.
   private static final int DRAIN = 0;
   private static final int LAG = 1;
   private static final int BUFFERED = 2;
@@ -51,6 +52,8 @@ public final class RecentBreakdowns {
   private final long[] diagnosisNanos;
   private final int[] leaders;
   private final int[] commitFollowers;
+  private final long[] requestQueueNanos;
+  private final long[] requestLocalNanos;
   // Per slot, to list the slowest records: partition, offset and trace id.
   private final int[] partitions;
   private final long[] offsets;
@@ -71,6 +74,8 @@ public final class RecentBreakdowns {
     this.diagnosisNanos = new long[capacity * DIAGNOSIS_COLUMNS];
     this.leaders = new int[capacity];
     this.commitFollowers = new int[capacity];
+    this.requestQueueNanos = new long[capacity];
+    this.requestLocalNanos = new long[capacity];
     this.partitions = new int[capacity];
     this.offsets = new long[capacity];
     this.traceIds = new long[2 * capacity];
@@ -121,6 +126,8 @@ public final class RecentBreakdowns {
         Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE));
     leaders[slot] = joined.leaderNodeId();
     commitFollowers[slot] = joined.commitFollowerId();
+    requestQueueNanos[slot] = joined.requestQueueNanos();
+    requestLocalNanos[slot] = joined.requestLocalNanos();
     partitions[slot] = joined.key().partition();
     offsets[slot] = joined.key().offset();
     traceIds[2 * slot] = joined.traceIdHigh();
@@ -163,6 +170,8 @@ public final class RecentBreakdowns {
               diagnosisNanos[slot * DIAGNOSIS_COLUMNS + BUFFERED],
               leaders[slot],
               commitFollowers[slot],
+              requestQueueNanos[slot],
+              requestLocalNanos[slot],
               producerEvidence[slot],
               consumerEvidence[slot]));
     }

@@ -16,6 +16,9 @@ import dev.klat.model.Segment;
  * @param bufferedNanos the part of catch-up in the client's buffer, {@code P - R}
  * @param leaderNodeId the partition leader the record was produced to, or -1
  * @param commitFollowerId the follower whose fetch committed the record, or -1
+ * @param requestQueueNanos the record's own produce request's time in the leader's request queue,
+ *     from the leader's broker probe, or -1
+ * @param requestLocalNanos that request's time from the queue to the append, or -1
  * @param producer the producer's settings and the record's batch
  * @param consumer the consumer's settings
  */
@@ -27,8 +30,15 @@ public record TailRecord(
     long bufferedNanos,
     int leaderNodeId,
     int commitFollowerId,
+    long requestQueueNanos,
+    long requestLocalNanos,
     ProducerEvidence producer,
     ConsumerEvidence consumer) {
+
+  /** Whether the leader's probe timed the record's own produce request (both times known). */
+  public boolean hasRequestTimes() {
+    return requestQueueNanos >= 0 && requestLocalNanos >= 0;
+  }
 
   /** The segment's nanoseconds, or -1 when unknown. */
   public long nanos(Segment segment) {

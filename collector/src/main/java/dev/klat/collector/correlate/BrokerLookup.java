@@ -16,6 +16,8 @@ final class BrokerLookup {
   private ToLongFunction<String> brokerOffsetNanos = host -> 0;
   private long waitedCommitNanos;
   private int commitFollowerId = -1;
+  private long requestQueueNanos = -1;
+  private long requestLocalNanos = -1;
 
   /**
    * @param waitedCommitNanos {@code H} on the producer's clock as a group whose fetch waited for
@@ -77,7 +79,6 @@ final class BrokerLookup {
     return consumer.fetchResponseNanos() - consumerOffsetNanos;
   }
 
-  /** {@code H} on the producer's clock as a waiting group placed it, or {@link Long#MIN_VALUE}. */
   /** The follower whose fetch moved the high watermark over the record, or -1 when unknown. */
   int commitFollowerId() {
     return commitFollowerId;
@@ -87,6 +88,25 @@ final class BrokerLookup {
     this.commitFollowerId = followerId;
   }
 
+  /**
+   * The time the produce request that appended the record spent in its leader's request queue, as
+   * the leader's probe timed it, or -1 when unknown.
+   */
+  long requestQueueNanos() {
+    return requestQueueNanos;
+  }
+
+  /** That request's time from the request queue to the append, or -1 when unknown. */
+  long requestLocalNanos() {
+    return requestLocalNanos;
+  }
+
+  void requestNanos(long queueNanos, long localNanos) {
+    this.requestQueueNanos = queueNanos;
+    this.requestLocalNanos = localNanos;
+  }
+
+  /** {@code H} on the producer's clock as a waiting group placed it, or {@link Long#MIN_VALUE}. */
   long waitedCommitNanos() {
     return waitedCommitNanos;
   }

@@ -26,6 +26,11 @@ import java.util.Set;
  *     the producer did not report it
  * @param commitFollowerId the follower whose fetch moved the leader's high watermark over the
  *     record, from the leader's broker probe, or -1 when unknown or none
+ * @param requestQueueNanos the time the produce request that appended the record waited in the
+ *     leader's request queue, from the leader's broker probe (with its {@code L} only), or -1 when
+ *     unknown
+ * @param requestLocalNanos that request's time from the request queue to the append (parsing,
+ *     validation, recompression, the append), from the same probe, or -1 when unknown
  * @param producerEvidence the producer's settings and the record's batch, for the diagnosis
  * @param consumerEvidence the consumer's settings, for the diagnosis
  */
@@ -43,6 +48,8 @@ public record JoinedBreakdown(
     boolean e2eFlagged,
     int leaderNodeId,
     int commitFollowerId,
+    long requestQueueNanos,
+    long requestLocalNanos,
     ProducerEvidence producerEvidence,
     ConsumerEvidence consumerEvidence) {
 

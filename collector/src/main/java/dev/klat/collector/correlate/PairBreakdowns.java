@@ -90,6 +90,8 @@ final class PairBreakdowns {
         flags.e2eFlagged(breakdown),
         p.leaderNodeId(),
         record.commitFollowerId(),
+        record.requestQueueNanos(),
+        record.requestLocalNanos(),
         p.evidence(),
         c.evidence());
   }

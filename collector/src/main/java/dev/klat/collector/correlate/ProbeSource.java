@@ -27,6 +27,8 @@ final class ProbeSource implements BrokerInstantSource {
     if (!probed.hasAppend()) {
       return worse.get();
     }
+    // Only with the probe's L: its request is the one that appended the record.
+    record.requestNanos(probed.requestQueueNanos(), probed.requestLocalNanos());
     return BrokerInstant.onBroker(
         probed.appendNanos(),
         "broker-" + probed.brokerId(),

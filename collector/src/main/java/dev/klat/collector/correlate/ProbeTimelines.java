@@ -31,8 +31,11 @@ public final class ProbeTimelines implements CommitWaits {
    * What the probe knows of one offset, on its leader's clock: {@code L} and {@code H} in epoch
    * nanos (MIN_VALUE when unknown), each the middle of the range's times, with the width of that
    * range ({@code 0} for one batch or one advance, exact; up to the probe's resolution for joined
-   * ones), the leader, and the follower whose fetch moved the high watermark over the offset (-1
-   * for none or unknown).
+   * ones), the leader, the follower whose fetch moved the high watermark over the offset (-1 for
+   * none or unknown), and the produce request that appended it as the leader timed it: its time in
+   * the request queue and from there to the append ({@code RequestQueueTimeMs} and most of {@code
+   * LocalTimeMs} for that one request; -1 when unknown, the longest among the batches for a joined
+   * range).
    */
   public record Instants(
       int brokerId,
@@ -40,8 +43,10 @@ public final class ProbeTimelines implements CommitWaits {
       long appendWidthNanos,
       long commitNanos,
       long commitWidthNanos,
-      int commitFollowerId) {
-    static final Instants NONE = new Instants(-1, Long.MIN_VALUE, 0, Long.MIN_VALUE, 0, -1);
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos) {
+    static final Instants NONE = new Instants(-1, Long.MIN_VALUE, 0, Long.MIN_VALUE, 0, -1, -1, -1);
 
     public boolean hasAppend() {
       return appendNanos != Long.MIN_VALUE;
@@ -117,7 +122,7 @@ public final class ProbeTimelines implements CommitWaits {
 
   /**
    * Adds one append range ({@code first} to {@code last}) of a term, appended between {@code
-   * earliestNanos} and {@code latestNanos}.
+   * earliestNanos} and {@code latestNanos}, its produce request's times unknown.
    */
   public void append(
       TermKey term,
@@ -127,14 +132,16 @@ public final class ProbeTimelines implements CommitWaits {
       long last,
       long earliestNanos,
       long latestNanos) {
-    add(true, term, topic, partition, first, last, earliestNanos, latestNanos, -1);
+    append(term, topic, partition, first, last, earliestNanos, latestNanos, -1, -1);
   }
 
   /**
-   * Adds one commit range: the high watermark passed {@code first} to {@code last}, moved by the
-   * fetch of follower {@code followerId} (-1 for none or unknown).
+   * Adds one append range ({@code first} to {@code last}) of a term, appended between {@code
+   * earliestNanos} and {@code latestNanos} by a produce request that waited {@code
+   * requestQueueNanos} in the leader's request queue and {@code requestLocalNanos} from there to
+   * the append (each -1 when unknown).
    */
-  public void commit(
+  public synchronized void append(
       TermKey term,
       String topic,
       int partition,
@@ -142,12 +149,20 @@ public final class ProbeTimelines implements CommitWaits {
       long last,
       long earliestNanos,
       long latestNanos,
-      int followerId) {
-    add(false, term, topic, partition, first, last, earliestNanos, latestNanos, followerId);
+      long requestQueueNanos,
+      long requestLocalNanos) {
+    Term t = term(term, topic, partition);
+    if (t != null) {
+      t.appends.addAppend(
+          first, last, earliestNanos, latestNanos, requestQueueNanos, requestLocalNanos);
+    }
   }
 
-  private synchronized void add(
-      boolean append,
+  /**
+   * Adds one commit range: the high watermark passed {@code first} to {@code last}, moved by the
+   * fetch of follower {@code followerId} (-1 for none or unknown).
+   */
+  public synchronized void commit(
       TermKey term,
       String topic,
       int partition,
@@ -158,9 +173,9 @@ public final class ProbeTimelines implements CommitWaits {
       int followerId) {
     Term t = term(term, topic, partition);
     if (t != null) {
-      (append ? t.appends : t.commits).add(first, last, earliestNanos, latestNanos, followerId);
+      t.commits.addCommit(first, last, earliestNanos, latestNanos, followerId);
     }
-    if (!append && followerId >= 0) {
+    if (followerId >= 0) {
       commitRangesWithFollower++;
     }
   }
@@ -190,7 +205,9 @@ public final class ProbeTimelines implements CommitWaits {
           t.appends.width(append),
           commit < 0 ? Long.MIN_VALUE : t.commits.middle(commit),
           commit < 0 ? 0 : t.commits.width(commit),
-          commit < 0 ? -1 : t.commits.follower(commit));
+          commit < 0 ? -1 : t.commits.follower(commit),
+          t.appends.requestQueueNanos(append),
+          t.appends.requestLocalNanos(append));
     }
     return Instants.NONE;
   }
@@ -305,123 +322,13 @@ public final class ProbeTimelines implements CommitWaits {
 
   private static final class Term {
     final TermKey key;
-    final Ranges appends;
-    final Ranges commits;
+    final ProbeRanges appends;
+    final ProbeRanges commits;
 
     Term(TermKey key, int maxRanges) {
       this.key = key;
-      this.appends = new Ranges(maxRanges);
-      this.commits = new Ranges(maxRanges);
-    }
-  }
-
-  /** A ring of ranges in arrival order, the oldest overwritten when full. */
-  static final class Ranges {
-    private final int capacity;
-    private long[] firsts = new long[4];
-    private long[] lasts = new long[4];
-    private long[] earliest = new long[4];
-    private long[] latest = new long[4];
-    private int[] followers = new int[4];
-    private int next;
-    private int count;
-
-    Ranges(int capacity) {
-      this.capacity = capacity;
-    }
-
-    void add(long first, long last, long earliestNanos, long latestNanos, int followerId) {
-      if (count == firsts.length && count < capacity) {
-        int size = Math.min(capacity, count * 2);
-        firsts = java.util.Arrays.copyOf(firsts, size);
-        lasts = java.util.Arrays.copyOf(lasts, size);
-        earliest = java.util.Arrays.copyOf(earliest, size);
-        latest = java.util.Arrays.copyOf(latest, size);
-        followers = java.util.Arrays.copyOf(followers, size);
-        next = count;
-      }
-      firsts[next] = first;
-      lasts[next] = last;
-      earliest[next] = earliestNanos;
-      latest[next] = latestNanos;
-      followers[next] = followerId;
-      next = (next + 1) % firsts.length;
-      count = Math.min(count + 1, firsts.length);
-    }
-
-    /**
-     * The slot of a range holding {@code offset}, or -1. Ranges arrive in offset order but for
-     * appends whose hooks raced (a few apart at most): a binary search over the ring in arrival
-     * order finds the neighbourhood, and the ranges within {@value #DISORDER} of it are checked.
-     */
-    int find(long offset) {
-      int low = 0;
-      int high = count;
-      while (low < high) { // the first range, oldest first, whose last offset is at least offset
-        int mid = (low + high) >>> 1;
-        if (lasts[slotOf(mid)] < offset) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      for (int i = Math.max(0, low - DISORDER); i < Math.min(count, low + DISORDER + 1); i++) {
-        int slot = slotOf(i);
-        if (firsts[slot] <= offset && offset <= lasts[slot]) {
-          return slot;
-        }
-      }
-      return -1;
-    }
-
-    private static final int DISORDER = 4;
-
-    /** The index, oldest first, of the first range whose latest time is at least {@code nanos}. */
-    int firstAtOrAfter(long nanos) {
-      int low = 0;
-      int high = count;
-      while (low < high) {
-        int mid = (low + high) >>> 1;
-        if (latest[slotOf(mid)] < nanos) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      return low;
-    }
-
-    int size() {
-      return count;
-    }
-
-    // The slot of the i-th range, oldest first.
-    int slotOf(int i) {
-      return count < firsts.length ? i : (next + i) % firsts.length;
-    }
-
-    long middle(int slot) {
-      return earliest[slot] + (latest[slot] - earliest[slot]) / 2;
-    }
-
-    long width(int slot) {
-      return latest[slot] - earliest[slot];
-    }
-
-    long first(int slot) {
-      return firsts[slot];
-    }
-
-    long earliest(int slot) {
-      return earliest[slot];
-    }
-
-    long latest(int slot) {
-      return latest[slot];
-    }
-
-    int follower(int slot) {
-      return followers[slot];
+      this.appends = ProbeRanges.appends(maxRanges);
+      this.commits = ProbeRanges.commits(maxRanges);
     }
   }
 }

@@ -13,16 +13,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The publish segment ({@code L - D}), from the leader's own {@code RequestMetrics} for Produce
- * over the scrape interval each record was drained in (means, so an estimate for any one record):
- * its request queue, its log append, and its replication wait ({@code RemoteTimeMs}). A broker
- * reads one request per connection at a time, so an {@code acks=all} request waiting for its
- * followers also holds the requests behind it, before the broker's timings start. With the leader's
- * probe, that hold is measured: the time the leader's high watermark spent waiting while the record
- * was in publish, and the follower whose fetches ended most of it. Without it, what remains of
- * publish with {@code acks=all} is put on replication up to the window's commit p99 (the longest
- * replication waits). What remains after that happened before the leader read the request: the
- * network path, or the connection held by an earlier request.
+ * The publish segment ({@code L - D}): its request queue and its log append, from the record's own
+ * produce request as the leader's broker probe timed it where the probe did (exact, for that
+ * request), else from the leader's {@code RequestMetrics} for Produce over the scrape interval the
+ * record was drained in (means over every client's requests, so an estimate for any one record);
+ * its replication wait ({@code RemoteTimeMs}) from those means. A broker reads one request per
+ * connection at a time, so an {@code acks=all} request waiting for its followers also holds the
+ * requests behind it, before the broker's timings start. With the leader's probe, that hold is
+ * measured: the time the leader's high watermark spent waiting while the record was in publish, and
+ * the follower whose fetches ended most of it. Without it, what remains of publish with {@code
+ * acks=all} is put on replication up to the window's commit p99 (the longest replication waits).
+ * What remains after that happened before the leader read the request: the network path, or the
+ * connection held by an earlier request. With the probe's times of the record's own request, that
+ * remainder is what they leave, even when the broker's request metrics were never scraped; a
+ * broker's large {@code LocalTimeMs} made by another client's slow appends is then not put on this
+ * record. The evidence shows the tail's own request times beside the broker's means, and how many
+ * of the tail's records the probe timed.
  */
 final class PublishRules implements Rule {
   // Per leader, the sums over its tail records.
@@ -31,11 +37,17 @@ final class PublishRules implements Rule {
   private static final int REPLICATION = 2;
   private static final int HELD = 3;
   private static final int RECORDS = 4;
+  // Per leader, over its tail records with publish known: the probe's request times.
+  private static final int OWN_QUEUE = 0;
+  private static final int OWN_APPEND = 1;
+  private static final int OWN_RECORDS = 2;
+  private static final int LEADER_RECORDS = 3;
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
     Map<Integer, double[]> byLeader = new TreeMap<>();
     Map<Integer, double[]> timingsByLeader = new TreeMap<>();
+    Map<Integer, double[]> ownByLeader = new TreeMap<>();
     FollowerHolds holds = new FollowerHolds();
     double remainder = 0;
     double held = 0;
@@ -46,8 +58,23 @@ final class PublishRules implements Rule {
         continue;
       }
       BrokerTimings.RequestTimings t = tail.timings(r, BrokerTimings.Request.PRODUCE);
-      long queue = t == null ? 0 : Math.min(publish, t.requestQueueNanos());
-      long append = t == null ? 0 : Math.min(publish - queue, t.localNanos());
+      boolean own = r.hasRequestTimes();
+      double[] ownSums = ownByLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[4]);
+      ownSums[LEADER_RECORDS]++;
+      long queue;
+      long append;
+      if (own) {
+        // The record's own request, not the mean of every client's: another client's slow
+        // appends do not land on this record, and its own show without scraped timings.
+        queue = Math.min(publish, r.requestQueueNanos());
+        append = Math.min(publish - queue, r.requestLocalNanos());
+        ownSums[OWN_QUEUE] += r.requestQueueNanos();
+        ownSums[OWN_APPEND] += r.requestLocalNanos();
+        ownSums[OWN_RECORDS]++;
+      } else {
+        queue = t == null ? 0 : Math.min(publish, t.requestQueueNanos());
+        append = t == null ? 0 : Math.min(publish - queue, t.localNanos());
+      }
       CommitWaits.CommitWait wait = r.producer().acksAll() ? tail.commitWaitDuringPublish(r) : null;
       long remote;
       long left;
@@ -64,7 +91,7 @@ final class PublishRules implements Rule {
         left = publish - queue - append - remote;
         heldBehind = r.producer().acksAll() ? Math.min(left, commitP99) : 0;
       }
-      if (t != null || heldBehind > 0) {
+      if (t != null || own || heldBehind > 0) {
         double[] sums = byLeader.computeIfAbsent(r.leaderNodeId(), k -> new double[5]);
         sums[QUEUE] += queue;
         sums[APPEND] += append;
@@ -94,7 +121,8 @@ final class PublishRules implements Rule {
       String broker = e.getKey() < 0 ? "the leader" : "broker " + e.getKey();
       double[] sums = e.getValue();
       Map<String, Object> evidence =
-          brokerEvidence(tail, timingsByLeader.get(e.getKey()), commitP99);
+          brokerEvidence(
+              tail, timingsByLeader.get(e.getKey()), ownByLeader.get(e.getKey()), commitP99);
       add(
           out,
           tail,
@@ -128,7 +156,12 @@ final class PublishRules implements Rule {
               + " wait too. Look for a slow follower of its partitions (replica fetcher lag,"
               + " ISR shrinks).");
     }
-    network(tail, remainder / Math.max(1, tail.size()), !timingsByLeader.isEmpty(), out);
+    int ownRecords = 0;
+    for (double[] ownSums : ownByLeader.values()) {
+      ownRecords += (int) ownSums[OWN_RECORDS];
+    }
+    network(
+        tail, remainder / Math.max(1, tail.size()), !timingsByLeader.isEmpty(), ownRecords, out);
     return out;
   }
 
@@ -144,8 +177,9 @@ final class PublishRules implements Rule {
     }
   }
 
+  // What is left of publish after the request timings, the record's own or the broker's means.
   private static void network(
-      TailEvidence tail, double network, boolean brokerTimings, List<Finding> out) {
+      TailEvidence tail, double network, boolean brokerTimings, int ownRecords, List<Finding> out) {
     if (tail.share(network) < Diagnosis.SEGMENT_CAUSE_SHARE) {
       return;
     }
@@ -154,8 +188,11 @@ final class PublishRules implements Rule {
     Map<String, Object> evidence = tail.segmentEvidence(Segment.PUBLISH);
     evidence.put("outside the broker's request timings, tail mean", ms(network));
     evidence.put("broker request timings", brokerTimings ? "read" : "none (not scraped)");
+    if (ownRecords > 0) {
+      evidence.put(OWN_RECORDS_KEY, ownRecords + " of " + tail.size());
+    }
     out.add(
-        brokerTimings
+        brokerTimings || ownRecords > 0
             ? tail.finding(
                 Segment.PUBLISH,
                 "before " + where + " read the request",
@@ -181,8 +218,11 @@ final class PublishRules implements Rule {
                     + " split it."));
   }
 
+  private static final String OWN_RECORDS_KEY =
+      "tail records with their own request times (broker probe)";
+
   private static Map<String, Object> brokerEvidence(
-      TailEvidence tail, double[] timingSums, long commitP99) {
+      TailEvidence tail, double[] timingSums, double[] ownSums, long commitP99) {
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
     if (timingSums == null) {
@@ -192,6 +232,16 @@ final class PublishRules implements Rule {
       evidence.put("Produce RequestQueueTimeMs, broker mean", ms(timingSums[QUEUE] / n));
       evidence.put("Produce LocalTimeMs, broker mean", ms(timingSums[APPEND] / n));
       evidence.put("Produce RemoteTimeMs, broker mean", ms(timingSums[REPLICATION] / n));
+    }
+    if (ownSums != null && ownSums[OWN_RECORDS] > 0) {
+      double n = ownSums[OWN_RECORDS];
+      evidence.put(
+          "Produce request queue, the tail's own requests (broker probe), mean",
+          ms(ownSums[OWN_QUEUE] / n));
+      evidence.put(
+          "Produce queue to append, the tail's own requests (broker probe), mean",
+          ms(ownSums[OWN_APPEND] / n));
+      evidence.put(OWN_RECORDS_KEY, (int) n + " of " + (int) ownSums[LEADER_RECORDS]);
     }
     evidence.put("commit, window p99", ms(commitP99));
     return evidence;

@@ -44,6 +44,10 @@ final class BreakdownSpans {
       AttributeKey.stringKey(SpanAttributes.SEGMENT.name());
   private static final AttributeKey<String> METHOD =
       AttributeKey.stringKey(SpanAttributes.METHOD.name());
+  private static final AttributeKey<Long> REQUEST_QUEUE =
+      AttributeKey.longKey(SpanAttributes.PRODUCE_REQUEST_QUEUE_NANOS.name());
+  private static final AttributeKey<Long> REQUEST_LOCAL =
+      AttributeKey.longKey(SpanAttributes.PRODUCE_REQUEST_LOCAL_NANOS.name());
 
   private BreakdownSpans() {}
 
@@ -98,6 +102,13 @@ final class BreakdownSpans {
             .put(METHOD, b.method(segment).id());
       } else {
         attributes.put(QUALITY, "none");
+      }
+      // The leader's probe timed the request that appended the record: part of publish.
+      if (segment == Segment.PUBLISH && jb.requestQueueNanos() >= 0) {
+        attributes.put(REQUEST_QUEUE, jb.requestQueueNanos());
+      }
+      if (segment == Segment.PUBLISH && jb.requestLocalNanos() >= 0) {
+        attributes.put(REQUEST_LOCAL, jb.requestLocalNanos());
       }
       long spanId = mix(rootId + out.size());
       out.add(

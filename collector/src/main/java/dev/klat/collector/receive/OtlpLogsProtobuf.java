@@ -20,8 +20,8 @@ final class OtlpLogsProtobuf {
   record BrokerReport(Map<String, Object> resource, List<PartitionRanges> partitions) {}
 
   /**
-   * One probe record: a partition's ranges of one leader term, and the follower of each commit
-   * range (empty when the probe did not say).
+   * One probe record: a partition's ranges of one leader term, the follower of each commit range
+   * and the produce request's times of each append range (each empty when the probe did not say).
    */
   record PartitionRanges(
       String topic,
@@ -29,7 +29,8 @@ final class OtlpLogsProtobuf {
       int leaderEpoch,
       byte[] appends,
       byte[] commits,
-      byte[] commitFollowers) {}
+      byte[] commitFollowers,
+      byte[] appendRequests) {}
 
   /** What a request held. */
   record Decoded(
@@ -130,6 +131,7 @@ final class OtlpLogsProtobuf {
     byte[] appends = null;
     byte[] commits = null;
     byte[] commitFollowers = null;
+    byte[] appendRequests = null;
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag != (6 << 3 | ProtoReader.LENGTH_DELIMITED)) {
@@ -163,6 +165,8 @@ final class OtlpLogsProtobuf {
         case BrokerProbeWire.COMMITS -> commits = value instanceof byte[] b ? b : null;
         case BrokerProbeWire.COMMIT_FOLLOWERS ->
             commitFollowers = value instanceof byte[] b ? b : null;
+        case BrokerProbeWire.APPEND_REQUESTS ->
+            appendRequests = value instanceof byte[] b ? b : null;
         default -> {
           // Not a key of the probe's: ignored, as OTLP allows more attributes.
         }
@@ -182,7 +186,8 @@ final class OtlpLogsProtobuf {
         (int) epoch,
         appends == null ? new byte[0] : appends,
         commits == null ? new byte[0] : commits,
-        commitFollowers == null ? new byte[0] : commitFollowers);
+        commitFollowers == null ? new byte[0] : commitFollowers,
+        appendRequests == null ? new byte[0] : appendRequests);
   }
 
   // string_value, int_value and bytes_value: the kinds the probe writes; others read as null.

@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * Takes the broker probes' log records ({@code /v1/logs}) into {@link ProbeTimelines}. A record
- * whose ranges do not decode is rejected whole (partial success) and counted; the other records of
- * the request still count. A resource without a broker id or an instance id is rejected too: its
- * ranges could not be given a leader term.
+ * Takes the broker probes' log records ({@code /v1/logs}) into {@link ProbeTimelines}: the ranges,
+ * each commit range's follower and each append range's produce request times. A record whose
+ * ranges, followers or request times do not decode, or whose followers or request times are not one
+ * per range, is rejected whole (partial success) and counted; the other records of the request
+ * still count. A resource without a broker id or an instance id is rejected too: its ranges could
+ * not be given a leader term.
  */
 final class ProbeIngest {
 
@@ -94,11 +96,19 @@ final class ProbeIngest {
     List<long[]> appends = new ArrayList<>();
     List<long[]> commits = new ArrayList<>();
     int[] followers;
+    long[] requestMicros;
     try {
       decode(ranges.appends(), appends);
       decode(ranges.commits(), commits);
       byte[] packed = ranges.commitFollowers();
       followers = BrokerProbeWire.decodeFollowers(packed, 0, packed.length);
+      byte[] requests = ranges.appendRequests();
+      requestMicros = BrokerProbeWire.decodeRequests(requests, 0, requests.length);
+      for (long micros : requestMicros) {
+        if (micros > MAX_REQUEST_MICROS) {
+          throw new IllegalArgumentException("a request time out of range: " + micros);
+        }
+      }
     } catch (IllegalArgumentException e) {
       return ranges.topic() + "-" + ranges.partition() + ": " + e.getMessage();
     }
@@ -112,9 +122,23 @@ final class ProbeIngest {
           + commits.size()
           + " commit ranges";
     }
+    if (requestMicros.length != 0 && requestMicros.length / 2 != appends.size()) {
+      return ranges.topic()
+          + "-"
+          + ranges.partition()
+          + ": "
+          + requestMicros.length / 2
+          + " append requests for "
+          + appends.size()
+          + " append ranges";
+    }
     TermKey term = new TermKey(brokerId, instanceId, ranges.leaderEpoch());
-    for (long[] r : appends) {
-      timelines.append(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3]);
+    for (int i = 0; i < appends.size(); i++) {
+      long[] r = appends.get(i);
+      long queueNanos = requestMicros.length == 0 ? -1 : nanos(requestMicros[2 * i]);
+      long localNanos = requestMicros.length == 0 ? -1 : nanos(requestMicros[2 * i + 1]);
+      timelines.append(
+          term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3], queueNanos, localNanos);
     }
     for (int i = 0; i < commits.size(); i++) {
       long[] r = commits.get(i);
@@ -122,6 +146,14 @@ final class ProbeIngest {
       timelines.commit(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3], follower);
     }
     return null;
+  }
+
+  // No request waits a day in a broker: a longer time is bytes gone wrong, not a measurement.
+  private static final long MAX_REQUEST_MICROS = 86_400_000_000L;
+
+  // A request time the probe could not read (UNKNOWN_MICROS) stays unknown.
+  private static long nanos(long micros) {
+    return micros < 0 ? -1 : micros * 1000;
   }
 
   private static void decode(byte[] packed, List<long[]> out) {

@@ -44,6 +44,8 @@ class RecentBreakdownsTest {
         false,
         -1,
         -1,
+        -1,
+        -1,
         ProducerEvidence.UNKNOWN,
         ConsumerEvidence.UNKNOWN);
   }
@@ -56,7 +58,7 @@ class RecentBreakdownsTest {
     for (int ms = 1; ms <= 200; ms++) {
       JoinedBreakdown b = breakdown("orders", 1_000_000L, ms * 1_000_000L);
       if (ms >= 198) {
-        b = withEvidence(b, lingering);
+        b = withRequestTimes(withEvidence(b, lingering), 5_000, 7_000);
       }
       r.add(b, 0);
     }
@@ -77,6 +79,31 @@ class RecentBreakdownsTest {
     assertThat(tail).allSatisfy(t -> assertThat(t.lagNanos()).isZero());
     assertThat(tail).allSatisfy(t -> assertThat(t.drainEpochNanos()).isPositive());
     assertThat(r.tail("other", null, 10, 5, 5)).isEmpty();
+    assertThat(tail).allSatisfy(t -> assertThat(t.requestQueueNanos()).isEqualTo(5_000));
+    assertThat(tail).allSatisfy(t -> assertThat(t.requestLocalNanos()).isEqualTo(7_000));
+    assertThat(r.tail("orders", null, 10, 5, 5).get(0).hasRequestTimes()).isFalse();
+  }
+
+  private static JoinedBreakdown withRequestTimes(
+      JoinedBreakdown b, long queueNanos, long localNanos) {
+    return new JoinedBreakdown(
+        b.key(),
+        b.group(),
+        b.traceIdHigh(),
+        b.traceIdLow(),
+        b.producerSpanId(),
+        b.consumerSpanId(),
+        b.breakdown(),
+        b.consumerOffset(),
+        b.brokerOffset(),
+        b.flagged(),
+        b.e2eFlagged(),
+        b.leaderNodeId(),
+        b.commitFollowerId(),
+        queueNanos,
+        localNanos,
+        b.producerEvidence(),
+        b.consumerEvidence());
   }
 
   private static JoinedBreakdown withEvidence(JoinedBreakdown b, ProducerEvidence evidence) {
@@ -94,6 +121,8 @@ class RecentBreakdownsTest {
         b.e2eFlagged(),
         b.leaderNodeId(),
         b.commitFollowerId(),
+        b.requestQueueNanos(),
+        b.requestLocalNanos(),
         evidence,
         b.consumerEvidence());
   }
@@ -209,6 +238,8 @@ class RecentBreakdownsTest {
         Set.of(),
         false,
         1,
+        -1,
+        -1,
         -1,
         ProducerEvidence.UNKNOWN,
         ConsumerEvidence.UNKNOWN);

@@ -52,6 +52,18 @@ class ProbeSourceTest {
   }
 
   @Test
+  void theProduceRequestTimesOfTheProbesAppendReachTheBreakdown() {
+    probes.append(LEADER, "orders", 0, 5, 5, ms(12), ms(12), 700_000, 300_000);
+    probes.commit(LEADER, "orders", 0, 5, 5, ms(30), ms(30), 2);
+
+    correlator.offerProducer(producer(5, 0, 10, 32));
+    correlator.offerConsumer(consumer(5, "g", 20, 34, 35));
+
+    assertThat(out.get(0).requestQueueNanos()).isEqualTo(700_000);
+    assertThat(out.get(0).requestLocalNanos()).isEqualTo(300_000);
+  }
+
+  @Test
   void aMeasuredCommitIsNotReplacedByAWaitingConsumersEstimate() {
     // acks=1, a consumer waiting at the leader with fetch.min.bytes=1: without the probe, H would
     // be taken where the leader began answering that fetch (consumer-fetch-wait).
@@ -114,6 +126,10 @@ class ProbeSourceTest {
     assertThat(out.get(0).breakdown().quality(Segment.PUBLISH)).isEqualTo(Quality.NONE);
     assertThat(out.get(0).breakdown().method(Segment.CATCH_UP))
         .isNotEqualTo(EstimationMethod.BROKER_PROBE);
+    assertThat(out.get(0).requestQueueNanos())
+        .as("not the probe's L: not its request")
+        .isEqualTo(-1);
+    assertThat(out.get(0).requestLocalNanos()).isEqualTo(-1);
   }
 
   @Test

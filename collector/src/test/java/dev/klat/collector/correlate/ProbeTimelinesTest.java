@@ -17,8 +17,10 @@ class ProbeTimelinesTest {
     timelines.commit(broker1, "t", 0, 100, 104, 2_000, 2_000, -1);
     timelines.commit(broker1, "t", 0, 105, 109, 3_000, 3_000, -1);
 
-    assertThat(timelines.lookup("t", 0, 107, 1)).isEqualTo(new Instants(1, 1_000, 0, 3_000, 0, -1));
-    assertThat(timelines.lookup("t", 0, 100, 1)).isEqualTo(new Instants(1, 1_000, 0, 2_000, 0, -1));
+    assertThat(timelines.lookup("t", 0, 107, 1))
+        .isEqualTo(new Instants(1, 1_000, 0, 3_000, 0, -1, -1, -1));
+    assertThat(timelines.lookup("t", 0, 100, 1))
+        .isEqualTo(new Instants(1, 1_000, 0, 2_000, 0, -1, -1, -1));
   }
 
   @Test
@@ -30,6 +32,29 @@ class ProbeTimelinesTest {
 
     assertThat(timelines.lookup("t", 0, 101, 1).commitFollowerId()).isEqualTo(3);
     assertThat(timelines.lookup("t", 0, 107, 1).commitFollowerId()).isEqualTo(2);
+  }
+
+  @Test
+  void anOffsetKnowsTheProduceRequestThatAppendedItEvenAfterTheRingGrewAndWrapped() {
+    ProbeTimelines timelines = new ProbeTimelines(10, 6);
+    // Ten ranges of ten offsets into a ring of six: it grows from 4 to 6, then overwrites.
+    for (int i = 0; i < 10; i++) {
+      timelines.append(broker1, "t", 0, 10 * i, 10 * i + 9, ms(i), ms(i), 1_000 * i, 100 * i + 7);
+    }
+    timelines.append(broker1, "t", 0, 100, 109, ms(10), ms(10));
+
+    Instants eighth = timelines.lookup("t", 0, 75, 1);
+    assertThat(eighth.requestQueueNanos()).isEqualTo(7_000);
+    assertThat(eighth.requestLocalNanos()).isEqualTo(707);
+    assertThat(eighth.commitFollowerId()).isEqualTo(-1);
+    Instants oldest = timelines.lookup("t", 0, 51, 1);
+    assertThat(oldest.appendNanos()).isEqualTo(ms(5));
+    assertThat(oldest.requestQueueNanos()).isEqualTo(5_000);
+    assertThat(oldest.requestLocalNanos()).isEqualTo(507);
+    assertThat(timelines.lookup("t", 0, 41, 1).hasAppend()).as("overwritten").isFalse();
+    Instants unknown = timelines.lookup("t", 0, 100, 1);
+    assertThat(unknown.requestQueueNanos()).isEqualTo(-1);
+    assertThat(unknown.requestLocalNanos()).isEqualTo(-1);
   }
 
   @Test

@@ -33,6 +33,58 @@ class DiagnosisTest {
   }
 
   @Test
+  void theTailsOwnRequestQueueTimesFromTheProbeNameTheQueueWhereTheBrokersMeansAreSmall() {
+    // Broker 1's means (every client's requests) are 1 ms each; the tail's own requests waited
+    // 45 ms in its queue.
+    DiagnosisReport report = diagnose(probedTail(45, 2, 2, 60, 5, 1, 2), produceTimings(1, 1));
+
+    assertThat(report.findings().get(0).knob()).isEqualTo("broker 1 request queue");
+    assertExplains(report, 0.045);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry(
+            "Produce request queue, the tail's own requests (broker probe), mean", "45.0 ms")
+        .containsEntry(
+            "Produce queue to append, the tail's own requests (broker probe), mean", "2.0 ms")
+        .containsEntry("tail records with their own request times (broker probe)", "10 of 10")
+        .containsEntry("Produce RequestQueueTimeMs, broker mean", "1.0 ms");
+    assertThat(report.findings()).noneMatch(f -> f.knob().equals("broker 1 log append"));
+  }
+
+  @Test
+  void anotherClientsSlowAppendsInTheBrokersMeansAreNotTheTailsWhenItsOwnRequestsWereQuick() {
+    // Broker 1's LocalTimeMs mean is 40 ms, but the tail's own requests took 1 ms from the queue
+    // to the append: the 58 ms left are before the broker read them.
+    DiagnosisReport report = diagnose(probedTail(1, 1, 2, 60, 5, 1, 2), produceTimings(1, 40));
+
+    assertKnobs(report, "before broker 1 read the request");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("outside the broker's request timings, tail mean", "58.0 ms")
+        .containsEntry("tail records with their own request times (broker probe)", "10 of 10");
+  }
+
+  @Test
+  void theProbesRequestTimesNameTheRequestQueueWithoutScrapedBrokerTimings() {
+    DiagnosisReport report = diagnose(probedTail(45, 2, 2, 60, 5, 1, 2), BrokerTimings.NONE);
+
+    assertKnobs(report, "broker 1 request queue");
+    assertExplains(report, 0.045);
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("broker request timings", "none (not scraped)")
+        .containsEntry(
+            "Produce request queue, the tail's own requests (broker probe), mean", "45.0 ms");
+  }
+
+  @Test
+  void withoutBrokerTimingsTheRemainderOfTheProbesRequestTimesIsBeforeTheBrokerReadTheRequest() {
+    DiagnosisReport report = diagnose(probedTail(1, 1, 2, 60, 5, 1, 2), BrokerTimings.NONE);
+
+    assertKnobs(report, "before broker 1 read the request");
+    assertThat(report.findings().get(0).evidence())
+        .containsEntry("broker request timings", "none (not scraped)")
+        .containsEntry("tail records with their own request times (broker probe)", "10 of 10");
+  }
+
+  @Test
   void requestsBehindAnAcksAllRequestWaitingForItsFollowersNameTheLeadersReplication() {
     DiagnosisReport report = diagnose(defaultTail(2, 800, 5, 1, 2), produceTimings(1, 1, 700));
 

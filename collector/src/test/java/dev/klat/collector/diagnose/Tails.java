@@ -44,6 +44,8 @@ final class Tails {
         (long) (bufferedMs * MS),
         1,
         -1,
+        -1,
+        -1,
         producer,
         consumer);
   }
@@ -58,8 +60,32 @@ final class Tails {
         r.bufferedNanos(),
         r.leaderNodeId(),
         followerId,
+        r.requestQueueNanos(),
+        r.requestLocalNanos(),
         r.producer(),
         r.consumer());
+  }
+
+  /** The same record, its produce request timed by the leader's probe (ms). */
+  static TailRecord withRequestTimes(TailRecord r, double queueMs, double localMs) {
+    return new TailRecord(
+        r.drainEpochNanos(),
+        r.e2eNanos(),
+        r.segmentNanos(),
+        r.lagNanos(),
+        r.bufferedNanos(),
+        r.leaderNodeId(),
+        r.commitFollowerId(),
+        (long) (queueMs * MS),
+        (long) (localMs * MS),
+        r.producer(),
+        r.consumer());
+  }
+
+  /** Ten records of these segments (ms), their produce requests timed by the probe (ms). */
+  static List<TailRecord> probedTail(double queueMs, double localMs, double... segmentsMs) {
+    TailRecord r = tailRecord(segmentsMs, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
+    return tail(10, withRequestTimes(r, queueMs, localMs));
   }
 
   static List<TailRecord> tail(int n, TailRecord r) {

@@ -43,6 +43,8 @@ class AdminServerTest {
         false,
         1,
         -1,
+        -1,
+        -1,
         ProducerEvidence.UNKNOWN,
         ConsumerEvidence.UNKNOWN);
   }

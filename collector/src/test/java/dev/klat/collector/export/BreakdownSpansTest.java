@@ -114,4 +114,41 @@ class BreakdownSpansTest {
         .containsExactlyElementsOf(spans.stream().map(SpanData::getSpanId).toList())
         .doesNotHaveDuplicates();
   }
+
+  @Test
+  void thePublishPartCarriesTheProduceRequestTimesTheLeadersProbeMeasured() {
+    JoinedBreakdown plain = joinLogAppendTimeRecord();
+    JoinedBreakdown jb =
+        new JoinedBreakdown(
+            plain.key(),
+            plain.group(),
+            plain.traceIdHigh(),
+            plain.traceIdLow(),
+            plain.producerSpanId(),
+            plain.consumerSpanId(),
+            plain.breakdown(),
+            plain.consumerOffset(),
+            plain.brokerOffset(),
+            plain.flagged(),
+            plain.e2eFlagged(),
+            plain.leaderNodeId(),
+            plain.commitFollowerId(),
+            1_200_000,
+            -1,
+            plain.producerEvidence(),
+            plain.consumerEvidence());
+    AttributeKey<Long> queue = AttributeKey.longKey("klat.produce_request.queue_ns");
+    AttributeKey<Long> local = AttributeKey.longKey("klat.produce_request.local_ns");
+
+    for (SpanData s : BreakdownSpans.of(jb)) {
+      boolean publish = s.getName().equals("publish");
+      assertThat(s.getAttributes().get(queue))
+          .as(s.getName())
+          .isEqualTo(publish ? 1_200_000L : null);
+      assertThat(s.getAttributes().get(local)).as("unknown: absent").isNull();
+    }
+    for (SpanData s : BreakdownSpans.of(plain)) {
+      assertThat(s.getAttributes().get(queue)).isNull();
+    }
+  }
 }

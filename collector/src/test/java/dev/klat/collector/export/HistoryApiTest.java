@@ -63,6 +63,8 @@ class HistoryApiTest {
         false,
         1,
         -1,
+        -1,
+        -1,
         ProducerEvidence.UNKNOWN,
         ConsumerEvidence.UNKNOWN);
   }

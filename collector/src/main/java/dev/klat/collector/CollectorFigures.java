@@ -165,6 +165,7 @@ final class CollectorFigures {
     out.put("probeRanges", probeTimelines.ranges());
     out.put("probeRangesDropped", probeTimelines.droppedRanges());
     out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());
+    out.put("probeAppendRangesWithRequest", probeTimelines.appendRangesWithRequest());
     out.put("producerSpans", c.producerSpans());
     out.put("consumerSpans", c.consumerSpans());
     out.put("joined", c.joined());

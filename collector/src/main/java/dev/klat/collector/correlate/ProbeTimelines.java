@@ -64,6 +64,7 @@ public final class ProbeTimelines implements CommitWaits {
   private long droppedRanges;
   private long ranges;
   private long commitRangesWithFollower;
+  private long appendRangesWithRequest;
 
   /**
    * @param maxPartitions partitions held at once
@@ -155,6 +156,9 @@ public final class ProbeTimelines implements CommitWaits {
     if (t != null) {
       t.appends.addAppend(
           first, last, earliestNanos, latestNanos, requestQueueNanos, requestLocalNanos);
+    }
+    if (requestQueueNanos >= 0 || requestLocalNanos >= 0) {
+      appendRangesWithRequest++;
     }
   }
 
@@ -275,6 +279,11 @@ public final class ProbeTimelines implements CommitWaits {
   /** Commit ranges received since start that named the follower whose fetch moved them. */
   public synchronized long commitRangesWithFollower() {
     return commitRangesWithFollower;
+  }
+
+  /** Append ranges received since start that carried their produce request's times. */
+  public synchronized long appendRangesWithRequest() {
+    return appendRangesWithRequest;
   }
 
   /** Ranges received since start. */

@@ -55,6 +55,7 @@ class ProbeTimelinesTest {
     Instants unknown = timelines.lookup("t", 0, 100, 1);
     assertThat(unknown.requestQueueNanos()).isEqualTo(-1);
     assertThat(unknown.requestLocalNanos()).isEqualTo(-1);
+    assertThat(timelines.appendRangesWithRequest()).isEqualTo(10);
   }
 
   @Test

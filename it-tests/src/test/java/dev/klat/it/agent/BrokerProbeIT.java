@@ -71,6 +71,8 @@ class BrokerProbeIT {
         assertThat(number(stats, "probeRangesDropped")).as(stats).isZero();
         // Replication factor 3: the high watermark moves when a follower's fetch catches up.
         assertThat(number(stats, "probeCommitRangesWithFollower")).as(stats).isPositive();
+        // The applications' produce requests: each append read its request on the handler thread.
+        assertThat(number(stats, "probeAppendRangesWithRequest")).as(stats).isPositive();
         for (Broker broker : cluster.brokers()) {
           assertThat(Files.readString(broker.logFile()))
               .as("broker %d log", broker.nodeId())

@@ -198,6 +198,9 @@ class DiagnosisIT {
               + " fetch queue)",
           1,
           1);
+  // Each record waits about 200 ms in the queue, one at a time: 20 a second would outrun the
+  // consumer's deadline.
+  private static final int QUEUE_PER_SECOND = 10;
   private static final int METADATA_SECONDS = 40;
   private static final int METADATA_PER_SECOND = 1;
 
@@ -215,7 +218,7 @@ class DiagnosisIT {
         NO_DELAY,
         NO_DELAY,
         SECONDS,
-        PER_SECOND,
+        QUEUE_PER_SECOND,
         cluster -> new BusyIoThread(cluster, PUBLISH_LEADER));
   }
 

@@ -141,9 +141,12 @@ final class PublishRules implements Rule {
           broker + " log append",
           evidence,
           broker
-              + " is slow to append to its log (LocalTimeMs): a slow or busy disk, or many"
-              + " partitions per broker. Spread the leaders over more brokers, or look at the"
-              + " disk.");
+              + " is slow from reading the produce request to appending it (LocalTimeMs): a"
+              + " slow or busy disk (or flush.messages forcing a flush per append), the broker"
+              + " recompressing batches (a topic compression.type other than the producer's:"
+              + " use the same codec on both, or compression.type=producer on the topic), or"
+              + " many partitions per broker. Spread the leaders over more brokers, or look at"
+              + " the disk.");
       add(
           out,
           tail,

@@ -1,12 +1,14 @@
 package dev.klat.it.agent;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -42,8 +44,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * makes the producer send each record only once the previous one is acknowledged, and no sooner
  * than its slot in the rate (a slot missed while waiting is skipped, not caught up on), and
  * optionally {@code :key=value,key=value} more producer settings ({@code producers=N}: the records
- * go round-robin through N producers). Prints {@code STREAM topic count p50Nanos p99Nanos} per
- * stream, for the measured records only.
+ * go round-robin through N producers; {@code value.text.bytes=N}: values of N bytes of text).
+ * Prints {@code STREAM topic count p50Nanos p99Nanos} per stream, for the measured records only.
  */
 public final class AccuracyApp {
 
@@ -51,6 +53,12 @@ public final class AccuracyApp {
 
   /** A stream setting that is not Kafka's: how many producers take turns sending its records. */
   static final String PRODUCERS = "producers";
+
+  /**
+   * A stream setting that is not Kafka's: values of this many bytes of random words (about 3:1
+   * compressible, work for a compressor), instead of 100 bytes.
+   */
+  static final String VALUE_TEXT_BYTES = "value.text.bytes";
 
   public static void main(String[] args) throws Exception {
     String mode = args[0];
@@ -161,14 +169,32 @@ public final class AccuracyApp {
             () -> {
               try {
                 body.run();
-              } catch (Exception e) {
-                e.printStackTrace();
+              } catch (Throwable t) {
+                // An Error too (a missing class): a stream that died must fail the run.
+                t.printStackTrace();
                 System.exit(2);
               }
             },
             name);
     thread.start();
     return thread;
+  }
+
+  private static byte[] text(int bytes) {
+    Random random = new Random(1);
+    String[] words = new String[2000];
+    for (int i = 0; i < words.length; i++) {
+      StringBuilder word = new StringBuilder();
+      for (int n = 3 + random.nextInt(7); n > 0; n--) {
+        word.append((char) ('a' + random.nextInt(26)));
+      }
+      words[i] = word.toString();
+    }
+    StringBuilder out = new StringBuilder(bytes + 16);
+    while (out.length() < bytes) {
+      out.append(words[random.nextInt(words.length)]).append(' ');
+    }
+    return out.substring(0, bytes).getBytes(StandardCharsets.US_ASCII);
   }
 
   private static void produce(
@@ -194,6 +220,8 @@ public final class AccuracyApp {
     // each writes the topic that many times less often.
     Object producerCount = p.remove(PRODUCERS);
     int count = producerCount == null ? 1 : Integer.parseInt((String) producerCount);
+    Object textBytes = p.remove(VALUE_TEXT_BYTES);
+    byte[] text = textBytes == null ? null : text(Integer.parseInt((String) textBytes));
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", acks);
     p.put("linger.ms", lingerMs);
@@ -217,7 +245,7 @@ public final class AccuracyApp {
           TimeUnit.NANOSECONDS.sleep(wait);
         }
         next += periodNanos;
-        byte[] value = new byte[VALUE_BYTES];
+        byte[] value = text == null ? new byte[VALUE_BYTES] : text.clone();
         ByteBuffer.wrap(value).putLong(System.nanoTime()).putInt(i);
         KafkaProducer<byte[], byte[]> producer =
             producers.get(Math.floorMod(i + warmupRecords, count));

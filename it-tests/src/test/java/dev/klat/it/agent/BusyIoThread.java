@@ -102,6 +102,27 @@ final class BusyIoThread implements AutoCloseable {
     sender.start();
   }
 
+  /**
+   * Sets {@code topic} to keep its batches compressed with zstd at level 19: a producer sending
+   * them uncompressed makes the leader recompress each batch on its request handler thread.
+   */
+  static void recompressAtZstd19(KafkaCluster cluster, String topic) throws Exception {
+    try (Admin admin = cluster.admin()) {
+      admin
+          .incrementalAlterConfigs(
+              Map.of(
+                  new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry("compression.type", "zstd"), AlterConfigOp.OpType.SET),
+                      new AlterConfigOp(
+                          new ConfigEntry("compression.zstd.level", "19"),
+                          AlterConfigOp.OpType.SET))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+  }
+
   /** The batches the broker has taken so far. */
   long acknowledged() {
     return acknowledged.get();

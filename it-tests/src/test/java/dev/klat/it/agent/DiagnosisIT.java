@@ -222,6 +222,39 @@ class DiagnosisIT {
         cluster -> new BusyIoThread(cluster, PUBLISH_LEADER));
   }
 
+  // dx-append's 600 KB records of text arrive uncompressed and the topic keeps zstd at level 19:
+  // broker 1 recompresses each one on the request's handler thread, between the queue and the
+  // append (about 170 ms a record here). One record in flight at a time.
+  private static final Cause APPEND =
+      new Cause(
+          "dx-append",
+          "1:0:1:500:0:classic:true:" + AccuracyApp.VALUE_TEXT_BYTES + "=600000",
+          PUBLISH_LEADER,
+          "publish:broker " + PUBLISH_LEADER + " log append",
+          1,
+          1);
+
+  @Test
+  @EnabledIfSystemProperty(
+      named = "klat.diagnosis.suite",
+      matches = "true",
+      disabledReason = "the diagnosis suite's slow append cluster is opt-in")
+  void eachRecordsAppendIsSlowWhereTheLeaderRecompressesIt() throws Exception {
+    run(
+        new ProxiedPaths(),
+        List.of(APPEND),
+        NO_DELAY,
+        NO_DELAY,
+        NO_DELAY,
+        NO_DELAY,
+        SECONDS,
+        QUEUE_PER_SECOND,
+        cluster -> {
+          BusyIoThread.recompressAtZstd19(cluster, APPEND.topic);
+          return () -> {};
+        });
+  }
+
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
     run(new ProxiedPaths(), CAUSES, PUBLISH_DELAY, COMMIT_DELAY, NO_DELAY);
@@ -404,6 +437,8 @@ class DiagnosisIT {
         }
         answers.forEach(
             (topic, answer) -> System.out.println("diagnosis " + topic + ": " + answer));
+        System.out.println(
+            "collector stats: " + CollectorEndToEndIT.get(adminPort, "/api/stats", "*/*"));
         softly.assertAll();
       } finally {
         collector.destroy();

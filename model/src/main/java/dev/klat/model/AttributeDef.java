@@ -18,6 +18,10 @@ public final class AttributeDef {
     BOOLEAN
   }
 
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_ID =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  private final int id = NEXT_ID.getAndIncrement();
   private final String name;
   private final Type type;
   private final String unit;
@@ -28,6 +32,16 @@ public final class AttributeDef {
     this.type = type;
     this.unit = unit;
     this.description = description;
+  }
+
+  /**
+   * Returns a small number unique to this definition in the JVM, counted from 0 in the order the
+   * definitions are made: an index for lookups by array or bit set instead of by name.
+   *
+   * @return the id, at least 0
+   */
+  public int id() {
+    return id;
   }
 
   /**

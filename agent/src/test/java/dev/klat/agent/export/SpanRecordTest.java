@@ -34,6 +34,33 @@ class SpanRecordTest {
   }
 
   @Test
+  void aKeyPutAgainIsReplacedWhateverItsId() {
+    // Definitions of every id range: below 64, 64 to 127 and from 128 on (looked for by scanning).
+    AttributeDef[] made = TestAttributes.longAttributes(200);
+    java.util.List<AttributeDef> keys = new java.util.ArrayList<>();
+    for (int[] range : new int[][] {{0, 64}, {64, 128}, {128, Integer.MAX_VALUE}}) {
+      java.util.stream.Stream.concat(SpanAttributes.all().stream(), java.util.Arrays.stream(made))
+          .filter(d -> d.type() == AttributeDef.Type.LONG)
+          .filter(d -> d.id() >= range[0] && d.id() < range[1])
+          .limit(6)
+          .forEach(keys::add);
+    }
+    assertThat(keys).hasSize(18);
+    SpanRecord span = new SpanRecord();
+    for (int i = 0; i < keys.size(); i++) {
+      span.put(keys.get(i), i);
+    }
+    for (int i = 0; i < keys.size(); i++) {
+      span.put(keys.get(i), 100L + i);
+    }
+    assertThat(span.attributeCount()).isEqualTo(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      assertThat(span.attributeKey(i)).isSameAs(keys.get(i));
+      assertThat(span.attributeBits(i)).isEqualTo(100L + i);
+    }
+  }
+
+  @Test
   void valuesOfAnotherTypeThanTheModelDeclaresAreDroppedAndCounted() {
     SpanRecord span = new SpanRecord();
     span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, "42");

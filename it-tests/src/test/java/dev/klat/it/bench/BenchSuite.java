@@ -56,6 +56,8 @@ public final class BenchSuite {
     KLAT_ALL("klat-all", "klat, every record sampled"),
     /** klat at its defaults from the jar {@code -Dbench.compare.jar} names: before and after. */
     KLAT_COMPARE("klat-compare", "klat (defaults), compare jar"),
+    /** Every record sampled, from the compare jar: the per-span work before and after. */
+    KLAT_ALL_COMPARE("klat-all-compare", "klat, every record sampled, compare jar"),
     OTEL_OFF("otel-off", "OpenTelemetry agent, exporters off"),
     OTEL_OTLP("otel-otlp", "OpenTelemetry agent, OTLP export"),
     /** klat at its defaults, attached once kafka-clients is loaded, as {@code klat attach} does. */
@@ -80,7 +82,7 @@ public final class BenchSuite {
       throw new IllegalArgumentException(
           "unknown variant "
               + id
-              + "; known: none, klat, klat-all, klat-compare, klat-attached, otel-off, otel-otlp,"
+              + "; known: none, klat, klat-all, klat-compare, klat-all-compare, klat-attached, otel-off, otel-otlp,"
               + " klat-otel");
     }
   }
@@ -158,10 +160,11 @@ public final class BenchSuite {
         list("bench.variants", "none,klat,klat-all,otel-off,otel-otlp").stream()
             .map(Variant::of)
             .collect(Collectors.toList());
-    if (variants.contains(Variant.KLAT_COMPARE)
+    if ((variants.contains(Variant.KLAT_COMPARE) || variants.contains(Variant.KLAT_ALL_COMPARE))
         && !Files.isRegularFile(Paths.get(System.getProperty("bench.compare.jar", " ").trim()))) {
       throw new IllegalArgumentException(
-          "variant klat-compare needs -Dbench.compare.jar=<an agent jar>, an existing file");
+          "variants klat-compare and klat-all-compare need -Dbench.compare.jar=<an agent jar>,"
+              + " an existing file");
     }
     List<String> loadKinds = list("bench.loads", "producer,consumer");
     List<Integer> sizes =
@@ -409,11 +412,16 @@ public final class BenchSuite {
         }
         break;
       case KLAT_COMPARE:
+      case KLAT_ALL_COMPARE:
         // Resolved only when the variant is chosen, so that the other runs need no second jar.
         String compareJar = System.getProperty("bench.compare.jar", "").trim();
         if (!compareJar.isEmpty()) {
           options.add("-javaagent:" + Paths.get(compareJar).toAbsolutePath());
           options.add("-Dklat.endpoint=" + endpoint);
+          if (variant == Variant.KLAT_ALL_COMPARE) {
+            options.add("-Dklat.sampling.probability=1");
+            options.add("-Dklat.sampling.max-per-second=1000000000");
+          }
         }
         break;
       case OTEL_OFF:

@@ -9,13 +9,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The produce segment ({@code D - S}): {@code send()} blocked before the record was in its batch
  * (waiting for metadata, for {@code buffer.memory}), a batch lingering for {@code linger.ms}, full
  * batches queued behind the producer's backlog ({@code batch.size}), batches that waited past
- * {@code linger.ms} for a free slot among the connection's in-flight requests, and retries. The
- * time blocked in {@code send()} comes first, so that the others weigh only the time in the batch.
+ * {@code linger.ms} for a free slot among the connection's in-flight requests, and retries: those
+ * the leader forced by refusing {@code acks=all} writes below {@code min.insync.replicas}, and the
+ * others. The time blocked in {@code send()} comes first, so that the others weigh only the time in
+ * the batch.
  */
 final class ProduceRules implements Rule {
   // A batch at least this full of batch.size was sent because it was full, not because linger.ms
@@ -24,6 +29,9 @@ final class ProduceRules implements Rule {
   private static final long MS = 1_000_000L;
   // Batches from this many partitions in one request, each of a record or two: records spread thin.
   private static final long SPREAD_PARTITIONS = 4;
+  // The errors of a leader whose partition's ISR is below min.insync.replicas.
+  private static final Set<String> BELOW_MIN_ISR =
+      Set.of("NOT_ENOUGH_REPLICAS", "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
@@ -32,6 +40,7 @@ final class ProduceRules implements Rule {
     linger(tail, out);
     backlog(tail, out);
     inFlightSlots(tail, out);
+    minInsyncReplicas(tail, out);
     retries(tail, out);
     return out;
   }
@@ -198,15 +207,55 @@ final class ProduceRules implements Rule {
                 + " batch.size or linger.ms carries more records per request."));
   }
 
-  // Each retry adds at least a round trip and retry.backoff.ms before the record is drained again.
-  private static void retries(TailEvidence tail, List<Finding> out) {
-    double explained = tail.mean(r -> r.producer().attempts() > 1 ? r.nanos(Segment.PRODUCE) : 0);
+  // The leader refuses an acks=all write while the partition's ISR is smaller than
+  // min.insync.replicas (NOT_ENOUGH_REPLICAS; _AFTER_APPEND when the ISR shrank during the append),
+  // and the producer retries until a follower is back in the ISR: the whole produce segment of
+  // such a record is that wait.
+  private static void minInsyncReplicas(TailEvidence tail, List<Finding> out) {
+    double explained = tail.mean(r -> retriedBelowMinIsr(r) ? r.nanos(Segment.PRODUCE) : 0);
     if (explained <= 0) {
       return;
     }
-    long retried = tail.records().stream().filter(r -> r.producer().attempts() > 1).count();
+    List<TailRecord> refused =
+        tail.records().stream().filter(ProduceRules::retriedBelowMinIsr).toList();
     Map<String, Object> evidence = new LinkedHashMap<>();
-    evidence.put("tail records sent more than once", retried + " of " + tail.size());
+    evidence.put(
+        "tail records retried because the ISR was below min.insync.replicas",
+        refused.size() + " of " + tail.size());
+    evidence.put("error", errorCounts(refused));
+    evidence.put(
+        "leader the batches went to",
+        refused.stream()
+            .map(r -> r.leaderNodeId() < 0 ? "unknown" : "broker " + r.leaderNodeId())
+            .distinct()
+            .sorted()
+            .collect(Collectors.joining(", ")));
+    evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
+    out.add(
+        tail.finding(
+            Segment.PRODUCE,
+            "min.insync.replicas",
+            explained,
+            evidence,
+            "The partition's ISR was smaller than the topic's min.insync.replicas: an in-sync"
+                + " replica was missing, so the leader refused acks=all writes and the producer"
+                + " retried until a follower caught up. Find the follower out of the ISR (a broker"
+                + " down or restarting, a replica lagging past replica.lag.time.max.ms: its disk,"
+                + " network or replica fetcher threads). Lowering min.insync.replicas, or acks,"
+                + " keeps writes flowing but trades durability: an acknowledged record then lives"
+                + " on fewer replicas."));
+  }
+
+  // Each retry adds at least a round trip and retry.backoff.ms before the record is drained again.
+  private static void retries(TailEvidence tail, List<Finding> out) {
+    double explained = tail.mean(r -> otherRetry(r) ? r.nanos(Segment.PRODUCE) : 0);
+    if (explained <= 0) {
+      return;
+    }
+    List<TailRecord> retried = tail.records().stream().filter(ProduceRules::otherRetry).toList();
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("tail records sent more than once", retried.size() + " of " + tail.size());
+    evidence.put("errors retried for", errorCounts(retried));
     evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
     out.add(
         tail.finding(
@@ -217,6 +266,27 @@ final class ProduceRules implements Rule {
             "Batches were sent more than once. Look for the producer's errors (leader changes,"
                 + " request timeouts) in its log and in klat.producer.records.failed; fix the cause"
                 + " rather than the retry settings."));
+  }
+
+  private static boolean retriedBelowMinIsr(TailRecord r) {
+    return r.producer().attempts() > 1 && BELOW_MIN_ISR.contains(r.producer().retryError());
+  }
+
+  private static boolean otherRetry(TailRecord r) {
+    return r.producer().attempts() > 1 && !retriedBelowMinIsr(r);
+  }
+
+  // "NOT_LEADER_OR_FOLLOWER 3, unknown 2", most frequent first; "unknown" from agents that do not
+  // report the error.
+  private static String errorCounts(List<TailRecord> records) {
+    Map<String, Long> counts =
+        records.stream()
+            .map(r -> r.producer().retryError().isEmpty() ? "unknown" : r.producer().retryError())
+            .collect(Collectors.groupingBy(e -> e, TreeMap::new, Collectors.counting()));
+    return counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .map(e -> e.getKey() + " " + e.getValue())
+        .collect(Collectors.joining(", "));
   }
 
   private static long lingerWait(TailRecord r) {

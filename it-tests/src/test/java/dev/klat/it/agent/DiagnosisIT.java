@@ -206,16 +206,19 @@ class DiagnosisIT {
   private static final int METADATA_PER_SECOND = 1;
 
   // Its partition needs all three replicas in the ISR (min.insync.replicas=3) for an acks=all
-  // write. Once 30 records are on it, follower broker 2 stops (a controlled shutdown takes it out
-  // of
-  // the ISR at once), stays down 5 s and starts again: until it has caught up and is back in the
-  // ISR, the leader refuses every write with NOT_ENOUGH_REPLICAS and the producer retries, so the
-  // records sent meanwhile wait in produce for the whole outage. The broker's stop and start take
-  // seconds of their own on a 2-core machine, so the stream runs 25 s.
+  // write. Once 30 records are on it, follower broker 2 stops (its controlled shutdown takes it out
+  // of the ISR), stays down 5 s and starts again; until it has caught up and is back in the ISR,
+  // the leader refuses new writes with NOT_ENOUGH_REPLICAS and the producer retries them. The
+  // requests already appended when the follower left wait for the high watermark instead, which
+  // does not move while the ISR is below min.insync.replicas (eligible leader replicas, on by
+  // default in these 4.x brokers): with the default request.timeout.ms (30 s) the whole outage was
+  // spent there, all in publish ('broker 3 replication' led, in one run). 2 s lets them time out
+  // and be retried, refused, as a longer outage does at 30 s. The stop and start take seconds of
+  // their own on a 2-core machine (13 s down in one run), so the stream runs 25 s.
   private static final Cause MIN_ISR =
       new Cause(
           "dx-min-isr",
-          "all:0:1:500:0:classic:false",
+          "all:0:1:500:0:classic:false:request.timeout.ms=2000",
           OTHER_LEADER,
           "produce:min\\.insync\\.replicas");
   private static final int MIN_ISR_FOLLOWER = COMMIT_LEADER;

@@ -13,13 +13,19 @@ import dev.klat.model.TimingHeader;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -266,6 +272,83 @@ class ProducerAgentIT {
       System.out.println(
           "kafka-clients " + clientsVersion + ": longest metadata wait " + longestWaitMs + " ms");
     }
+  }
+
+  /**
+   * A topic whose {@code min.insync.replicas} (2) its one replica cannot meet: the broker refuses
+   * every {@code acks=all} write with {@code NOT_ENOUGH_REPLICAS} and the producer retries, until
+   * the test lowers it to 1. The retried batches' spans name the error, in the oldest and newest
+   * clients.
+   */
+  @ParameterizedTest(name = "kafka-clients {0}")
+  @ValueSource(strings = {"2.8.2", "4.4.0"})
+  void aBatchRetriedForNotEnoughReplicasNamesTheErrorOnItsSpans(String clientsVersion)
+      throws Exception {
+    KafkaCluster cluster = kafka.cluster();
+    String topic = "agent-min-isr-" + clientsVersion.replace('.', '-');
+    cluster.createTopic(TopicSpec.named(topic).minInsyncReplicas(2).build());
+    int records = 5;
+    try (OtlpReceiver receiver = new OtlpReceiver();
+        Admin admin = cluster.admin()) {
+      AppJvm.Running app =
+          AppJvm.start(
+              clientsVersion,
+              AppJvm.agentOptions(receiver.endpoint(), "1.0"),
+              ProducerApp.class,
+              cluster.bootstrapServers(),
+              topic,
+              Integer.toString(records),
+              "1500");
+      // The broker logs each refused append: the producer has been refused at least once.
+      awaitBrokerLog(cluster, "NotEnoughReplicasException", topic);
+      admin
+          .incrementalAlterConfigs(
+              Map.of(
+                  new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry("min.insync.replicas", "1"), AlterConfigOp.OpType.SET))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+      AppJvm.Result result = app.await();
+
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.value("FAILURES")).isEqualTo("0");
+      List<Span> spans = receiver.awaitSpans(records + EXTRA_RECORDS);
+      List<String> retryErrors = new ArrayList<>();
+      for (Span span : spans) {
+        long attempts = OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_ATTEMPTS.name());
+        String error =
+            OtlpReceiver.stringAttribute(span, SpanAttributes.PRODUCER_RETRY_ERROR.name());
+        if (attempts > 1) {
+          retryErrors.add(error);
+        } else {
+          assertThat(error).as("a batch sent once").isNull();
+        }
+      }
+      // The first records' batches were refused; the later ones may have gone after the change.
+      assertThat(retryErrors).isNotEmpty().allMatch("NOT_ENOUGH_REPLICAS"::equals);
+      System.out.println(
+          "kafka-clients "
+              + clientsVersion
+              + ": "
+              + retryErrors.size()
+              + " of "
+              + spans.size()
+              + " spans retried for NOT_ENOUGH_REPLICAS");
+    }
+  }
+
+  private static void awaitBrokerLog(KafkaCluster cluster, String... all) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      String log = Files.readString(cluster.broker(1).logFile(), StandardCharsets.UTF_8);
+      if (log.lines().anyMatch(line -> Arrays.stream(all).allMatch(line::contains))) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the broker never logged " + Arrays.toString(all));
   }
 
   @Test

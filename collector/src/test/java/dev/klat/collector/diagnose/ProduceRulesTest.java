@@ -242,6 +242,44 @@ class ProduceRulesTest {
     assertThat(report.findings().get(0)).isSameAs(minIsr);
   }
 
+  @Test
+  void recordsHeldInTheirBatchBehindARefusedOneAreMinInsyncReplicasNotBatchSize() {
+    // Two records refused until the ISR came back at 20 s; behind them, on the same leader, full
+    // batches that an idempotent producer held until then, sent once, and one on another leader.
+    TailRecord refused =
+        drainedAt(
+            tailRecord(
+                new double[] {10_000, 5, 5, 5, 5},
+                0,
+                1,
+                retriedFor("NOT_ENOUGH_REPLICAS"),
+                DEFAULT_CONSUMER),
+            20_000,
+            3);
+    ProducerEvidence full =
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 78, 16_376, 1, -1, -1, -1, true, -1, "");
+    TailRecord heldBatch =
+        tailRecord(new double[] {9_500, 5, 5, 5, 5}, 0, 1, full, DEFAULT_CONSUMER);
+    List<TailRecord> tail = new ArrayList<>();
+    tail.addAll(tail(2, refused));
+    tail.addAll(tail(3, drainedAt(heldBatch, 20_050, 3)));
+    tail.add(drainedAt(heldBatch, 20_050, 2));
+
+    DiagnosisReport report = diagnose(tail);
+
+    Finding top = report.findings().get(0);
+    assertThat(top.knob()).isEqualTo("min.insync.replicas");
+    assertThat(top.evidence())
+        .containsEntry(
+            "tail records retried because the ISR was below min.insync.replicas", "2 of 6")
+        .containsEntry("tail records held in their batch behind a refused one", "3 of 6");
+    // Refused: their 10 s; held: the 9,450 ms from their send to the refused records' last attempt.
+    assertThat(top.explainedSeconds()).isCloseTo((2 * 10.0 + 3 * 9.45) / 6, within(1e-9));
+    // Only the record on the other leader, and the held records' last 50 ms, stay a backlog.
+    assertThat(knob(report, "batch.size").explainedSeconds())
+        .isCloseTo((9.5 + 3 * 0.05) / 6, within(1e-9));
+  }
+
   // Sent three times, the last retry for this error.
   private static ProducerEvidence retriedFor(String error) {
     return new ProducerEvidence(

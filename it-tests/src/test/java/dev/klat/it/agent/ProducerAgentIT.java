@@ -13,14 +13,18 @@ import dev.klat.model.TimingHeader;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.management.InstanceNotFoundException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -299,8 +303,8 @@ class ProducerAgentIT {
               topic,
               Integer.toString(records),
               "1500");
-      // The broker logs each refused append: the producer has been refused at least once.
-      awaitBrokerLog(cluster, "NotEnoughReplicasException", topic);
+      // Refused twice: the first attempt and at least one retry.
+      awaitProduceErrors(cluster, "NOT_ENOUGH_REPLICAS", 2);
       admin
           .incrementalAlterConfigs(
               Map.of(
@@ -339,16 +343,31 @@ class ProducerAgentIT {
     }
   }
 
-  private static void awaitBrokerLog(KafkaCluster cluster, String... all) throws Exception {
+  // The broker counts each produce request it answers with an error, by error, over JMX; the
+  // counter appears with its first error. This test's producer is the broker's only one.
+  private static void awaitProduceErrors(KafkaCluster cluster, String error, long atLeast)
+      throws Exception {
+    ObjectName errors =
+        new ObjectName(
+            "kafka.network:type=RequestMetrics,name=ErrorsPerSec,request=Produce,error=" + error);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      String log = Files.readString(cluster.broker(1).logFile(), StandardCharsets.UTF_8);
-      if (log.lines().anyMatch(line -> Arrays.stream(all).allMatch(line::contains))) {
-        return;
+    try (JMXConnector connector =
+        JMXConnectorFactory.connect(new JMXServiceURL(cluster.broker(1).jmxServiceUrl()))) {
+      MBeanServerConnection connection = connector.getMBeanServerConnection();
+      long count = 0;
+      while (System.nanoTime() < deadline) {
+        try {
+          count = (Long) connection.getAttribute(errors, "Count");
+        } catch (InstanceNotFoundException notYet) {
+          count = 0;
+        }
+        if (count >= atLeast) {
+          return;
+        }
+        Thread.sleep(100);
       }
-      Thread.sleep(100);
+      throw new AssertionError("the broker answered " + count + " produce requests with " + error);
     }
-    throw new AssertionError("the broker never logged " + Arrays.toString(all));
   }
 
   @Test

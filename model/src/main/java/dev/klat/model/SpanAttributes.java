@@ -125,6 +125,18 @@ public final class SpanAttributes {
           "",
           "How many produce requests carried the batch, 1 without retry.");
 
+  /**
+   * {@code klat.producer.retry_error}: the error of the batch's last failed attempt that the
+   * producer retried, the name of Kafka's {@code Errors} in the partition's produce response (for
+   * example {@code NOT_ENOUGH_REPLICAS}, {@code NOT_LEADER_OR_FOLLOWER}, or {@code
+   * NETWORK_EXCEPTION} for a lost connection). Only on records whose batch was retried; absent too
+   * from agents that could not hook the retry decision.
+   */
+  public static final AttributeDef PRODUCER_RETRY_ERROR =
+      string(
+          "klat.producer.retry_error",
+          "The error (Kafka's Errors name) of the batch's last attempt that the producer retried.");
+
   /** {@code klat.producer.acks}: the producer's {@code acks} setting: "0", "1" or "all". */
   public static final AttributeDef PRODUCER_ACKS =
       string("klat.producer.acks", "The producer's acks setting: \"0\", \"1\" or \"all\".");
@@ -306,6 +318,7 @@ public final class SpanAttributes {
               MESSAGING_CONSUMER_GROUP_NAME,
               MESSAGING_CLIENT_ID,
               PRODUCER_ATTEMPTS,
+              PRODUCER_RETRY_ERROR,
               PRODUCER_ACKS,
               BATCH_RECORD_COUNT,
               BATCH_SIZE_BYTES,

@@ -60,6 +60,7 @@ class NamesTest {
     expected.put("messaging.consumer.group.name", AttributeDef.Type.STRING);
     expected.put("messaging.client.id", AttributeDef.Type.STRING);
     expected.put("klat.producer.attempts", AttributeDef.Type.LONG);
+    expected.put("klat.producer.retry_error", AttributeDef.Type.STRING);
     expected.put("klat.producer.acks", AttributeDef.Type.STRING);
     expected.put("klat.batch.record_count", AttributeDef.Type.LONG);
     expected.put("klat.batch.size_bytes", AttributeDef.Type.LONG);

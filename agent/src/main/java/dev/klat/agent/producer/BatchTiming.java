@@ -2,9 +2,9 @@ package dev.klat.agent.producer;
 
 /**
  * What the agent knows about one producer batch: the send time S of each of its records, in append
- * order, when it was drained into a produce request (first and last attempt) and which broker the
- * request went to, with how many batches it carried and how many requests were already in flight to
- * that broker.
+ * order, when it was drained into a produce request (first and last attempt), the error it was last
+ * retried for, and which broker the request went to, with how many batches it carried and how many
+ * requests were already in flight to that broker.
  *
  * <p>Appends happen on application threads under the accumulator's lock for the batch's partition;
  * drains take the same lock, so the network thread sees every append made before the drain. Drain
@@ -22,6 +22,12 @@ final class BatchTiming {
   long lastDrainNanos;
   int drains;
   int leaderNodeId = -1;
+
+  /**
+   * The name of Kafka's {@code Errors} of the last failed attempt the producer retried the batch
+   * for; null while it was never retried (or the retry hook did not bind).
+   */
+  String retryError;
 
   /**
    * Of the request that carried the batch last: its batches, and the requests already in flight.

@@ -24,6 +24,11 @@ public final class ProducerInstrumentation {
       "org.apache.kafka.clients.producer.KafkaProducer$ClusterAndWaitTime";
 
   private static final String HOOKS = "dev.klat.agent.producer.ProducerHooks";
+  private static final String RETRY_HOOKS = "dev.klat.agent.producer.RetryHooks";
+  private static final String BATCH_TYPE =
+      "Lorg/apache/kafka/clients/producer/internals/ProducerBatch;";
+  private static final String PARTITION_RESPONSE =
+      "Lorg/apache/kafka/common/requests/ProduceResponse$PartitionResponse;";
   private static final String OBJECT = "Ljava/lang/Object;";
   private static final String RECORD = "Lorg/apache/kafka/clients/producer/ProducerRecord;";
   private static final String CALLBACK = "Lorg/apache/kafka/clients/producer/Callback;";
@@ -88,11 +93,20 @@ public final class ProducerInstrumentation {
         ClassPlan.of(
             SENDER,
             false,
-            Collections.singletonList(
+            Arrays.asList(
                 Hook.on("Sender.sendProduceRequest", SENDER, "sendProduceRequest")
                     .arguments(null, "I", null, null, LIST)
                     .passing(Value.argument(1), Value.argument(4), Value.field("client"))
                     .calling(HOOKS, "onProduceRequest", "(I" + LIST + OBJECT + ")V")
+                    .build(),
+                // Called only for a partition response with an error; true re-enqueues the batch.
+                // The same private (ProducerBatch, PartitionResponse, long) from 2.8 to 4.4, while
+                // completeBatch, its caller, gained an argument in 3.7.
+                Hook.on("Sender.canRetry", SENDER, "canRetry")
+                    .arguments(BATCH_TYPE, PARTITION_RESPONSE, "J")
+                    .atExit()
+                    .passing(Value.returned(), Value.argument(0), Value.argument(1))
+                    .calling(RETRY_HOOKS, "onRetryDecided", "(Z" + OBJECT + OBJECT + ")V")
                     .build())),
         // The metadata wait doSend() measured: built once per send() by waitOnMetadata, with 0
         // when the metadata was cached, the same (Cluster, long) shape from 2.8 to 4.4.

@@ -104,6 +104,9 @@ final class ProducerSpans {
       span.put(SpanAttributes.DRAIN_FIRST_TIME, runtime.time.epochNanosAt(timing.firstDrainNanos));
       span.put(SpanAttributes.DRAIN_TIME, runtime.time.epochNanosAt(timing.lastDrainNanos));
       span.put(SpanAttributes.PRODUCER_ATTEMPTS, timing.drains);
+      if (timing.drains > 1 && timing.retryError != null) {
+        span.put(SpanAttributes.PRODUCER_RETRY_ERROR, timing.retryError);
+      }
       if (timing.leaderNodeId >= 0) {
         span.put(SpanAttributes.LEADER_NODE_ID, timing.leaderNodeId);
       }

@@ -16,4 +16,14 @@ public final class TestSpans {
     }
     return null;
   }
+
+  /** The string value of {@code key} on {@code span}, or null when the span does not carry it. */
+  public static String stringValue(SpanRecord span, AttributeDef key) {
+    for (int i = 0; i < span.attributeCount(); i++) {
+      if (span.attributeKey(i) == key) {
+        return span.attributeString(i);
+      }
+    }
+    return null;
+  }
 }

@@ -20,6 +20,9 @@ package dev.klat.collector.correlate;
  * @param acksAll whether the producer used {@code acks=all}
  * @param metadataWaitNanos the part of {@code appendWaitNanos} spent waiting for the topic's
  *     metadata, from Kafka's whole milliseconds; -1 from an agent that does not split the wait
+ * @param retryError the error (Kafka's {@code Errors} name) of the last attempt the producer
+ *     retried the batch for, such as {@code NOT_ENOUGH_REPLICAS}; "" when the batch was not retried
+ *     or the agent did not report it
  */
 public record ProducerEvidence(
     long lingerMs,
@@ -33,11 +36,46 @@ public record ProducerEvidence(
     long requestInFlight,
     long requestBatches,
     boolean acksAll,
-    long metadataWaitNanos) {
+    long metadataWaitNanos,
+    String retryError) {
 
   /** Nothing reported. */
   public static final ProducerEvidence UNKNOWN =
-      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, false, -1);
+      new ProducerEvidence(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, false, -1, "");
+
+  public ProducerEvidence {
+    retryError = retryError == null ? "" : retryError;
+  }
+
+  /** The evidence of an agent that does not report the error a batch was retried for. */
+  public ProducerEvidence(
+      long lingerMs,
+      long batchSizeBytes,
+      long bufferMemoryBytes,
+      long maxInFlight,
+      long batchRecords,
+      long batchBytes,
+      long attempts,
+      long appendWaitNanos,
+      long requestInFlight,
+      long requestBatches,
+      boolean acksAll,
+      long metadataWaitNanos) {
+    this(
+        lingerMs,
+        batchSizeBytes,
+        bufferMemoryBytes,
+        maxInFlight,
+        batchRecords,
+        batchBytes,
+        attempts,
+        appendWaitNanos,
+        requestInFlight,
+        requestBatches,
+        acksAll,
+        metadataWaitNanos,
+        "");
+  }
 
   /** The evidence of an agent that does not split the append wait: no metadata wait. */
   public ProducerEvidence(

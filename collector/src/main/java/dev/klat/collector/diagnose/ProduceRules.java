@@ -6,16 +6,23 @@ import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 
 /**
  * The produce segment ({@code D - S}): {@code send()} blocked before the record was in its batch
  * (waiting for metadata, for {@code buffer.memory}), a batch lingering for {@code linger.ms}, full
  * batches queued behind the producer's backlog ({@code batch.size}), batches that waited past
- * {@code linger.ms} for a free slot among the connection's in-flight requests, and retries. The
- * time blocked in {@code send()} comes first, so that the others weigh only the time in the batch.
+ * {@code linger.ms} for a free slot among the connection's in-flight requests, and retries: those
+ * the leader forced by refusing {@code acks=all} writes below {@code min.insync.replicas}, and the
+ * others. The time blocked in {@code send()} comes first, so that the others weigh only the time in
+ * the batch.
  */
 final class ProduceRules implements Rule {
   // A batch at least this full of batch.size was sent because it was full, not because linger.ms
@@ -24,14 +31,21 @@ final class ProduceRules implements Rule {
   private static final long MS = 1_000_000L;
   // Batches from this many partitions in one request, each of a record or two: records spread thin.
   private static final long SPREAD_PARTITIONS = 4;
+  // The errors of a leader whose partition's ISR is below min.insync.replicas.
+  private static final Set<String> BELOW_MIN_ISR =
+      Set.of("NOT_ENOUGH_REPLICAS", "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
 
   @Override
   public List<Finding> explain(TailEvidence tail) {
     List<Finding> out = new ArrayList<>();
+    Map<TailRecord, Long> held = heldBehindRefused(tail);
+    // The time in the batch that is not explained by waiting behind a refused batch.
+    ToLongFunction<TailRecord> free = r -> Math.max(0, inBatch(r) - held.getOrDefault(r, 0L));
     blockedInSend(tail, out);
-    linger(tail, out);
-    backlog(tail, out);
-    inFlightSlots(tail, out);
+    linger(tail, free, out);
+    backlog(tail, free, out);
+    inFlightSlots(tail, free, out);
+    minInsyncReplicas(tail, held, out);
     retries(tail, out);
     return out;
   }
@@ -104,9 +118,14 @@ final class ProduceRules implements Rule {
   }
 
   // A batch that left before it was full waited up to linger.ms for more records.
-  private static void linger(TailEvidence tail, List<Finding> out) {
+  private static void linger(
+      TailEvidence tail, ToLongFunction<TailRecord> free, List<Finding> out) {
     double explained =
-        tail.mean(r -> isFull(r.producer()) || r.producer().lingerMs() <= 0 ? 0 : lingerWait(r));
+        tail.mean(
+            r ->
+                isFull(r.producer()) || r.producer().lingerMs() <= 0
+                    ? 0
+                    : Math.min(r.producer().lingerMs() * MS, free.applyAsLong(r)));
     if (explained <= 0) {
       return;
     }
@@ -137,10 +156,14 @@ final class ProduceRules implements Rule {
 
   // A full batch left at once; when its records still waited past linger.ms, the producer had a
   // backlog: more records than its requests carry away.
-  private static void backlog(TailEvidence tail, List<Finding> out) {
+  private static void backlog(
+      TailEvidence tail, ToLongFunction<TailRecord> free, List<Finding> out) {
     double explained =
         tail.mean(
-            r -> isFull(r.producer()) ? inBatch(r) - Math.max(0, r.producer().lingerMs()) * MS : 0);
+            r ->
+                isFull(r.producer())
+                    ? free.applyAsLong(r) - Math.max(0, r.producer().lingerMs()) * MS
+                    : 0);
     if (explained <= 0) {
       return;
     }
@@ -167,12 +190,13 @@ final class ProduceRules implements Rule {
   // connection to take another request. When the request that carried it found the connection's
   // other slots taken, the wait was for a free slot: max.in.flight.requests.per.connection
   // requests were waiting on a slow leader.
-  private static void inFlightSlots(TailEvidence tail, List<Finding> out) {
+  private static void inFlightSlots(
+      TailEvidence tail, ToLongFunction<TailRecord> free, List<Finding> out) {
     double explained =
         tail.mean(
             r ->
                 !isFull(r.producer()) && tookLastSlot(r.producer())
-                    ? Math.max(0, inBatch(r) - Math.max(0, r.producer().lingerMs()) * MS)
+                    ? Math.max(0, free.applyAsLong(r) - Math.max(0, r.producer().lingerMs()) * MS)
                     : 0);
     if (explained <= 0) {
       return;
@@ -198,15 +222,100 @@ final class ProduceRules implements Rule {
                 + " batch.size or linger.ms carries more records per request."));
   }
 
-  // Each retry adds at least a round trip and retry.backoff.ms before the record is drained again.
-  private static void retries(TailEvidence tail, List<Finding> out) {
-    double explained = tail.mean(r -> r.producer().attempts() > 1 ? r.nanos(Segment.PRODUCE) : 0);
+  // The leader refuses an acks=all write while the partition's ISR is smaller than
+  // min.insync.replicas (NOT_ENOUGH_REPLICAS; _AFTER_APPEND when the ISR shrank during the append),
+  // and the producer retries until a follower is back in the ISR: the whole produce segment of
+  // such a record is that wait.
+  private static void minInsyncReplicas(
+      TailEvidence tail, Map<TailRecord, Long> held, List<Finding> out) {
+    double explained =
+        tail.mean(r -> retriedBelowMinIsr(r) ? r.nanos(Segment.PRODUCE) : held.getOrDefault(r, 0L));
     if (explained <= 0) {
       return;
     }
-    long retried = tail.records().stream().filter(r -> r.producer().attempts() > 1).count();
+    List<TailRecord> refused =
+        tail.records().stream().filter(ProduceRules::retriedBelowMinIsr).toList();
     Map<String, Object> evidence = new LinkedHashMap<>();
-    evidence.put("tail records sent more than once", retried + " of " + tail.size());
+    evidence.put(
+        "tail records retried because the ISR was below min.insync.replicas",
+        refused.size() + " of " + tail.size());
+    evidence.put(
+        "tail records held in their batch behind a refused one",
+        tail.records().stream().filter(held::containsKey).count() + " of " + tail.size());
+    evidence.put("error", errorCounts(refused));
+    evidence.put(
+        "leader the batches went to",
+        refused.stream()
+            .map(r -> r.leaderNodeId() < 0 ? "unknown" : "broker " + r.leaderNodeId())
+            .distinct()
+            .sorted()
+            .collect(Collectors.joining(", ")));
+    evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
+    out.add(
+        tail.finding(
+            Segment.PRODUCE,
+            "min.insync.replicas",
+            explained,
+            evidence,
+            "The partition's ISR was smaller than the topic's min.insync.replicas: an in-sync"
+                + " replica was missing, so the leader refused acks=all writes and the producer"
+                + " retried until a follower caught up. Find the follower out of the ISR (a broker"
+                + " down or restarting, a replica lagging past replica.lag.time.max.ms: its disk,"
+                + " network or replica fetcher threads). Lowering min.insync.replicas, or acks,"
+                + " keeps writes flowing but trades durability: an acknowledged record then lives"
+                + " on fewer replicas."));
+  }
+
+  // An idempotent producer (the default from 3.0) sends a partition's next batch only once the
+  // batch it retries is through, so the records that arrive meanwhile wait in their batch for as
+  // long as the ISR stays short, never sent and never refused themselves. Tail records do not name
+  // their partition: a record is taken as held when it went to the leader of a refused record,
+  // was appended after it, and waited in its batch until that record's last attempt was sent. The
+  // value is the part of its produce it waited, to that last attempt.
+  private static Map<TailRecord, Long> heldBehindRefused(TailEvidence tail) {
+    List<TailRecord> refused =
+        tail.records().stream().filter(ProduceRules::retriedBelowMinIsr).toList();
+    Map<TailRecord, Long> held = new IdentityHashMap<>();
+    if (refused.isEmpty()) {
+      return held;
+    }
+    for (TailRecord r : tail.records()) {
+      if (r.producer().attempts() > 1 || r.leaderNodeId() < 0 || r.nanos(Segment.PRODUCE) < 0) {
+        continue;
+      }
+      long sent = sendEpochNanos(r);
+      long longest = 0;
+      for (TailRecord x : refused) {
+        long lastAttempt = x.drainEpochNanos();
+        if (x.leaderNodeId() == r.leaderNodeId()
+            && sendEpochNanos(x) < sent
+            && sent < lastAttempt
+            && lastAttempt <= r.drainEpochNanos()) {
+          longest = Math.max(longest, Math.min(lastAttempt - sent, inBatch(r)));
+        }
+      }
+      if (longest > 0) {
+        held.put(r, longest);
+      }
+    }
+    return held;
+  }
+
+  // S, on the producer's clock: D less the produce segment.
+  private static long sendEpochNanos(TailRecord r) {
+    return r.drainEpochNanos() - r.nanos(Segment.PRODUCE);
+  }
+
+  // Each retry adds at least a round trip and retry.backoff.ms before the record is drained again.
+  private static void retries(TailEvidence tail, List<Finding> out) {
+    double explained = tail.mean(r -> otherRetry(r) ? r.nanos(Segment.PRODUCE) : 0);
+    if (explained <= 0) {
+      return;
+    }
+    List<TailRecord> retried = tail.records().stream().filter(ProduceRules::otherRetry).toList();
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("tail records sent more than once", retried.size() + " of " + tail.size());
+    evidence.put("errors retried for", errorCounts(retried));
     evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
     out.add(
         tail.finding(
@@ -219,8 +328,25 @@ final class ProduceRules implements Rule {
                 + " rather than the retry settings."));
   }
 
-  private static long lingerWait(TailRecord r) {
-    return Math.min(r.producer().lingerMs() * MS, inBatch(r));
+  private static boolean retriedBelowMinIsr(TailRecord r) {
+    return r.producer().attempts() > 1 && BELOW_MIN_ISR.contains(r.producer().retryError());
+  }
+
+  private static boolean otherRetry(TailRecord r) {
+    return r.producer().attempts() > 1 && !retriedBelowMinIsr(r);
+  }
+
+  // "NOT_LEADER_OR_FOLLOWER 3, unknown 2", most frequent first; "unknown" from agents that do not
+  // report the error.
+  private static String errorCounts(List<TailRecord> records) {
+    Map<String, Long> counts =
+        records.stream()
+            .map(r -> r.producer().retryError().isEmpty() ? "unknown" : r.producer().retryError())
+            .collect(Collectors.groupingBy(e -> e, TreeMap::new, Collectors.counting()));
+    return counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .map(e -> e.getKey() + " " + e.getValue())
+        .collect(Collectors.joining(", "));
   }
 
   // The part of produce in send(), before the record was in its batch; 0 when unknown.

@@ -49,6 +49,7 @@ final class KlatAttributes {
   static final int REQUEST_BATCHES = 33;
   static final int ASSIGNED_PARTITIONS = 34;
   static final int METADATA_WAIT = 35;
+  static final int RETRY_ERROR = 36;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -88,6 +89,7 @@ final class KlatAttributes {
     EvidenceAttributes.PRODUCER_REQUEST_BATCHES,
     EvidenceAttributes.CONSUMER_ASSIGNED_PARTITIONS,
     EvidenceAttributes.PRODUCER_METADATA_WAIT_MS,
+    SpanAttributes.PRODUCER_RETRY_ERROR,
   };
   static final int COUNT = DEFS.length;
 

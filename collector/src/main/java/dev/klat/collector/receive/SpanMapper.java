@@ -97,7 +97,8 @@ final class SpanMapper {
             evidence(a, KlatAttributes.REQUEST_IN_FLIGHT),
             evidence(a, KlatAttributes.REQUEST_BATCHES),
             isAcksAll(a.asString(KlatAttributes.ACKS)),
-            millisAsNanos(evidence(a, KlatAttributes.METADATA_WAIT))));
+            millisAsNanos(evidence(a, KlatAttributes.METADATA_WAIT)),
+            a.asString(KlatAttributes.RETRY_ERROR)));
   }
 
   // -1, unknown, stays -1; so does a value too large to be a wait.

@@ -2,6 +2,7 @@ package dev.klat.collector.diagnose;
 
 import static dev.klat.collector.diagnose.Tails.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.ProducerEvidence;
@@ -196,6 +197,99 @@ class ProduceRulesTest {
 
     assertThat(report.findings().get(0).knob()).isEqualTo("retries");
     assertThat(report.findings().get(0).evidence())
-        .containsEntry("tail records sent more than once", "10 of 10");
+        .containsEntry("tail records sent more than once", "10 of 10")
+        .containsEntry("errors retried for", "unknown 10");
+    // An agent that does not report the error: nothing says the ISR was short.
+    assertThat(report.findings()).noneMatch(f -> f.knob().equals("min.insync.replicas"));
+  }
+
+  @Test
+  void batchesRetriedBecauseTheIsrWasBelowMinInsyncReplicasNameIt() {
+    DiagnosisReport report =
+        diagnose(producerTail(10, retriedFor("NOT_ENOUGH_REPLICAS"), 60, 5, 5, 5, 5));
+
+    Finding top = report.findings().get(0);
+    assertThat(top.segment()).isEqualTo("produce");
+    assertThat(top.knob()).isEqualTo("min.insync.replicas");
+    // The whole produce segment, 60 ms of the tail's 80.
+    assertThat(top.tailShare()).isCloseTo(0.75, within(1e-9));
+    assertThat(top.evidence())
+        .containsEntry(
+            "tail records retried because the ISR was below min.insync.replicas", "10 of 10")
+        .containsEntry("error", "NOT_ENOUGH_REPLICAS 10")
+        .containsEntry("leader the batches went to", "broker 1")
+        .containsEntry("produce, tail mean", "60.0 ms");
+    assertThat(top.suggestion()).contains("follower").contains("durability");
+    assertThat(report.findings()).noneMatch(f -> f.knob().equals("retries"));
+  }
+
+  @Test
+  void retriesForOtherErrorsStayRetriesBesideMinInsyncReplicas() {
+    List<TailRecord> tail = new ArrayList<>();
+    tail.addAll(producerTail(6, retriedFor("NOT_ENOUGH_REPLICAS_AFTER_APPEND"), 60, 5, 5, 5, 5));
+    tail.addAll(producerTail(4, retriedFor("NOT_LEADER_OR_FOLLOWER"), 60, 5, 5, 5, 5));
+
+    DiagnosisReport report = diagnose(tail);
+
+    Finding minIsr = knob(report, "min.insync.replicas");
+    Finding retries = knob(report, "retries");
+    assertThat(minIsr.tailShare()).isCloseTo(0.6 * 0.75, within(1e-9));
+    assertThat(retries.tailShare()).isCloseTo(0.4 * 0.75, within(1e-9));
+    assertThat(minIsr.evidence()).containsEntry("error", "NOT_ENOUGH_REPLICAS_AFTER_APPEND 6");
+    assertThat(retries.evidence())
+        .containsEntry("tail records sent more than once", "4 of 10")
+        .containsEntry("errors retried for", "NOT_LEADER_OR_FOLLOWER 4");
+    assertThat(report.findings().get(0)).isSameAs(minIsr);
+  }
+
+  @Test
+  void recordsHeldInTheirBatchBehindARefusedOneAreMinInsyncReplicasNotBatchSize() {
+    // Two records refused until the ISR came back at 20 s; behind them, on the same leader, full
+    // batches that an idempotent producer held until then, sent once, and one on another leader.
+    TailRecord refused =
+        drainedAt(
+            tailRecord(
+                new double[] {10_000, 5, 5, 5, 5},
+                0,
+                1,
+                retriedFor("NOT_ENOUGH_REPLICAS"),
+                DEFAULT_CONSUMER),
+            20_000,
+            3);
+    ProducerEvidence full =
+        new ProducerEvidence(0, 16_384, 33_554_432, 5, 78, 16_376, 1, -1, -1, -1, true, -1, "");
+    TailRecord heldBatch =
+        tailRecord(new double[] {9_500, 5, 5, 5, 5}, 0, 1, full, DEFAULT_CONSUMER);
+    List<TailRecord> tail = new ArrayList<>();
+    tail.addAll(tail(2, refused));
+    tail.addAll(tail(3, drainedAt(heldBatch, 20_050, 3)));
+    tail.add(drainedAt(heldBatch, 20_050, 2));
+
+    DiagnosisReport report = diagnose(tail);
+
+    Finding top = report.findings().get(0);
+    assertThat(top.knob()).isEqualTo("min.insync.replicas");
+    assertThat(top.evidence())
+        .containsEntry(
+            "tail records retried because the ISR was below min.insync.replicas", "2 of 6")
+        .containsEntry("tail records held in their batch behind a refused one", "3 of 6");
+    // Refused: their 10 s; held: the 9,450 ms from their send to the refused records' last attempt.
+    assertThat(top.explainedSeconds()).isCloseTo((2 * 10.0 + 3 * 9.45) / 6, within(1e-9));
+    // Only the record on the other leader, and the held records' last 50 ms, stay a backlog.
+    assertThat(knob(report, "batch.size").explainedSeconds())
+        .isCloseTo((9.5 + 3 * 0.05) / 6, within(1e-9));
+  }
+
+  // Sent three times, the last retry for this error.
+  private static ProducerEvidence retriedFor(String error) {
+    return new ProducerEvidence(
+        0, 16_384, 33_554_432, 5, 10, 1_000, 3, -1, -1, -1, true, -1, error);
+  }
+
+  private static Finding knob(DiagnosisReport report, String knob) {
+    return report.findings().stream()
+        .filter(f -> f.knob().equals(knob))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + knob + " in " + report.findings()));
   }
 }

@@ -66,6 +66,22 @@ final class Tails {
         r.consumer());
   }
 
+  /** The same record, drained at {@code drainMs} (epoch, ms) to {@code leader}. */
+  static TailRecord drainedAt(TailRecord r, double drainMs, int leader) {
+    return new TailRecord(
+        (long) (drainMs * MS),
+        r.e2eNanos(),
+        r.segmentNanos(),
+        r.lagNanos(),
+        r.bufferedNanos(),
+        leader,
+        r.commitFollowerId(),
+        r.requestQueueNanos(),
+        r.requestLocalNanos(),
+        r.producer(),
+        r.consumer());
+  }
+
   /** The same record, its produce request timed by the leader's probe (ms). */
   static TailRecord withRequestTimes(TailRecord r, double queueMs, double localMs) {
     return new TailRecord(

@@ -59,6 +59,7 @@ class OtlpDecodingTest {
             .addAttributes(num(SpanAttributes.BATCH_RECORD_COUNT.name(), 7))
             .addAttributes(num(SpanAttributes.BATCH_SIZE_BYTES.name(), 900))
             .addAttributes(num(SpanAttributes.PRODUCER_ATTEMPTS.name(), 2))
+            .addAttributes(str(SpanAttributes.PRODUCER_RETRY_ERROR.name(), "NOT_ENOUGH_REPLICAS"))
             .addAttributes(num(EvidenceAttributes.PRODUCER_APPEND_WAIT_NS.name(), 3_000_000))
             .addAttributes(num(EvidenceAttributes.PRODUCER_METADATA_WAIT_MS.name(), 2))
             .addAttributes(num(EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT.name(), 4))
@@ -144,7 +145,20 @@ class OtlpDecodingTest {
     // max.in.flight was not sent; the metadata wait arrives in milliseconds.
     assertThat(p.evidence())
         .isEqualTo(
-            new ProducerEvidence(20, 65_536, -1, -1, 7, 900, 2, 3_000_000, 4, 12, true, 2_000_000));
+            new ProducerEvidence(
+                20,
+                65_536,
+                -1,
+                -1,
+                7,
+                900,
+                2,
+                3_000_000,
+                4,
+                12,
+                true,
+                2_000_000,
+                "NOT_ENOUGH_REPLICAS"));
 
     ConsumerSpan c = spans.get(1).consumer();
     assertThat(c.group()).isEqualTo("billing");

@@ -49,7 +49,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * follower); and a slow network path from the consumer to its leader (the fetch path). A third
  * cluster moves a topic's leader between two brokers every 2 s (retries). A fourth has producers
  * that write a topic less often than their {@code metadata.max.idle.ms}, 100 ms each way from every
- * broker: {@code send()} waits for the topic's metadata (metadata wait).
+ * broker: {@code send()} waits for the topic's metadata (metadata wait). A fifth stops a follower
+ * of a topic whose {@code min.insync.replicas} is its replication factor (min.insync.replicas).
  */
 class DiagnosisIT {
 
@@ -204,6 +205,29 @@ class DiagnosisIT {
   private static final int METADATA_SECONDS = 40;
   private static final int METADATA_PER_SECOND = 1;
 
+  // Its partition needs all three replicas in the ISR (min.insync.replicas=3) for an acks=all
+  // write. Once 30 records are on it, follower broker 2 stops (its controlled shutdown takes it out
+  // of the ISR), stays down 5 s and starts again; until it has caught up and is back in the ISR,
+  // the leader refuses new writes with NOT_ENOUGH_REPLICAS and the producer retries them. The
+  // requests already appended when the follower left wait for the high watermark instead, which
+  // does not move while the ISR is below min.insync.replicas (eligible leader replicas, on by
+  // default in these 4.x brokers): with the default request.timeout.ms (30 s) the whole outage was
+  // spent there, all in publish ('broker 3 replication' led, in one run). 2 s lets them time out
+  // and be retried, refused, as a longer outage does at 30 s. The stop and start take seconds of
+  // their own on a 2-core machine (13 s down in one run), so the stream runs 25 s.
+  private static final Cause MIN_ISR =
+      new Cause(
+          "dx-min-isr",
+          "all:0:1:500:0:classic:false:request.timeout.ms=2000",
+          OTHER_LEADER,
+          "produce:min\\.insync\\.replicas");
+  private static final int MIN_ISR_FOLLOWER = COMMIT_LEADER;
+  private static final int MIN_ISR_REPLICAS = 3;
+  private static final int MIN_ISR_SECONDS = 25;
+  private static final int MIN_ISR_PER_SECOND = 10;
+  private static final long MIN_ISR_RECORDS_FIRST = 30;
+  private static final Duration MIN_ISR_FOLLOWER_DOWN = Duration.ofSeconds(5);
+
   @Test
   @EnabledIfSystemProperty(
       named = "klat.diagnosis.suite",
@@ -293,6 +317,30 @@ class DiagnosisIT {
   @EnabledIfSystemProperty(
       named = "klat.diagnosis.suite",
       matches = "true",
+      disabledReason = "the diagnosis suite's min.insync.replicas cluster is opt-in")
+  void writesRefusedWhileAFollowerIsOutOfTheIsrNameMinInsyncReplicas() throws Exception {
+    run(
+        new ProxiedPaths(),
+        List.of(MIN_ISR),
+        NO_DELAY,
+        NO_DELAY,
+        NO_DELAY,
+        NO_DELAY,
+        MIN_ISR_SECONDS,
+        MIN_ISR_PER_SECOND,
+        cluster ->
+            new FollowerRestart(
+                cluster,
+                MIN_ISR.topic,
+                MIN_ISR_FOLLOWER,
+                MIN_ISR_RECORDS_FIRST,
+                MIN_ISR_FOLLOWER_DOWN));
+  }
+
+  @Test
+  @EnabledIfSystemProperty(
+      named = "klat.diagnosis.suite",
+      matches = "true",
       disabledReason = "the diagnosis suite's third cluster is opt-in: -Dklat.diagnosis.suite=true")
   void retriesAfterLeaderMovesAreNamed() throws Exception {
     run(new ProxiedPaths(), List.of(RETRIES), PUBLISH_DELAY, NO_DELAY, NO_DELAY);
@@ -352,12 +400,15 @@ class DiagnosisIT {
                 .start()) {
       for (Cause cause : causes) {
         for (String topic : List.of(cause.topic, AccuracyApp.warmupTopic(cause.topic))) {
-          cluster.createTopic(
+          TopicSpec.Builder spec =
               TopicSpec.named(topic)
                   .partitions(cause.partitions)
                   .replicationFactor(cause.replicationFactor)
-                  .preferredLeader(cause.leader)
-                  .build());
+                  .preferredLeader(cause.leader);
+          if (cause == MIN_ISR) {
+            spec.minInsyncReplicas(MIN_ISR_REPLICAS);
+          }
+          cluster.createTopic(spec.build());
         }
       }
       String exporters =
@@ -421,6 +472,9 @@ class DiagnosisIT {
         }
         if (running instanceof BusyIoThread busy) {
           System.out.println("busy I/O thread: " + busy.acknowledged() + " batches taken");
+        }
+        if (running instanceof FollowerRestart restart) {
+          assertThat(restart.restarted()).as("follower restarted").isTrue();
         }
         assertThat(app.exitCode()).as(app.output()).isZero();
 

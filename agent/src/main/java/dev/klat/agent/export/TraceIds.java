@@ -14,7 +14,8 @@ public final class TraceIds {
   /** The {@code sampled} bit of the trace flags. */
   public static final int FLAG_SAMPLED = 0x01;
 
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  private static final byte[] HEX =
+      "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   private TraceIds() {}
 
@@ -42,7 +43,24 @@ public final class TraceIds {
    */
   public static String traceparent(
       long traceIdHigh, long traceIdLow, long spanId, boolean sampled) {
-    char[] out = new char[TRACEPARENT_LENGTH];
+    return new String(
+        traceparentBytes(traceIdHigh, traceIdLow, spanId, sampled),
+        java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * Formats a version 00 {@code traceparent} value as the ASCII bytes a header carries, with no
+   * string in between (a sampled record's send makes one).
+   *
+   * @param traceIdHigh the first 8 bytes of the trace id
+   * @param traceIdLow the last 8 bytes of the trace id
+   * @param spanId the id of the span that is the parent of the receiving side
+   * @param sampled the {@code sampled} flag
+   * @return {@value #TRACEPARENT_LENGTH} bytes
+   */
+  public static byte[] traceparentBytes(
+      long traceIdHigh, long traceIdLow, long spanId, boolean sampled) {
+    byte[] out = new byte[TRACEPARENT_LENGTH];
     out[0] = '0';
     out[1] = '0';
     out[2] = '-';
@@ -52,11 +70,11 @@ public final class TraceIds {
     writeHex(spanId, out, 36);
     out[52] = '-';
     out[53] = '0';
-    out[54] = sampled ? '1' : '0';
-    return new String(out);
+    out[54] = (byte) (sampled ? '1' : '0');
+    return out;
   }
 
-  private static void writeHex(long value, char[] out, int offset) {
+  private static void writeHex(long value, byte[] out, int offset) {
     for (int i = 15; i >= 0; i--) {
       out[offset + i] = HEX[(int) value & 0xf];
       value >>>= 4;

@@ -2,7 +2,6 @@ package dev.klat.agent.producer;
 
 import dev.klat.model.HeaderNames;
 import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -25,8 +24,7 @@ final class HeaderStamper {
 
   /** Returns the record to send: {@code record} itself, or a stamped copy of it. */
   static ProducerRecord<?, ?> stamp(
-      ProducerRecord<?, ?> record, String traceparent, byte[] timingHeader) {
-    byte[] traceparentBytes = traceparent.getBytes(StandardCharsets.US_ASCII);
+      ProducerRecord<?, ?> record, byte[] traceparentBytes, byte[] timingHeader) {
     try {
       if (readOnly(record.headers())) {
         return stampedCopy(record, traceparentBytes, timingHeader);

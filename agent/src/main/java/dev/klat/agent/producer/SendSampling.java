@@ -68,7 +68,7 @@ final class SendSampling {
               runtime.time.epochNanosAt(sendNanos) / 1000L, runtime.instanceId, true);
       tracker.replaceRecord(
           HeaderStamper.stamp(
-              record, TraceIds.traceparent(traceIdHigh, traceIdLow, spanId, true), timing));
+              record, TraceIds.traceparentBytes(traceIdHigh, traceIdLow, spanId, true), timing));
       stamped = true;
     }
     tracker.sampled =

@@ -21,7 +21,7 @@ class HeaderStamperTest {
   void stampsAWritableRecordInPlace() {
     ProducerRecord<String, String> record = new ProducerRecord<>("t", "k", "v");
 
-    ProducerRecord<?, ?> sent = HeaderStamper.stamp(record, TRACEPARENT, TIMING);
+    ProducerRecord<?, ?> sent = HeaderStamper.stamp(record, ascii(TRACEPARENT), TIMING);
 
     assertThat(sent).isSameAs(record);
     assertThat(values(sent, HeaderNames.TRACEPARENT)).containsExactly(TRACEPARENT);
@@ -32,8 +32,8 @@ class HeaderStamperTest {
   void stampingTwiceLeavesOneOfEachHeader() {
     ProducerRecord<String, String> record = new ProducerRecord<>("t", "k", "v");
 
-    HeaderStamper.stamp(record, TRACEPARENT, TIMING);
-    HeaderStamper.stamp(record, TRACEPARENT.replace("-01", "-00"), TIMING);
+    HeaderStamper.stamp(record, ascii(TRACEPARENT), TIMING);
+    HeaderStamper.stamp(record, ascii(TRACEPARENT.replace("-01", "-00")), TIMING);
 
     assertThat(values(record, HeaderNames.TRACEPARENT)).hasSize(1);
     assertThat(record.headers().headers(HeaderNames.TIMING)).hasSize(1);
@@ -45,7 +45,7 @@ class HeaderStamperTest {
     record.headers().add(HeaderNames.TRACEPARENT, "upstream".getBytes(StandardCharsets.US_ASCII));
     record.headers().add("app-header", new byte[] {42});
 
-    HeaderStamper.stamp(record, TRACEPARENT, TIMING);
+    HeaderStamper.stamp(record, ascii(TRACEPARENT), TIMING);
 
     assertThat(values(record, HeaderNames.TRACEPARENT)).containsExactly(TRACEPARENT);
     assertThat(record.headers().lastHeader("app-header").value()).containsExactly(42);
@@ -58,7 +58,7 @@ class HeaderStamperTest {
     record.headers().add("app-header", new byte[] {7});
     ((RecordHeaders) record.headers()).setReadOnly();
 
-    ProducerRecord<?, ?> sent = HeaderStamper.stamp(record, TRACEPARENT, TIMING);
+    ProducerRecord<?, ?> sent = HeaderStamper.stamp(record, ascii(TRACEPARENT), TIMING);
 
     assertThat(sent).isNotSameAs(record);
     assertThat(sent.topic()).isEqualTo("t");
@@ -86,5 +86,9 @@ class HeaderStamperTest {
     assertThat(HeaderStamper.readOnly(headers)).isFalse();
     headers.setReadOnly();
     assertThat(HeaderStamper.readOnly(headers)).isTrue();
+  }
+
+  private static byte[] ascii(String value) {
+    return value.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 }

@@ -180,7 +180,8 @@ public final class AccuracyApp {
     return thread;
   }
 
-  private static byte[] text(int bytes) {
+  /** Random words, compressible about 3:1: work for a compressor on every byte. */
+  static byte[] text(int bytes) {
     Random random = new Random(1);
     String[] words = new String[2000];
     for (int i = 0; i < words.length; i++) {

@@ -5,7 +5,6 @@ import dev.klat.kafka.cluster.TopicSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -83,7 +82,7 @@ final class BusyIoThread implements AutoCloseable {
     p.put("key.serializer", ByteArraySerializer.class.getName());
     p.put("value.serializer", ByteArraySerializer.class.getName());
     producer = new KafkaProducer<>(p);
-    byte[] text = text(VALUE_BYTES);
+    byte[] text = AccuracyApp.text(VALUE_BYTES);
     sender =
         new Thread(
             () -> {
@@ -133,23 +132,5 @@ final class BusyIoThread implements AutoCloseable {
     running = false;
     sender.join(TimeUnit.SECONDS.toMillis(30));
     producer.close(java.time.Duration.ofSeconds(10));
-  }
-
-  // Random words: compressible about 3:1, so that zstd works hard on every byte.
-  private static byte[] text(int bytes) {
-    Random random = new Random(1);
-    String[] words = new String[2000];
-    for (int i = 0; i < words.length; i++) {
-      StringBuilder word = new StringBuilder();
-      for (int n = 3 + random.nextInt(7); n > 0; n--) {
-        word.append((char) ('a' + random.nextInt(26)));
-      }
-      words[i] = word.toString();
-    }
-    StringBuilder out = new StringBuilder(bytes + 16);
-    while (out.length() < bytes) {
-      out.append(words[random.nextInt(words.length)]).append(' ');
-    }
-    return out.substring(0, bytes).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 }

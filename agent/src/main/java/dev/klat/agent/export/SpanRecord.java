@@ -29,6 +29,9 @@ public final class SpanRecord {
   static final byte TYPE_BOOLEAN = 3;
   static final byte TYPE_DOUBLE = 4;
 
+  // By AttributeDef.Type ordinal.
+  private static final byte[] WIRE_TYPES = wireTypes();
+
   private long traceIdHigh;
   private long traceIdLow;
   private long spanId;
@@ -42,7 +45,6 @@ public final class SpanRecord {
 
   // Parallel arrays: longs hold longs, booleans as 0/1 and doubles as their raw bits.
   private final AttributeDef[] attributeKeys = new AttributeDef[MAX_ATTRIBUTES];
-  private final byte[] attributeTypes = new byte[MAX_ATTRIBUTES];
   private final long[] attributeLongs = new long[MAX_ATTRIBUTES];
   private final String[] attributeStrings = new String[MAX_ATTRIBUTES];
   private int attributeCount;
@@ -155,7 +157,7 @@ public final class SpanRecord {
    * @return this span
    */
   public SpanRecord put(AttributeDef key, long value) {
-    return putRaw(key, AttributeDef.Type.LONG, TYPE_LONG, value, null);
+    return putRaw(key, AttributeDef.Type.LONG, value, null);
   }
 
   /**
@@ -170,7 +172,7 @@ public final class SpanRecord {
       droppedAttributeCount++;
       return this;
     }
-    return putRaw(key, AttributeDef.Type.STRING, TYPE_STRING, 0, value);
+    return putRaw(key, AttributeDef.Type.STRING, 0, value);
   }
 
   /**
@@ -181,7 +183,7 @@ public final class SpanRecord {
    * @return this span
    */
   public SpanRecord put(AttributeDef key, boolean value) {
-    return putRaw(key, AttributeDef.Type.BOOLEAN, TYPE_BOOLEAN, value ? 1 : 0, null);
+    return putRaw(key, AttributeDef.Type.BOOLEAN, value ? 1 : 0, null);
   }
 
   /**
@@ -192,12 +194,20 @@ public final class SpanRecord {
    * @return this span
    */
   public SpanRecord put(AttributeDef key, double value) {
-    return putRaw(
-        key, AttributeDef.Type.DOUBLE, TYPE_DOUBLE, Double.doubleToRawLongBits(value), null);
+    return putRaw(key, AttributeDef.Type.DOUBLE, Double.doubleToRawLongBits(value), null);
+  }
+
+  private static byte[] wireTypes() {
+    byte[] types = new byte[AttributeDef.Type.values().length];
+    types[AttributeDef.Type.STRING.ordinal()] = TYPE_STRING;
+    types[AttributeDef.Type.LONG.ordinal()] = TYPE_LONG;
+    types[AttributeDef.Type.BOOLEAN.ordinal()] = TYPE_BOOLEAN;
+    types[AttributeDef.Type.DOUBLE.ordinal()] = TYPE_DOUBLE;
+    return types;
   }
 
   private SpanRecord putRaw(
-      AttributeDef key, AttributeDef.Type expected, byte type, long bits, String string) {
+      AttributeDef key, AttributeDef.Type expected, long bits, String string) {
     // The collector reads each key with the type model/ declares; a mismatched value is a bug in
     // the instrumentation that must not reach the wire.
     if (key == null || key.type() != expected) {
@@ -214,7 +224,6 @@ public final class SpanRecord {
       attributeKeys[index] = key;
       noteKey(key.id());
     }
-    attributeTypes[index] = type;
     attributeLongs[index] = bits;
     attributeStrings[index] = string;
     return this;
@@ -364,7 +373,8 @@ public final class SpanRecord {
   }
 
   byte attributeType(int index) {
-    return attributeTypes[index];
+    // The key's own type: a value of another type never got in (putRaw).
+    return WIRE_TYPES[attributeKeys[index].type().ordinal()];
   }
 
   long attributeBits(int index) {

@@ -1,5 +1,6 @@
 package dev.klat.collector.broker;
 
+import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import java.util.Arrays;
@@ -28,6 +29,7 @@ final class BrokerHistory {
   private volatile RequestTimings[][] published;
   private Reading previous;
   private volatile long resets;
+  private volatile BrokerTimings.Partitions partitions = BrokerTimings.Partitions.UNKNOWN;
 
   /**
    * @param historyNanos how far back intervals are kept (by their end)
@@ -43,6 +45,7 @@ final class BrokerHistory {
 
   /** Takes a new scrape: derives the interval since the previous one and trims old intervals. */
   synchronized void add(Reading current) {
+    partitions = current.partitions(); // gauges: the newest scrape's, whatever the clock did
     Reading before = previous;
     if (before != null && current.epochNanos <= before.epochNanos) {
       return; // the wall clock stepped back: wait until it passes the baseline again
@@ -161,6 +164,11 @@ final class BrokerHistory {
   /** Intervals kept for a request kind. */
   int size(Request request) {
     return published[request.ordinal()].length;
+  }
+
+  /** The partition counts of the newest scrape (each -1 when it lacked them). */
+  BrokerTimings.Partitions partitions() {
+    return partitions;
   }
 
   /** Restarts seen: scrapes in which a count went down. */

@@ -1,5 +1,6 @@
 package dev.klat.collector.broker;
 
+import dev.klat.collector.correlate.BrokerTimings.Partitions;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.Map;
  * @param scrapeErrors failed scrapes since the broker was added
  * @param restarts scrapes in which a count went down (the broker restarted)
  * @param latest the newest interval of each request kind that had requests (may be missing)
+ * @param partitions the partition counts of the newest scrape (each -1 when it lacked them)
  */
 public record BrokerStatus(
     int nodeId,
@@ -31,4 +33,5 @@ public record BrokerStatus(
     String lastError,
     long scrapeErrors,
     long restarts,
-    Map<Request, RequestTimings> latest) {}
+    Map<Request, RequestTimings> latest,
+    Partitions partitions) {}

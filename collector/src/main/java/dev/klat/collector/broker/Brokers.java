@@ -337,7 +337,8 @@ public final class Brokers implements AutoCloseable {
               t.lastError,
               t.errors.get(),
               t.history.resets(),
-              Collections.unmodifiableMap(latest)));
+              Collections.unmodifiableMap(latest),
+              t.history.partitions()));
     }
     return out;
   }

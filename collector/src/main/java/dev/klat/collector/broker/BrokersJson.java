@@ -1,12 +1,16 @@
 package dev.klat.collector.broker;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.klat.collector.correlate.BrokerTimings.Partitions;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import java.util.List;
 import java.util.Locale;
 
-/** Writes {@code /api/brokers}: every broker's sources, health and latest request timings. */
+/**
+ * Writes {@code /api/brokers}: every broker's sources, health, partition counts and latest request
+ * timings.
+ */
 final class BrokersJson {
   private BrokersJson() {}
 
@@ -49,6 +53,15 @@ final class BrokersJson {
       out.append(",\"lastError\":").append(str(s.lastError()));
       out.append(",\"scrapeErrors\":").append(s.scrapeErrors());
       out.append(",\"restarts\":").append(s.restarts());
+      Partitions p = s.partitions();
+      out.append(",\"partitions\":");
+      if (p == null || !p.any()) {
+        out.append("null");
+      } else {
+        out.append("{\"leaders\":").append(count(p.leaders()));
+        out.append(",\"hosted\":").append(count(p.partitions()));
+        out.append(",\"underMinIsr\":").append(count(p.underMinIsr())).append('}');
+      }
       out.append(",\"latest\":{");
       boolean firstRequest = true;
       for (Request request : Phase.REQUESTS) {
@@ -97,6 +110,10 @@ final class BrokersJson {
       out.append(",\"errors\":").append(discovery.errors()).append('}');
     }
     return out.append('}').toString();
+  }
+
+  private static String count(long count) {
+    return count < 0 ? "null" : Long.toString(count);
   }
 
   private static String seconds(long nanos) {

@@ -9,10 +9,12 @@ import java.util.Map;
 /**
  * Reads the lines klat needs from a Prometheus text-format (0.0.4) scrape of a broker's JMX
  * exporter: {@code kafka_network_requestmetrics_<phase>_count} and {@code _mean} with a {@code
- * request} label, as the rules of {@code deploy/jmx-exporter/kafka-broker.yaml} name them. Other
- * families are skipped unread, so a broker's many JVM and topic series cost one name comparison
- * each; the lines klat reads are parsed strictly, because a value read wrong would silently skew
- * every estimate that uses it.
+ * request} label, and the ReplicaManager gauges {@code kafka_server_replicamanager_leadercount},
+ * {@code _partitioncount} and {@code _underminisrpartitioncount} (optional: older rules files lack
+ * them), as the rules of {@code deploy/jmx-exporter/kafka-broker.yaml} name them (lowercased).
+ * Other families are skipped unread, so a broker's many JVM and topic series cost one name
+ * comparison each; the lines klat reads are parsed strictly, because a value read wrong would
+ * silently skew every estimate that uses it.
  */
 final class ExporterText {
 
@@ -25,15 +27,25 @@ final class ExporterText {
     }
   }
 
-  private record Target(Phase phase, boolean count) {}
+  // A RequestMetrics count or mean (gauge -1), or one of the ReplicaManager gauges (phase null).
+  private record Target(Phase phase, boolean count, int gauge) {}
 
+  private static final int LEADERS = 0;
+  private static final int PARTITIONS = 1;
+  private static final int UNDER_MIN_ISR = 2;
+  private static final int REQUEST_SLOTS = Phase.REQUESTS.length * Phase.ALL.length * 2;
   private static final Map<String, Target> TARGETS = new HashMap<>();
 
   static {
     for (Phase phase : Phase.ALL) {
-      TARGETS.put(phase.exporterName + "_count", new Target(phase, true));
-      TARGETS.put(phase.exporterName + "_mean", new Target(phase, false));
+      TARGETS.put(phase.exporterName + "_count", new Target(phase, true, -1));
+      TARGETS.put(phase.exporterName + "_mean", new Target(phase, false, -1));
     }
+    TARGETS.put("kafka_server_replicamanager_leadercount", new Target(null, false, LEADERS));
+    TARGETS.put("kafka_server_replicamanager_partitioncount", new Target(null, false, PARTITIONS));
+    TARGETS.put(
+        "kafka_server_replicamanager_underminisrpartitioncount",
+        new Target(null, false, UNDER_MIN_ISR));
   }
 
   private ExporterText() {}
@@ -45,7 +57,7 @@ final class ExporterText {
    *     series given twice
    */
   static void parse(BufferedReader in, Reading into) throws IOException {
-    boolean[] seen = new boolean[Phase.REQUESTS.length * Phase.ALL.length * 2];
+    boolean[] seen = new boolean[REQUEST_SLOTS + 3];
     String line;
     int number = 0;
     while ((line = in.readLine()) != null) {
@@ -95,9 +107,9 @@ final class ExporterText {
 
     void read(Target target, Reading into, boolean[] seen) throws MalformedException {
       String requestLabel = null;
-      pos = skipBlanks(s, pos);
-      if (pos < s.length() && s.charAt(pos) == '{') {
-        pos++;
+      int labelsAt = skipBlanks(s, pos);
+      if (labelsAt < s.length() && s.charAt(labelsAt) == '{') {
+        pos = labelsAt + 1;
         Map<String, String> labels = labels();
         requestLabel = labels.get("request");
       }
@@ -124,6 +136,10 @@ final class ExporterText {
           throw fail("unexpected text after the timestamp");
         }
       }
+      if (target.gauge() >= 0) {
+        gauge(target.gauge(), value, into, seen);
+        return;
+      }
       if (requestLabel == null) {
         throw fail("no request label");
       }
@@ -142,13 +158,35 @@ final class ExporterText {
         if (Double.isNaN(value)) {
           return; // left missing
         }
-        if (value < 0 || value != Math.rint(value) || value >= 0x1p53) {
-          throw fail("a count must be a whole number >= 0: " + value);
-        }
-        into.count(request, target.phase(), (long) value);
+        into.count(request, target.phase(), wholeNumber(value));
       } else if (Double.isFinite(value)) {
         into.meanMs(request, target.phase(), value);
       }
+    }
+
+    // A broker-wide count: one series, a whole number; NaN leaves it missing.
+    private void gauge(int gauge, double value, Reading into, boolean[] seen)
+        throws MalformedException {
+      if (seen[REQUEST_SLOTS + gauge]) {
+        throw fail("second series of a ReplicaManager gauge");
+      }
+      seen[REQUEST_SLOTS + gauge] = true;
+      if (Double.isNaN(value)) {
+        return;
+      }
+      long count = wholeNumber(value);
+      switch (gauge) {
+        case LEADERS -> into.leaders(count);
+        case PARTITIONS -> into.partitions(count);
+        default -> into.underMinIsr(count);
+      }
+    }
+
+    private long wholeNumber(double value) throws MalformedException {
+      if (value < 0 || value != Math.rint(value) || value >= 0x1p53) {
+        throw fail("a count must be a whole number >= 0: " + value);
+      }
+      return (long) value;
     }
 
     private Map<String, String> labels() throws MalformedException {

@@ -1,5 +1,6 @@
 package dev.klat.collector.broker;
 
+import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import javax.management.Attribute;
 import javax.management.AttributeList;
+import javax.management.AttributeNotFoundException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
@@ -22,11 +24,16 @@ import javax.management.remote.JMXServiceURL;
 
 /**
  * A broker's platform MBean server over JMX/RMI: one {@code getAttributes(Count, Mean)} per
- * histogram (21 round trips a scrape; JMX has no call that spans MBeans), over a connection kept
- * between scrapes and dropped on the first error.
+ * histogram and one {@code getAttribute(Value)} per ReplicaManager partition gauge (24 round trips
+ * a scrape; JMX has no call that spans MBeans), over a connection kept between scrapes and dropped
+ * on the first error.
  */
 final class JmxSource implements Source {
   private static final String[] ATTRIBUTES = {"Count", "Mean"};
+  // LeaderCount, PartitionCount, UnderMinIsrPartitionCount, in the order of Reading's setters.
+  private static final ObjectName[] GAUGES = {
+    gauge("LeaderCount"), gauge("PartitionCount"), gauge("UnderMinIsrPartitionCount")
+  };
 
   private final JMXServiceURL url;
   private final ObjectName[][] names;
@@ -60,6 +67,35 @@ final class JmxSource implements Source {
     } catch (MalformedObjectNameException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static ObjectName gauge(String name) {
+    try {
+      return new ObjectName("kafka.server:type=ReplicaManager,name=" + name);
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Reads the ReplicaManager partition gauges; one the broker lacks is -1. */
+  static BrokerTimings.Partitions readPartitions(MBeanServerConnection connection)
+      throws IOException {
+    long[] values = new long[GAUGES.length];
+    for (int i = 0; i < GAUGES.length; i++) {
+      values[i] = -1;
+      Object value;
+      try {
+        value = connection.getAttribute(GAUGES[i], "Value");
+      } catch (InstanceNotFoundException | AttributeNotFoundException e) {
+        continue; // optional: missing
+      } catch (JMException e) {
+        throw new IOException(e.toString(), e);
+      }
+      if (value instanceof Number n && n.longValue() >= 0) {
+        values[i] = n.longValue();
+      }
+    }
+    return new BrokerTimings.Partitions(values[0], values[1], values[2]);
   }
 
   /** {@code service:jmx:rmi:///jndi/rmi://host:port/jmxrmi}, the JVM's default agent. */
@@ -110,7 +146,11 @@ final class JmxSource implements Source {
           }
         }
       }
+      BrokerTimings.Partitions p = readPartitions(connection);
       Reading reading = new Reading(beforeNanos + (epochNanos.getAsLong() - beforeNanos) / 2);
+      reading.leaders(p.leaders());
+      reading.partitions(p.partitions());
+      reading.underMinIsr(p.underMinIsr());
       for (Request request : Phase.REQUESTS) {
         for (Phase phase : Phase.ALL) {
           reading.count(request, phase, counts[request.ordinal()][phase.ordinal()]);

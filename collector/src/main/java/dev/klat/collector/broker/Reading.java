@@ -1,11 +1,13 @@
 package dev.klat.collector.broker;
 
+import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import java.util.Arrays;
 
 /**
  * One scrape of one broker: for each request kind and phase, the histogram's all-time count and
- * mean (ms). Filled by the source that read it, then only read; confined to the scraping thread.
+ * mean (ms), and the broker's ReplicaManager partition counts (optional: older rules files lack
+ * them). Filled by the source that read it, then only read; confined to the scraping thread.
  */
 final class Reading {
   private static final int PHASES = Phase.ALL.length;
@@ -15,6 +17,9 @@ final class Reading {
 
   private final long[] counts = new long[Phase.REQUESTS.length * PHASES];
   private final double[] meansMs = new double[counts.length];
+  private long leaders = -1;
+  private long partitions = -1;
+  private long underMinIsr = -1;
 
   Reading(long epochNanos) {
     this.epochNanos = epochNanos;
@@ -32,6 +37,26 @@ final class Reading {
 
   void meanMs(Request request, Phase phase, double meanMs) {
     meansMs[slot(request, phase)] = meanMs;
+  }
+
+  /** ReplicaManager {@code LeaderCount}; -1 (the default) when the scrape did not have it. */
+  void leaders(long count) {
+    leaders = count;
+  }
+
+  /** ReplicaManager {@code PartitionCount}; -1 when the scrape did not have it. */
+  void partitions(long count) {
+    partitions = count;
+  }
+
+  /** ReplicaManager {@code UnderMinIsrPartitionCount}; -1 when the scrape did not have it. */
+  void underMinIsr(long count) {
+    underMinIsr = count;
+  }
+
+  /** The broker's partition counts as this scrape read them (each -1 when missing). */
+  BrokerTimings.Partitions partitions() {
+    return new BrokerTimings.Partitions(leaders, partitions, underMinIsr);
   }
 
   /** The count, or -1 when the scrape did not have it. */

@@ -1,8 +1,10 @@
 package dev.klat.collector.broker;
 
 import dev.klat.collector.correlate.BrokerTimings;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The {@link BrokerTimings} the correlator reads: the brokers' histories in an immutable map,
@@ -38,5 +40,25 @@ final class TimingStore implements BrokerTimings {
   public RequestTimings lookup(int nodeId, Request request, long epochNanos) {
     BrokerHistory history = brokers.get(nodeId);
     return history == null ? null : history.lookup(request, epochNanos, staleNanos);
+  }
+
+  @Override
+  public Map<Integer, Partitions> partitions() {
+    Map<Integer, Partitions> out = new TreeMap<>();
+    brokers.forEach(
+        (nodeId, history) -> {
+          Partitions p = history.partitions();
+          if (p.any()) {
+            out.put(nodeId, p);
+          }
+        });
+    return Collections.unmodifiableMap(out);
+  }
+
+  @Override
+  public Partitions partitions(int nodeId) {
+    BrokerHistory history = brokers.get(nodeId);
+    Partitions p = history == null ? null : history.partitions();
+    return p == null || !p.any() ? null : p;
   }
 }

@@ -1,5 +1,7 @@
 package dev.klat.collector.correlate;
 
+import java.util.Map;
+
 /**
  * The brokers' own request timings ({@code kafka.network:type=RequestMetrics}), as the estimates of
  * section 4 of the latency model need them: for one broker and one request kind, the mean of each
@@ -34,6 +36,39 @@ public interface BrokerTimings {
    * @return the timings, or null when the broker's metrics are missing, stale or unreachable
    */
   RequestTimings lookup(int nodeId, Request request, long epochNanos);
+
+  /**
+   * The partition counts of every broker whose last successful scrape had them, by node id: the
+   * newest values, whatever their age (gauges, not intervals). Called by the diagnosis; must not
+   * block and must not do I/O.
+   */
+  default Map<Integer, Partitions> partitions() {
+    return Map.of();
+  }
+
+  /** Broker {@code nodeId}'s partition counts, or null when unknown. */
+  default Partitions partitions(int nodeId) {
+    return partitions().get(nodeId);
+  }
+
+  /**
+   * A broker's partition counts ({@code kafka.server:type=ReplicaManager}), each -1 when the scrape
+   * did not have it.
+   *
+   * @param leaders {@code LeaderCount}: the partitions it leads
+   * @param partitions {@code PartitionCount}: the partitions it hosts, as leader or follower
+   * @param underMinIsr {@code UnderMinIsrPartitionCount}: the partitions it leads whose ISR is
+   *     smaller than {@code min.insync.replicas}
+   */
+  record Partitions(long leaders, long partitions, long underMinIsr) {
+    /** No count known. */
+    public static final Partitions UNKNOWN = new Partitions(-1, -1, -1);
+
+    /** True when any count is known. */
+    public boolean any() {
+      return leaders >= 0 || partitions >= 0 || underMinIsr >= 0;
+    }
+  }
 
   /**
    * Mean time per phase of a request over one interval, in nanoseconds, as the broker measured it

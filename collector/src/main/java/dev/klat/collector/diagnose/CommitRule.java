@@ -31,6 +31,7 @@ final class CommitRule implements Rule {
     if (produce != null) {
       evidence.put("Produce RemoteTimeMs at the leader, broker mean", ms(produce.remoteNanos()));
     }
+    tail.partitionEvidence(leader, evidence);
     int follower = slowestFollower(tail, commit, evidence);
     return List.of(
         tail.finding(

@@ -251,6 +251,12 @@ final class ProduceRules implements Rule {
             .sorted()
             .collect(Collectors.joining(", ")));
     evidence.put("produce, tail mean", ms(tail.meanNanos(Segment.PRODUCE)));
+    int leader = mostRefused(refused);
+    long underMinIsr = tail.underMinIsr(leader);
+    if (underMinIsr >= 0) {
+      evidence.put("partitions under min ISR on broker " + leader, underMinIsr);
+    }
+    tail.partitionEvidence(leader, evidence);
     out.add(
         tail.finding(
             Segment.PRODUCE,
@@ -264,6 +270,23 @@ final class ProduceRules implements Rule {
                 + " network or replica fetcher threads). Lowering min.insync.replicas, or acks,"
                 + " keeps writes flowing but trades durability: an acknowledged record then lives"
                 + " on fewer replicas."));
+  }
+
+  // The leader most refused records went to (the lowest id of a tie), or -1 when none is known.
+  private static int mostRefused(List<TailRecord> refused) {
+    Map<Integer, Integer> counts = new TreeMap<>();
+    refused.stream()
+        .filter(r -> r.leaderNodeId() >= 0)
+        .forEach(r -> counts.merge(r.leaderNodeId(), 1, Integer::sum));
+    int leader = -1;
+    int most = 0;
+    for (Map.Entry<Integer, Integer> e : counts.entrySet()) {
+      if (e.getValue() > most) {
+        leader = e.getKey();
+        most = e.getValue();
+      }
+    }
+    return leader;
   }
 
   // An idempotent producer (the default from 3.0) sends a partition's next batch only once the

@@ -134,30 +134,35 @@ final class PublishRules implements Rule {
               + "'s request queue: its I/O threads are busy. Raise num.io.threads (and"
               + " num.network.threads if its network threads are busy too), or move partition"
               + " leaders off it.");
+      Map<String, Object> withPartitions = new LinkedHashMap<>(evidence);
+      tail.partitionEvidence(e.getKey(), withPartitions);
+      String manyLeaders = tail.leadsManyMore(e.getKey());
       add(
           out,
           tail,
           sums[APPEND],
           broker + " log append",
-          evidence,
+          withPartitions,
           broker
               + " is slow from reading the produce request to appending it (LocalTimeMs): a"
               + " slow or busy disk (or flush.messages forcing a flush per append), the broker"
               + " recompressing batches (a topic compression.type other than the producer's:"
               + " use the same codec on both, or compression.type=producer on the topic), or"
               + " many partitions per broker. Spread the leaders over more brokers, or look at"
-              + " the disk.");
+              + " the disk."
+              + manyLeaders);
       add(
           out,
           tail,
           sums[REPLICATION] + (heldCounts ? sums[HELD] : 0),
           broker + " replication",
-          evidence,
+          withPartitions,
           "acks=all requests on "
               + broker
               + " wait for its followers, and the requests behind them on the same connection"
               + " wait too. Look for a slow follower of its partitions (replica fetcher lag,"
-              + " ISR shrinks).");
+              + " ISR shrinks)."
+              + manyLeaders);
     }
     int ownRecords = 0;
     for (double[] ownSums : ownByLeader.values()) {

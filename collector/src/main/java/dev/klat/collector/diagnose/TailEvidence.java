@@ -175,6 +175,74 @@ final class TailEvidence {
         .orElse(-1);
   }
 
+  /**
+   * Adds what is known of the partitions broker {@code nodeId} leads and hosts, and of those the
+   * other brokers lead (min to max); nothing when unknown.
+   */
+  void partitionEvidence(int nodeId, Map<String, Object> evidence) {
+    BrokerTimings.Partitions p = nodeId < 0 ? null : brokers.partitions(nodeId);
+    if (p == null) {
+      return;
+    }
+    if (p.leaders() >= 0) {
+      evidence.put("partitions broker " + nodeId + " leads", p.leaders());
+    }
+    if (p.partitions() >= 0) {
+      evidence.put("partitions broker " + nodeId + " hosts", p.partitions());
+    }
+    long[] others = otherLeaderCounts(nodeId);
+    if (p.leaders() >= 0 && others.length > 0) {
+      long min = others[0];
+      long max = others[others.length - 1];
+      evidence.put(
+          "partitions the other brokers lead",
+          min == max ? Long.toString(min) : min + " to " + max);
+    }
+  }
+
+  /** The partitions under min ISR on broker {@code nodeId}, or -1 when unknown. */
+  long underMinIsr(int nodeId) {
+    BrokerTimings.Partitions p = nodeId < 0 ? null : brokers.partitions(nodeId);
+    return p == null ? -1 : p.underMinIsr();
+  }
+
+  /**
+   * A sentence for a suggestion when broker {@code nodeId} leads at least {@link #MANY_LEADERS}
+   * partitions and at least twice the median of the other brokers' leader counts; else "".
+   */
+  String leadsManyMore(int nodeId) {
+    BrokerTimings.Partitions p = nodeId < 0 ? null : brokers.partitions(nodeId);
+    long[] others = otherLeaderCounts(nodeId);
+    if (p == null || p.leaders() < MANY_LEADERS || others.length == 0) {
+      return "";
+    }
+    int n = others.length;
+    double median = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2.0;
+    if (p.leaders() < 2 * median) {
+      return "";
+    }
+    return " Broker "
+        + nodeId
+        + " leads many more partitions than the others ("
+        + p.leaders()
+        + " against a median of "
+        + Math.round(median)
+        + "): move leaders off it (preferred leader election, partition reassignment) or add"
+        + " brokers.";
+  }
+
+  /** A broker must lead at least this many partitions for its imbalance to be named. */
+  static final long MANY_LEADERS = 100;
+
+  // The other brokers' known leader counts, sorted.
+  private long[] otherLeaderCounts(int nodeId) {
+    return brokers.partitions().entrySet().stream()
+        .filter(e -> e.getKey() != nodeId && e.getValue().leaders() >= 0)
+        .mapToLong(e -> e.getValue().leaders())
+        .sorted()
+        .toArray();
+  }
+
   static String ms(double nanos) {
     return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
   }

@@ -2,6 +2,7 @@ package dev.klat.collector.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import java.util.Random;
@@ -161,6 +162,35 @@ class BrokerHistoryTest {
     assertThat(store.lookup(2, Request.PRODUCE, T0 + S)).isNull();
     store.remove(1);
     assertThat(store.lookup(1, Request.PRODUCE, T0 + S)).isNull();
+  }
+
+  @Test
+  void theStoreAnswersTheNewestScrapesPartitionCounts() {
+    TimingStore store = new TimingStore(STALE);
+    BrokerHistory h1 = history();
+    BrokerHistory h2 = history();
+    store.put(1, h1);
+    store.put(2, h2);
+    Reading first = produce(T0, 10, 1.0);
+    first.leaders(400);
+    first.partitions(1200);
+    first.underMinIsr(0);
+    h1.add(first);
+    Reading second = produce(T0 + 5 * S, 20, 1.5);
+    second.leaders(410);
+    second.partitions(1210);
+    second.underMinIsr(2);
+    h1.add(second);
+    h2.add(produce(T0, 10, 1.0)); // an older rules file: no gauges
+
+    assertThat(store.partitions(1)).isEqualTo(new BrokerTimings.Partitions(410, 1210, 2));
+    assertThat(store.partitions(2)).isNull();
+    assertThat(store.partitions(3)).isNull();
+    assertThat(store.partitions()).containsOnlyKeys(1);
+    Reading without = produce(T0 + 10 * S, 30, 1.5);
+    h1.add(without); // the rules lost the gauges: unknown again, not the old values
+    assertThat(store.partitions(1)).isNull();
+    assertThat(BrokerTimings.NONE.partitions(1)).isNull();
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.klat.collector.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.collector.correlate.BrokerTimings.Partitions;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
 import java.util.List;
@@ -36,7 +37,8 @@ class BrokersJsonTest {
             null,
             0,
             0,
-            Map.of(Request.PRODUCE, produce));
+            Map.of(Request.PRODUCE, produce),
+            new Partitions(412, 1236, -1));
     String json =
         BrokersJson.json(
             List.of(up),
@@ -46,6 +48,7 @@ class BrokersJsonTest {
         .contains("\"sources\":[\"exporter http://kafka-1:9404/metrics\"]")
         .contains("\"ageSeconds\":0.5", "\"lastError\":null")
         .contains("\"requests\":50", "\"requestsPerSecond\":50,")
+        .contains("\"partitions\":{\"leaders\":412,\"hosted\":1236,\"underMinIsr\":null}")
         .contains(
             "\"discovery\":{\"bootstrap\":\"kafka:9092\",\"lastSuccessEpochMs\":3000,"
                 + "\"lastError\":\"a \\\"quoted\\\" error\",\"errors\":2}");

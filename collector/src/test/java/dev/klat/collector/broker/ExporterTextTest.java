@@ -3,6 +3,7 @@ package dev.klat.collector.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.BrokerTimings.Request;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -43,6 +44,53 @@ class ExporterTextTest {
     assertThat(reading.meanMs(Request.PRODUCE, Phase.REMOTE)).isEqualTo(0.0);
     assertThat(reading.meanMs(Request.PRODUCE, Phase.THROTTLE)).isEqualTo(0.0);
     assertThat(reading.complete(Request.PRODUCE)).isTrue();
+    assertThat(reading.partitions()).isEqualTo(new BrokerTimings.Partitions(1, 1, 0));
+  }
+
+  @Test
+  void readsTheReplicaManagerGauges() throws IOException {
+    Reading r =
+        parse(
+            """
+            # TYPE kafka_server_replicamanager_leadercount gauge
+            kafka_server_replicamanager_leadercount 412.0
+            kafka_server_replicamanager_partitioncount 1236.0 1700000000000
+            kafka_server_replicamanager_underminisrpartitioncount 3.0
+            kafka_server_replicamanager_underreplicatedpartitions 7.0
+            kafka_network_requestmetrics_localtimems_count{request="Produce"} 5
+            """);
+    assertThat(r.partitions()).isEqualTo(new BrokerTimings.Partitions(412, 1236, 3));
+    assertThat(r.count(Request.PRODUCE, Phase.LOCAL)).isEqualTo(5);
+  }
+
+  @Test
+  void aScrapeWithoutTheReplicaManagerGaugesLeavesThemMissing() throws IOException {
+    // Rules files older than the gauges: the RequestMetrics are still a good scrape.
+    Reading r =
+        parse(
+            "kafka_network_requestmetrics_localtimems_count{request=\"Produce\"} 5\n"
+                + "kafka_server_replicamanager_leadercount NaN\n");
+    assertThat(r.any()).isTrue();
+    assertThat(r.partitions()).isEqualTo(BrokerTimings.Partitions.UNKNOWN);
+    assertThat(r.partitions().any()).isFalse();
+  }
+
+  @Test
+  void rejectsMalformedReplicaManagerGauges() {
+    String name = "kafka_server_replicamanager_leadercount";
+    for (String bad :
+        new String[] {
+          name + " 1.5",
+          name + " -1",
+          name + " +Inf",
+          name + " x",
+          name + "",
+          name + " 1\n" + name + " 2",
+        }) {
+      assertThatThrownBy(() -> parse(bad + "\n"))
+          .as(bad)
+          .isInstanceOf(ExporterText.MalformedException.class);
+    }
   }
 
   @Test

@@ -223,6 +223,81 @@ class DiagnosisTest {
         .containsEntry("broker request timings", "none (not scraped)");
   }
 
+  private static final String MANY_LEADERS =
+      " Broker 1 leads many more partitions than the others (412 against a median of 135): move"
+          + " leaders off it (preferred leader election, partition reassignment) or add brokers.";
+
+  @Test
+  void aSlowAppendOnALeaderOfManyMorePartitionsThanTheOthersSaysSo() {
+    Finding plain = diagnose(defaultTail(2, 60, 5, 1, 2), produceTimings(1, 40)).findings().get(0);
+    Finding append =
+        diagnose(
+                defaultTail(2, 60, 5, 1, 2),
+                withPartitions(produceTimings(1, 40), leaders(412, 120, 150)))
+            .findings()
+            .get(0);
+
+    assertThat(append.knob()).isEqualTo("broker 1 log append");
+    assertThat(append.evidence())
+        .containsEntry("partitions broker 1 leads", 412L)
+        .containsEntry("partitions broker 1 hosts", 1236L)
+        .containsEntry("partitions the other brokers lead", "120 to 150");
+    assertThat(append.suggestion()).isEqualTo(plain.suggestion() + MANY_LEADERS);
+    assertThat(plain.evidence()).doesNotContainKey("partitions broker 1 leads");
+  }
+
+  @Test
+  void aSlowAppendOnABalancedLeaderShowsItsPartitionsWithoutTheExtraSentence() {
+    Finding plain = diagnose(defaultTail(2, 60, 5, 1, 2), produceTimings(1, 40)).findings().get(0);
+    for (Map<Integer, BrokerTimings.Partitions> counts :
+        List.of(
+            leaders(260, 120, 150), // less than twice the others' median
+            leaders(90, 10, 20), // many times the others, but few
+            Map.of(1, new BrokerTimings.Partitions(412, 1236, 0)))) { // no other broker known
+      Finding append =
+          diagnose(defaultTail(2, 60, 5, 1, 2), withPartitions(produceTimings(1, 40), counts))
+              .findings()
+              .get(0);
+      assertThat(append.knob()).isEqualTo("broker 1 log append");
+      assertThat(append.evidence())
+          .containsEntry("partitions broker 1 leads", counts.get(1).leaders());
+      assertThat(append.suggestion()).as(counts.toString()).isEqualTo(plain.suggestion());
+    }
+  }
+
+  @Test
+  void replicationOnALeaderOfManyMorePartitionsThanTheOthersSaysSo() {
+    Finding replication =
+        diagnose(
+                defaultTail(2, 800, 5, 1, 2),
+                withPartitions(produceTimings(1, 1, 700), leaders(412, 120, 150)))
+            .findings()
+            .get(0);
+
+    assertThat(replication.knob()).isEqualTo("broker 1 replication");
+    assertThat(replication.evidence())
+        .containsEntry("partitions broker 1 leads", 412L)
+        .containsEntry("partitions the other brokers lead", "120 to 150");
+    assertThat(replication.suggestion()).endsWith(MANY_LEADERS);
+  }
+
+  @Test
+  void aLongCommitShowsThePartitionsItsLeaderLeads() {
+    Finding commit =
+        diagnose(
+                defaultTail(2, 3, 70, 1, 2),
+                withPartitions(BrokerTimings.NONE, leaders(412, 120, 120)))
+            .findings()
+            .get(0);
+
+    assertThat(commit.segment()).isEqualTo("commit");
+    assertThat(commit.evidence())
+        .containsEntry("partitions broker 1 leads", 412L)
+        .containsEntry("partitions broker 1 hosts", 1236L)
+        .containsEntry("partitions the other brokers lead", "120");
+    assertThat(commit.suggestion()).doesNotContain("leads many more");
+  }
+
   @Test
   void aLongCommitNamesTheLeadersReplication() {
     DiagnosisReport report = defaults(2, 3, 70, 1, 2);

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.BrokerTimings;
 import dev.klat.collector.correlate.ProducerEvidence;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -221,6 +223,30 @@ class ProduceRulesTest {
         .containsEntry("produce, tail mean", "60.0 ms");
     assertThat(top.suggestion()).contains("follower").contains("durability");
     assertThat(report.findings()).noneMatch(f -> f.knob().equals("retries"));
+  }
+
+  @Test
+  void belowMinInsyncReplicasShowsTheLeadersPartitionsUnderMinIsrWhenKnown() {
+    Map<Integer, BrokerTimings.Partitions> counts =
+        Map.of(
+            1,
+            new BrokerTimings.Partitions(40, 120, 3),
+            2,
+            new BrokerTimings.Partitions(38, 120, 0));
+    List<TailRecord> tail = producerTail(10, retriedFor("NOT_ENOUGH_REPLICAS"), 60, 5, 5, 5, 5);
+
+    Finding withCounts =
+        knob(diagnose(tail, withPartitions(BrokerTimings.NONE, counts)), "min.insync.replicas");
+    Finding without = knob(diagnose(tail), "min.insync.replicas");
+
+    assertThat(withCounts.evidence())
+        .containsEntry("partitions under min ISR on broker 1", 3L)
+        .containsEntry("partitions broker 1 leads", 40L)
+        .containsEntry("partitions broker 1 hosts", 120L)
+        .containsEntry("partitions the other brokers lead", "38");
+    assertThat(without.evidence())
+        .doesNotContainKeys("partitions under min ISR on broker 1", "partitions broker 1 leads");
+    assertThat(withCounts.suggestion()).isEqualTo(without.suggestion());
   }
 
   @Test

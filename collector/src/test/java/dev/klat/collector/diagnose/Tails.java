@@ -169,6 +169,33 @@ final class Tails {
         node == 1 && request == BrokerTimings.Request.PRODUCE && at == 1_000 ? t : null;
   }
 
+  /** These timings, with these brokers' partition counts (leaders, hosted, under min ISR). */
+  static BrokerTimings withPartitions(
+      BrokerTimings timings, Map<Integer, BrokerTimings.Partitions> partitions) {
+    return new BrokerTimings() {
+      @Override
+      public RequestTimings lookup(int nodeId, Request request, long epochNanos) {
+        return timings.lookup(nodeId, request, epochNanos);
+      }
+
+      @Override
+      public Map<Integer, Partitions> partitions() {
+        return partitions;
+      }
+    };
+  }
+
+  /**
+   * Broker 1 leads {@code leaders1}, brokers 2 and 3 lead {@code leaders2} and {@code leaders3}.
+   */
+  static Map<Integer, BrokerTimings.Partitions> leaders(
+      long leaders1, long leaders2, long leaders3) {
+    return Map.of(
+        1, new BrokerTimings.Partitions(leaders1, 3 * leaders1, 0),
+        2, new BrokerTimings.Partitions(leaders2, 3 * leaders2, 0),
+        3, new BrokerTimings.Partitions(leaders3, 3 * leaders3, 0));
+  }
+
   /** Broker 1's FetchConsumer timings over the interval that holds epoch 1,000 ns. */
   static BrokerTimings fetchTimings(long queueMs) {
     BrokerTimings.RequestTimings t =

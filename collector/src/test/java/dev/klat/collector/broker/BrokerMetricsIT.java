@@ -170,6 +170,12 @@ class BrokerMetricsIT {
             .isEqualTo(viaExporter.meanMs(Request.PRODUCE, phase));
       }
       assertThat(viaJmx.complete(Request.FETCH_FOLLOWER)).isTrue(); // present, with no requests
+      // The ReplicaManager counts: the broker leads the test's partitions, none under min ISR.
+      assertThat(viaExporter.partitions().leaders()).isPositive();
+      assertThat(viaJmx.partitions()).isEqualTo(viaExporter.partitions());
+      assertThat(viaJmx.partitions().partitions())
+          .isGreaterThanOrEqualTo(viaJmx.partitions().leaders());
+      assertThat(viaJmx.partitions().underMinIsr()).isZero();
     } finally {
       jmx.close();
     }

@@ -44,7 +44,8 @@ final class CommitRule implements Rule {
                 + " to fetch them. "
                 + FollowerHolds.slowFollower(follower)
                 + " Many partitions per broker slow replication too. acks=1 does not shorten"
-                + " commit for consumers, who read only committed records."));
+                + " commit for consumers, who read only committed records."
+                + tail.leadsManyMore(leader)));
   }
 
   /** The follower that committed most of the tail's commit time, or -1 when none did. */

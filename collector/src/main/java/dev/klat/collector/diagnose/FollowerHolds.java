@@ -59,6 +59,9 @@ final class FollowerHolds {
           key.followerId < 0
               ? "no follower's fetch (the leader alone in the ISR)"
               : "broker " + key.followerId + "'s fetch (broker probe)");
+      // A leader of many partitions makes each of its followers' fetches longer: whichever
+      // follower ends the wait, the leader's partition count may be the reason.
+      tail.partitionEvidence(key.leaderId, evidence);
       out.add(
           tail.finding(
               Segment.PUBLISH,
@@ -71,7 +74,8 @@ final class FollowerHolds {
                   + " connection waited before broker "
                   + key.leaderId
                   + " read them. "
-                  + slowFollower(key.followerId)));
+                  + slowFollower(key.followerId)
+                  + tail.leadsManyMore(key.leaderId)));
     }
   }
 

@@ -123,20 +123,21 @@ final class PublishRules implements Rule {
       Map<String, Object> evidence =
           brokerEvidence(
               tail, timingsByLeader.get(e.getKey()), ownByLeader.get(e.getKey()), commitP99);
+      Map<String, Object> withPartitions = new LinkedHashMap<>(evidence);
+      tail.partitionEvidence(e.getKey(), withPartitions);
+      String manyLeaders = tail.leadsManyMore(e.getKey());
       add(
           out,
           tail,
           sums[QUEUE],
           broker + " request queue",
-          evidence,
+          withPartitions,
           "Produce requests wait in "
               + broker
               + "'s request queue: its I/O threads are busy. Raise num.io.threads (and"
               + " num.network.threads if its network threads are busy too), or move partition"
-              + " leaders off it.");
-      Map<String, Object> withPartitions = new LinkedHashMap<>(evidence);
-      tail.partitionEvidence(e.getKey(), withPartitions);
-      String manyLeaders = tail.leadsManyMore(e.getKey());
+              + " leaders off it."
+              + manyLeaders);
       add(
           out,
           tail,

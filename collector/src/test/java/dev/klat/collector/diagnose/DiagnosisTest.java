@@ -286,16 +286,56 @@ class DiagnosisTest {
     Finding commit =
         diagnose(
                 defaultTail(2, 3, 70, 1, 2),
-                withPartitions(BrokerTimings.NONE, leaders(412, 120, 120)))
+                withPartitions(BrokerTimings.NONE, leaders(230, 120, 120)))
             .findings()
             .get(0);
 
     assertThat(commit.segment()).isEqualTo("commit");
     assertThat(commit.evidence())
-        .containsEntry("partitions broker 1 leads", 412L)
-        .containsEntry("partitions broker 1 hosts", 1236L)
+        .containsEntry("partitions broker 1 leads", 230L)
+        .containsEntry("partitions broker 1 hosts", 690L)
         .containsEntry("partitions the other brokers lead", "120");
     assertThat(commit.suggestion()).doesNotContain("leads many more");
+  }
+
+  @Test
+  void aLongCommitOnALeaderOfManyMorePartitionsThanTheOthersSaysSo() {
+    Finding commit =
+        diagnose(
+                defaultTail(2, 3, 70, 1, 2),
+                withPartitions(BrokerTimings.NONE, leaders(412, 120, 150)))
+            .findings()
+            .get(0);
+
+    assertThat(commit.segment()).isEqualTo("commit");
+    assertThat(commit.suggestion()).endsWith(MANY_LEADERS);
+  }
+
+  @Test
+  void aPublishHeldBehindTheFollowersOfALeaderOfManyMorePartitionsSaysSo() {
+    CommitWaits waits = (leader, from, to) -> new CommitWaits.CommitWait(800 * MS, 2);
+    Finding held =
+        diagnose(
+                defaultTail(5, 850, 3, 1, 2),
+                withPartitions(BrokerTimings.NONE, leaders(412, 120, 150)),
+                waits)
+            .findings()
+            .get(0);
+    Finding balanced =
+        diagnose(
+                defaultTail(5, 850, 3, 1, 2),
+                withPartitions(BrokerTimings.NONE, leaders(230, 120, 150)),
+                waits)
+            .findings()
+            .get(0);
+
+    assertThat(held.knob()).isEqualTo("broker 2 follower fetch");
+    assertThat(held.evidence())
+        .containsEntry("partitions broker 1 leads", 412L)
+        .containsEntry("partitions the other brokers lead", "120 to 150");
+    assertThat(held.suggestion()).endsWith(MANY_LEADERS);
+    assertThat(balanced.knob()).isEqualTo("broker 2 follower fetch");
+    assertThat(balanced.suggestion()).doesNotContain("leads many more");
   }
 
   @Test

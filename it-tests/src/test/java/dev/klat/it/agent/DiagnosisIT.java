@@ -279,6 +279,55 @@ class DiagnosisIT {
         });
   }
 
+  // Broker 1 leads every partition of dx-many-load (ManyPartitionsLoad) besides dx-many's one, all
+  // written; the others lead a handful. acks=all: each record waits for followers whose fetches
+  // from broker 1 read and return those partitions, and its request is appended beside the load's.
+  // Whichever of these the top finding names (one follower ended most waits, in one run: the
+  // records were held in publish behind requests waiting for it), its suggestion must name broker
+  // 1's partition count. 3,000 partitions written at 6,000 records/s overran this 2-core machine
+  // (the load's requests timed out after 30 s); 2,000 at 1,500 a second put dx-many's p99 at 1.2 s.
+  private static final Cause MANY_PARTITIONS =
+      new Cause(
+          "dx-many",
+          "all:0:1:500:0:classic:false",
+          PUBLISH_LEADER,
+          "(commit:broker [0-9]+ (follower fetch|replication)|publish:broker ([0-9]+ follower"
+              + " fetch|"
+              + PUBLISH_LEADER
+              + " (replication|log append|request queue)))");
+  private static final int MANY_PARTITIONS_COUNT =
+      Integer.getInteger("klat.diagnosis.many.partitions", 2000);
+  private static final int MANY_PARTITIONS_RECORDS_PER_SECOND =
+      Integer.getInteger("klat.diagnosis.many.rate", 1500);
+  private static final Pattern TOP_SUGGESTION = Pattern.compile("\"suggestion\":\"([^\"]*)\"");
+
+  @Test
+  @EnabledIfSystemProperty(
+      named = "klat.diagnosis.suite",
+      matches = "true",
+      disabledReason = "the diagnosis suite's many partitions cluster is opt-in")
+  void aLeaderOfManyMorePartitionsThanTheOthersIsNamed() throws Exception {
+    Map<String, String> answers =
+        run(
+            new ProxiedPaths(),
+            List.of(MANY_PARTITIONS),
+            NO_DELAY,
+            NO_DELAY,
+            NO_DELAY,
+            NO_DELAY,
+            SECONDS,
+            PER_SECOND,
+            cluster ->
+                new ManyPartitionsLoad(
+                    cluster,
+                    PUBLISH_LEADER,
+                    MANY_PARTITIONS_COUNT,
+                    MANY_PARTITIONS_RECORDS_PER_SECOND));
+    Matcher suggestion = TOP_SUGGESTION.matcher(answers.get(MANY_PARTITIONS.topic));
+    assertThat(suggestion.find() ? suggestion.group(1) : "no suggestion")
+        .contains("Broker " + PUBLISH_LEADER + " leads many more partitions than the others");
+  }
+
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
     run(new ProxiedPaths(), CAUSES, PUBLISH_DELAY, COMMIT_DELAY, NO_DELAY);
@@ -376,7 +425,7 @@ class DiagnosisIT {
    * otherProducerPathsDelay}, {@code seconds} of {@code perSecond} records per topic, and {@code
    * load} running beside them.
    */
-  private static void run(
+  private static Map<String, String> run(
       ProxiedPaths proxiedPaths,
       List<Cause> causes,
       Duration publishDelay,
@@ -473,6 +522,9 @@ class DiagnosisIT {
         if (running instanceof BusyIoThread busy) {
           System.out.println("busy I/O thread: " + busy.acknowledged() + " batches taken");
         }
+        if (running instanceof ManyPartitionsLoad many) {
+          System.out.println("many partitions load: " + many.acknowledged() + " records taken");
+        }
         if (running instanceof FollowerRestart restart) {
           assertThat(restart.restarted()).as("follower restarted").isTrue();
         }
@@ -494,6 +546,7 @@ class DiagnosisIT {
         System.out.println(
             "collector stats: " + CollectorEndToEndIT.get(adminPort, "/api/stats", "*/*"));
         softly.assertAll();
+        return answers;
       } finally {
         collector.destroy();
         if (!collector.waitFor(10, TimeUnit.SECONDS)) {

@@ -106,7 +106,9 @@ public interface KafkaCluster extends AutoCloseable {
   /** Creates a topic and waits until every partition has a leader known to every running broker. */
   default void createTopic(TopicSpec topic) {
     try (Admin admin = admin()) {
-      Topics.create(admin, topic, brokers().size(), Duration.ofSeconds(60));
+      // Each broker creates the logs of its replicas one by one: a minute, and more for thousands.
+      Topics.create(
+          admin, topic, brokers().size(), Duration.ofSeconds(60 + topic.partitions() / 50));
     }
   }
 

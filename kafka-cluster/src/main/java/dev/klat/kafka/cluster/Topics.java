@@ -74,7 +74,7 @@ public final class Topics {
       Admin admin, String name, int partitions, int replicationFactor, Duration timeout) {
     long deadlineNanos = System.nanoTime() + timeout.toNanos();
     try {
-      while (!isReady(admin, name, partitions, replicationFactor)) {
+      while (!isReady(admin, name, partitions, replicationFactor, deadlineNanos)) {
         if (System.nanoTime() > deadlineNanos) {
           throw new IllegalStateException(
               "topic " + name + " has no leader or incomplete ISR after " + timeout);
@@ -89,15 +89,22 @@ public final class Topics {
     }
   }
 
-  private static boolean isReady(Admin admin, String name, int partitions, int replicationFactor)
+  // A topic of thousands of partitions takes its brokers more than seconds to answer for: each
+  // question may take what is left of the wait.
+  private static boolean isReady(
+      Admin admin, String name, int partitions, int replicationFactor, long deadlineNanos)
       throws InterruptedException, TimeoutException {
+    long answerMillis =
+        Math.max(
+            TimeUnit.SECONDS.toMillis(10),
+            TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
     TopicDescription description;
     try {
       description =
           admin
               .describeTopics(Collections.singleton(name))
               .allTopicNames()
-              .get(10, TimeUnit.SECONDS)
+              .get(answerMillis, MILLIS)
               .get(name);
     } catch (ExecutionException notYetVisible) {
       return false;
@@ -117,7 +124,7 @@ public final class Topics {
     // first batch can then fail with OutOfOrderSequenceException (seen on Kafka 4.4). The leader
     // answers ListOffsets only once the log exists.
     try {
-      admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
+      admin.listOffsets(latest).all().get(answerMillis, MILLIS);
       return true;
     } catch (ExecutionException notYetWritable) {
       return false;

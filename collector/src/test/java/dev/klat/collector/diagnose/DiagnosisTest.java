@@ -247,6 +247,21 @@ class DiagnosisTest {
   }
 
   @Test
+  void aRequestQueueOnALeaderOfManyMorePartitionsThanTheOthersSaysSo() {
+    Finding plain = diagnose(defaultTail(2, 60, 5, 1, 2), produceTimings(40, 1)).findings().get(0);
+    Finding queue =
+        diagnose(
+                defaultTail(2, 60, 5, 1, 2),
+                withPartitions(produceTimings(40, 1), leaders(412, 120, 150)))
+            .findings()
+            .get(0);
+
+    assertThat(queue.knob()).isEqualTo("broker 1 request queue");
+    assertThat(queue.evidence()).containsEntry("partitions broker 1 leads", 412L);
+    assertThat(queue.suggestion()).isEqualTo(plain.suggestion() + MANY_LEADERS);
+  }
+
+  @Test
   void aSlowAppendOnABalancedLeaderShowsItsPartitionsWithoutTheExtraSentence() {
     Finding plain = diagnose(defaultTail(2, 60, 5, 1, 2), produceTimings(1, 40)).findings().get(0);
     for (Map<Integer, BrokerTimings.Partitions> counts :

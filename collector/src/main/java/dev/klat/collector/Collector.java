@@ -30,6 +30,7 @@ import dev.klat.collector.scale.ProbeLogReader;
 import dev.klat.collector.scale.SpanTopics;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Executors;
@@ -348,11 +349,15 @@ public final class Collector implements AutoCloseable {
   /** The diagnosis of the p99 tail of the breakdowns joined within the last {@code windowNanos}. */
   public DiagnosisReport diagnose(String topic, String group, long windowNanos) {
     long nowNanos = System.nanoTime();
+    Instant now = Instant.now(); // the broker scrapes' clock
+    long nowEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     return Diagnosis.diagnose(
         recent.summarise(topic, group, windowNanos, nowNanos),
         recent.tail(topic, group, windowNanos, nowNanos, Diagnosis.MIN_TAIL_RECORDS),
         brokers.timings(),
-        probeTimelines);
+        probeTimelines,
+        nowEpochNanos - windowNanos,
+        windowNanos);
   }
 
   /**

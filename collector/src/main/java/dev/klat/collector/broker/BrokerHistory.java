@@ -8,7 +8,8 @@ import java.util.Arrays;
 /**
  * One broker's recent request timings: for each request kind, a bounded ring of the intervals
  * between consecutive scrapes in which requests completed, with each phase's mean over the
- * interval.
+ * interval; the newest scrape's gauges; and the ISR change counts of the recent scrapes ({@link
+ * IsrChangeHistory}).
  *
  * <p>Yammer's {@code Mean} covers all time since the broker started, so a recent mean has to be
  * derived: between scrapes 1 and 2, {@code (mean2 * count2 - mean1 * count1) / (count2 - count1)}
@@ -26,10 +27,12 @@ final class BrokerHistory {
   private final long historyNanos;
   private final int maxIntervals;
   private final RequestTimings[][] rings;
+  private final IsrChangeHistory isrChanges;
   private volatile RequestTimings[][] published;
   private Reading previous;
   private volatile long resets;
   private volatile BrokerTimings.Partitions partitions = BrokerTimings.Partitions.UNKNOWN;
+  private volatile long maxLagMessages = -1;
 
   /**
    * @param historyNanos how far back intervals are kept (by their end)
@@ -41,16 +44,19 @@ final class BrokerHistory {
     rings = new RequestTimings[Phase.REQUESTS.length][];
     Arrays.fill(rings, EMPTY);
     published = rings.clone();
+    isrChanges = new IsrChangeHistory(historyNanos, maxIntervals);
   }
 
   /** Takes a new scrape: derives the interval since the previous one and trims old intervals. */
   synchronized void add(Reading current) {
     partitions = current.partitions(); // gauges: the newest scrape's, whatever the clock did
+    maxLagMessages = current.maxLagMessages();
     Reading before = previous;
     if (before != null && current.epochNanos <= before.epochNanos) {
       return; // the wall clock stepped back: wait until it passes the baseline again
     }
     previous = current;
+    isrChanges.add(current.epochNanos, current.isrShrinks(), current.isrExpands());
     boolean changed = false;
     for (Request request : Phase.REQUESTS) {
       RequestTimings[] ring = rings[request.ordinal()];
@@ -169,6 +175,21 @@ final class BrokerHistory {
   /** The partition counts of the newest scrape (each -1 when it lacked them). */
   BrokerTimings.Partitions partitions() {
     return partitions;
+  }
+
+  /**
+   * The ISR changes since {@code sinceEpochNanos} and the newest scrape's replica fetcher lag, or
+   * null when the newest scrape had none of them.
+   */
+  BrokerTimings.Replication replication(long sinceEpochNanos) {
+    long lag = maxLagMessages;
+    if (lag < 0 && !isrChanges.newestKnown()) {
+      return null;
+    }
+    return new BrokerTimings.Replication(
+        isrChanges.changes(IsrChangeHistory.SHRINKS, sinceEpochNanos),
+        isrChanges.changes(IsrChangeHistory.EXPANDS, sinceEpochNanos),
+        lag);
   }
 
   /** Restarts seen: scrapes in which a count went down. */

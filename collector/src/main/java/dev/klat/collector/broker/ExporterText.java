@@ -10,7 +10,9 @@ import java.util.Map;
  * Reads the lines klat needs from a Prometheus text-format (0.0.4) scrape of a broker's JMX
  * exporter: {@code kafka_network_requestmetrics_<phase>_count} and {@code _mean} with a {@code
  * request} label, and the ReplicaManager gauges {@code kafka_server_replicamanager_leadercount},
- * {@code _partitioncount} and {@code _underminisrpartitioncount} (optional: older rules files lack
+ * {@code _partitioncount} and {@code _underminisrpartitioncount}, the ISR change counters {@code
+ * kafka_server_replicamanager_isrshrinks_total} and {@code _isrexpands_total}, and the follower
+ * side's {@code kafka_server_replicafetchermanager_maxlag} (all optional: older rules files lack
  * them), as the rules of {@code deploy/jmx-exporter/kafka-broker.yaml} name them (lowercased).
  * Other families are skipped unread, so a broker's many JVM and topic series cost one name
  * comparison each; the lines klat reads are parsed strictly, because a value read wrong would
@@ -27,12 +29,16 @@ final class ExporterText {
     }
   }
 
-  // A RequestMetrics count or mean (gauge -1), or one of the ReplicaManager gauges (phase null).
+  // A RequestMetrics count or mean (gauge -1), or one broker-wide value (phase null).
   private record Target(Phase phase, boolean count, int gauge) {}
 
   private static final int LEADERS = 0;
   private static final int PARTITIONS = 1;
   private static final int UNDER_MIN_ISR = 2;
+  private static final int ISR_SHRINKS = 3;
+  private static final int ISR_EXPANDS = 4;
+  private static final int MAX_LAG = 5;
+  private static final int BROKER_WIDE = 6;
   private static final int REQUEST_SLOTS = Phase.REQUESTS.length * Phase.ALL.length * 2;
   private static final Map<String, Target> TARGETS = new HashMap<>();
 
@@ -46,6 +52,11 @@ final class ExporterText {
     TARGETS.put(
         "kafka_server_replicamanager_underminisrpartitioncount",
         new Target(null, false, UNDER_MIN_ISR));
+    TARGETS.put(
+        "kafka_server_replicamanager_isrshrinks_total", new Target(null, false, ISR_SHRINKS));
+    TARGETS.put(
+        "kafka_server_replicamanager_isrexpands_total", new Target(null, false, ISR_EXPANDS));
+    TARGETS.put("kafka_server_replicafetchermanager_maxlag", new Target(null, false, MAX_LAG));
   }
 
   private ExporterText() {}
@@ -57,7 +68,7 @@ final class ExporterText {
    *     series given twice
    */
   static void parse(BufferedReader in, Reading into) throws IOException {
-    boolean[] seen = new boolean[REQUEST_SLOTS + 3];
+    boolean[] seen = new boolean[REQUEST_SLOTS + BROKER_WIDE];
     String line;
     int number = 0;
     while ((line = in.readLine()) != null) {
@@ -164,11 +175,11 @@ final class ExporterText {
       }
     }
 
-    // A broker-wide count: one series, a whole number; NaN leaves it missing.
+    // A broker-wide count or lag: one series, a whole number; NaN leaves it missing.
     private void gauge(int gauge, double value, Reading into, boolean[] seen)
         throws MalformedException {
       if (seen[REQUEST_SLOTS + gauge]) {
-        throw fail("second series of a ReplicaManager gauge");
+        throw fail("second series of a broker-wide value");
       }
       seen[REQUEST_SLOTS + gauge] = true;
       if (Double.isNaN(value)) {
@@ -178,7 +189,10 @@ final class ExporterText {
       switch (gauge) {
         case LEADERS -> into.leaders(count);
         case PARTITIONS -> into.partitions(count);
-        default -> into.underMinIsr(count);
+        case UNDER_MIN_ISR -> into.underMinIsr(count);
+        case ISR_SHRINKS -> into.isrShrinks(count);
+        case ISR_EXPANDS -> into.isrExpands(count);
+        default -> into.maxLagMessages(count);
       }
     }
 

@@ -24,9 +24,10 @@ import javax.management.remote.JMXServiceURL;
 
 /**
  * A broker's platform MBean server over JMX/RMI: one {@code getAttributes(Count, Mean)} per
- * histogram and one {@code getAttribute(Value)} per ReplicaManager partition gauge (24 round trips
- * a scrape; JMX has no call that spans MBeans), over a connection kept between scrapes and dropped
- * on the first error.
+ * histogram, one {@code getAttribute(Value)} per ReplicaManager partition gauge and for the replica
+ * fetchers' {@code MaxLag}, and one {@code getAttribute(Count)} per ISR change meter (27 round
+ * trips a scrape; JMX has no call that spans MBeans), over a connection kept between scrapes and
+ * dropped on the first error.
  */
 final class JmxSource implements Source {
   private static final String[] ATTRIBUTES = {"Count", "Mean"};
@@ -34,6 +35,10 @@ final class JmxSource implements Source {
   private static final ObjectName[] GAUGES = {
     gauge("LeaderCount"), gauge("PartitionCount"), gauge("UnderMinIsrPartitionCount")
   };
+  private static final ObjectName ISR_SHRINKS = gauge("IsrShrinksPerSec");
+  private static final ObjectName ISR_EXPANDS = gauge("IsrExpandsPerSec");
+  private static final ObjectName MAX_LAG =
+      objectName("kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=Replica");
 
   private final JMXServiceURL url;
   private final ObjectName[][] names;
@@ -70,8 +75,12 @@ final class JmxSource implements Source {
   }
 
   private static ObjectName gauge(String name) {
+    return objectName("kafka.server:type=ReplicaManager,name=" + name);
+  }
+
+  private static ObjectName objectName(String name) {
     try {
-      return new ObjectName("kafka.server:type=ReplicaManager,name=" + name);
+      return new ObjectName(name);
     } catch (MalformedObjectNameException e) {
       throw new IllegalStateException(e);
     }
@@ -82,20 +91,34 @@ final class JmxSource implements Source {
       throws IOException {
     long[] values = new long[GAUGES.length];
     for (int i = 0; i < GAUGES.length; i++) {
-      values[i] = -1;
-      Object value;
-      try {
-        value = connection.getAttribute(GAUGES[i], "Value");
-      } catch (InstanceNotFoundException | AttributeNotFoundException e) {
-        continue; // optional: missing
-      } catch (JMException e) {
-        throw new IOException(e.toString(), e);
-      }
-      if (value instanceof Number n && n.longValue() >= 0) {
-        values[i] = n.longValue();
-      }
+      values[i] = readWhole(connection, GAUGES[i], "Value");
     }
     return new BrokerTimings.Partitions(values[0], values[1], values[2]);
+  }
+
+  /** The ISR change meters' counts and the replica fetchers' largest lag, each -1 when missing. */
+  record Replication(long isrShrinks, long isrExpands, long maxLagMessages) {}
+
+  /** Reads the ISR change meters' {@code Count} and the replica fetchers' {@code MaxLag}. */
+  static Replication readReplication(MBeanServerConnection connection) throws IOException {
+    return new Replication(
+        readWhole(connection, ISR_SHRINKS, "Count"),
+        readWhole(connection, ISR_EXPANDS, "Count"),
+        readWhole(connection, MAX_LAG, "Value"));
+  }
+
+  // An optional whole number >= 0: -1 when the MBean or attribute is missing or not such a number.
+  private static long readWhole(MBeanServerConnection connection, ObjectName name, String attribute)
+      throws IOException {
+    Object value;
+    try {
+      value = connection.getAttribute(name, attribute);
+    } catch (InstanceNotFoundException | AttributeNotFoundException e) {
+      return -1;
+    } catch (JMException e) {
+      throw new IOException(e.toString(), e);
+    }
+    return value instanceof Number n && n.longValue() >= 0 ? n.longValue() : -1;
   }
 
   /** {@code service:jmx:rmi:///jndi/rmi://host:port/jmxrmi}, the JVM's default agent. */
@@ -147,10 +170,14 @@ final class JmxSource implements Source {
         }
       }
       BrokerTimings.Partitions p = readPartitions(connection);
+      Replication replication = readReplication(connection);
       Reading reading = new Reading(beforeNanos + (epochNanos.getAsLong() - beforeNanos) / 2);
       reading.leaders(p.leaders());
       reading.partitions(p.partitions());
       reading.underMinIsr(p.underMinIsr());
+      reading.isrShrinks(replication.isrShrinks());
+      reading.isrExpands(replication.isrExpands());
+      reading.maxLagMessages(replication.maxLagMessages());
       for (Request request : Phase.REQUESTS) {
         for (Phase phase : Phase.ALL) {
           reading.count(request, phase, counts[request.ordinal()][phase.ordinal()]);

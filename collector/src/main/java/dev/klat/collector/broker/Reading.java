@@ -6,8 +6,9 @@ import java.util.Arrays;
 
 /**
  * One scrape of one broker: for each request kind and phase, the histogram's all-time count and
- * mean (ms), and the broker's ReplicaManager partition counts (optional: older rules files lack
- * them). Filled by the source that read it, then only read; confined to the scraping thread.
+ * mean (ms), the broker's ReplicaManager partition counts and ISR change counts, and its replica
+ * fetchers' largest lag (all optional: older rules files lack them). Filled by the source that read
+ * it, then only read; confined to the scraping thread.
  */
 final class Reading {
   private static final int PHASES = Phase.ALL.length;
@@ -20,6 +21,9 @@ final class Reading {
   private long leaders = -1;
   private long partitions = -1;
   private long underMinIsr = -1;
+  private long isrShrinks = -1;
+  private long isrExpands = -1;
+  private long maxLagMessages = -1;
 
   Reading(long epochNanos) {
     this.epochNanos = epochNanos;
@@ -57,6 +61,40 @@ final class Reading {
   /** The broker's partition counts as this scrape read them (each -1 when missing). */
   BrokerTimings.Partitions partitions() {
     return new BrokerTimings.Partitions(leaders, partitions, underMinIsr);
+  }
+
+  /**
+   * ReplicaManager {@code IsrShrinksPerSec} {@code Count}, since the broker started; -1 missing.
+   */
+  void isrShrinks(long count) {
+    isrShrinks = count;
+  }
+
+  long isrShrinks() {
+    return isrShrinks;
+  }
+
+  /**
+   * ReplicaManager {@code IsrExpandsPerSec} {@code Count}, since the broker started; -1 missing.
+   */
+  void isrExpands(long count) {
+    isrExpands = count;
+  }
+
+  long isrExpands() {
+    return isrExpands;
+  }
+
+  /**
+   * ReplicaFetcherManager {@code MaxLag} ({@code clientId=Replica}): how many messages the most
+   * lagging partition this broker follows is behind its leader; -1 missing.
+   */
+  void maxLagMessages(long messages) {
+    maxLagMessages = messages;
+  }
+
+  long maxLagMessages() {
+    return maxLagMessages;
   }
 
   /** The count, or -1 when the scrape did not have it. */

@@ -61,4 +61,23 @@ final class TimingStore implements BrokerTimings {
     Partitions p = history == null ? null : history.partitions();
     return p == null || !p.any() ? null : p;
   }
+
+  @Override
+  public Map<Integer, Replication> replication(long sinceEpochNanos) {
+    Map<Integer, Replication> out = new TreeMap<>();
+    brokers.forEach(
+        (nodeId, history) -> {
+          Replication r = history.replication(sinceEpochNanos);
+          if (r != null) {
+            out.put(nodeId, r);
+          }
+        });
+    return Collections.unmodifiableMap(out);
+  }
+
+  @Override
+  public Replication replication(int nodeId, long sinceEpochNanos) {
+    BrokerHistory history = brokers.get(nodeId);
+    return history == null ? null : history.replication(sinceEpochNanos);
+  }
 }

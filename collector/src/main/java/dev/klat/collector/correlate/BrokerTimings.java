@@ -71,6 +71,46 @@ public interface BrokerTimings {
   }
 
   /**
+   * Broker {@code nodeId}'s ISR shrinks and expands (counted by the leader of the partition) since
+   * {@code sinceEpochNanos}, from the counts of the scrapes kept, and its replica fetchers' largest
+   * lag at the newest scrape; null when the broker is unknown or its newest scrape had none of
+   * them. Called by the diagnosis; must not block and must not do I/O.
+   */
+  default Replication replication(int nodeId, long sinceEpochNanos) {
+    return replication(sinceEpochNanos).get(nodeId);
+  }
+
+  /** {@link #replication(int, long)} of every broker that has an answer, by node id. */
+  default Map<Integer, Replication> replication(long sinceEpochNanos) {
+    return Map.of();
+  }
+
+  /**
+   * A broker's replication health, as {@link #replication} answers it.
+   *
+   * @param isrShrinks ReplicaManager {@code IsrShrinksPerSec}: partitions it leads whose ISR lost a
+   *     follower
+   * @param isrExpands ReplicaManager {@code IsrExpandsPerSec}: partitions it leads whose ISR took a
+   *     follower back
+   * @param maxLagMessages ReplicaFetcherManager {@code MaxLag}: how many messages the partition it
+   *     follows that lags most is behind its leader; -1 when unknown
+   */
+  record Replication(Changes isrShrinks, Changes isrExpands, long maxLagMessages) {}
+
+  /**
+   * How much a cumulative broker count went up since a moment.
+   *
+   * @param count the increase, or -1 when unknown (no scrape since the moment, or too few kept)
+   * @param atLeast true when {@code count} is a lower bound: the scrapes kept start after the
+   *     moment, or the broker restarted in between (what it counted between the last scrape before
+   *     the restart and the restart is lost)
+   */
+  record Changes(long count, boolean atLeast) {
+    /** Nothing known. */
+    public static final Changes UNKNOWN = new Changes(-1, false);
+  }
+
+  /**
    * Mean time per phase of a request over one interval, in nanoseconds, as the broker measured it
    * (from the moment its network thread finished reading the request).
    *

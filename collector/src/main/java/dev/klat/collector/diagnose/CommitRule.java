@@ -33,6 +33,12 @@ final class CommitRule implements Rule {
     }
     tail.partitionEvidence(leader, evidence);
     int follower = slowestFollower(tail, commit, evidence);
+    if (follower >= 0) {
+      tail.maxLagEvidence(follower, evidence);
+    } else {
+      tail.otherMaxLagEvidence(leader, evidence); // which follower is behind, if any
+    }
+    tail.isrEvidence(leader, false, evidence);
     return List.of(
         tail.finding(
             Segment.COMMIT,

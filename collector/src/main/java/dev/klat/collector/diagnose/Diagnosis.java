@@ -47,12 +47,17 @@ public final class Diagnosis {
    * @param tail the window's p99 tail
    * @param brokers the brokers' request timings, looked up at each record's drain
    * @param commitWaits the leaders' high-watermark waits, from their probes
+   * @param windowStartEpochNanos when the window began, on the brokers' scrape clock (epoch): the
+   *     brokers' ISR changes are counted from there
+   * @param windowNanos the window's length, as the evidence names it
    */
   public static DiagnosisReport diagnose(
       RecentBreakdowns.Summary summary,
       List<TailRecord> tail,
       BrokerTimings brokers,
-      CommitWaits commitWaits) {
+      CommitWaits commitWaits,
+      long windowStartEpochNanos,
+      long windowNanos) {
     long[] medians = new long[Segment.values().length];
     long[] p99s = new long[Segment.values().length];
     for (Segment s : Segment.values()) {
@@ -60,7 +65,14 @@ public final class Diagnosis {
       medians[s.ordinal()] = q == null ? -1 : q.p50Nanos();
       p99s[s.ordinal()] = q == null ? -1 : q.p99Nanos();
     }
-    TailEvidence evidence = new TailEvidence(tail, medians, p99s, brokers, commitWaits);
+    TailEvidence evidence =
+        new TailEvidence(
+            tail,
+            medians,
+            p99s,
+            brokers,
+            commitWaits,
+            new TailEvidence.Window(windowStartEpochNanos, windowNanos));
     if (evidence.size() < MIN_TAIL_RECORDS) {
       return DiagnosisReport.of(
           summary,

@@ -62,6 +62,14 @@ final class FollowerHolds {
       // A leader of many partitions makes each of its followers' fetches longer: whichever
       // follower ends the wait, the leader's partition count may be the reason.
       tail.partitionEvidence(key.leaderId, evidence);
+      // The follower's lag says whether it falls behind on every partition it follows, the
+      // leader's ISR shrinks whether a follower fell behind for long enough to leave the ISR.
+      if (key.followerId >= 0) {
+        tail.maxLagEvidence(key.followerId, evidence);
+      } else {
+        tail.otherMaxLagEvidence(key.leaderId, evidence);
+      }
+      tail.isrEvidence(key.leaderId, false, evidence);
       out.add(
           tail.finding(
               Segment.PUBLISH,

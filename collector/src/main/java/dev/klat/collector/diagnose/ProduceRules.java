@@ -257,6 +257,8 @@ final class ProduceRules implements Rule {
       evidence.put("partitions under min ISR on broker " + leader, underMinIsr);
     }
     tail.partitionEvidence(leader, evidence);
+    // Shrinks without as many expands: a follower left the ISR and has not come back.
+    tail.isrEvidence(leader, true, evidence);
     out.add(
         tail.finding(
             Segment.PRODUCE,

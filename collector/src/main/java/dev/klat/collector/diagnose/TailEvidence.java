@@ -7,19 +7,41 @@ import dev.klat.model.Segment;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 /**
  * The p99 tail of one window as the rules read it: its breakdowns with their spans' evidence, each
- * segment's median over the whole window, the brokers' request timings, and the leaders' commit
- * waits from their probes.
+ * segment's median over the whole window, the brokers' request timings and replication (ISR changes
+ * over the window, replica fetcher lag), and the leaders' commit waits from their probes.
  */
 final class TailEvidence {
+  /**
+   * The window diagnosed.
+   *
+   * @param startEpochNanos when it began, on the brokers' scrape clock (epoch)
+   * @param nanos its length
+   */
+  record Window(long startEpochNanos, long nanos) {
+    /** Its length as {@code /api/diagnosis} takes it: {@code 1h}, {@code 5m}, {@code 30s}, ms. */
+    String label() {
+      long ms = nanos / 1_000_000L;
+      if (ms > 0 && ms % 3_600_000 == 0) {
+        return ms / 3_600_000 + "h";
+      }
+      if (ms > 0 && ms % 60_000 == 0) {
+        return ms / 60_000 + "m";
+      }
+      return ms > 0 && ms % 1_000 == 0 ? ms / 1_000 + "s" : ms + "ms";
+    }
+  }
+
   private final List<TailRecord> records;
   private final long[] windowMedianNanos;
   private final long[] windowP99Nanos;
   private final BrokerTimings brokers;
   private final CommitWaits commitWaits;
+  private final Window window;
   private final double e2eMeanNanos;
 
   /**
@@ -28,18 +50,21 @@ final class TailEvidence {
    * @param windowP99Nanos per segment ordinal, the p99 over the whole window, -1 unknown
    * @param brokers the brokers' request timings
    * @param commitWaits the leaders' high-watermark waits
+   * @param window the window the tail is of
    */
   TailEvidence(
       List<TailRecord> records,
       long[] windowMedianNanos,
       long[] windowP99Nanos,
       BrokerTimings brokers,
-      CommitWaits commitWaits) {
+      CommitWaits commitWaits,
+      Window window) {
     this.records = List.copyOf(records);
     this.windowMedianNanos = windowMedianNanos.clone();
     this.windowP99Nanos = windowP99Nanos.clone();
     this.brokers = brokers;
     this.commitWaits = commitWaits;
+    this.window = window;
     double sum = 0;
     for (TailRecord r : records) {
       sum += r.e2eNanos();
@@ -241,6 +266,62 @@ final class TailEvidence {
         .mapToLong(e -> e.getValue().leaders())
         .sorted()
         .toArray();
+  }
+
+  /**
+   * Adds how often broker {@code leaderId} shrank (and with {@code expands}, expanded) the ISR of a
+   * partition it leads during the window; nothing when its replication is not scraped.
+   */
+  void isrEvidence(int leaderId, boolean expands, Map<String, Object> evidence) {
+    BrokerTimings.Replication r = replication(leaderId);
+    if (r == null) {
+      return;
+    }
+    String of = " on broker " + leaderId + " (the leader), last " + window.label();
+    evidence.put("ISR shrinks" + of, changes(r.isrShrinks()));
+    if (expands) {
+      evidence.put("ISR expands" + of, changes(r.isrExpands()));
+    }
+  }
+
+  /**
+   * Adds broker {@code followerId}'s replica fetcher lag at its newest scrape; nothing when its
+   * replication is not scraped.
+   */
+  void maxLagEvidence(int followerId, Map<String, Object> evidence) {
+    putMaxLag(followerId, replication(followerId), evidence);
+  }
+
+  /** {@link #maxLagEvidence} of every scraped broker but {@code leaderId}, in node id order. */
+  void otherMaxLagEvidence(int leaderId, Map<String, Object> evidence) {
+    new TreeMap<>(brokers.replication(window.startEpochNanos()))
+        .forEach(
+            (nodeId, r) -> {
+              if (nodeId != leaderId) {
+                putMaxLag(nodeId, r, evidence);
+              }
+            });
+  }
+
+  private static void putMaxLag(
+      int nodeId, BrokerTimings.Replication r, Map<String, Object> evidence) {
+    if (r != null) {
+      evidence.put(
+          "replica fetcher max lag on broker " + nodeId + " (messages)",
+          r.maxLagMessages() < 0 ? "unknown" : r.maxLagMessages());
+    }
+  }
+
+  private BrokerTimings.Replication replication(int nodeId) {
+    return nodeId < 0 ? null : brokers.replication(nodeId, window.startEpochNanos());
+  }
+
+  // A count over the window as evidence: the number, "at least" one, or "unknown".
+  private static Object changes(BrokerTimings.Changes c) {
+    if (c == null || c.count() < 0) {
+      return "unknown";
+    }
+    return c.atLeast() ? "at least " + c.count() : (Object) c.count();
   }
 
   static String ms(double nanos) {

@@ -193,6 +193,43 @@ class BrokerHistoryTest {
     assertThat(BrokerTimings.NONE.partitions(1)).isNull();
   }
 
+  static Reading replicating(long atNanos, long shrinks, long expands, long maxLag) {
+    Reading r = produce(atNanos, 10, 1.0);
+    r.isrShrinks(shrinks);
+    r.isrExpands(expands);
+    r.maxLagMessages(maxLag);
+    return r;
+  }
+
+  @Test
+  void theStoreAnswersTheIsrChangesSinceAMomentAndTheNewestLag() {
+    TimingStore store = new TimingStore(STALE);
+    BrokerHistory h1 = history();
+    BrokerHistory h2 = history();
+    store.put(1, h1);
+    store.put(2, h2);
+    h1.add(replicating(T0, 3, 3, 0));
+    h1.add(replicating(T0 + 5 * S, 5, 3, 800));
+    h1.add(replicating(T0 + 10 * S, 6, 4, 120));
+    h2.add(produce(T0, 10, 1.0)); // an older rules file: none of them
+
+    assertThat(store.replication(1, T0 + 1))
+        .isEqualTo(
+            new BrokerTimings.Replication(
+                new BrokerTimings.Changes(3, false), new BrokerTimings.Changes(1, false), 120));
+    assertThat(store.replication(1, T0 - 60 * S).isrShrinks())
+        .isEqualTo(new BrokerTimings.Changes(3, true));
+    assertThat(store.replication(2, T0)).isNull();
+    assertThat(store.replication(3, T0)).isNull();
+    assertThat(store.replication(T0)).containsOnlyKeys(1);
+    assertThat(BrokerTimings.NONE.replication(1, T0)).isNull();
+
+    // The clock stepped back: the lag is the newest, the ISR counts wait for the clock.
+    h1.add(replicating(T0 + 7 * S, 9, 9, 40));
+    assertThat(store.replication(1, T0 + 1).maxLagMessages()).isEqualTo(40);
+    assertThat(store.replication(1, T0 + 1).isrShrinks().count()).isEqualTo(3);
+  }
+
   @Test
   void lookupsDuringScrapesSeeWholeIntervalsOnly() throws Exception {
     TimingStore store = new TimingStore(STALE);

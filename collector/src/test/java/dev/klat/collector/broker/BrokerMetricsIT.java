@@ -110,6 +110,11 @@ class BrokerMetricsIT {
           .as(kind)
           .isBetween(20L, 40L); // the producers' metadata is not Produce
       assertPlausible(t);
+      // One broker: no ISR to shrink since the first scrape, which began before `before`.
+      BrokerTimings.Replication replication = brokers.timings().replication(1, before);
+      assertThat(replication).as(kind).isNotNull();
+      assertThat(replication.isrShrinks()).isEqualTo(new BrokerTimings.Changes(0, false));
+      assertThat(replication.maxLagMessages()).isGreaterThanOrEqualTo(0);
       BrokerStatus status = brokers.status().get(0);
       assertThat(status.up()).isTrue();
       assertThat(status.source()).isEqualTo(kind);
@@ -176,6 +181,12 @@ class BrokerMetricsIT {
       assertThat(viaJmx.partitions().partitions())
           .isGreaterThanOrEqualTo(viaJmx.partitions().leaders());
       assertThat(viaJmx.partitions().underMinIsr()).isZero();
+      // The ISR change counts and the follower side's lag, the same from each.
+      assertThat(viaExporter.isrShrinks()).isGreaterThanOrEqualTo(0);
+      assertThat(viaJmx.isrShrinks()).isEqualTo(viaExporter.isrShrinks());
+      assertThat(viaJmx.isrExpands()).isGreaterThanOrEqualTo(0).isEqualTo(viaExporter.isrExpands());
+      assertThat(viaExporter.maxLagMessages()).isGreaterThanOrEqualTo(0);
+      assertThat(viaJmx.maxLagMessages()).isGreaterThanOrEqualTo(0);
     } finally {
       jmx.close();
     }

@@ -45,6 +45,57 @@ class ExporterTextTest {
     assertThat(reading.meanMs(Request.PRODUCE, Phase.THROTTLE)).isEqualTo(0.0);
     assertThat(reading.complete(Request.PRODUCE)).isTrue();
     assertThat(reading.partitions()).isEqualTo(new BrokerTimings.Partitions(1, 1, 0));
+    assertThat(reading.isrShrinks()).isZero();
+    assertThat(reading.isrExpands()).isZero();
+    assertThat(reading.maxLagMessages()).isEqualTo(-1); // captured before the MaxLag rule
+  }
+
+  @Test
+  void readsTheIsrChangeCountsAndTheReplicaFetcherLag() throws IOException {
+    Reading r =
+        parse(
+            """
+            # TYPE kafka_server_replicamanager_isrexpands_total counter
+            kafka_server_replicamanager_isrexpands_total 4.0
+            # TYPE kafka_server_replicamanager_isrshrinks_total counter
+            kafka_server_replicamanager_isrshrinks_total 7.0 1700000000000
+            # TYPE kafka_server_replicafetchermanager_maxlag gauge
+            kafka_server_replicafetchermanager_maxlag 1250.0
+            kafka_network_requestmetrics_localtimems_count{request="Produce"} 5
+            """);
+    assertThat(r.isrShrinks()).isEqualTo(7);
+    assertThat(r.isrExpands()).isEqualTo(4);
+    assertThat(r.maxLagMessages()).isEqualTo(1250);
+    assertThat(r.count(Request.PRODUCE, Phase.LOCAL)).isEqualTo(5);
+  }
+
+  @Test
+  void aScrapeWithoutTheIsrCountsOrTheLagLeavesThemMissing() throws IOException {
+    Reading r =
+        parse(
+            "kafka_network_requestmetrics_localtimems_count{request=\"Produce\"} 5\n"
+                + "kafka_server_replicafetchermanager_maxlag NaN\n");
+    assertThat(r.any()).isTrue();
+    assertThat(r.isrShrinks()).isEqualTo(-1);
+    assertThat(r.isrExpands()).isEqualTo(-1);
+    assertThat(r.maxLagMessages()).isEqualTo(-1);
+  }
+
+  @Test
+  void rejectsMalformedIsrCountsAndLags() {
+    for (String name :
+        new String[] {
+          "kafka_server_replicamanager_isrshrinks_total",
+          "kafka_server_replicamanager_isrexpands_total",
+          "kafka_server_replicafetchermanager_maxlag"
+        }) {
+      for (String bad :
+          new String[] {name + " 1.5", name + " -1", name + " +Inf", name + " 1\n" + name + " 2"}) {
+        assertThatThrownBy(() -> parse(bad + "\n"))
+            .as(bad)
+            .isInstanceOf(ExporterText.MalformedException.class);
+      }
+    }
   }
 
   @Test

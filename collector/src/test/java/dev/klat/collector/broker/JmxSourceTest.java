@@ -17,11 +17,55 @@ class JmxSourceTest {
     Object getValue();
   }
 
+  /** A Yammer meter as Kafka registers it, reduced to the attribute klat reads. */
+  public interface MeterMBean {
+    long getCount();
+  }
+
   private static void register(MBeanServer server, String name, Object value) throws Exception {
+    registerGauge(server, "kafka.server:type=ReplicaManager,name=" + name, value);
+  }
+
+  private static void registerGauge(MBeanServer server, String objectName, Object value)
+      throws Exception {
     GaugeMBean gauge = () -> value;
+    server.registerMBean(new StandardMBean(gauge, GaugeMBean.class), new ObjectName(objectName));
+  }
+
+  private static void registerMeter(MBeanServer server, String name, long count) throws Exception {
+    MeterMBean meter = () -> count;
     server.registerMBean(
-        new StandardMBean(gauge, GaugeMBean.class),
+        new StandardMBean(meter, MeterMBean.class),
         new ObjectName("kafka.server:type=ReplicaManager,name=" + name));
+  }
+
+  private static final String MAX_LAG =
+      "kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=Replica";
+
+  @Test
+  void readsTheIsrChangeMetersAndTheReplicaFetcherLag() throws Exception {
+    MBeanServer server = MBeanServerFactory.newMBeanServer();
+    registerMeter(server, "IsrShrinksPerSec", 7);
+    registerMeter(server, "IsrExpandsPerSec", 4);
+    registerGauge(server, MAX_LAG, 1250L);
+
+    assertThat(JmxSource.readReplication(server)).isEqualTo(new JmxSource.Replication(7, 4, 1250));
+  }
+
+  @Test
+  void anIsrMeterOrLagTheBrokerLacksIsMissing() throws Exception {
+    MBeanServer server = MBeanServerFactory.newMBeanServer();
+    registerMeter(server, "IsrShrinksPerSec", 2);
+    registerGauge(server, MAX_LAG, "not a number");
+    // The same gauge of another clientId is not the followers' lag.
+    registerGauge(
+        server,
+        "kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=ReplicaAlterLogDirs",
+        99L);
+
+    assertThat(JmxSource.readReplication(server)).isEqualTo(new JmxSource.Replication(2, -1, -1));
+    assertThat(JmxSource.readReplication(MBeanServerFactory.newMBeanServer()))
+        .isEqualTo(new JmxSource.Replication(-1, -1, -1));
   }
 
   @Test

@@ -112,7 +112,13 @@ class DiagnosisTest {
         tailRecord(new double[] {5, 850, 3, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
 
     DiagnosisReport report =
-        Diagnosis.diagnose(summary, tail(10, behind), BrokerTimings.NONE, CommitWaits.NONE);
+        Diagnosis.diagnose(
+            summary,
+            tail(10, behind),
+            BrokerTimings.NONE,
+            CommitWaits.NONE,
+            WINDOW_START,
+            WINDOW_NANOS);
 
     assertKnobs(report, "broker 1 replication");
     assertExplains(report, 0.8);
@@ -126,7 +132,9 @@ class DiagnosisTest {
                         tailRecord(
                             new double[] {5, 850, 3, 1, 2}, 0, 1, acksOne, DEFAULT_CONSUMER)),
                     BrokerTimings.NONE,
-                    CommitWaits.NONE)
+                    CommitWaits.NONE,
+                    WINDOW_START,
+                    WINDOW_NANOS)
                 .findings())
         .extracting(Finding::knob)
         .containsExactly("publish to broker 1 (no broker timings)");
@@ -351,6 +359,101 @@ class DiagnosisTest {
     assertThat(held.suggestion()).endsWith(MANY_LEADERS);
     assertThat(balanced.knob()).isEqualTo("broker 2 follower fetch");
     assertThat(balanced.suggestion()).doesNotContain("leads many more");
+  }
+
+  // Broker 1 leads; broker 2 lags far behind, broker 3 keeps up; broker 1 shrank 4 ISRs.
+  private static final Map<Integer, BrokerTimings.Replication> LAGGING_FOLLOWER =
+      Map.of(1, replication(4, 1, 0), 2, replication(0, 0, 52_000), 3, replication(0, 0, 12));
+
+  private static final String LEADER_SHRINKS = "ISR shrinks on broker 1 (the leader), last 5m";
+
+  @Test
+  void aPublishHeldBehindAFollowerShowsItsLagAndTheLeadersIsrShrinks() {
+    CommitWaits waits = (leader, from, to) -> new CommitWaits.CommitWait(800 * MS, 2);
+    List<TailRecord> held = defaultTail(5, 850, 3, 1, 2);
+    DiagnosisReport plain = diagnose(held, BrokerTimings.NONE, waits);
+    DiagnosisReport report =
+        diagnose(held, withReplication(BrokerTimings.NONE, LAGGING_FOLLOWER), waits);
+
+    Finding top = report.findings().get(0);
+    assertThat(top.knob())
+        .isEqualTo(plain.findings().get(0).knob())
+        .isEqualTo("broker 2 follower fetch");
+    assertThat(top.tailShare()).isEqualTo(plain.findings().get(0).tailShare());
+    assertThat(top.evidence())
+        .containsEntry("replica fetcher max lag on broker 2 (messages)", 52_000L)
+        .containsEntry(LEADER_SHRINKS, 4L)
+        .doesNotContainKeys(
+            "replica fetcher max lag on broker 3 (messages)",
+            "ISR expands on broker 1 (the leader), last 5m");
+    assertThat(top.suggestion()).isEqualTo(plain.findings().get(0).suggestion());
+    assertThat(plain.findings().get(0).evidence()).doesNotContainKey(LEADER_SHRINKS);
+  }
+
+  @Test
+  void aLongCommitEndedByOneFollowerShowsItsLagAndTheLeadersIsrShrinks() {
+    TailRecord r =
+        tailRecord(new double[] {2, 3, 70, 1, 2}, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
+    List<TailRecord> records = tail(10, committedBy(r, 2));
+
+    Finding commit =
+        diagnose(records, withReplication(BrokerTimings.NONE, LAGGING_FOLLOWER)).findings().get(0);
+
+    assertThat(commit.knob()).isEqualTo("broker 2 follower fetch");
+    assertThat(commit.evidence())
+        .containsEntry("replica fetcher max lag on broker 2 (messages)", 52_000L)
+        .containsEntry(LEADER_SHRINKS, 4L)
+        .doesNotContainKey("replica fetcher max lag on broker 3 (messages)");
+  }
+
+  @Test
+  void aLongCommitOnTheLeadersReplicationShowsItsIsrShrinksAndEachOtherBrokersLag() {
+    Finding commit =
+        diagnose(defaultTail(2, 3, 70, 1, 2), withReplication(BrokerTimings.NONE, LAGGING_FOLLOWER))
+            .findings()
+            .get(0);
+
+    assertThat(commit.knob()).isEqualTo("broker 1 replication");
+    assertThat(commit.evidence())
+        .containsEntry(LEADER_SHRINKS, 4L)
+        .containsEntry("replica fetcher max lag on broker 2 (messages)", 52_000L)
+        .containsEntry("replica fetcher max lag on broker 3 (messages)", 12L)
+        .doesNotContainKey("replica fetcher max lag on broker 1 (messages)");
+  }
+
+  @Test
+  void isrShrinksTheHistoryCannotCoverAreAtLeastOrUnknown() {
+    Map<Integer, BrokerTimings.Replication> partial =
+        Map.of(
+            1,
+            new BrokerTimings.Replication(
+                new BrokerTimings.Changes(2, true), BrokerTimings.Changes.UNKNOWN, -1),
+            2,
+            new BrokerTimings.Replication(
+                BrokerTimings.Changes.UNKNOWN, BrokerTimings.Changes.UNKNOWN, -1));
+    Finding atLeast =
+        diagnose(defaultTail(2, 3, 70, 1, 2), withReplication(BrokerTimings.NONE, partial))
+            .findings()
+            .get(0);
+    Finding unknown =
+        diagnose(
+                defaultTail(2, 3, 70, 1, 2),
+                withReplication(BrokerTimings.NONE, Map.of(1, partial.get(2))))
+            .findings()
+            .get(0);
+
+    assertThat(atLeast.evidence())
+        .containsEntry(LEADER_SHRINKS, "at least 2")
+        .containsEntry("replica fetcher max lag on broker 2 (messages)", "unknown");
+    assertThat(unknown.evidence()).containsEntry(LEADER_SHRINKS, "unknown");
+  }
+
+  @Test
+  void theWindowIsNamedAsTheApiTakesIt() {
+    assertThat(new TailEvidence.Window(0, 300_000 * MS).label()).isEqualTo("5m");
+    assertThat(new TailEvidence.Window(0, 3_600_000 * MS).label()).isEqualTo("1h");
+    assertThat(new TailEvidence.Window(0, 90_000 * MS).label()).isEqualTo("90s");
+    assertThat(new TailEvidence.Window(0, 500 * MS).label()).isEqualTo("500ms");
   }
 
   @Test

@@ -250,6 +250,29 @@ class ProduceRulesTest {
   }
 
   @Test
+  void belowMinInsyncReplicasShowsTheLeadersIsrShrinksAndExpandsOverTheWindow() {
+    List<TailRecord> tail = producerTail(10, retriedFor("NOT_ENOUGH_REPLICAS"), 60, 5, 5, 5, 5);
+    Map<Integer, BrokerTimings.Replication> replication =
+        Map.of(1, replication(3, 1, 0), 2, replication(0, 0, 0));
+
+    Finding without = knob(diagnose(tail), "min.insync.replicas");
+    Finding with =
+        knob(
+            diagnose(tail, withReplication(BrokerTimings.NONE, replication)),
+            "min.insync.replicas");
+
+    assertThat(with.evidence())
+        .containsEntry("ISR shrinks on broker 1 (the leader), last 5m", 3L)
+        .containsEntry("ISR expands on broker 1 (the leader), last 5m", 1L)
+        .doesNotContainKey("replica fetcher max lag on broker 2 (messages)");
+    assertThat(without.evidence())
+        .doesNotContainKey("ISR shrinks on broker 1 (the leader), last 5m");
+    assertThat(with.suggestion()).isEqualTo(without.suggestion());
+    assertThat(diagnose(tail, withReplication(BrokerTimings.NONE, replication)).findings().get(0))
+        .isEqualTo(with);
+  }
+
+  @Test
   void retriesForOtherErrorsStayRetriesBesideMinInsyncReplicas() {
     List<TailRecord> tail = new ArrayList<>();
     tail.addAll(producerTail(6, retriedFor("NOT_ENOUGH_REPLICAS_AFTER_APPEND"), 60, 5, 5, 5, 5));

@@ -19,6 +19,11 @@ final class Tails {
   private Tails() {}
 
   static final long MS = 1_000_000L;
+
+  /** The window every test diagnoses: 5 minutes, from epoch 0 (the records drain at 1,000 ns). */
+  static final long WINDOW_START = 0;
+
+  static final long WINDOW_NANOS = 300_000 * MS;
   static final ProducerEvidence DEFAULT_PRODUCER =
       new ProducerEvidence(0, 16_384, 33_554_432, 5, 20, 4_000, 1, -1, -1, -1, true);
   static final ConsumerEvidence DEFAULT_CONSUMER = new ConsumerEvidence(1, 500, 500, -1, -1, -1);
@@ -117,7 +122,7 @@ final class Tails {
   }
 
   static DiagnosisReport diagnose(List<TailRecord> tail, BrokerTimings brokers, CommitWaits waits) {
-    return Diagnosis.diagnose(summaryOf(tail), tail, brokers, waits);
+    return Diagnosis.diagnose(summaryOf(tail), tail, brokers, waits, WINDOW_START, WINDOW_NANOS);
   }
 
   /** Ten records of these segments (ms), from the default producer and consumer. */
@@ -183,6 +188,39 @@ final class Tails {
         return partitions;
       }
     };
+  }
+
+  /**
+   * These timings, with these brokers' replication: for the diagnosis's window only ({@link
+   * #WINDOW_START}), as a store would answer for the scrapes since then.
+   */
+  static BrokerTimings withReplication(
+      BrokerTimings timings, Map<Integer, BrokerTimings.Replication> replication) {
+    return new BrokerTimings() {
+      @Override
+      public RequestTimings lookup(int nodeId, Request request, long epochNanos) {
+        return timings.lookup(nodeId, request, epochNanos);
+      }
+
+      @Override
+      public Map<Integer, Partitions> partitions() {
+        return timings.partitions();
+      }
+
+      @Override
+      public Map<Integer, Replication> replication(long sinceEpochNanos) {
+        assertThat(sinceEpochNanos).isEqualTo(WINDOW_START);
+        return replication;
+      }
+    };
+  }
+
+  /** Replication with these ISR changes (exact) and this replica fetcher lag. */
+  static BrokerTimings.Replication replication(long shrinks, long expands, long maxLagMessages) {
+    return new BrokerTimings.Replication(
+        new BrokerTimings.Changes(shrinks, false),
+        new BrokerTimings.Changes(expands, false),
+        maxLagMessages);
   }
 
   /**

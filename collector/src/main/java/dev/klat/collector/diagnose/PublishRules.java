@@ -152,12 +152,15 @@ final class PublishRules implements Rule {
               + " many partitions per broker. Spread the leaders over more brokers, or look at"
               + " the disk."
               + manyLeaders);
+      Map<String, Object> withReplication = new LinkedHashMap<>(withPartitions);
+      tail.isrEvidence(e.getKey(), false, withReplication);
+      tail.otherMaxLagEvidence(e.getKey(), withReplication);
       add(
           out,
           tail,
           sums[REPLICATION] + (heldCounts ? sums[HELD] : 0),
           broker + " replication",
-          withPartitions,
+          withReplication,
           "acks=all requests on "
               + broker
               + " wait for its followers, and the requests behind them on the same connection"

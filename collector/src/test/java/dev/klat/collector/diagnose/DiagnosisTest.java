@@ -422,6 +422,24 @@ class DiagnosisTest {
   }
 
   @Test
+  void aPublishOnTheLeadersReplicationShowsItsIsrShrinksAndEachOtherBrokersLag() {
+    Finding replication =
+        diagnose(
+                defaultTail(2, 800, 5, 1, 2),
+                withReplication(produceTimings(1, 1, 700), LAGGING_FOLLOWER))
+            .findings()
+            .get(0);
+
+    assertThat(replication.knob()).isEqualTo("broker 1 replication");
+    assertThat(replication.segment()).isEqualTo("publish");
+    assertThat(replication.evidence())
+        .containsEntry(LEADER_SHRINKS, 4L)
+        .containsEntry("replica fetcher max lag on broker 2 (messages)", 52_000L)
+        .containsEntry("replica fetcher max lag on broker 3 (messages)", 12L)
+        .doesNotContainKey("replica fetcher max lag on broker 1 (messages)");
+  }
+
+  @Test
   void isrShrinksTheHistoryCannotCoverAreAtLeastOrUnknown() {
     Map<Integer, BrokerTimings.Replication> partial =
         Map.of(

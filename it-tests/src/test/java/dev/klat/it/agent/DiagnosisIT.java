@@ -300,12 +300,13 @@ class DiagnosisIT {
   }
 
   // Broker 1 leads every partition of dx-many-load (ManyPartitionsLoad) besides dx-many's one, all
-  // written; the others lead a handful. acks=all: each record waits for followers whose fetches
-  // from broker 1 read and return those partitions, and its request is appended beside the load's.
+  // written; the others lead a handful. acks=all: each record waits for followers that fetch all
+  // those partitions from broker 1, and its request is appended beside the load's.
   // Whichever of these the top finding names (one follower ended most waits, in one run: the
   // records were held in publish behind requests waiting for it), its suggestion must name broker
   // 1's partition count. 3,000 partitions written at 6,000 records/s overran this 2-core machine
-  // (the load's requests timed out after 30 s); 2,000 at 1,500 a second put dx-many's p99 at 1.2 s.
+  // (the load's requests timed out after 30 s); 2,000 at 1,500 a second put dx-many's p99 at 0.5 to
+  // 1.2 s in three runs.
   private static final Cause MANY_PARTITIONS =
       new Cause(
           "dx-many",

@@ -306,7 +306,7 @@ class DiagnosisIT {
   // records were held in publish behind requests waiting for it), its suggestion must name broker
   // 1's partition count. 3,000 partitions written at 6,000 records/s overran this 2-core machine
   // (the load's requests timed out after 30 s); 2,000 at 1,500 a second put dx-many's p99 at 0.5 to
-  // 1.2 s in three runs.
+  // 1.4 s in three runs.
   private static final Cause MANY_PARTITIONS =
       new Cause(
           "dx-many",

@@ -31,6 +31,12 @@ final class TimingHeaderReader {
   static final String REASON_TRACEPARENT_MISSING = "traceparent-missing";
   static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
 
+  /**
+   * The most attributes a consumer span gets: 18 from {@link #span} and 4 at the poll's exit
+   * ({@code ConsumerHooks}); its span's arrays fit them.
+   */
+  static final int SPAN_ATTRIBUTES = 22;
+
   private TimingHeaderReader() {}
 
   /**
@@ -128,7 +134,7 @@ final class TimingHeaderReader {
     long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
     long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
     SpanRecord span =
-        new SpanRecord()
+        new SpanRecord(SPAN_ATTRIBUTES)
             .setTraceId(traceIdHigh, traceIdLow)
             .setSpanId(TraceIds.randomNonZeroLong())
             .setParentSpanId(parent != null ? parent[2] : 0L)

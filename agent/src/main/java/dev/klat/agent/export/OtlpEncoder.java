@@ -29,7 +29,7 @@ final class OtlpEncoder {
   static final int AGGREGATION_TEMPORALITY_CUMULATIVE = 2;
   static final int STATUS_CODE_ERROR = 2;
 
-  // A buffer that grew past this for one large request is dropped afterwards, not kept forever.
+  // A buffer that grew past this for one large request is dropped before the next, not kept.
   private static final int KEEP_BUFFER_BYTES = 1 << 20;
   private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
 
@@ -101,6 +101,15 @@ final class OtlpEncoder {
    * out; callers filter and count them first.
    */
   byte[] encodeSpans(List<SpanRecord> spans) {
+    return writeSpans(spans).toByteArray();
+  }
+
+  /**
+   * Encodes an {@code ExportTraceServiceRequest} as {@link #encodeSpans} does, into this encoder's
+   * buffer, which is returned and valid until the next call: the exporter compresses straight from
+   * it, rather than from a copy of every request.
+   */
+  ProtoWriter writeSpans(List<SpanRecord> spans) {
     ProtoWriter w = start();
     int resourceSpans = w.beginMessage(REQUEST_RESOURCE_DATA);
     writeResource(w);
@@ -113,7 +122,7 @@ final class OtlpEncoder {
     }
     w.endMessage(scopeSpans);
     w.endMessage(resourceSpans);
-    return finish(w);
+    return w;
   }
 
   private void writeResource(ProtoWriter w) {
@@ -206,6 +215,15 @@ final class OtlpEncoder {
    * @return the request, or null if no family has a point
    */
   byte[] encodeMetrics(List<MetricFamily> families, long timeEpochNanos) {
+    ProtoWriter w = writeMetrics(families, timeEpochNanos);
+    return w == null ? null : w.toByteArray();
+  }
+
+  /**
+   * Encodes as {@link #encodeMetrics} does, into this encoder's buffer, which is returned and valid
+   * until the next call; null if no family has a point.
+   */
+  ProtoWriter writeMetrics(List<MetricFamily> families, long timeEpochNanos) {
     boolean any = false;
     for (MetricFamily family : families) {
       any |= !family.points.isEmpty();
@@ -225,7 +243,7 @@ final class OtlpEncoder {
     }
     w.endMessage(scopeMetrics);
     w.endMessage(resourceMetrics);
-    return finish(w);
+    return w;
   }
 
   private static void writeMetric(ProtoWriter w, MetricFamily family, long timeEpochNanos) {
@@ -356,15 +374,11 @@ final class OtlpEncoder {
   }
 
   private ProtoWriter start() {
-    out.reset();
-    return out;
-  }
-
-  private byte[] finish(ProtoWriter w) {
-    byte[] bytes = w.toByteArray();
-    if (w.capacity() > KEEP_BUFFER_BYTES) {
+    // A buffer that one large request grew is kept until the next request only.
+    if (out.capacity() > KEEP_BUFFER_BYTES) {
       out = new ProtoWriter(INITIAL_BUFFER_BYTES);
     }
-    return bytes;
+    out.reset();
+    return out;
   }
 }

@@ -10,6 +10,7 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -108,16 +109,42 @@ public final class OtlpHttpSender {
   }
 
   Result sendTraces(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(tracesUrl, body, connectTimeoutMillis, readTimeoutMillis);
+    return sendTracesPayload(payload(body, body.length), connectTimeoutMillis, readTimeoutMillis);
   }
 
   Result sendMetrics(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(metricsUrl, body, connectTimeoutMillis, readTimeoutMillis);
+    return sendMetricsPayload(payload(body, body.length), connectTimeoutMillis, readTimeoutMillis);
   }
 
   /** Posts an OTLP logs request to {@code <endpoint>/v1/logs} (the broker probe's events). */
   public Result sendLogs(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(logsUrl, body, connectTimeoutMillis, readTimeoutMillis);
+    return send(logsUrl, payload(body, body.length), connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /**
+   * The request body as it goes on the wire, from the first {@code length} bytes of {@code body}:
+   * compressed when gzip is on, else copied. Made once per request and kept for its retries.
+   */
+  byte[] payload(byte[] body, int length) {
+    if (!gzip) {
+      return Arrays.copyOf(body, length);
+    }
+    try {
+      return gzip(body, length);
+    } catch (IOException e) {
+      // In memory only: nothing here does I/O.
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Posts a {@link #payload} of an OTLP traces request. */
+  Result sendTracesPayload(byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(tracesUrl, payload, connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /** Posts a {@link #payload} of an OTLP metrics request. */
+  Result sendMetricsPayload(byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(metricsUrl, payload, connectTimeoutMillis, readTimeoutMillis);
   }
 
   /**
@@ -133,13 +160,12 @@ public final class OtlpHttpSender {
     }
   }
 
-  private Result send(URL url, byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
+  private Result send(URL url, byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
     if (aborted) {
       return new Result(Outcome.RETRYABLE, -1, -1, "sender aborted");
     }
     HttpURLConnection connection = null;
     try {
-      byte[] payload = gzip ? gzip(body) : body;
       connection = (HttpURLConnection) url.openConnection();
       inFlight = connection;
       connection.setRequestMethod("POST");
@@ -284,9 +310,13 @@ public final class OtlpHttpSender {
    * default level, for 2% more bytes on its 512 alike spans ({@code SpanExportBenchmark}).
    */
   static byte[] gzip(byte[] body) throws IOException {
-    ByteArrayOutputStream buffer = new ByteArrayOutputStream(Math.max(64, body.length / 4));
+    return gzip(body, body.length);
+  }
+
+  private static byte[] gzip(byte[] body, int length) throws IOException {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream(Math.max(64, length / 4));
     try (GZIPOutputStream out = new FastGzipOutputStream(buffer)) {
-      out.write(body);
+      out.write(body, 0, length);
     }
     return buffer.toByteArray();
   }

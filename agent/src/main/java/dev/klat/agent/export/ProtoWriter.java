@@ -37,6 +37,11 @@ public final class ProtoWriter {
     return buffer.length;
   }
 
+  /** The buffer itself, valid up to {@link #size()} until the next write: no copy. */
+  byte[] array() {
+    return buffer;
+  }
+
   public byte[] toByteArray() {
     return Arrays.copyOf(buffer, position);
   }

@@ -44,7 +44,8 @@ final class SpanExport {
       return false;
     }
     try {
-      pending = new Batch(encoder.encodeSpans(spans), spans.size());
+      ProtoWriter request = encoder.writeSpans(spans);
+      pending = new Batch(channel.sender.payload(request.array(), request.size()), spans.size());
       return true;
     } catch (RuntimeException e) {
       channel.counters.spansDropped(spans.size());
@@ -61,7 +62,7 @@ final class SpanExport {
   OtlpHttpSender.Result sendPending(
       boolean finalFlush, int connectTimeoutMillis, int readTimeoutMillis) {
     OtlpHttpSender.Result result =
-        channel.sender.sendTraces(pending.body, connectTimeoutMillis, readTimeoutMillis);
+        channel.sender.sendTracesPayload(pending.payload, connectTimeoutMillis, readTimeoutMillis);
     switch (result.outcome) {
       case SUCCESS:
         channel.counters.spansExported(pending.spanCount);
@@ -99,14 +100,14 @@ final class SpanExport {
     }
   }
 
-  /** A batch of spans encoded as one request, kept for retries. */
+  /** A batch of spans encoded as one request, as sent (compressed), kept for retries. */
   private static final class Batch {
-    final byte[] body;
+    final byte[] payload;
     final int spanCount;
     int attempts;
 
-    Batch(byte[] body, int spanCount) {
-      this.body = body;
+    Batch(byte[] payload, int spanCount) {
+      this.payload = payload;
       this.spanCount = spanCount;
     }
   }

@@ -16,6 +16,9 @@ import org.apache.kafka.clients.producer.internals.ProducerBatch;
  */
 final class ProducerSpans {
 
+  /** The most attributes {@link #span} puts (every branch taken): its span's arrays fit it. */
+  static final int MAX_ATTRIBUTES = 28;
+
   private ProducerSpans() {}
 
   /** At the end of a batch's completion: every future of the batch is done. */
@@ -72,7 +75,7 @@ final class ProducerSpans {
     RecordTracker.SampledRecord sampled = tracker.sampled;
     ProducerState producer = tracker.producer;
     SpanRecord span =
-        new SpanRecord()
+        new SpanRecord(MAX_ATTRIBUTES)
             .setTraceId(sampled.traceIdHigh, sampled.traceIdLow)
             .setSpanId(sampled.spanId)
             .setParentSpanId(sampled.parentSpanId)

@@ -86,6 +86,24 @@ class SpanRecordTest {
   }
 
   @Test
+  void aSpanSizedForFewAttributesGrowsToTheSameFortyKeepingEveryValue() {
+    SpanRecord span = new SpanRecord(3);
+    AttributeDef[] many = TestAttributes.longAttributes(SpanRecord.MAX_ATTRIBUTES + 5);
+    for (int i = 0; i < many.length; i++) {
+      span.put(many[i], (long) i);
+    }
+    assertThat(span.attributeCount()).isEqualTo(SpanRecord.MAX_ATTRIBUTES);
+    assertThat(span.droppedAttributeCount()).isEqualTo(5);
+    for (int i = 0; i < SpanRecord.MAX_ATTRIBUTES; i++) {
+      assertThat(span.attributeKey(i)).isSameAs(many[i]);
+      assertThat(span.attributeBits(i)).isEqualTo(i);
+    }
+    span.put(many[0], 99L);
+    assertThat(span.attributeBits(0)).isEqualTo(99L);
+    assertThat(new SpanRecord(0).put(many[0], 1L).attributeCount()).isEqualTo(1);
+  }
+
+  @Test
   void aSpanIsValidOnlyWithNonZeroTraceAndSpanIds() {
     assertThat(new SpanRecord().hasValidIds()).isFalse();
     assertThat(new SpanRecord().setTraceId(0, 1).setSpanId(0).hasValidIds()).isFalse();

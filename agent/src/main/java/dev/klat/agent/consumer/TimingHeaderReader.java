@@ -1,6 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.export.PartitionIds;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.model.EvidenceAttributes;
@@ -143,7 +144,7 @@ final class TimingHeaderReader {
     span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
     span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, record.topic());
     span.put(
-        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, Integer.toString(record.partition()));
+        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, PartitionIds.of(record.partition()));
     span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, record.offset());
     span.put(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME, state.groupId);
     span.put(SpanAttributes.MESSAGING_CLIENT_ID, state.clientId);

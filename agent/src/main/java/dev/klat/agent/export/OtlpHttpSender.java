@@ -118,7 +118,8 @@ public final class OtlpHttpSender {
 
   /** Posts an OTLP logs request to {@code <endpoint>/v1/logs} (the broker probe's events). */
   public Result sendLogs(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(logsUrl, payload(body, body.length), connectTimeoutMillis, readTimeoutMillis);
+    byte[] payload = payload(body, body.length);
+    return send(logsUrl, payload, payload.length, connectTimeoutMillis, readTimeoutMillis);
   }
 
   /**
@@ -137,14 +138,39 @@ public final class OtlpHttpSender {
     }
   }
 
+  /**
+   * Makes the wire form of the first {@code length} bytes of {@code body}, as {@link #payload}
+   * does, into {@code payload}, which is emptied first: the span exporter reuses one buffer for
+   * every request rather than a new array (and its copy) per request.
+   */
+  void fill(Payload payload, byte[] body, int length) {
+    payload.reset();
+    if (!gzip) {
+      payload.write(body, 0, length);
+      return;
+    }
+    try {
+      gzipInto(payload, body, length);
+    } catch (IOException e) {
+      // In memory only: nothing here does I/O.
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Posts a {@link #payload} of an OTLP traces request. */
   Result sendTracesPayload(byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(tracesUrl, payload, connectTimeoutMillis, readTimeoutMillis);
+    return send(tracesUrl, payload, payload.length, connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /** Posts a filled {@link Payload} of an OTLP traces request. */
+  Result sendTracesPayload(Payload payload, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(
+        tracesUrl, payload.array(), payload.size(), connectTimeoutMillis, readTimeoutMillis);
   }
 
   /** Posts a {@link #payload} of an OTLP metrics request. */
   Result sendMetricsPayload(byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(metricsUrl, payload, connectTimeoutMillis, readTimeoutMillis);
+    return send(metricsUrl, payload, payload.length, connectTimeoutMillis, readTimeoutMillis);
   }
 
   /**
@@ -160,7 +186,8 @@ public final class OtlpHttpSender {
     }
   }
 
-  private Result send(URL url, byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
+  private Result send(
+      URL url, byte[] payload, int length, int connectTimeoutMillis, int readTimeoutMillis) {
     if (aborted) {
       return new Result(Outcome.RETRYABLE, -1, -1, "sender aborted");
     }
@@ -183,11 +210,11 @@ public final class OtlpHttpSender {
       for (Map.Entry<String, String> header : headers.entrySet()) {
         connection.setRequestProperty(header.getKey(), header.getValue());
       }
-      connection.setFixedLengthStreamingMode(payload.length);
+      connection.setFixedLengthStreamingMode(length);
       // t0 before connecting: the collector cannot have read the request before it.
       long t0 = time.epochNanos();
       try (OutputStream out = connection.getOutputStream()) {
-        out.write(payload);
+        out.write(payload, 0, length);
       }
       int status = connection.getResponseCode();
       long t3 = time.epochNanos();
@@ -315,10 +342,30 @@ public final class OtlpHttpSender {
 
   private static byte[] gzip(byte[] body, int length) throws IOException {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream(Math.max(64, length / 4));
+    gzipInto(buffer, body, length);
+    return buffer.toByteArray();
+  }
+
+  private static void gzipInto(ByteArrayOutputStream buffer, byte[] body, int length)
+      throws IOException {
     try (GZIPOutputStream out = new FastGzipOutputStream(buffer)) {
       out.write(body, 0, length);
     }
-    return buffer.toByteArray();
+  }
+
+  /**
+   * A request body as it goes on the wire, in a buffer that the next request reuses. Exporter
+   * thread only.
+   */
+  static final class Payload extends ByteArrayOutputStream {
+    Payload(int initialBytes) {
+      super(initialBytes);
+    }
+
+    /** The buffer itself, valid up to {@link #size()}. */
+    byte[] array() {
+      return buf;
+    }
   }
 
   private static final class FastGzipOutputStream extends GZIPOutputStream {

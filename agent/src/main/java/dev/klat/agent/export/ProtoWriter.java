@@ -110,8 +110,26 @@ public final class ProtoWriter {
     fixed64Field(fieldNumber, Double.doubleToRawLongBits(value));
   }
 
+  /**
+   * Writes a string field as UTF-8. An ASCII string, as topics, ids and klat's own values are, is
+   * written char by char into the buffer: its UTF-8 bytes are its chars, and {@code getBytes} would
+   * copy every string of every span once more (2% of what a producer sampling every record
+   * allocated).
+   */
   public void stringField(int fieldNumber, String value) {
-    bytesField(fieldNumber, value.getBytes(StandardCharsets.UTF_8));
+    int length = value.length();
+    for (int i = 0; i < length; i++) {
+      if (value.charAt(i) >= 0x80) {
+        bytesField(fieldNumber, value.getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+    }
+    tag(fieldNumber, WIRE_LENGTH_DELIMITED);
+    varint(length);
+    ensure(length);
+    for (int i = 0; i < length; i++) {
+      buffer[position++] = (byte) value.charAt(i);
+    }
   }
 
   public void bytesField(int fieldNumber, byte[] value) {

@@ -84,15 +84,8 @@ public final class KlatAgent {
       // Start-up cost matters (every application start pays it, before its main): the exporter,
       // the hook plans and the weaver are made when the first kafka-clients class loads, and
       // nothing here is a lambda (each would be a class generated at start).
-      RuntimeStarter runtime = new RuntimeStarter(config, instanceId, log);
       ClientLoaders loaders =
-          new ClientLoaders(
-              runtime,
-              new ClientVersionCheck(log),
-              new HelperInjector(
-                  instrumentation,
-                  Arrays.asList("dev/klat/agent/producer/", "dev/klat/agent/consumer/")),
-              log);
+          new ClientLoaders(new RuntimeStarter(config, instanceId, log), instrumentation, log);
       KlatTransformer transformer = new KlatTransformer(new HookPlans(), loaders, log);
       // Attached to a running JVM, the transformer must also weave the classes already loaded.
       instrumentation.addTransformer(transformer, attachedLate);
@@ -124,26 +117,37 @@ public final class KlatAgent {
    */
   private static final class ClientLoaders implements KlatTransformer.LinkCheck {
     private final RuntimeStarter runtime;
-    private final ClientVersionCheck versionCheck;
-    private final HelperInjector injector;
+    private final Instrumentation instrumentation;
     private final AgentLog log;
+    // Made with the runtime, when the first kafka-clients class loads: not premain's to pay.
+    private ClientVersionCheck versionCheck;
+    private HelperInjector injector;
 
-    ClientLoaders(
-        RuntimeStarter runtime,
-        ClientVersionCheck versionCheck,
-        HelperInjector injector,
-        AgentLog log) {
+    ClientLoaders(RuntimeStarter runtime, Instrumentation instrumentation, AgentLog log) {
       this.runtime = runtime;
-      this.versionCheck = versionCheck;
-      this.injector = injector;
+      this.instrumentation = instrumentation;
       this.log = log;
     }
 
     @Override
     public boolean helpersCanLink(ClassLoader loader) {
-      return runtime.started()
-          && versionCheck.supported(loader)
-          && hooksReachable(loader, injector, log);
+      if (!runtime.started()) {
+        return false;
+      }
+      ClientVersionCheck check;
+      HelperInjector inject;
+      synchronized (this) {
+        if (versionCheck == null) {
+          versionCheck = new ClientVersionCheck(log);
+          injector =
+              new HelperInjector(
+                  instrumentation,
+                  Arrays.asList("dev/klat/agent/producer/", "dev/klat/agent/consumer/"));
+        }
+        check = versionCheck;
+        inject = injector;
+      }
+      return check.supported(loader) && hooksReachable(loader, inject, log);
     }
   }
 

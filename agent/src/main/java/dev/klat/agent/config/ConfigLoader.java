@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -140,8 +141,8 @@ final class ConfigLoader {
   }
 
   private void warnUnknownSystemProperties() {
-    for (String name : sortedNonNull(sys.keySet())) {
-      if (name.startsWith(ConfigKey.PREFIX) && ConfigKey.byKey(name) == null) {
+    for (String name : sortedStartingWith(sys.keySet(), ConfigKey.PREFIX)) {
+      if (ConfigKey.byKey(name) == null) {
         warn(
             "unknown configuration key "
                 + name
@@ -152,8 +153,8 @@ final class ConfigLoader {
   }
 
   private void warnUnknownEnvironment() {
-    for (String name : sortedNonNull(env.keySet())) {
-      if (name.startsWith(ConfigKey.ENV_PREFIX) && ConfigKey.byEnvName(name) == null) {
+    for (String name : sortedStartingWith(env.keySet(), ConfigKey.ENV_PREFIX)) {
+      if (ConfigKey.byEnvName(name) == null) {
         warn(
             "unknown environment variable "
                 + name
@@ -286,14 +287,18 @@ final class ConfigLoader {
     errors.add(message);
   }
 
-  private static Set<String> sortedNonNull(Set<String> names) {
-    Set<String> sorted = new TreeSet<>();
+  /** The names with {@code prefix}, sorted; only those are sorted, not the whole environment. */
+  private static Set<String> sortedStartingWith(Set<String> names, String prefix) {
+    Set<String> sorted = null;
     for (String name : names) {
-      if (name != null) {
+      if (name != null && name.startsWith(prefix)) {
+        if (sorted == null) {
+          sorted = new TreeSet<>();
+        }
         sorted.add(name);
       }
     }
-    return sorted;
+    return sorted == null ? Collections.<String>emptySet() : sorted;
   }
 
   private static String didYouMean(String suggestion) {

@@ -1,7 +1,7 @@
 package dev.klat.agent.config;
 
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -29,7 +29,9 @@ public final class TopicFilter {
   private volatile Pattern exclude;
   private final int maxCachedTopics;
   private final ConcurrentHashMap<String, Boolean> decisions = new ConcurrentHashMap<>();
-  private final LongAdder evaluations = new LongAdder();
+  // Counted once per topic (decisions are cached), so an AtomicLong is enough; a LongAdder cost
+  // premain its classes.
+  private final AtomicLong evaluations = new AtomicLong();
 
   /**
    * @param include topics to instrument, matched against the whole topic name
@@ -82,7 +84,7 @@ public final class TopicFilter {
   }
 
   private boolean evaluate(String topic) {
-    evaluations.increment();
+    evaluations.incrementAndGet();
     try {
       return include().matcher(topic).matches() && !exclude().matcher(topic).matches();
     } catch (Throwable t) {
@@ -126,7 +128,7 @@ public final class TopicFilter {
   }
 
   long evaluations() {
-    return evaluations.sum();
+    return evaluations.get();
   }
 
   @Override

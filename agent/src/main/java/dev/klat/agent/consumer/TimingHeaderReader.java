@@ -38,6 +38,9 @@ final class TimingHeaderReader {
    */
   static final int SPAN_ATTRIBUTES = 22;
 
+  /** How many of them are strings. */
+  static final int SPAN_STRING_ATTRIBUTES = 6;
+
   private TimingHeaderReader() {}
 
   /**
@@ -135,7 +138,7 @@ final class TimingHeaderReader {
     long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
     long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
     SpanRecord span =
-        new SpanRecord(SPAN_ATTRIBUTES)
+        new SpanRecord(SPAN_ATTRIBUTES, SPAN_STRING_ATTRIBUTES)
             .setTraceId(traceIdHigh, traceIdLow)
             .setSpanId(TraceIds.randomNonZeroLong())
             .setParentSpanId(parent != null ? parent[2] : 0L)

@@ -44,11 +44,13 @@ public final class SpanRecord {
   private boolean statusError;
   private String statusMessage = "";
 
-  // Parallel arrays: longs hold longs, booleans as 0/1 and doubles as their raw bits. Sized by the
-  // caller's expected count, grown (rarely) up to MAX_ATTRIBUTES.
+  // Parallel arrays: longs hold longs, booleans as 0/1, doubles as their raw bits and strings their
+  // index in strings, which holds only the string values (a third of a producer span's). Sized by
+  // the caller's expected counts, grown (rarely) up to MAX_ATTRIBUTES.
   private AttributeDef[] attributeKeys;
   private long[] attributeLongs;
-  private String[] attributeStrings;
+  private String[] strings;
+  private int stringCount;
   private int attributeCount;
   private int droppedAttributeCount;
   // The keys put so far, by AttributeDef.id() (ids below 128): a key put for the first time, the
@@ -62,7 +64,7 @@ public final class SpanRecord {
    * set), no name, kind unspecified.
    */
   public SpanRecord() {
-    this(MAX_ATTRIBUTES);
+    this(MAX_ATTRIBUTES, MAX_ATTRIBUTES);
   }
 
   /**
@@ -72,12 +74,13 @@ public final class SpanRecord {
    * producer span holds at most 28 attributes.
    *
    * @param expectedAttributes the most attributes the caller puts; at least 1 is used
+   * @param expectedStrings how many of them are strings; at least 1 is used
    */
-  public SpanRecord(int expectedAttributes) {
+  public SpanRecord(int expectedAttributes, int expectedStrings) {
     int capacity = Math.max(1, Math.min(expectedAttributes, MAX_ATTRIBUTES));
     attributeKeys = new AttributeDef[capacity];
     attributeLongs = new long[capacity];
-    attributeStrings = new String[capacity];
+    strings = new String[Math.max(1, Math.min(expectedStrings, capacity))];
   }
 
   /**
@@ -237,7 +240,8 @@ public final class SpanRecord {
       return this;
     }
     int index = mayHave(key.id()) ? indexOf(key) : -1;
-    if (index < 0) {
+    boolean added = index < 0;
+    if (added) {
       if (attributeCount == attributeKeys.length) {
         if (attributeCount == MAX_ATTRIBUTES) {
           droppedAttributeCount++;
@@ -249,8 +253,18 @@ public final class SpanRecord {
       attributeKeys[index] = key;
       noteKey(key.id());
     }
-    attributeLongs[index] = bits;
-    attributeStrings[index] = string;
+    if (string == null) {
+      attributeLongs[index] = bits;
+    } else if (!added) {
+      // A string key put again keeps its slot.
+      strings[(int) attributeLongs[index]] = string;
+    } else {
+      if (stringCount == strings.length) {
+        strings = Arrays.copyOf(strings, Math.min(MAX_ATTRIBUTES, strings.length * 2));
+      }
+      attributeLongs[index] = stringCount;
+      strings[stringCount++] = string;
+    }
     return this;
   }
 
@@ -258,7 +272,6 @@ public final class SpanRecord {
     int capacity = Math.min(MAX_ATTRIBUTES, attributeKeys.length * 2);
     attributeKeys = Arrays.copyOf(attributeKeys, capacity);
     attributeLongs = Arrays.copyOf(attributeLongs, capacity);
-    attributeStrings = Arrays.copyOf(attributeStrings, capacity);
   }
 
   // False only when the key was never put; ids beyond the bit sets are always looked for.
@@ -414,6 +427,8 @@ public final class SpanRecord {
   }
 
   String attributeString(int index) {
-    return attributeStrings[index];
+    return attributeKeys[index].type() == AttributeDef.Type.STRING
+        ? strings[(int) attributeLongs[index]]
+        : null;
   }
 }

@@ -20,6 +20,9 @@ final class ProducerSpans {
   /** The most attributes {@link #span} puts (every branch taken): its span's arrays fit it. */
   static final int MAX_ATTRIBUTES = 28;
 
+  /** How many of them are strings. */
+  static final int MAX_STRING_ATTRIBUTES = 9;
+
   private ProducerSpans() {}
 
   /** At the end of a batch's completion: every future of the batch is done. */
@@ -71,7 +74,7 @@ final class ProducerSpans {
       long ackNanos) {
     ProducerState producer = tracker.producer;
     SpanRecord span =
-        new SpanRecord(MAX_ATTRIBUTES)
+        new SpanRecord(MAX_ATTRIBUTES, MAX_STRING_ATTRIBUTES)
             .setTraceId(tracker.traceIdHigh, tracker.traceIdLow)
             .setSpanId(tracker.spanId)
             .setParentSpanId(tracker.parentSpanId)

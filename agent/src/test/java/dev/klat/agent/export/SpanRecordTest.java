@@ -87,7 +87,7 @@ class SpanRecordTest {
 
   @Test
   void aSpanSizedForFewAttributesGrowsToTheSameFortyKeepingEveryValue() {
-    SpanRecord span = new SpanRecord(3);
+    SpanRecord span = new SpanRecord(3, 1);
     AttributeDef[] many = TestAttributes.longAttributes(SpanRecord.MAX_ATTRIBUTES + 5);
     for (int i = 0; i < many.length; i++) {
       span.put(many[i], (long) i);
@@ -100,7 +100,32 @@ class SpanRecordTest {
     }
     span.put(many[0], 99L);
     assertThat(span.attributeBits(0)).isEqualTo(99L);
-    assertThat(new SpanRecord(0).put(many[0], 1L).attributeCount()).isEqualTo(1);
+    assertThat(new SpanRecord(0, 0).put(many[0], 1L).attributeCount()).isEqualTo(1);
+  }
+
+  @Test
+  void stringsBeyondTheExpectedCountGrowTheirArrayAndAStringPutAgainKeepsItsSlot() {
+    SpanRecord span = new SpanRecord(4, 1);
+    AttributeDef[] strings = new AttributeDef[SpanRecord.MAX_ATTRIBUTES];
+    for (int i = 0; i < strings.length; i++) {
+      strings[i] = TestAttributes.of("test.string." + i, AttributeDef.Type.STRING);
+    }
+    AttributeDef number = TestAttributes.longAttributes(1)[0];
+    span.put(number, 5L);
+    for (int i = 0; i < strings.length - 1; i++) {
+      span.put(strings[i], "v" + i);
+    }
+    span.put(strings[2], "again");
+
+    assertThat(span.attributeCount()).isEqualTo(SpanRecord.MAX_ATTRIBUTES);
+    assertThat(span.attributeString(0)).isNull();
+    assertThat(span.attributeBits(0)).isEqualTo(5L);
+    for (int i = 0; i < strings.length - 1; i++) {
+      assertThat(span.attributeKey(i + 1)).isSameAs(strings[i]);
+      assertThat(span.attributeString(i + 1)).isEqualTo(i == 2 ? "again" : "v" + i);
+    }
+    span.put(strings[strings.length - 1], "dropped");
+    assertThat(span.droppedAttributeCount()).isEqualTo(1);
   }
 
   @Test

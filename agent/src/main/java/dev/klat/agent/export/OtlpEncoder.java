@@ -165,27 +165,7 @@ final class OtlpEncoder {
     w.fixed64Field(7, span.startEpochNanos());
     w.fixed64Field(8, span.endEpochNanos());
     for (int i = 0; i < span.attributeCount(); i++) {
-      int kv = w.beginMessage(9);
-      byte[] keyField = keyField(span.attributeKey(i));
-      w.raw(keyField, 0, keyField.length);
-      int any = w.beginMessage(2);
-      long bits = span.attributeBits(i);
-      switch (span.attributeType(i)) {
-        case SpanRecord.TYPE_STRING:
-          w.stringField(1, truncate(span.attributeString(i)));
-          break;
-        case SpanRecord.TYPE_BOOLEAN:
-          w.boolField(2, bits != 0);
-          break;
-        case SpanRecord.TYPE_LONG:
-          w.varintField(3, bits);
-          break;
-        default:
-          w.fixed64Field(4, bits);
-          break;
-      }
-      w.endMessage(any);
-      w.endMessage(kv);
+      writeAttribute(w, keyField(span.attributeKey(i)), span, i);
     }
     if (span.droppedAttributeCount() > 0) {
       w.varintField(10, span.droppedAttributeCount());
@@ -199,6 +179,65 @@ final class OtlpEncoder {
       w.endMessage(status);
     }
     w.endMessage(mark);
+  }
+
+  /**
+   * Span.attributes = 9: KeyValue {key = 1, value = 2}, AnyValue {string = 1, bool = 2, int = 3,
+   * double = 4}. The two lengths are computed before writing: beginMessage and endMessage would
+   * reserve five bytes for each and then shift the small message back over four of them, two copies
+   * per attribute of every span.
+   */
+  private static void writeAttribute(ProtoWriter w, byte[] keyField, SpanRecord span, int i) {
+    byte type = span.attributeType(i);
+    long bits = span.attributeBits(i);
+    String string = null;
+    byte[] utf8 = null;
+    int valueLength;
+    switch (type) {
+      case SpanRecord.TYPE_STRING:
+        string = truncate(span.attributeString(i));
+        int stringLength = ProtoWriter.asciiLength(string);
+        if (stringLength < 0) {
+          utf8 = string.getBytes(StandardCharsets.UTF_8);
+          stringLength = utf8.length;
+        }
+        valueLength = 1 + ProtoWriter.varintSize(stringLength) + stringLength;
+        break;
+      case SpanRecord.TYPE_BOOLEAN:
+        valueLength = 2;
+        break;
+      case SpanRecord.TYPE_LONG:
+        valueLength = 1 + ProtoWriter.varintSize(bits);
+        break;
+      default:
+        valueLength = 9;
+        break;
+    }
+    w.tag(9, ProtoWriter.WIRE_LENGTH_DELIMITED);
+    w.varint(keyField.length + 1 + ProtoWriter.varintSize(valueLength) + valueLength);
+    w.raw(keyField, 0, keyField.length);
+    w.tag(2, ProtoWriter.WIRE_LENGTH_DELIMITED);
+    w.varint(valueLength);
+    switch (type) {
+      case SpanRecord.TYPE_STRING:
+        if (utf8 != null) {
+          w.bytesField(1, utf8);
+        } else {
+          w.tag(1, ProtoWriter.WIRE_LENGTH_DELIMITED);
+          w.varint(string.length());
+          w.ascii(string);
+        }
+        break;
+      case SpanRecord.TYPE_BOOLEAN:
+        w.boolField(2, bits != 0);
+        break;
+      case SpanRecord.TYPE_LONG:
+        w.varintField(3, bits);
+        break;
+      default:
+        w.fixed64Field(4, bits);
+        break;
+    }
   }
 
   // KeyValue.key = 1.

@@ -117,15 +117,30 @@ public final class ProtoWriter {
    * allocated).
    */
   public void stringField(int fieldNumber, String value) {
-    int length = value.length();
-    for (int i = 0; i < length; i++) {
-      if (value.charAt(i) >= 0x80) {
-        bytesField(fieldNumber, value.getBytes(StandardCharsets.UTF_8));
-        return;
-      }
+    int length = asciiLength(value);
+    if (length < 0) {
+      bytesField(fieldNumber, value.getBytes(StandardCharsets.UTF_8));
+      return;
     }
     tag(fieldNumber, WIRE_LENGTH_DELIMITED);
     varint(length);
+    ascii(value);
+  }
+
+  /** The UTF-8 length of {@code value} if it is all ASCII, its length; else -1. */
+  static int asciiLength(String value) {
+    int length = value.length();
+    for (int i = 0; i < length; i++) {
+      if (value.charAt(i) >= 0x80) {
+        return -1;
+      }
+    }
+    return length;
+  }
+
+  /** Writes the chars of {@code value}, which must be all ASCII, one byte each. */
+  void ascii(String value) {
+    int length = value.length();
     ensure(length);
     for (int i = 0; i < length; i++) {
       buffer[position++] = (byte) value.charAt(i);

@@ -3,9 +3,6 @@ package dev.klat.agent;
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.consumer.ConsumerInstrumentation;
-import dev.klat.agent.export.ExportSettings;
-import dev.klat.agent.export.Telemetry;
-import dev.klat.agent.export.TimeSource;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
 import dev.klat.agent.weave.ClassPlan;
@@ -34,8 +31,6 @@ public final class KlatAgent {
    * attach.
    */
   public static final String RUNNING_PROPERTY = "klat.agent.running";
-
-  private static final long SHUTDOWN_FLUSH_MILLIS = 1000;
 
   private KlatAgent() {}
 
@@ -85,42 +80,74 @@ public final class KlatAgent {
                 + "ms: every instant this agent reports is shifted on purpose (tests only)");
       }
       long instanceId = TraceIds.randomNonZeroLong();
-      final AgentLog exportLog = log;
-      Telemetry telemetry =
-          Telemetry.start(
-              exportSettings(config, instanceId),
-              message -> exportLog.warnThrottled("export", message));
-      AgentRuntime.set(new AgentRuntime(instanceId, config, log, telemetry, TimeSource.SYSTEM));
-      installShutdownFlush(telemetry);
-      log.debug("exporter started after " + millisSince(startNanos) + " ms");
 
-      // Start-up cost matters (every application start pays it): declaring the plans loads a few
-      // small classes, and the weaver itself loads only when a kafka-clients class is.
-      final AgentLog transformLog = log;
-      List<ClassPlan> plans = new ArrayList<ClassPlan>(ProducerInstrumentation.plans());
-      plans.addAll(ConsumerInstrumentation.plans());
-      HelperInjector injector =
-          new HelperInjector(
-              instrumentation,
-              Arrays.asList("dev/klat/agent/producer/", "dev/klat/agent/consumer/"));
-      ClientVersionCheck versionCheck = new ClientVersionCheck(log);
-      KlatTransformer transformer =
-          new KlatTransformer(
-              plans,
-              loader ->
-                  versionCheck.supported(loader) && hooksReachable(loader, injector, transformLog),
-              log);
+      // Start-up cost matters (every application start pays it, before its main): the exporter,
+      // the hook plans and the weaver are made when the first kafka-clients class loads, and
+      // nothing here is a lambda (each would be a class generated at start).
+      ClientLoaders loaders =
+          new ClientLoaders(new RuntimeStarter(config, instanceId, log), instrumentation, log);
+      KlatTransformer transformer = new KlatTransformer(new HookPlans(), loaders, log);
       // Attached to a running JVM, the transformer must also weave the classes already loaded.
       instrumentation.addTransformer(transformer, attachedLate);
       log.debug("transformer installed after " + millisSince(startNanos) + " ms");
       if (attachedLate) {
-        LoadedClients.retransform(instrumentation, plans, log);
+        LoadedClients.retransform(instrumentation, new HookPlans().plans(), log);
       }
       System.setProperty(RUNNING_PROPERTY, Long.toHexString(instanceId));
       log.info("klat agent started in " + millisSince(startNanos) + " ms: " + config.describe());
     } catch (Throwable t) {
       AgentRuntime.set(null);
       log.error("klat agent failed to start; the application runs without it: " + t);
+    }
+  }
+
+  /** The producer's and the consumer's hooks. */
+  private static final class HookPlans implements KlatTransformer.PlanSource {
+    @Override
+    public List<ClassPlan> plans() {
+      List<ClassPlan> plans = new ArrayList<ClassPlan>(ProducerInstrumentation.plans());
+      plans.addAll(ConsumerInstrumentation.plans());
+      return plans;
+    }
+  }
+
+  /**
+   * Admits a class loader's kafka-clients classes to weaving: starts the runtime (first time only),
+   * then checks the client version and that the hooks can link there.
+   */
+  private static final class ClientLoaders implements KlatTransformer.LinkCheck {
+    private final RuntimeStarter runtime;
+    private final Instrumentation instrumentation;
+    private final AgentLog log;
+    // Made with the runtime, when the first kafka-clients class loads: not premain's to pay.
+    private ClientVersionCheck versionCheck;
+    private HelperInjector injector;
+
+    ClientLoaders(RuntimeStarter runtime, Instrumentation instrumentation, AgentLog log) {
+      this.runtime = runtime;
+      this.instrumentation = instrumentation;
+      this.log = log;
+    }
+
+    @Override
+    public boolean helpersCanLink(ClassLoader loader) {
+      if (!runtime.started()) {
+        return false;
+      }
+      ClientVersionCheck check;
+      HelperInjector inject;
+      synchronized (this) {
+        if (versionCheck == null) {
+          versionCheck = new ClientVersionCheck(log);
+          injector =
+              new HelperInjector(
+                  instrumentation,
+                  Arrays.asList("dev/klat/agent/producer/", "dev/klat/agent/consumer/"));
+        }
+        check = versionCheck;
+        inject = injector;
+      }
+      return check.supported(loader) && hooksReachable(loader, inject, log);
     }
   }
 
@@ -156,16 +183,5 @@ public final class KlatAgent {
 
   private static long millisSince(long startNanos) {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-  }
-
-  private static ExportSettings exportSettings(AgentConfig config, long instanceId) {
-    return ExportSettings.builder(config).instanceId(instanceId).build();
-  }
-
-  private static void installShutdownFlush(final Telemetry telemetry) {
-    Thread flush =
-        new Thread(() -> telemetry.shutdown(SHUTDOWN_FLUSH_MILLIS), "klat-shutdown-flush");
-    flush.setDaemon(true);
-    Runtime.getRuntime().addShutdownHook(flush);
   }
 }

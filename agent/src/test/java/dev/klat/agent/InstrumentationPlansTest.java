@@ -91,6 +91,32 @@ class InstrumentationPlansTest {
     assertThat(output(logged)).doesNotContain("WARN");
   }
 
+  @Test
+  void plansAreDeclaredWhenTheFirstKafkaClientsClassLoadsNotBefore() throws Exception {
+    int[] calls = new int[1];
+    KlatTransformer transformer =
+        new KlatTransformer(
+            () -> {
+              calls[0]++;
+              return allPlans();
+            },
+            loader -> true,
+            new AgentLog(AgentLog.Level.WARN, System.err, null));
+
+    assertThat(transformer.transform(null, "java/lang/Thread", null, null, new byte[0])).isNull();
+    assertThat(calls[0]).isZero();
+
+    String producer = "org/apache/kafka/clients/producer/KafkaProducer";
+    WeavingLoader loader = new WeavingLoader(transformer);
+    byte[] original = loader.read(producer + ".class");
+    assertThat(transformer.transform(loader, producer, null, null, original)).isNotNull();
+    assertThat(
+            transformer.transform(
+                loader, "org/apache/kafka/clients/NetworkClient", null, null, new byte[0]))
+        .isNull();
+    assertThat(calls[0]).isEqualTo(1);
+  }
+
   /**
    * The JIT inlines a call site that is not hot only when the callee has at most 35 bytes of
    * bytecode ({@code -XX:MaxInlineSize}): {@code send()} woven with more is called, not inlined, in

@@ -1,54 +1,83 @@
 package dev.klat.model;
 
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 /**
  * The one way klat's settings write a duration, the agent's and the collector's alike: a whole
  * number with a unit, {@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}, or a plain whole number
  * of milliseconds.
  */
 public final class Durations {
-  private static final Pattern DURATION =
-      Pattern.compile("\\s*(\\d{1,18})\\s*(ms|s|m|h)?\\s*", Pattern.CASE_INSENSITIVE);
 
   /** What a duration looks like, for error messages. */
   public static final String EXPECTED =
       "a duration such as 500ms, 10s, 5m, 1h or a whole number of milliseconds";
 
+  private static final int MAX_DIGITS = 18;
+
   private Durations() {}
 
   /**
-   * Parses a duration into milliseconds.
+   * Parses a duration into milliseconds: optional blanks, 1 to 18 digits, optional blanks, an
+   * optional unit {@code ms}, {@code s}, {@code m} or {@code h} in any case, optional blanks.
+   *
+   * <p>Scanned by hand rather than with a regular expression: the agent parses its durations in
+   * {@code premain}, before the application's {@code main}, where compiling a pattern is start-up
+   * time every application pays.
    *
    * @throws IllegalArgumentException if {@code value} is not a duration, or too large
    */
   public static long parseMillis(String value) {
-    Matcher m = DURATION.matcher(value);
-    if (!m.matches()) {
+    int n = value.length();
+    int i = skipBlanks(value, 0);
+    int digitsStart = i;
+    while (i < n && isDigit(value.charAt(i))) {
+      i++;
+    }
+    int digits = i - digitsStart;
+    if (digits == 0 || digits > MAX_DIGITS) {
       throw new IllegalArgumentException("expected " + EXPECTED + ": " + value);
     }
-    long amount = Long.parseLong(m.group(1));
-    String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
-    long factor;
-    switch (unit) {
-      case "h":
-        factor = 3_600_000L;
-        break;
-      case "m":
-        factor = 60_000L;
-        break;
-      case "s":
-        factor = 1_000L;
-        break;
-      default:
-        factor = 1L;
+    long amount = Long.parseLong(value.substring(digitsStart, i));
+    i = skipBlanks(value, i);
+    long factor = 1L;
+    if (i < n) {
+      char unit = asciiLower(value.charAt(i));
+      if (unit == 'm' && i + 1 < n && asciiLower(value.charAt(i + 1)) == 's') {
+        i += 2;
+      } else if (unit == 's' || unit == 'm' || unit == 'h') {
+        factor = unit == 's' ? 1_000L : unit == 'm' ? 60_000L : 3_600_000L;
+        i++;
+      }
+    }
+    if (skipBlanks(value, i) != n) {
+      throw new IllegalArgumentException("expected " + EXPECTED + ": " + value);
     }
     try {
       return Math.multiplyExact(amount, factor);
     } catch (ArithmeticException e) {
       throw new IllegalArgumentException("expected " + EXPECTED + ": " + value + " is too large");
     }
+  }
+
+  /** The pattern's {@code CASE_INSENSITIVE} without {@code UNICODE_CASE}: ASCII letters only. */
+  private static char asciiLower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+  }
+
+  /** ASCII digits only, as {@code \\d} in a {@link java.util.regex.Pattern}. */
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /** The index of the first character at or after {@code i} that is not {@code \\s}'s. */
+  private static int skipBlanks(String value, int i) {
+    int n = value.length();
+    while (i < n) {
+      char c = value.charAt(i);
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\u000B' && c != '\f' && c != '\r') {
+        break;
+      }
+      i++;
+    }
+    return i;
   }
 }

@@ -3,6 +3,10 @@ package dev.klat.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class DurationsTest {
@@ -25,5 +29,59 @@ class DurationsTest {
     }
     assertThatThrownBy(() -> Durations.parseMillis("999999999999999999h"))
         .hasMessageContaining("too large");
+  }
+
+  /** The regular expression the hand-written scanner replaced: it must accept the same strings. */
+  private static final Pattern REFERENCE =
+      Pattern.compile("\\s*(\\d{1,18})\\s*(ms|s|m|h)?\\s*", Pattern.CASE_INSENSITIVE);
+
+  @Test
+  void acceptsExactlyWhatTheRegularExpressionItReplacedAccepts() {
+    String alphabet = "0123456789 \t\n\u000B\f\rmMsShHdk.-+\u00a0\u212a\u0660";
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < 200_000; i++) {
+      StringBuilder sb = new StringBuilder();
+      int length = random.nextInt(24);
+      for (int j = 0; j < length; j++) {
+        sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      assertSameAsReference(sb.toString());
+    }
+    for (String s :
+        new String[] {
+          "1",
+          "1ms",
+          "1 MS",
+          "1mS ",
+          " 1 m",
+          "1h",
+          "1sm",
+          "1 m s",
+          "999999999999999999",
+          "1234567890123456789",
+          "000000000000000001s",
+          "\u000B5\u000B"
+        }) {
+      assertSameAsReference(s);
+    }
+  }
+
+  private static void assertSameAsReference(String s) {
+    Matcher m = REFERENCE.matcher(s);
+    if (!m.matches()) {
+      assertThatThrownBy(() -> Durations.parseMillis(s))
+          .as("<%s>", s)
+          .isInstanceOf(IllegalArgumentException.class);
+      return;
+    }
+    String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
+    long factor =
+        unit.equals("h") ? 3_600_000L : unit.equals("m") ? 60_000L : unit.equals("s") ? 1000L : 1L;
+    long amount = Long.parseLong(m.group(1));
+    if (amount > Long.MAX_VALUE / factor) {
+      assertThatThrownBy(() -> Durations.parseMillis(s)).hasMessageContaining("too large");
+    } else {
+      assertThat(Durations.parseMillis(s)).as("<%s>", s).isEqualTo(amount * factor);
+    }
   }
 }

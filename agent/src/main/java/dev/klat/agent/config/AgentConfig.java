@@ -92,7 +92,7 @@ public final class AgentConfig {
     this.serviceName = l.serviceName;
     this.samplingProbability = l.samplingProbability;
     this.samplingMaxPerSecond = l.samplingMaxPerSecond;
-    this.topicFilter = new TopicFilter(l.topicsInclude, l.topicsExclude);
+    this.topicFilter = TopicFilter.ofRegex(l.topicsInclude, l.topicsExclude);
     this.headersEnabled = l.headersEnabled;
     this.metricsIntervalMillis = l.metricsIntervalMillis;
     this.exportQueueSize = l.exportQueueSize;
@@ -186,8 +186,8 @@ public final class AgentConfig {
             Collections.<String, String>emptyMap(), Collections.<String, String>emptyMap());
     l.endpoint = URI.create(ConfigKey.ENDPOINT.defaultValue);
     l.serviceName = FALLBACK_SERVICE_NAME;
-    l.topicsInclude = Pattern.compile(ConfigKey.TOPICS_INCLUDE.defaultValue);
-    l.topicsExclude = Pattern.compile(ConfigKey.TOPICS_EXCLUDE.defaultValue);
+    l.topicsInclude = ConfigKey.TOPICS_INCLUDE.defaultValue;
+    l.topicsExclude = ConfigKey.TOPICS_EXCLUDE.defaultValue;
     l.logLevel = AgentLog.Level.INFO;
     return new AgentConfig(l, Collections.singletonList(error));
   }
@@ -388,9 +388,9 @@ public final class AgentConfig {
         + " micrometer.enabled="
         + micrometerEnabled
         + " topics.include="
-        + topicFilter.include().pattern()
+        + topicFilter.includeRegex()
         + " topics.exclude="
-        + topicFilter.exclude().pattern()
+        + topicFilter.excludeRegex()
         + (testClockOffsetMillis == 0
             ? ""
             : " test.clock-offset=" + testClockOffsetMillis + "ms (tests only)");

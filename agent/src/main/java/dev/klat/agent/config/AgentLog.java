@@ -2,9 +2,6 @@ package dev.klat.agent.config;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,17 +68,17 @@ public final class AgentLog {
 
   private static final String OVERFLOW_KEY = "klat.agent-log.key-overflow";
   private static final String PREFIX = "[klat-agent] ";
-  private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
-          .withZone(ZoneOffset.UTC);
-
   // Created when the agent's classes load, that is in premain, before the application can
   // redirect System.err into its own logging (which might be instrumented and log back to us).
-  private static final AgentLog GLOBAL =
-      new AgentLog(Level.INFO, System.err, System::currentTimeMillis);
+  private static final AgentLog GLOBAL = new AgentLog(Level.INFO, System.err, null);
 
   private final PrintStream out;
+
+  /**
+   * Null for {@link System#currentTimeMillis()}: a method reference would cost premain a lambda.
+   */
   private final LongSupplier clockMillis;
+
   private volatile Level level;
   private final Set<String> onceKeys = ConcurrentHashMap.newKeySet();
   private final ConcurrentHashMap<String, Throttle> throttles = new ConcurrentHashMap<>();
@@ -98,7 +95,7 @@ public final class AgentLog {
     this.level = level == null ? Level.INFO : level;
     PrintStream stream = out != null ? out : System.err;
     this.out = stream != null ? stream : new PrintStream(new DiscardingStream());
-    this.clockMillis = clockMillis != null ? clockMillis : System::currentTimeMillis;
+    this.clockMillis = clockMillis;
   }
 
   /**
@@ -152,7 +149,7 @@ public final class AgentLog {
       if (!isEnabled(Level.ERROR)) {
         return;
       }
-      write(Level.ERROR, clockMillis.getAsLong(), message + ": " + describe(failure));
+      write(Level.ERROR, nowMillis(), message + ": " + describe(failure));
       if (failure != null && isEnabled(Level.DEBUG)) {
         failure.printStackTrace(out);
       }
@@ -190,7 +187,7 @@ public final class AgentLog {
         return;
       }
       if (onceKeys.add(k)) {
-        write(Level.WARN, clockMillis.getAsLong(), message);
+        write(Level.WARN, nowMillis(), message);
       }
     } catch (Throwable ignored) {
       // Logging must never fail the caller.
@@ -210,7 +207,7 @@ public final class AgentLog {
         return;
       }
       Throttle throttle = throttle(key == null ? "" : key);
-      long nowMillis = clockMillis.getAsLong();
+      long nowMillis = nowMillis();
       long next = throttle.nextAllowedMillis.get();
       // The second test lets a wall clock that jumped back by more than a period print again.
       boolean due = nowMillis >= next || nowMillis < next - 2 * THROTTLE_PERIOD_MILLIS;
@@ -251,7 +248,7 @@ public final class AgentLog {
   void log(Level messageLevel, String message) {
     try {
       if (isEnabled(messageLevel)) {
-        write(messageLevel, clockMillis.getAsLong(), message);
+        write(messageLevel, nowMillis(), message);
       }
     } catch (Throwable ignored) {
       // Logging must never fail the caller.
@@ -277,8 +274,12 @@ public final class AgentLog {
     out.println(line);
   }
 
+  private long nowMillis() {
+    return clockMillis == null ? System.currentTimeMillis() : clockMillis.getAsLong();
+  }
+
   private static String formatTime(long epochMillis) {
-    return TIME.format(Instant.ofEpochMilli(epochMillis));
+    return UtcTimestamp.format(epochMillis);
   }
 
   private static String describe(Throwable failure) {

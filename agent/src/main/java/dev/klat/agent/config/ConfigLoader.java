@@ -8,12 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * One load of the agent's configuration: resolves every {@link ConfigKey} from its sources in
@@ -45,10 +45,6 @@ final class ConfigLoader {
     }
   }
 
-  private interface Parser<T> {
-    T parse(String value) throws BadValueException;
-  }
-
   final Map<String, String> sys;
   final Map<String, String> env;
   Properties file;
@@ -61,8 +57,11 @@ final class ConfigLoader {
   String serviceName;
   double samplingProbability;
   double samplingMaxPerSecond;
-  Pattern topicsInclude;
-  Pattern topicsExclude;
+
+  /** Regular expressions, checked to compile unless they are the defaults. */
+  String topicsInclude;
+
+  String topicsExclude;
   boolean headersEnabled;
   long metricsIntervalMillis;
   int exportQueueSize;
@@ -83,32 +82,67 @@ final class ConfigLoader {
     warnUnknownEnvironment();
     readFile();
 
-    enabled = value(ConfigKey.ENABLED, ConfigValues::parseBoolean);
-    endpoint = value(ConfigKey.ENDPOINT, ConfigValues::parseEndpoint);
+    enabled = (Boolean) value(ConfigKey.ENABLED);
+    endpoint = (URI) value(ConfigKey.ENDPOINT);
     warnSignalPath();
     serviceName = serviceName();
-    samplingProbability = value(ConfigKey.SAMPLING_PROBABILITY, ConfigValues::parseProbability);
-    samplingMaxPerSecond = value(ConfigKey.SAMPLING_MAX_PER_SECOND, ConfigValues::parseRate);
-    topicsInclude = value(ConfigKey.TOPICS_INCLUDE, ConfigValues::parseRegex);
-    topicsExclude = value(ConfigKey.TOPICS_EXCLUDE, ConfigValues::parseRegex);
-    headersEnabled = value(ConfigKey.HEADERS_ENABLED, ConfigValues::parseBoolean);
-    metricsIntervalMillis =
-        value(
-            ConfigKey.METRICS_INTERVAL,
-            v -> ConfigValues.parseDurationMillis(v, AgentConfig.MIN_METRICS_INTERVAL_MILLIS));
-    exportQueueSize = value(ConfigKey.EXPORT_QUEUE_SIZE, ConfigValues::parsePositiveInt);
-    exportTimeoutMillis =
-        value(ConfigKey.EXPORT_TIMEOUT, v -> ConfigValues.parseDurationMillis(v, 1L));
-    exportGzip = value(ConfigKey.EXPORT_GZIP, ConfigValues::parseBoolean);
-    micrometerEnabled = value(ConfigKey.MICROMETER_ENABLED, ConfigValues::parseBoolean);
-    logLevel = value(ConfigKey.LOG_LEVEL, ConfigValues::parseLogLevel);
-    testClockOffsetMillis =
-        value(ConfigKey.TEST_CLOCK_OFFSET, ConfigValues::parseSignedDurationMillis);
+    samplingProbability = (Double) value(ConfigKey.SAMPLING_PROBABILITY);
+    samplingMaxPerSecond = (Double) value(ConfigKey.SAMPLING_MAX_PER_SECOND);
+    topicsInclude = (String) value(ConfigKey.TOPICS_INCLUDE);
+    topicsExclude = (String) value(ConfigKey.TOPICS_EXCLUDE);
+    headersEnabled = (Boolean) value(ConfigKey.HEADERS_ENABLED);
+    metricsIntervalMillis = (Long) value(ConfigKey.METRICS_INTERVAL);
+    exportQueueSize = (Integer) value(ConfigKey.EXPORT_QUEUE_SIZE);
+    exportTimeoutMillis = (Long) value(ConfigKey.EXPORT_TIMEOUT);
+    exportGzip = (Boolean) value(ConfigKey.EXPORT_GZIP);
+    micrometerEnabled = (Boolean) value(ConfigKey.MICROMETER_ENABLED);
+    logLevel = (AgentLog.Level) value(ConfigKey.LOG_LEVEL);
+    testClockOffsetMillis = (Long) value(ConfigKey.TEST_CLOCK_OFFSET);
+  }
+
+  /**
+   * The typed value of {@code key}, boxed: a {@link ConfigValues} parser per key, chosen here
+   * rather than passed as a lambda, because each lambda would cost {@code premain} a generated
+   * class.
+   */
+  static Object parse(ConfigKey key, String value) throws BadValueException {
+    switch (key) {
+      case ENABLED:
+      case HEADERS_ENABLED:
+      case EXPORT_GZIP:
+      case MICROMETER_ENABLED:
+        return ConfigValues.parseBoolean(value);
+      case ENDPOINT:
+        return ConfigValues.parseEndpoint(value);
+      case SAMPLING_PROBABILITY:
+        return ConfigValues.parseProbability(value);
+      case SAMPLING_MAX_PER_SECOND:
+        return ConfigValues.parseRate(value);
+      case TOPICS_INCLUDE:
+      case TOPICS_EXCLUDE:
+        // The defaults are constants that ConfigLoaderTest compiles; compiling them at every start
+        // would load and run the regex engine before main, for nothing.
+        return value.equals(key.defaultValue) ? value : ConfigValues.parseRegex(value);
+      case METRICS_INTERVAL:
+        return ConfigValues.parseDurationMillis(value, AgentConfig.MIN_METRICS_INTERVAL_MILLIS);
+      case EXPORT_QUEUE_SIZE:
+        return ConfigValues.parsePositiveInt(value);
+      case EXPORT_TIMEOUT:
+        return ConfigValues.parseDurationMillis(value, 1L);
+      case LOG_LEVEL:
+        return ConfigValues.parseLogLevel(value);
+      case TEST_CLOCK_OFFSET:
+        return ConfigValues.parseSignedDurationMillis(value);
+      case SERVICE_NAME:
+      case CONFIG_FILE:
+      default:
+        return value;
+    }
   }
 
   private void warnUnknownSystemProperties() {
-    for (String name : sortedNonNull(sys.keySet())) {
-      if (name.startsWith(ConfigKey.PREFIX) && ConfigKey.byKey(name) == null) {
+    for (String name : sortedStartingWith(sys.keySet(), ConfigKey.PREFIX)) {
+      if (ConfigKey.byKey(name) == null) {
         warn(
             "unknown configuration key "
                 + name
@@ -119,8 +153,8 @@ final class ConfigLoader {
   }
 
   private void warnUnknownEnvironment() {
-    for (String name : sortedNonNull(env.keySet())) {
-      if (name.startsWith(ConfigKey.ENV_PREFIX) && ConfigKey.byEnvName(name) == null) {
+    for (String name : sortedStartingWith(env.keySet(), ConfigKey.ENV_PREFIX)) {
+      if (ConfigKey.byEnvName(name) == null) {
         warn(
             "unknown environment variable "
                 + name
@@ -173,7 +207,7 @@ final class ConfigLoader {
   }
 
   private String serviceName() throws BadValueException {
-    String name = value(ConfigKey.SERVICE_NAME, v -> v);
+    String name = (String) value(ConfigKey.SERVICE_NAME);
     if (name != null) {
       return name;
     }
@@ -201,28 +235,26 @@ final class ConfigLoader {
   }
 
   /** The typed value of {@code key}: the highest-precedence value, else the default. */
-  private <T> T value(ConfigKey key, Parser<T> parser) throws BadValueException {
-    // The default goes through the same parser as user values: one syntax, checked at startup.
-    T fallback = key.defaultValue == null ? null : parser.parse(key.defaultValue);
+  private Object value(ConfigKey key) throws BadValueException {
     Raw raw = resolve(key);
-    if (raw == null) {
-      return fallback;
+    if (raw != null) {
+      try {
+        return parse(key, raw.value);
+      } catch (BadValueException e) {
+        error(
+            "invalid value \""
+                + printable(raw.value)
+                + "\" for "
+                + key.key
+                + " (from "
+                + raw.source
+                + "): "
+                + e.getMessage()
+                + CONSEQUENCE);
+      }
     }
-    try {
-      return parser.parse(raw.value);
-    } catch (BadValueException e) {
-      error(
-          "invalid value \""
-              + printable(raw.value)
-              + "\" for "
-              + key.key
-              + " (from "
-              + raw.source
-              + "): "
-              + e.getMessage()
-              + CONSEQUENCE);
-      return fallback;
-    }
+    // The default goes through the same parser as user values: one syntax.
+    return key.defaultValue == null ? null : parse(key, key.defaultValue);
   }
 
   private Raw resolve(ConfigKey key) {
@@ -255,14 +287,18 @@ final class ConfigLoader {
     errors.add(message);
   }
 
-  private static Set<String> sortedNonNull(Set<String> names) {
-    Set<String> sorted = new TreeSet<>();
+  /** The names with {@code prefix}, sorted; only those are sorted, not the whole environment. */
+  private static Set<String> sortedStartingWith(Set<String> names, String prefix) {
+    Set<String> sorted = null;
     for (String name : names) {
-      if (name != null) {
+      if (name != null && name.startsWith(prefix)) {
+        if (sorted == null) {
+          sorted = new TreeSet<>();
+        }
         sorted.add(name);
       }
     }
-    return sorted;
+    return sorted == null ? Collections.<String>emptySet() : sorted;
   }
 
   private static String didYouMean(String suggestion) {

@@ -22,10 +22,6 @@ final class ConfigValues {
     }
   }
 
-  /** A plain decimal number; excludes Java's extras such as "NaN", "Infinity", "0x1p3" or "1d". */
-  private static final Pattern DECIMAL =
-      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
-
   private ConfigValues() {}
 
   static boolean parseBoolean(String value) throws BadValueException {
@@ -80,7 +76,7 @@ final class ConfigValues {
   }
 
   private static double parseDecimal(String value, String expected) throws BadValueException {
-    if (!DECIMAL.matcher(value).matches()) {
+    if (!isPlainDecimal(value)) {
       throw new BadValueException(expected);
     }
     try {
@@ -90,9 +86,58 @@ final class ConfigValues {
     }
   }
 
-  static Pattern parseRegex(String value) throws BadValueException {
+  /**
+   * Whether {@code value} is a plain decimal number, {@code [+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?}
+   * with ASCII digits; so not Java's extras such as "NaN", "Infinity", "0x1p3" or "1d". Scanned by
+   * hand: a pattern compiled here would be start-up time of every application (premain).
+   */
+  static boolean isPlainDecimal(String value) {
+    int n = value.length();
+    int i = 0;
+    if (i < n && (value.charAt(i) == '+' || value.charAt(i) == '-')) {
+      i++;
+    }
+    int integerDigits = digitsAt(value, i);
+    i += integerDigits;
+    int fractionDigits = 0;
+    if (i < n && value.charAt(i) == '.') {
+      i++;
+      fractionDigits = digitsAt(value, i);
+      i += fractionDigits;
+    }
+    if (integerDigits == 0 && fractionDigits == 0) {
+      return false;
+    }
+    if (i < n && (value.charAt(i) == 'e' || value.charAt(i) == 'E')) {
+      i++;
+      if (i < n && (value.charAt(i) == '+' || value.charAt(i) == '-')) {
+        i++;
+      }
+      int exponentDigits = digitsAt(value, i);
+      if (exponentDigits == 0) {
+        return false;
+      }
+      i += exponentDigits;
+    }
+    return i == n;
+  }
+
+  private static int digitsAt(String value, int start) {
+    int i = start;
+    while (i < value.length() && value.charAt(i) >= '0' && value.charAt(i) <= '9') {
+      i++;
+    }
+    return i - start;
+  }
+
+  /**
+   * Checks that {@code value} compiles as a regular expression, and returns it: the {@link
+   * TopicFilter} compiles it again when it first sees a topic.
+   */
+  static String parseRegex(String value) throws BadValueException {
     try {
-      return Pattern.compile(value);
+      Pattern.compile(value);
+      return value;
     } catch (PatternSyntaxException e) {
       // getMessage() spans several lines; the description and index fit in one.
       throw new BadValueException(

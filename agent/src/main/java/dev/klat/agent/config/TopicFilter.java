@@ -1,7 +1,7 @@
 package dev.klat.agent.config;
 
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -12,17 +12,26 @@ import java.util.regex.Pattern;
  * cache holds at most {@value #MAX_CACHED_TOPICS} topics (applications with more topics than that
  * are rare, and a bound keeps a topic-per-tenant application from growing the heap); past it,
  * further topics are evaluated on every call. Thread-safe; never throws.
+ *
+ * <p>The patterns are compiled when the first topic is evaluated, not when the agent starts: the
+ * configuration has checked that they compile, and an application start should not pay for the
+ * regex engine before it has a topic.
  */
 public final class TopicFilter {
 
   /** {@value}: the most topics whose decision is cached. */
   public static final int MAX_CACHED_TOPICS = 10_000;
 
-  private final Pattern include;
-  private final Pattern exclude;
+  private final String includeRegex;
+  private final String excludeRegex;
+  // Compiled on first use; a race compiles the same pattern twice, which is harmless.
+  private volatile Pattern include;
+  private volatile Pattern exclude;
   private final int maxCachedTopics;
   private final ConcurrentHashMap<String, Boolean> decisions = new ConcurrentHashMap<>();
-  private final LongAdder evaluations = new LongAdder();
+  // Counted once per topic (decisions are cached), so an AtomicLong is enough; a LongAdder cost
+  // premain its classes.
+  private final AtomicLong evaluations = new AtomicLong();
 
   /**
    * @param include topics to instrument, matched against the whole topic name
@@ -33,11 +42,27 @@ public final class TopicFilter {
   }
 
   TopicFilter(Pattern include, Pattern exclude, int maxCachedTopics) {
-    if (include == null || exclude == null) {
-      throw new NullPointerException("include and exclude patterns are required");
-    }
+    this(include.pattern(), exclude.pattern(), maxCachedTopics);
     this.include = include;
     this.exclude = exclude;
+  }
+
+  /**
+   * A filter that compiles its regular expressions when it first evaluates a topic.
+   *
+   * @param includeRegex topics to instrument, matched against the whole topic name; must compile
+   * @param excludeRegex topics not to instrument even if included; must compile
+   */
+  static TopicFilter ofRegex(String includeRegex, String excludeRegex) {
+    return new TopicFilter(includeRegex, excludeRegex, MAX_CACHED_TOPICS);
+  }
+
+  private TopicFilter(String includeRegex, String excludeRegex, int maxCachedTopics) {
+    if (includeRegex == null || excludeRegex == null) {
+      throw new NullPointerException("include and exclude patterns are required");
+    }
+    this.includeRegex = includeRegex;
+    this.excludeRegex = excludeRegex;
     this.maxCachedTopics = maxCachedTopics;
   }
 
@@ -59,23 +84,43 @@ public final class TopicFilter {
   }
 
   private boolean evaluate(String topic) {
-    evaluations.increment();
+    evaluations.incrementAndGet();
     try {
-      return include.matcher(topic).matches() && !exclude.matcher(topic).matches();
+      return include().matcher(topic).matches() && !exclude().matcher(topic).matches();
     } catch (Throwable t) {
       // A pathological regex (stack overflow on backtracking): not instrumenting is the safe side.
       return false;
     }
   }
 
-  /** The include pattern ({@code klat.topics.include}). */
+  /** The include pattern ({@code klat.topics.include}), compiled now if it was not yet. */
   public Pattern include() {
-    return include;
+    Pattern p = include;
+    if (p == null) {
+      p = Pattern.compile(includeRegex);
+      include = p;
+    }
+    return p;
   }
 
-  /** The exclude pattern ({@code klat.topics.exclude}). */
+  /** The exclude pattern ({@code klat.topics.exclude}), compiled now if it was not yet. */
   public Pattern exclude() {
-    return exclude;
+    Pattern p = exclude;
+    if (p == null) {
+      p = Pattern.compile(excludeRegex);
+      exclude = p;
+    }
+    return p;
+  }
+
+  /** {@code klat.topics.include} as written. */
+  public String includeRegex() {
+    return includeRegex;
+  }
+
+  /** {@code klat.topics.exclude} as written. */
+  public String excludeRegex() {
+    return excludeRegex;
   }
 
   int cachedTopicCount() {
@@ -83,11 +128,11 @@ public final class TopicFilter {
   }
 
   long evaluations() {
-    return evaluations.sum();
+    return evaluations.get();
   }
 
   @Override
   public String toString() {
-    return "include=" + include.pattern() + " exclude=" + exclude.pattern();
+    return "include=" + includeRegex + " exclude=" + excludeRegex;
   }
 }

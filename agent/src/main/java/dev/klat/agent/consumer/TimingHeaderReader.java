@@ -1,6 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.export.PartitionIds;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.model.EvidenceAttributes;
@@ -30,6 +31,15 @@ final class TimingHeaderReader {
   static final String REASON_TRACEPARENT_INVALID = "traceparent-invalid";
   static final String REASON_TRACEPARENT_MISSING = "traceparent-missing";
   static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
+
+  /**
+   * The most attributes a consumer span gets: 18 from {@link #span} and 4 at the poll's exit
+   * ({@code ConsumerHooks}); its span's arrays fit them.
+   */
+  static final int SPAN_ATTRIBUTES = 22;
+
+  /** How many of them are strings. */
+  static final int SPAN_STRING_ATTRIBUTES = 6;
 
   private TimingHeaderReader() {}
 
@@ -128,7 +138,7 @@ final class TimingHeaderReader {
     long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
     long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
     SpanRecord span =
-        new SpanRecord()
+        new SpanRecord(SPAN_ATTRIBUTES, SPAN_STRING_ATTRIBUTES)
             .setTraceId(traceIdHigh, traceIdLow)
             .setSpanId(TraceIds.randomNonZeroLong())
             .setParentSpanId(parent != null ? parent[2] : 0L)
@@ -137,7 +147,7 @@ final class TimingHeaderReader {
     span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
     span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, record.topic());
     span.put(
-        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, Integer.toString(record.partition()));
+        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, PartitionIds.of(record.partition()));
     span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, record.offset());
     span.put(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME, state.groupId);
     span.put(SpanAttributes.MESSAGING_CLIENT_ID, state.clientId);

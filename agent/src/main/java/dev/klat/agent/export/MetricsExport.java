@@ -35,12 +35,13 @@ final class MetricsExport {
     families.addAll(channel.counters.families(registry.overflowCount(), startEpochNanos));
     long timeEpochNanos = time.epochNanos();
     for (List<MetricFamily> chunk : OtlpEncoder.chunk(families, MAX_POINTS_PER_REQUEST)) {
-      byte[] body = encoder.encodeMetrics(chunk, timeEpochNanos);
-      if (body == null) {
+      ProtoWriter request = encoder.writeMetrics(chunk, timeEpochNanos);
+      if (request == null) {
         continue;
       }
+      byte[] payload = channel.sender.payload(request.array(), request.size());
       OtlpHttpSender.Result result =
-          channel.sender.sendMetrics(body, connectTimeoutMillis, readTimeoutMillis);
+          channel.sender.sendMetricsPayload(payload, connectTimeoutMillis, readTimeoutMillis);
       if (result.outcome == OtlpHttpSender.Outcome.SUCCESS) {
         channel.succeeded();
         continue;

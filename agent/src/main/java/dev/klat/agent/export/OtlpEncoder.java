@@ -29,7 +29,7 @@ final class OtlpEncoder {
   static final int AGGREGATION_TEMPORALITY_CUMULATIVE = 2;
   static final int STATUS_CODE_ERROR = 2;
 
-  // A buffer that grew past this for one large request is dropped afterwards, not kept forever.
+  // A buffer that grew past this for one large request is dropped before the next, not kept.
   private static final int KEEP_BUFFER_BYTES = 1 << 20;
   private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
 
@@ -57,7 +57,11 @@ final class OtlpEncoder {
   private final byte[] resourceMessage;
   private final byte[] scopeMessage;
   // Each attribute's key field, encoded once per attribute definition (the model defines a few
-  // dozen): encoding every key's UTF-8 for every span was a string copy per attribute.
+  // dozen): encoding every key's UTF-8 for every span was a string copy per attribute. By id, an
+  // array index, below KEY_FIELDS_BY_ID; an identity map lookup per attribute was 3% of the CPU of
+  // a producer sampling every record (JFR).
+  private static final int KEY_FIELDS_BY_ID = 256;
+  private final byte[][] keyFieldsById = new byte[KEY_FIELDS_BY_ID][];
   private final IdentityHashMap<AttributeDef, byte[]> keyFields = new IdentityHashMap<>();
   private final ClockSync clockSync;
   private ProtoWriter out = new ProtoWriter(INITIAL_BUFFER_BYTES);
@@ -101,6 +105,15 @@ final class OtlpEncoder {
    * out; callers filter and count them first.
    */
   byte[] encodeSpans(List<SpanRecord> spans) {
+    return writeSpans(spans).toByteArray();
+  }
+
+  /**
+   * Encodes an {@code ExportTraceServiceRequest} as {@link #encodeSpans} does, into this encoder's
+   * buffer, which is returned and valid until the next call: the exporter compresses straight from
+   * it, rather than from a copy of every request.
+   */
+  ProtoWriter writeSpans(List<SpanRecord> spans) {
     ProtoWriter w = start();
     int resourceSpans = w.beginMessage(REQUEST_RESOURCE_DATA);
     writeResource(w);
@@ -113,7 +126,7 @@ final class OtlpEncoder {
     }
     w.endMessage(scopeSpans);
     w.endMessage(resourceSpans);
-    return finish(w);
+    return w;
   }
 
   private void writeResource(ProtoWriter w) {
@@ -152,27 +165,7 @@ final class OtlpEncoder {
     w.fixed64Field(7, span.startEpochNanos());
     w.fixed64Field(8, span.endEpochNanos());
     for (int i = 0; i < span.attributeCount(); i++) {
-      int kv = w.beginMessage(9);
-      byte[] keyField = keyField(span.attributeKey(i));
-      w.raw(keyField, 0, keyField.length);
-      int any = w.beginMessage(2);
-      long bits = span.attributeBits(i);
-      switch (span.attributeType(i)) {
-        case SpanRecord.TYPE_STRING:
-          w.stringField(1, truncate(span.attributeString(i)));
-          break;
-        case SpanRecord.TYPE_BOOLEAN:
-          w.boolField(2, bits != 0);
-          break;
-        case SpanRecord.TYPE_LONG:
-          w.varintField(3, bits);
-          break;
-        default:
-          w.fixed64Field(4, bits);
-          break;
-      }
-      w.endMessage(any);
-      w.endMessage(kv);
+      writeAttribute(w, keyField(span.attributeKey(i)), span, i);
     }
     if (span.droppedAttributeCount() > 0) {
       w.varintField(10, span.droppedAttributeCount());
@@ -188,14 +181,79 @@ final class OtlpEncoder {
     w.endMessage(mark);
   }
 
+  /**
+   * Span.attributes = 9: KeyValue {key = 1, value = 2}, AnyValue {string = 1, bool = 2, int = 3,
+   * double = 4}. The two lengths are computed before writing: beginMessage and endMessage would
+   * reserve five bytes for each and then shift the small message back over four of them, two copies
+   * per attribute of every span.
+   */
+  private static void writeAttribute(ProtoWriter w, byte[] keyField, SpanRecord span, int i) {
+    byte type = span.attributeType(i);
+    long bits = span.attributeBits(i);
+    String string = null;
+    byte[] utf8 = null;
+    int valueLength;
+    switch (type) {
+      case SpanRecord.TYPE_STRING:
+        string = truncate(span.attributeString(i));
+        int stringLength = ProtoWriter.asciiLength(string);
+        if (stringLength < 0) {
+          utf8 = string.getBytes(StandardCharsets.UTF_8);
+          stringLength = utf8.length;
+        }
+        valueLength = 1 + ProtoWriter.varintSize(stringLength) + stringLength;
+        break;
+      case SpanRecord.TYPE_BOOLEAN:
+        valueLength = 2;
+        break;
+      case SpanRecord.TYPE_LONG:
+        valueLength = 1 + ProtoWriter.varintSize(bits);
+        break;
+      default:
+        valueLength = 9;
+        break;
+    }
+    w.tag(9, ProtoWriter.WIRE_LENGTH_DELIMITED);
+    w.varint(keyField.length + 1 + ProtoWriter.varintSize(valueLength) + valueLength);
+    w.raw(keyField, 0, keyField.length);
+    w.tag(2, ProtoWriter.WIRE_LENGTH_DELIMITED);
+    w.varint(valueLength);
+    switch (type) {
+      case SpanRecord.TYPE_STRING:
+        if (utf8 != null) {
+          w.bytesField(1, utf8);
+        } else {
+          w.tag(1, ProtoWriter.WIRE_LENGTH_DELIMITED);
+          w.varint(string.length());
+          w.ascii(string);
+        }
+        break;
+      case SpanRecord.TYPE_BOOLEAN:
+        w.boolField(2, bits != 0);
+        break;
+      case SpanRecord.TYPE_LONG:
+        w.varintField(3, bits);
+        break;
+      default:
+        w.fixed64Field(4, bits);
+        break;
+    }
+  }
+
   // KeyValue.key = 1.
   private byte[] keyField(AttributeDef key) {
-    byte[] field = keyFields.get(key);
+    int id = key.id();
+    boolean byId = id >= 0 && id < KEY_FIELDS_BY_ID;
+    byte[] field = byId ? keyFieldsById[id] : keyFields.get(key);
     if (field == null) {
       ProtoWriter w = new ProtoWriter(16 + key.name().length() * 3);
       w.stringField(1, key.name());
       field = w.toByteArray();
-      keyFields.put(key, field);
+      if (byId) {
+        keyFieldsById[id] = field;
+      } else {
+        keyFields.put(key, field);
+      }
     }
     return field;
   }
@@ -206,6 +264,15 @@ final class OtlpEncoder {
    * @return the request, or null if no family has a point
    */
   byte[] encodeMetrics(List<MetricFamily> families, long timeEpochNanos) {
+    ProtoWriter w = writeMetrics(families, timeEpochNanos);
+    return w == null ? null : w.toByteArray();
+  }
+
+  /**
+   * Encodes as {@link #encodeMetrics} does, into this encoder's buffer, which is returned and valid
+   * until the next call; null if no family has a point.
+   */
+  ProtoWriter writeMetrics(List<MetricFamily> families, long timeEpochNanos) {
     boolean any = false;
     for (MetricFamily family : families) {
       any |= !family.points.isEmpty();
@@ -225,7 +292,7 @@ final class OtlpEncoder {
     }
     w.endMessage(scopeMetrics);
     w.endMessage(resourceMetrics);
-    return finish(w);
+    return w;
   }
 
   private static void writeMetric(ProtoWriter w, MetricFamily family, long timeEpochNanos) {
@@ -356,15 +423,11 @@ final class OtlpEncoder {
   }
 
   private ProtoWriter start() {
-    out.reset();
-    return out;
-  }
-
-  private byte[] finish(ProtoWriter w) {
-    byte[] bytes = w.toByteArray();
-    if (w.capacity() > KEEP_BUFFER_BYTES) {
+    // A buffer that one large request grew is kept until the next request only.
+    if (out.capacity() > KEEP_BUFFER_BYTES) {
       out = new ProtoWriter(INITIAL_BUFFER_BYTES);
     }
-    return bytes;
+    out.reset();
+    return out;
   }
 }

@@ -10,6 +10,7 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -108,16 +109,68 @@ public final class OtlpHttpSender {
   }
 
   Result sendTraces(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(tracesUrl, body, connectTimeoutMillis, readTimeoutMillis);
+    return sendTracesPayload(payload(body, body.length), connectTimeoutMillis, readTimeoutMillis);
   }
 
   Result sendMetrics(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(metricsUrl, body, connectTimeoutMillis, readTimeoutMillis);
+    return sendMetricsPayload(payload(body, body.length), connectTimeoutMillis, readTimeoutMillis);
   }
 
   /** Posts an OTLP logs request to {@code <endpoint>/v1/logs} (the broker probe's events). */
   public Result sendLogs(byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
-    return send(logsUrl, body, connectTimeoutMillis, readTimeoutMillis);
+    byte[] payload = payload(body, body.length);
+    return send(logsUrl, payload, payload.length, connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /**
+   * The request body as it goes on the wire, from the first {@code length} bytes of {@code body}:
+   * compressed when gzip is on, else copied. Made once per request and kept for its retries.
+   */
+  byte[] payload(byte[] body, int length) {
+    if (!gzip) {
+      return Arrays.copyOf(body, length);
+    }
+    try {
+      return gzip(body, length);
+    } catch (IOException e) {
+      // In memory only: nothing here does I/O.
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Makes the wire form of the first {@code length} bytes of {@code body}, as {@link #payload}
+   * does, into {@code payload}, which is emptied first: the span exporter reuses one buffer for
+   * every request rather than a new array (and its copy) per request.
+   */
+  void fill(Payload payload, byte[] body, int length) {
+    payload.reset();
+    if (!gzip) {
+      payload.write(body, 0, length);
+      return;
+    }
+    try {
+      gzipInto(payload, body, length);
+    } catch (IOException e) {
+      // In memory only: nothing here does I/O.
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Posts a {@link #payload} of an OTLP traces request. */
+  Result sendTracesPayload(byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(tracesUrl, payload, payload.length, connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /** Posts a filled {@link Payload} of an OTLP traces request. */
+  Result sendTracesPayload(Payload payload, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(
+        tracesUrl, payload.array(), payload.size(), connectTimeoutMillis, readTimeoutMillis);
+  }
+
+  /** Posts a {@link #payload} of an OTLP metrics request. */
+  Result sendMetricsPayload(byte[] payload, int connectTimeoutMillis, int readTimeoutMillis) {
+    return send(metricsUrl, payload, payload.length, connectTimeoutMillis, readTimeoutMillis);
   }
 
   /**
@@ -133,13 +186,13 @@ public final class OtlpHttpSender {
     }
   }
 
-  private Result send(URL url, byte[] body, int connectTimeoutMillis, int readTimeoutMillis) {
+  private Result send(
+      URL url, byte[] payload, int length, int connectTimeoutMillis, int readTimeoutMillis) {
     if (aborted) {
       return new Result(Outcome.RETRYABLE, -1, -1, "sender aborted");
     }
     HttpURLConnection connection = null;
     try {
-      byte[] payload = gzip ? gzip(body) : body;
       connection = (HttpURLConnection) url.openConnection();
       inFlight = connection;
       connection.setRequestMethod("POST");
@@ -157,11 +210,11 @@ public final class OtlpHttpSender {
       for (Map.Entry<String, String> header : headers.entrySet()) {
         connection.setRequestProperty(header.getKey(), header.getValue());
       }
-      connection.setFixedLengthStreamingMode(payload.length);
+      connection.setFixedLengthStreamingMode(length);
       // t0 before connecting: the collector cannot have read the request before it.
       long t0 = time.epochNanos();
       try (OutputStream out = connection.getOutputStream()) {
-        out.write(payload);
+        out.write(payload, 0, length);
       }
       int status = connection.getResponseCode();
       long t3 = time.epochNanos();
@@ -284,11 +337,35 @@ public final class OtlpHttpSender {
    * default level, for 2% more bytes on its 512 alike spans ({@code SpanExportBenchmark}).
    */
   static byte[] gzip(byte[] body) throws IOException {
-    ByteArrayOutputStream buffer = new ByteArrayOutputStream(Math.max(64, body.length / 4));
-    try (GZIPOutputStream out = new FastGzipOutputStream(buffer)) {
-      out.write(body);
-    }
+    return gzip(body, body.length);
+  }
+
+  private static byte[] gzip(byte[] body, int length) throws IOException {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream(Math.max(64, length / 4));
+    gzipInto(buffer, body, length);
     return buffer.toByteArray();
+  }
+
+  private static void gzipInto(ByteArrayOutputStream buffer, byte[] body, int length)
+      throws IOException {
+    try (GZIPOutputStream out = new FastGzipOutputStream(buffer)) {
+      out.write(body, 0, length);
+    }
+  }
+
+  /**
+   * A request body as it goes on the wire, in a buffer that the next request reuses. Exporter
+   * thread only.
+   */
+  static final class Payload extends ByteArrayOutputStream {
+    Payload(int initialBytes) {
+      super(initialBytes);
+    }
+
+    /** The buffer itself, valid up to {@link #size()}. */
+    byte[] array() {
+      return buf;
+    }
   }
 
   private static final class FastGzipOutputStream extends GZIPOutputStream {

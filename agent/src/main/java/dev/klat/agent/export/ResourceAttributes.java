@@ -34,7 +34,7 @@ final class ResourceAttributes {
   static Map<String, Object> of(ExportSettings settings, String agentVersion) {
     Map<String, Object> attributes = new LinkedHashMap<>();
     attributes.put("service.name", settings.serviceName());
-    attributes.put("service.instance.id", String.format("%016x", settings.instanceId()));
+    attributes.put("service.instance.id", hex16(settings.instanceId()));
     String hostName = settings.hostName() != null ? settings.hostName() : lookUpHostName();
     if (hostName != null) {
       attributes.put("host.name", hostName);
@@ -45,6 +45,19 @@ final class ResourceAttributes {
     attributes.putAll(settings.resourceAttributes());
     attributes.put(SpanAttributes.INSTANCE_ID.name(), settings.instanceId());
     return attributes;
+  }
+
+  /**
+   * {@code String.format("%016x", id)} without {@link java.util.Formatter}, which parses its format
+   * with a regular expression the first time: on the first export of every application.
+   */
+  static String hex16(long id) {
+    String hex = Long.toHexString(id);
+    StringBuilder padded = new StringBuilder(16);
+    for (int i = hex.length(); i < 16; i++) {
+      padded.append('0');
+    }
+    return padded.append(hex).toString();
   }
 
   /** The version in the agent jar's manifest, or {@code unknown} (tests run from classes). */

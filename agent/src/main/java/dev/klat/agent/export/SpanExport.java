@@ -12,10 +12,16 @@ final class SpanExport {
   /** How many times a batch of spans is sent before it is dropped, {@value}. */
   static final int MAX_ATTEMPTS_PER_BATCH = 5;
 
+  private static final int INITIAL_PAYLOAD_BYTES = 64 * 1024;
+  // A payload buffer that one large request grew past this is not kept for the next.
+  private static final int KEEP_PAYLOAD_BYTES = 1 << 20;
+
   private final SpanQueue queue;
   private final ExportChannel channel;
   private final int maxSpansPerRequest;
   private Batch pending;
+  // The pending batch's request as sent, reused by the next batch once this one is gone.
+  private OtlpHttpSender.Payload payload = new OtlpHttpSender.Payload(INITIAL_PAYLOAD_BYTES);
 
   SpanExport(SpanQueue queue, ExportChannel channel, int maxSpansPerRequest) {
     this.queue = queue;
@@ -44,7 +50,12 @@ final class SpanExport {
       return false;
     }
     try {
-      pending = new Batch(encoder.encodeSpans(spans), spans.size());
+      ProtoWriter request = encoder.writeSpans(spans);
+      if (payload.array().length > KEEP_PAYLOAD_BYTES) {
+        payload = new OtlpHttpSender.Payload(INITIAL_PAYLOAD_BYTES);
+      }
+      channel.sender.fill(payload, request.array(), request.size());
+      pending = new Batch(spans.size());
       return true;
     } catch (RuntimeException e) {
       channel.counters.spansDropped(spans.size());
@@ -61,7 +72,7 @@ final class SpanExport {
   OtlpHttpSender.Result sendPending(
       boolean finalFlush, int connectTimeoutMillis, int readTimeoutMillis) {
     OtlpHttpSender.Result result =
-        channel.sender.sendTraces(pending.body, connectTimeoutMillis, readTimeoutMillis);
+        channel.sender.sendTracesPayload(payload, connectTimeoutMillis, readTimeoutMillis);
     switch (result.outcome) {
       case SUCCESS:
         channel.counters.spansExported(pending.spanCount);
@@ -99,14 +110,12 @@ final class SpanExport {
     }
   }
 
-  /** A batch of spans encoded as one request, kept for retries. */
+  /** A batch of spans encoded as one request, whose payload is kept for retries. */
   private static final class Batch {
-    final byte[] body;
     final int spanCount;
     int attempts;
 
-    Batch(byte[] body, int spanCount) {
-      this.body = body;
+    Batch(int spanCount) {
       this.spanCount = spanCount;
     }
   }

@@ -1,6 +1,7 @@
 package dev.klat.agent.export;
 
 import dev.klat.model.AttributeDef;
+import java.util.Arrays;
 
 /**
  * The span of one sampled record, filled in by the instrumentation and then handed to {@link
@@ -43,10 +44,13 @@ public final class SpanRecord {
   private boolean statusError;
   private String statusMessage = "";
 
-  // Parallel arrays: longs hold longs, booleans as 0/1 and doubles as their raw bits.
-  private final AttributeDef[] attributeKeys = new AttributeDef[MAX_ATTRIBUTES];
-  private final long[] attributeLongs = new long[MAX_ATTRIBUTES];
-  private final String[] attributeStrings = new String[MAX_ATTRIBUTES];
+  // Parallel arrays: longs hold longs, booleans as 0/1, doubles as their raw bits and strings their
+  // index in strings, which holds only the string values (a third of a producer span's). Sized by
+  // the caller's expected counts, grown (rarely) up to MAX_ATTRIBUTES.
+  private AttributeDef[] attributeKeys;
+  private long[] attributeLongs;
+  private String[] strings;
+  private int stringCount;
   private int attributeCount;
   private int droppedAttributeCount;
   // The keys put so far, by AttributeDef.id() (ids below 128): a key put for the first time, the
@@ -55,8 +59,29 @@ public final class SpanRecord {
   private long keysBelow64;
   private long keysBelow128;
 
-  /** Creates an empty span: ids 0 (invalid until set), no name, kind unspecified. */
-  public SpanRecord() {}
+  /**
+   * Creates an empty span with room for {@value #MAX_ATTRIBUTES} attributes: ids 0 (invalid until
+   * set), no name, kind unspecified.
+   */
+  public SpanRecord() {
+    this(MAX_ATTRIBUTES, MAX_ATTRIBUTES);
+  }
+
+  /**
+   * Creates an empty span whose attribute arrays are sized for {@code expectedAttributes}: they
+   * grow when more are put, up to {@value #MAX_ATTRIBUTES}. Every sampled record allocates its
+   * span, and arrays of {@value #MAX_ATTRIBUTES} were about a quarter of what it allocated while a
+   * producer span holds at most 28 attributes.
+   *
+   * @param expectedAttributes the most attributes the caller puts; at least 1 is used
+   * @param expectedStrings how many of them are strings; at least 1 is used
+   */
+  public SpanRecord(int expectedAttributes, int expectedStrings) {
+    int capacity = Math.max(1, Math.min(expectedAttributes, MAX_ATTRIBUTES));
+    attributeKeys = new AttributeDef[capacity];
+    attributeLongs = new long[capacity];
+    strings = new String[Math.max(1, Math.min(expectedStrings, capacity))];
+  }
 
   /**
    * Sets the trace id, 128 bits as two longs.
@@ -215,18 +240,38 @@ public final class SpanRecord {
       return this;
     }
     int index = mayHave(key.id()) ? indexOf(key) : -1;
-    if (index < 0) {
-      if (attributeCount == MAX_ATTRIBUTES) {
-        droppedAttributeCount++;
-        return this;
+    boolean added = index < 0;
+    if (added) {
+      if (attributeCount == attributeKeys.length) {
+        if (attributeCount == MAX_ATTRIBUTES) {
+          droppedAttributeCount++;
+          return this;
+        }
+        grow();
       }
       index = attributeCount++;
       attributeKeys[index] = key;
       noteKey(key.id());
     }
-    attributeLongs[index] = bits;
-    attributeStrings[index] = string;
+    if (string == null) {
+      attributeLongs[index] = bits;
+    } else if (!added) {
+      // A string key put again keeps its slot.
+      strings[(int) attributeLongs[index]] = string;
+    } else {
+      if (stringCount == strings.length) {
+        strings = Arrays.copyOf(strings, Math.min(MAX_ATTRIBUTES, strings.length * 2));
+      }
+      attributeLongs[index] = stringCount;
+      strings[stringCount++] = string;
+    }
     return this;
+  }
+
+  private void grow() {
+    int capacity = Math.min(MAX_ATTRIBUTES, attributeKeys.length * 2);
+    attributeKeys = Arrays.copyOf(attributeKeys, capacity);
+    attributeLongs = Arrays.copyOf(attributeLongs, capacity);
   }
 
   // False only when the key was never put; ids beyond the bit sets are always looked for.
@@ -382,6 +427,8 @@ public final class SpanRecord {
   }
 
   String attributeString(int index) {
-    return attributeStrings[index];
+    return attributeKeys[index].type() == AttributeDef.Type.STRING
+        ? strings[(int) attributeLongs[index]]
+        : null;
   }
 }

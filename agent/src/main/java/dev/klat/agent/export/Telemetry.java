@@ -90,12 +90,14 @@ public final class Telemetry {
     this.nextSpanFlushNanos =
         now + TimeUnit.MILLISECONDS.toNanos(settings.spanFlushIntervalMillis());
     this.nextMetricsNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.metricsIntervalMillis());
-    this.thread = new Thread(this::run, "klat-exporter");
+    // Named classes rather than lambdas: the pipeline starts while the first kafka-clients class
+    // loads, and each lambda would be a class generated then.
+    this.thread = new Thread(new Loop(this), "klat-exporter");
     thread.setDaemon(true);
     // Not the creating thread's loader: that may be a web application's, which this thread would
     // then keep alive.
     thread.setContextClassLoader(Telemetry.class.getClassLoader());
-    thread.setUncaughtExceptionHandler((t, e) -> {});
+    thread.setUncaughtExceptionHandler(Loop.STATELESS);
   }
 
   /**
@@ -116,9 +118,7 @@ public final class Telemetry {
    * @return the running pipeline
    */
   public static Telemetry start(ExportSettings settings, ExportLog log) {
-    Telemetry telemetry =
-        new Telemetry(
-            settings, log, TimeSource.SYSTEM, () -> ThreadLocalRandom.current().nextDouble());
+    Telemetry telemetry = new Telemetry(settings, log, TimeSource.SYSTEM, Loop.STATELESS);
     telemetry.thread.start();
     return telemetry;
   }
@@ -397,5 +397,31 @@ public final class Telemetry {
 
   void startThread() {
     thread.start();
+  }
+
+  /** The exporter thread's body, and the small functions the pipeline needs, without lambdas. */
+  private static final class Loop
+      implements Runnable, Thread.UncaughtExceptionHandler, DoubleSupplier {
+    /** Ignores uncaught exceptions and draws random numbers: needs no pipeline. */
+    static final Loop STATELESS = new Loop(null);
+
+    private final Telemetry telemetry;
+
+    Loop(Telemetry telemetry) {
+      this.telemetry = telemetry;
+    }
+
+    @Override
+    public void run() {
+      telemetry.run();
+    }
+
+    @Override
+    public void uncaughtException(Thread t, Throwable e) {}
+
+    @Override
+    public double getAsDouble() {
+      return ThreadLocalRandom.current().nextDouble();
+    }
   }
 }

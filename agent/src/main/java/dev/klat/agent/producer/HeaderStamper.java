@@ -65,8 +65,16 @@ final class HeaderStamper {
   }
 
   private static void write(Headers headers, byte[] traceparent, byte[] timing) {
-    headers.remove(HeaderNames.TRACEPARENT).add(HeaderNames.TRACEPARENT, traceparent);
-    headers.remove(HeaderNames.TIMING).add(HeaderNames.TIMING, timing);
+    // remove() makes an iterator even when there is nothing to remove, the usual case: lastHeader()
+    // looks without one. A read-only record throws from add() as it did from remove().
+    if (headers.lastHeader(HeaderNames.TRACEPARENT) != null) {
+      headers.remove(HeaderNames.TRACEPARENT);
+    }
+    headers.add(HeaderNames.TRACEPARENT, traceparent);
+    if (headers.lastHeader(HeaderNames.TIMING) != null) {
+      headers.remove(HeaderNames.TIMING);
+    }
+    headers.add(HeaderNames.TIMING, timing);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -1,6 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.export.PartitionIds;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.EvidenceAttributes;
@@ -16,23 +17,25 @@ import org.apache.kafka.clients.producer.internals.ProducerBatch;
  */
 final class ProducerSpans {
 
+  /** The most attributes {@link #span} puts (every branch taken): its span's arrays fit it. */
+  static final int MAX_ATTRIBUTES = 28;
+
+  /** How many of them are strings. */
+  static final int MAX_STRING_ATTRIBUTES = 9;
+
   private ProducerSpans() {}
 
   /** At the end of a batch's completion: every future of the batch is done. */
   static void exportBatch(AgentRuntime runtime, Object batch, BatchTiming timing) {
     for (int i = 0; i < timing.sampledCount; i++) {
-      RecordTracker tracker = timing.sampledRecords[i];
-      if (tracker.sampled != null) {
-        runtime.export(acknowledged(runtime, tracker, batch, timing, timing.ackNanos));
-      }
+      runtime.export(
+          acknowledged(runtime, timing.sampledRecords[i], batch, timing, timing.ackNanos));
     }
   }
 
   /** A sampled record whose {@code send()} returned a failed future: A is now. */
   static void exportFailedSend(AgentRuntime runtime, RecordTracker tracker) {
-    if (tracker.sampled != null) {
-      runtime.export(acknowledged(runtime, tracker, null, null, runtime.time.nanoTime()));
-    }
+    runtime.export(acknowledged(runtime, tracker, null, null, runtime.time.nanoTime()));
   }
 
   /** The span of a record whose future is done, with its metadata or its failure. */
@@ -69,15 +72,14 @@ final class ProducerSpans {
       Object batch,
       BatchTiming timing,
       long ackNanos) {
-    RecordTracker.SampledRecord sampled = tracker.sampled;
     ProducerState producer = tracker.producer;
     SpanRecord span =
-        new SpanRecord()
-            .setTraceId(sampled.traceIdHigh, sampled.traceIdLow)
-            .setSpanId(sampled.spanId)
-            .setParentSpanId(sampled.parentSpanId)
+        new SpanRecord(MAX_ATTRIBUTES, MAX_STRING_ATTRIBUTES)
+            .setTraceId(tracker.traceIdHigh, tracker.traceIdLow)
+            .setSpanId(tracker.spanId)
+            .setParentSpanId(tracker.parentSpanId)
             .setKind(SpanRecord.KIND_PRODUCER)
-            .setName("send " + tracker.topic)
+            .setName(spanName(producer, tracker.topic))
             .setStartEpochNanos(runtime.time.epochNanosAt(tracker.sendNanos))
             .setEndEpochNanos(runtime.time.epochNanosAt(ackNanos));
     span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
@@ -128,8 +130,7 @@ final class ProducerSpans {
     }
     if (metadata != null) {
       span.put(
-          SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID,
-          Integer.toString(metadata.partition()));
+          SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, PartitionIds.of(metadata.partition()));
       if (metadata.hasOffset()) {
         span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, metadata.offset());
       }
@@ -143,6 +144,31 @@ final class ProducerSpans {
       span.put(SpanAttributes.ERROR_TYPE, exception.getClass().getName());
     }
     return span;
+  }
+
+  /** {@code "send " + topic}, made once per run of spans of the same topic. */
+  static String spanName(ProducerState producer, String topic) {
+    SpanName last = producer.lastSpanName;
+    if (last == null || !last.topic.equals(topic)) {
+      last = new SpanName(topic);
+      producer.lastSpanName = last;
+    }
+    return last.name;
+  }
+
+  /**
+   * A topic and its spans' name. Immutable, so that the threads that export spans (the sender's,
+   * and the application's for a failed send) may race on {@link ProducerState#lastSpanName} without
+   * pairing a name with another topic.
+   */
+  static final class SpanName {
+    final String topic;
+    final String name;
+
+    SpanName(String topic) {
+      this.topic = topic;
+      this.name = "send " + topic;
+    }
   }
 
   private static void putIfKnown(SpanRecord span, AttributeDef attribute, long value) {

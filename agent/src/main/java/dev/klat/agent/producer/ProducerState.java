@@ -41,6 +41,10 @@ final class ProducerState {
   // The last topic sent to: most producers write to one topic, and then a reference comparison
   // replaces the map lookup.
   private volatile TopicInstruments lastTopic;
+
+  /** The name of the last span exported, by {@link ProducerSpans#spanName}; racy by design. */
+  ProducerSpans.SpanName lastSpanName;
+
   private volatile TopicInstruments overflow;
 
   ProducerState(

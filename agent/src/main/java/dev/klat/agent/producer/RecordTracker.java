@@ -21,8 +21,16 @@ final class RecordTracker {
 
   final long sendNanos;
 
-  /** Non-null only for sampled records. */
-  SampledRecord sampled;
+  // The record's trace context: its own span id, and its trace and parent from upstream when the
+  // record carried a sampled traceparent. Here rather than in an object of their own: one
+  // allocation less per sampled record.
+  final long traceIdHigh;
+  final long traceIdLow;
+  final long spanId;
+  final long parentSpanId;
+
+  /** Whether klat's headers were written onto the record sent. */
+  boolean headersStamped;
 
   /** When a sampled record was appended to its batch (agent clock), or MIN_VALUE before. */
   long appendedNanos = Long.MIN_VALUE;
@@ -39,11 +47,22 @@ final class RecordTracker {
   /** The record to send; handed back to the advice once and then dropped. */
   private ProducerRecord<?, ?> record;
 
-  RecordTracker(ProducerState producer, long sendNanos, ProducerRecord<?, ?> record) {
+  RecordTracker(
+      ProducerState producer,
+      long sendNanos,
+      ProducerRecord<?, ?> record,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long parentSpanId) {
     this.producer = producer;
     this.topic = record.topic();
     this.sendNanos = sendNanos;
     this.record = record;
+    this.traceIdHigh = traceIdHigh;
+    this.traceIdLow = traceIdLow;
+    this.spanId = spanId;
+    this.parentSpanId = parentSpanId;
   }
 
   /** Returns the record to send (possibly a stamped copy) and forgets it, so acks do not pin it. */
@@ -59,20 +78,4 @@ final class RecordTracker {
   }
 
   /** Trace identity of a sampled record, chosen at send time. */
-  static final class SampledRecord {
-    final long traceIdHigh;
-    final long traceIdLow;
-    final long spanId;
-    final long parentSpanId;
-    final boolean headersStamped;
-
-    SampledRecord(
-        long traceIdHigh, long traceIdLow, long spanId, long parentSpanId, boolean headersStamped) {
-      this.traceIdHigh = traceIdHigh;
-      this.traceIdLow = traceIdLow;
-      this.spanId = spanId;
-      this.parentSpanId = parentSpanId;
-      this.headersStamped = headersStamped;
-    }
-  }
 }

@@ -60,8 +60,8 @@ final class SendSampling {
     long traceIdLow = upstream != null ? upstream[1] : TraceIds.randomNonZeroLong();
     long parentSpanId = upstream != null ? upstream[2] : 0L;
     long spanId = TraceIds.randomNonZeroLong();
-    RecordTracker tracker = new RecordTracker(state, sendNanos, record);
-    boolean stamped = false;
+    RecordTracker tracker =
+        new RecordTracker(state, sendNanos, record, traceIdHigh, traceIdLow, spanId, parentSpanId);
     if (runtime.headersEnabled && state.recordFormatCarriesHeaders()) {
       byte[] timing =
           TimingHeader.encode(
@@ -69,10 +69,8 @@ final class SendSampling {
       tracker.replaceRecord(
           HeaderStamper.stamp(
               record, TraceIds.traceparentBytes(traceIdHigh, traceIdLow, spanId, true), timing));
-      stamped = true;
+      tracker.headersStamped = true;
     }
-    tracker.sampled =
-        new RecordTracker.SampledRecord(traceIdHigh, traceIdLow, spanId, parentSpanId, stamped);
     return tracker;
   }
 }

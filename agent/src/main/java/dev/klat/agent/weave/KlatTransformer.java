@@ -22,26 +22,56 @@ public final class KlatTransformer implements ClassFileTransformer {
 
   private static final String KAFKA_CLIENTS_PREFIX = "org/apache/kafka/clients/";
 
-  private final Map<String, ClassPlan> plansByInternalName = new HashMap<String, ClassPlan>();
+  private final PlanSource planSource;
   private final LinkCheck linkCheck;
   private final AgentLog log;
+  // Built from planSource when the first kafka-clients class loads; never changed after.
+  private volatile Map<String, ClassPlan> plansByInternalName;
 
   /** Decides whether hooks woven into classes of a class loader can reach the agent's helpers. */
   public interface LinkCheck {
     boolean helpersCanLink(ClassLoader applicationLoader);
   }
 
+  /**
+   * Declares the plans when the first kafka-clients class loads rather than when the agent starts:
+   * an application pays for building them, and the classes they load, only if it uses Kafka.
+   */
+  public interface PlanSource {
+    List<ClassPlan> plans();
+  }
+
   public KlatTransformer(List<ClassPlan> plans, LinkCheck linkCheck, AgentLog log) {
-    for (ClassPlan plan : plans) {
-      if (!plan.internalName.startsWith(KAFKA_CLIENTS_PREFIX)) {
-        throw new IllegalArgumentException(plan.internalName + " is outside kafka-clients");
-      }
-      if (plansByInternalName.put(plan.internalName, plan) != null) {
-        throw new IllegalArgumentException("two plans for " + plan.internalName);
-      }
-    }
+    this(new FixedPlans(plans), linkCheck, log);
+    plansByInternalName();
+  }
+
+  public KlatTransformer(PlanSource plans, LinkCheck linkCheck, AgentLog log) {
+    this.planSource = plans;
     this.linkCheck = linkCheck;
     this.log = log;
+  }
+
+  private Map<String, ClassPlan> plansByInternalName() {
+    Map<String, ClassPlan> byName = plansByInternalName;
+    if (byName != null) {
+      return byName;
+    }
+    synchronized (this) {
+      if (plansByInternalName == null) {
+        Map<String, ClassPlan> built = new HashMap<String, ClassPlan>();
+        for (ClassPlan plan : planSource.plans()) {
+          if (!plan.internalName.startsWith(KAFKA_CLIENTS_PREFIX)) {
+            throw new IllegalArgumentException(plan.internalName + " is outside kafka-clients");
+          }
+          if (built.put(plan.internalName, plan) != null) {
+            throw new IllegalArgumentException("two plans for " + plan.internalName);
+          }
+        }
+        plansByInternalName = built;
+      }
+      return plansByInternalName;
+    }
   }
 
   @Override
@@ -54,7 +84,13 @@ public final class KlatTransformer implements ClassFileTransformer {
     if (className == null || !className.startsWith(KAFKA_CLIENTS_PREFIX)) {
       return null;
     }
-    ClassPlan plan = plansByInternalName.get(className);
+    ClassPlan plan;
+    try {
+      plan = plansByInternalName().get(className);
+    } catch (Throwable t) {
+      log.warnOnce("plans", "klat's hooks are not declared, nothing is instrumented: " + t);
+      return null;
+    }
     if (plan == null) {
       return null;
     }
@@ -83,6 +119,19 @@ public final class KlatTransformer implements ClassFileTransformer {
           "transform-" + className,
           "could not instrument " + className.replace('/', '.') + " (its hooks are skipped): " + t);
       return null;
+    }
+  }
+
+  private static final class FixedPlans implements PlanSource {
+    private final List<ClassPlan> plans;
+
+    FixedPlans(List<ClassPlan> plans) {
+      this.plans = plans;
+    }
+
+    @Override
+    public List<ClassPlan> plans() {
+      return plans;
     }
   }
 }

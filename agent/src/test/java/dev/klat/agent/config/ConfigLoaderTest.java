@@ -1,6 +1,7 @@
 package dev.klat.agent.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,6 +9,8 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +25,38 @@ class ConfigLoaderTest {
     assertThat(loader.errors).isEmpty();
     assertThat(loader.metricsIntervalMillis).isEqualTo(10_000L);
     assertThat(loader.serviceName).isEqualTo(AgentConfig.FALLBACK_SERVICE_NAME);
+  }
+
+  @Test
+  void everyDefaultIsAValidValueOfItsKeyEvenTheRegexesThatStartUpDoesNotCompile() {
+    for (ConfigKey key : ConfigKey.values()) {
+      if (key.defaultValue != null) {
+        assertThatCode(() -> ConfigValues.parseRegex(key.defaultValue))
+            .as(key.key)
+            .doesNotThrowAnyException();
+        assertThatCode(() -> ConfigLoader.parse(key, key.defaultValue))
+            .as(key.key)
+            .doesNotThrowAnyException();
+      }
+    }
+  }
+
+  @Test
+  void theDecimalScannerAcceptsExactlyWhatTheRegexItReplacedAccepts() {
+    Pattern reference = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+    String alphabet = "0123456789.+-eExdNaIfy \u0661";
+    SplittableRandom random = new SplittableRandom(11);
+    for (int i = 0; i < 200_000; i++) {
+      StringBuilder sb = new StringBuilder();
+      int length = random.nextInt(10);
+      for (int j = 0; j < length; j++) {
+        sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      String s = sb.toString();
+      assertThat(ConfigValues.isPlainDecimal(s))
+          .as("<%s>", s)
+          .isEqualTo(reference.matcher(s).matches());
+    }
   }
 
   @Test

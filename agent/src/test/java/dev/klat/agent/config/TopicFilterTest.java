@@ -87,4 +87,17 @@ class TopicFilterTest {
     assertThat(filter.cachedTopicCount()).isEqualTo(3);
     assertThat(filter.evaluations()).isEqualTo(3 + 7 * 2);
   }
+
+  @Test
+  void regexesFromTheConfigurationCompileOnTheFirstTopicAndFilterAlike() {
+    TopicFilter filter = TopicFilter.ofRegex("orders.*|payments", ".*-dlq");
+
+    assertThat(filter.includeRegex()).isEqualTo("orders.*|payments");
+    assertThat(filter.toString()).isEqualTo("include=orders.*|payments exclude=.*-dlq");
+    assertThat(filter.accepts("orders-eu")).isTrue();
+    assertThat(filter.accepts("orders-dlq")).isFalse();
+    assertThat(filter.accepts("other")).isFalse();
+    assertThat(filter.include().pattern()).isEqualTo("orders.*|payments");
+    assertThat(filter.exclude()).isSameAs(filter.exclude());
+  }
 }

@@ -192,6 +192,41 @@ class OtlpEncoderTest {
   }
 
   @Test
+  void attributesOfEveryTypeAndLengthParseBack() throws Exception {
+    String[] values = {
+      "", "a", "x".repeat(127), "y".repeat(128), "é".repeat(70), "z".repeat(20_000)
+    };
+    // Made once: every definition takes an id for good (SpanRecordTest needs some below 128).
+    AttributeDef ratio = TestAttributes.of("test.ratio", AttributeDef.Type.DOUBLE);
+    AttributeDef flag = TestAttributes.of("test.flag", AttributeDef.Type.BOOLEAN);
+    for (String value : values) {
+      for (long number : new long[] {0L, 1L, 127L, 128L, -1L, Long.MIN_VALUE, Long.MAX_VALUE}) {
+        SpanRecord span =
+            new SpanRecord(2, 1)
+                .setTraceId(1, 2)
+                .setSpanId(3)
+                .put(SpanAttributes.MESSAGING_DESTINATION_NAME, value)
+                .put(SpanAttributes.MESSAGING_KAFKA_OFFSET, number)
+                .put(ratio, -0.5)
+                .put(flag, true);
+
+        Span s =
+            ExportTraceServiceRequest.parseFrom(encoder.encodeSpans(List.of(span)))
+                .getResourceSpans(0)
+                .getScopeSpans(0)
+                .getSpans(0);
+
+        Map<String, AnyValue> attrs = attributes(s.getAttributesList());
+        assertThat(attrs.get("messaging.destination.name").getStringValue())
+            .isEqualTo(OtlpEncoder.truncate(value));
+        assertThat(attrs.get("messaging.kafka.offset").getIntValue()).isEqualTo(number);
+        assertThat(attrs.get("test.ratio").getDoubleValue()).isEqualTo(-0.5);
+        assertThat(attrs.get("test.flag").getBoolValue()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void leavesOutSpansWithInvalidIds() throws Exception {
     List<SpanRecord> spans =
         List.of(new SpanRecord().setSpanId(1), new SpanRecord().setTraceId(1, 1).setSpanId(2));

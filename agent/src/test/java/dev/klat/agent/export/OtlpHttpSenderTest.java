@@ -70,6 +70,22 @@ class OtlpHttpSenderTest {
   }
 
   @Test
+  void aPayloadIsMadeFromPartOfABufferOnceAndSentAsIs() throws Exception {
+    byte[] buffer = java.util.Arrays.copyOf(body, body.length + 100);
+    OtlpHttpSender gzipping = sender(true);
+    byte[] payload = gzipping.payload(buffer, body.length);
+
+    assertThat(gzipping.sendTracesPayload(payload, 1000, 1000).outcome).isEqualTo(Outcome.SUCCESS);
+    TestCollector.Received received = collector.nextTraces(1000);
+    assertThat(received.headers().get("Content-encoding")).containsExactly("gzip");
+    assertThat(received.rawBody()).isEqualTo(payload);
+    assertThat(received.body()).isEqualTo(body);
+
+    byte[] plain = sender(false).payload(buffer, body.length);
+    assertThat(plain).isEqualTo(body).isNotSameAs(buffer);
+  }
+
+  @Test
   void postsPlainProtobufWhenGzipIsOff() throws Exception {
     Result result = sender(false).sendMetrics(new byte[0], 1000, 1000);
 

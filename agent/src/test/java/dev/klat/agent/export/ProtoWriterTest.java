@@ -58,6 +58,22 @@ class ProtoWriterTest {
     assertThat(ProtoWriter.varintSize(-1)).isEqualTo(10);
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"", "orders", "\u007f", "caf\u00e9", "\u20ac", "\ud83d\ude00 topic", "a\u0000b"})
+  void stringsAreUtf8WhetherAsciiOrNot(String value) throws Exception {
+    ProtoWriter w = new ProtoWriter(16);
+    w.stringField(5, value);
+    w.stringField(6, value + value);
+
+    CodedInputStream in = CodedInputStream.newInstance(w.toByteArray());
+    assertThat(in.readTag()).isEqualTo(tag(5, WireFormat.WIRETYPE_LENGTH_DELIMITED));
+    assertThat(in.readString()).isEqualTo(value);
+    assertThat(in.readTag()).isEqualTo(tag(6, WireFormat.WIRETYPE_LENGTH_DELIMITED));
+    assertThat(in.readString()).isEqualTo(value + value);
+    assertThat(in.isAtEnd()).isTrue();
+  }
+
   @Test
   void idsAreBigEndian() {
     ProtoWriter w = new ProtoWriter(1);

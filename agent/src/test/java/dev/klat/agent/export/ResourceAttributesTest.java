@@ -31,4 +31,11 @@ class ResourceAttributesTest {
   void theAgentSetsTheReservedKeysItself() {
     assertThat(ResourceAttributes.RESERVED_KEYS).contains("service.name", "telemetry.sdk.name");
   }
+
+  @Test
+  void theInstanceIdIsSixteenHexDigitsAsStringFormatWritesIt() {
+    for (long id : new long[] {0L, 1L, 0xdeadbeefL, -1L, Long.MIN_VALUE, 0x0123456789abcdefL}) {
+      assertThat(ResourceAttributes.hex16(id)).isEqualTo(String.format("%016x", id));
+    }
+  }
 }

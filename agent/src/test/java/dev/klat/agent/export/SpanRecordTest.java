@@ -74,15 +74,70 @@ class SpanRecordTest {
     assertThat(span.droppedAttributeCount()).isEqualTo(6);
   }
 
+  // Made once, when first needed: every definition takes an id for good, and
+  // aKeyPutAgainIsReplacedWhateverItsId needs some below 128 left.
+  private static AttributeDef[] many;
+
+  private static synchronized AttributeDef[] many() {
+    if (many == null) {
+      many = TestAttributes.longAttributes(SpanRecord.MAX_ATTRIBUTES + 5);
+    }
+    return many;
+  }
+
   @Test
   void keepsAtMostFortyAttributesAndCountsTheRest() {
     SpanRecord span = new SpanRecord();
-    AttributeDef[] many = TestAttributes.longAttributes(SpanRecord.MAX_ATTRIBUTES + 5);
+    AttributeDef[] many = many();
     for (AttributeDef def : many) {
       span.put(def, 1L);
     }
     assertThat(span.attributeCount()).isEqualTo(SpanRecord.MAX_ATTRIBUTES);
     assertThat(span.droppedAttributeCount()).isEqualTo(5);
+  }
+
+  @Test
+  void aSpanSizedForFewAttributesGrowsToTheSameFortyKeepingEveryValue() {
+    SpanRecord span = new SpanRecord(3, 1);
+    AttributeDef[] many = many();
+    for (int i = 0; i < many.length; i++) {
+      span.put(many[i], (long) i);
+    }
+    assertThat(span.attributeCount()).isEqualTo(SpanRecord.MAX_ATTRIBUTES);
+    assertThat(span.droppedAttributeCount()).isEqualTo(5);
+    for (int i = 0; i < SpanRecord.MAX_ATTRIBUTES; i++) {
+      assertThat(span.attributeKey(i)).isSameAs(many[i]);
+      assertThat(span.attributeBits(i)).isEqualTo(i);
+    }
+    span.put(many[0], 99L);
+    assertThat(span.attributeBits(0)).isEqualTo(99L);
+    assertThat(new SpanRecord(0, 0).put(many[0], 1L).attributeCount()).isEqualTo(1);
+  }
+
+  @Test
+  void stringsBeyondTheExpectedCountGrowTheirArrayAndAStringPutAgainKeepsItsSlot() {
+    // The model's own definitions: aKeyPutAgainIsReplacedWhateverItsId needs ids below 128 left.
+    java.util.List<AttributeDef> strings = new java.util.ArrayList<>();
+    for (AttributeDef def : SpanAttributes.all()) {
+      if (def.type() == AttributeDef.Type.STRING && strings.size() < 6) {
+        strings.add(def);
+      }
+    }
+    assertThat(strings).hasSize(6);
+    SpanRecord span = new SpanRecord(2, 1);
+    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, 5L);
+    for (int i = 0; i < strings.size(); i++) {
+      span.put(strings.get(i), "v" + i);
+    }
+    span.put(strings.get(2), "again");
+
+    assertThat(span.attributeCount()).isEqualTo(7);
+    assertThat(span.attributeString(0)).isNull();
+    assertThat(span.attributeBits(0)).isEqualTo(5L);
+    for (int i = 0; i < strings.size(); i++) {
+      assertThat(span.attributeKey(i + 1)).isSameAs(strings.get(i));
+      assertThat(span.attributeString(i + 1)).isEqualTo(i == 2 ? "again" : "v" + i);
+    }
   }
 
   @Test

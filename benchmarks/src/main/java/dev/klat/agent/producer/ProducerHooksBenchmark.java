@@ -75,8 +75,8 @@ public class ProducerHooksBenchmark {
     long now = System.nanoTime();
     fullBatch.klat$state(CompletingBatch.filled(runtime, now));
     ProducerState state = new ProducerState(runtime, "bench-client", null, null, null);
-    tracker = new RecordTracker(state, now, record);
-    tracker.sampled = new RecordTracker.SampledRecord(1L, 2L, 3L, 0L, true);
+    tracker = new RecordTracker(state, now, record, 1L, 2L, 3L, 0L);
+    tracker.headersStamped = true;
     tracker.future =
         CompletableFuture.completedFuture(
             new RecordMetadata(partition, 42L, 0, 1_800_000_000_000L, 1, 100));

@@ -93,6 +93,10 @@ public final class BenchSuite {
     String label() {
       return producer
           ? String.format(Locale.ROOT, "producer, %d B, acks=%s", recordBytes, acks)
+              + (PRODUCER_RECORDS_PER_SECOND > 0
+                  ? String.format(
+                      Locale.ROOT, ", at most %,d records/s", PRODUCER_RECORDS_PER_SECOND)
+                  : "")
           : String.format(
               Locale.ROOT, "consumer, %d B, group.protocol=%s", recordBytes, groupProtocol);
     }
@@ -498,6 +502,11 @@ public final class BenchSuite {
         : consume(classpath, jvm, bootstrap, load, records);
   }
 
+  // ProducerPerformance's --throughput: -1 sends as fast as the producer can; a cap stands for an
+  // application slower than its producer, where klat's cost per record weighs less.
+  private static final long PRODUCER_RECORDS_PER_SECOND =
+      Long.getLong("bench.producer.throughput", -1);
+
   static Measured produce(
       String classpath, List<String> jvm, String bootstrap, Load load, long records)
       throws IOException, InterruptedException {
@@ -512,7 +521,7 @@ public final class BenchSuite {
             "--record-size",
             Integer.toString(load.recordBytes()),
             "--throughput",
-            "-1",
+            Long.toString(PRODUCER_RECORDS_PER_SECOND),
             "--producer-props",
             "bootstrap.servers=" + bootstrap,
             "acks=" + (load.acks() == null ? "1" : load.acks()),

@@ -29,7 +29,8 @@ final class Svg {
 
   static String plot(List<Variant> variants, List<Load> loads, List<Run> runs) {
     int groupWidth = Math.max(1, variants.size()) * BAR + GAP;
-    int width = Math.max(LEFT + loads.size() * groupWidth + 20, 560);
+    // Wide enough for the legend's three columns of 250 px and their longest label.
+    int width = Math.max(LEFT + loads.size() * groupWidth + 20, 780);
     int panelSpan = PANEL_HEIGHT + LABEL_SPACE + 40;
     int height = PANEL_TOP + 4 * panelSpan;
     StringBuilder svg = new StringBuilder();

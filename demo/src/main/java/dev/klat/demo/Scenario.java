@@ -19,8 +19,8 @@ enum Scenario {
   // once max.in.flight.requests.per.connection are waiting, in the accumulator (produce). The
   // slowest records are those queued behind, so publish, sometimes produce, leads the tail; the
   // leader's probe names the follower whose fetch ended the wait, in publish for the records held
-  // behind, in commit for the batch itself: commit led in a CI run whose batches' own waits were as
-  // long as the holds behind them (tail means 271 to 331 ms each).
+  // behind, in commit for the batch itself: commit led in a run with another build on the machine,
+  // the batches' own waits as long as the holds behind them (tail means 271 to 331 ms each).
   SLOW_FOLLOWER(
       "slow-follower",
       "a follower paused 1 s out of every 4",

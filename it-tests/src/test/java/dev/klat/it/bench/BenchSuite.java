@@ -119,7 +119,8 @@ public final class BenchSuite {
       double allocatedBytesPerRecord,
       double cpuBeforeMainMillis,
       double allocatedBeforeMainBytes,
-      double jitCpuMillis) {
+      double jitCpuMillis,
+      ThreadCpu threads) {
 
     /** Bytes allocated per record leaving out what was allocated before {@code main}. */
     double allocatedAfterMainBytesPerRecord() {
@@ -607,7 +608,8 @@ public final class BenchSuite {
             (double) allocated / records,
             beforeMainNanos / 1e6,
             allocatedBeforeMain,
-            jitNanos / 1e6);
+            jitNanos / 1e6,
+            ThreadCpu.parse(output, records, cpuNanos, jitNanos));
   }
 
   private static long startup(String classpath, List<String> jvmOptions)
@@ -924,6 +926,7 @@ public final class BenchSuite {
       }
     }
     out.append(targets(variants, loads, runs, startupMillis));
+    out.append(CpuBreakdown.table(variants, loads, runs));
     if (!failures.isEmpty()) {
       out.append("\n## Failures\n\n");
       failures.forEach(f -> out.append("- ").append(f.replace("\n", " / ")).append('\n'));
@@ -1023,12 +1026,14 @@ public final class BenchSuite {
         new StringBuilder(
             "variant,load,round,records,records_per_second,p50_ms,p99_ms,cpu_ns_per_record,"
                 + "cpu_after_main_ns_per_record,allocated_bytes_per_record,allocated_after_main_bytes_per_record,cpu_before_main_ms,"
-                + "jit_cpu_ms,cpu_steady_ns_per_record\n");
+                + "jit_cpu_ms,cpu_steady_ns_per_record,application_threads_ns_per_record,"
+                + "kafka_client_threads_ns_per_record,klat_threads_ns_per_record,"
+                + "rest_ns_per_record\n");
     for (Run r : runs) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f%n",
+              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f%n",
               r.variant().id,
               r.load().label(),
               r.round() + 1,
@@ -1042,7 +1047,11 @@ public final class BenchSuite {
               r.allocatedAfterMainBytesPerRecord(),
               r.cpuBeforeMainMillis(),
               r.jitCpuMillis(),
-              r.cpuSteadyNanosPerRecord()));
+              r.cpuSteadyNanosPerRecord(),
+              r.threads().applicationNanos(),
+              r.threads().kafkaClientNanos(),
+              r.threads().klatNanos(),
+              r.threads().restNanos()));
     }
     return out.toString();
   }

@@ -1,0 +1,128 @@
+package dev.klat.it.bench;
+
+import dev.klat.it.bench.BenchSuite.Load;
+import dev.klat.it.bench.BenchSuite.Run;
+import dev.klat.it.bench.BenchSuite.Variant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Where klat's CPU goes in the benchmark's runs: per load and kind of thread, what a run with klat
+ * at its defaults spent per record beyond the run without an agent of the same round (the two run
+ * back to back), averaged over the rounds with a 95% interval. The hooks' own costs come from JMH;
+ * this is what they add up to in a real client, where the JIT, the caches and the other threads
+ * have their say.
+ */
+final class CpuBreakdown {
+
+  private CpuBreakdown() {}
+
+  private static final List<Column> COLUMNS =
+      List.of(
+          new Column("application threads", run -> run.threads().applicationNanos()),
+          new Column("kafka-clients threads", run -> run.threads().kafkaClientNanos()),
+          new Column("klat's threads", run -> run.threads().klatNanos()),
+          new Column("JIT (once per JVM)", run -> run.threads().jitNanos()),
+          new Column("GC, JVM, the rest", run -> run.threads().restNanos()),
+          new Column("all", Run::cpuNanosPerRecord));
+
+  static String table(List<Variant> variants, List<Load> loads, List<Run> runs) {
+    if (!variants.contains(Variant.NONE) || !variants.contains(Variant.KLAT)) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    out.append("\n## Where klat's CPU goes: ns per record, klat (defaults) minus no agent\n\n");
+    out.append(
+        "Each round's klat run minus the same round's run without an agent, by the kind of thread"
+            + " that spent the CPU; the mean over the rounds ± its 95% interval (1.96 standard"
+            + " errors). Java threads include what they spent before `main` (klat's `premain`"
+            + " runs on `main`); the rest is the GC's and the JVM's own threads, found as the"
+            + " process's CPU less the threads listed.\n\n");
+    out.append("| load | pairs | no agent, all |");
+    StringBuilder rule = new StringBuilder("|---|---|---|");
+    for (Column column : COLUMNS) {
+      out.append(' ').append(column.title).append(" |");
+      rule.append("---|");
+    }
+    out.append('\n').append(rule).append('\n');
+    for (Load load : loads) {
+      List<Run[]> pairs = pairs(runs, load);
+      if (pairs.isEmpty()) {
+        continue;
+      }
+      List<Double> baseline = new ArrayList<>();
+      for (Run[] pair : pairs) {
+        baseline.add(pair[0].cpuNanosPerRecord());
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %.0f |",
+              load.label(),
+              pairs.size(),
+              PairedMean.of(baseline).mean()));
+      for (Column column : COLUMNS) {
+        List<Double> differences = new ArrayList<>();
+        for (Run[] pair : pairs) {
+          differences.add(
+              column.value.applyAsDouble(pair[1]) - column.value.applyAsDouble(pair[0]));
+        }
+        out.append(' ').append(PairedMean.of(differences).format()).append(" |");
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  /** The runs of one load as (no agent, klat) pairs of the same round, in round order. */
+  static List<Run[]> pairs(List<Run> runs, Load load) {
+    List<Run[]> pairs = new ArrayList<>();
+    for (Run klat : BenchSuite.of(runs, Variant.KLAT, load)) {
+      for (Run none : BenchSuite.of(runs, Variant.NONE, load)) {
+        if (none.round() == klat.round()) {
+          pairs.add(new Run[] {none, klat});
+          break;
+        }
+      }
+    }
+    return pairs;
+  }
+
+  private record Column(String title, ToDoubleFunction<Run> value) {}
+
+  /** A mean with the half-width of its 95% interval (NaN below two values). */
+  record PairedMean(double mean, double halfWidth95) {
+
+    static PairedMean of(List<Double> values) {
+      int n = values.size();
+      if (n == 0) {
+        return new PairedMean(Double.NaN, Double.NaN);
+      }
+      double sum = 0;
+      for (double v : values) {
+        sum += v;
+      }
+      double mean = sum / n;
+      if (n < 2) {
+        return new PairedMean(mean, Double.NaN);
+      }
+      double squares = 0;
+      for (double v : values) {
+        squares += (v - mean) * (v - mean);
+      }
+      double standardDeviation = Math.sqrt(squares / (n - 1));
+      return new PairedMean(mean, 1.96 * standardDeviation / Math.sqrt(n));
+    }
+
+    String format() {
+      if (Double.isNaN(mean)) {
+        return "—";
+      }
+      return Double.isNaN(halfWidth95)
+          ? String.format(Locale.ROOT, "%+.0f", mean)
+          : String.format(Locale.ROOT, "%+.0f ± %.0f", mean, halfWidth95);
+    }
+  }
+}

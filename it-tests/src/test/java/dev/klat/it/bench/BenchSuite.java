@@ -1028,12 +1028,12 @@ public final class BenchSuite {
                 + "cpu_after_main_ns_per_record,allocated_bytes_per_record,allocated_after_main_bytes_per_record,cpu_before_main_ms,"
                 + "jit_cpu_ms,cpu_steady_ns_per_record,application_threads_ns_per_record,"
                 + "kafka_client_threads_ns_per_record,klat_threads_ns_per_record,"
-                + "rest_ns_per_record\n");
+                + "gc_threads_ns_per_record,rest_ns_per_record\n");
     for (Run r : runs) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f%n",
+              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f%n",
               r.variant().id,
               r.load().label(),
               r.round() + 1,
@@ -1051,6 +1051,7 @@ public final class BenchSuite {
               r.threads().applicationNanos(),
               r.threads().kafkaClientNanos(),
               r.threads().klatNanos(),
+              r.threads().gcNanos(),
               r.threads().restNanos()));
     }
     return out.toString();

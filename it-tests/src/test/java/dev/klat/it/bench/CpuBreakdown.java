@@ -25,7 +25,8 @@ final class CpuBreakdown {
           new Column("kafka-clients threads", run -> run.threads().kafkaClientNanos()),
           new Column("klat's threads", run -> run.threads().klatNanos()),
           new Column("JIT (once per JVM)", run -> run.threads().jitNanos()),
-          new Column("GC, JVM, the rest", run -> run.threads().restNanos()),
+          new Column("GC", run -> run.threads().gcNanos()),
+          new Column("the rest", run -> run.threads().restNanos()),
           new Column("all", Run::cpuNanosPerRecord));
 
   static String table(List<Variant> variants, List<Load> loads, List<Run> runs) {
@@ -38,8 +39,9 @@ final class CpuBreakdown {
         "Each round's klat run minus the same round's run without an agent, by the kind of thread"
             + " that spent the CPU; the mean over the rounds ± its 95% interval (1.96 standard"
             + " errors). Java threads include what they spent before `main` (klat's `premain`"
-            + " runs on `main`); the rest is the GC's and the JVM's own threads, found as the"
-            + " process's CPU less the threads listed.\n\n");
+            + " runs on `main`); JIT and GC are the JVM's compiler and collector threads, read"
+            + " from /proc; the rest is the process's CPU less all those (the JVM's other"
+            + " threads, the JDK's helpers, the benchmark's own sampler).\n\n");
     out.append("| load | pairs | no agent, all |");
     StringBuilder rule = new StringBuilder("|---|---|---|");
     for (Column column : COLUMNS) {

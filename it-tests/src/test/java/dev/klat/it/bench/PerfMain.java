@@ -10,9 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Runs Kafka's own {@code ProducerPerformance} (or the tool named by {@code -Dbench.tool}) in this
  * JVM, then prints CPU time: the whole process, the part spent before {@code main} (JVM and agent
- * start-up), the JIT compiler threads' (a one-off cost: compiling the hot code once), and per Java
- * thread, so that the benchmark can tell per-record cost from one-off cost and the application
- * thread from the producer's network thread.
+ * start-up), the JIT compiler threads' (a one-off cost: compiling the hot code once), the garbage
+ * collector's threads', and per Java thread, so that the benchmark can tell per-record cost from
+ * one-off cost and the application thread from the producer's network thread.
  *
  * <p>It also prints the bytes the process's Java threads allocated on the heap ({@code
  * ALLOCATED_BYTES}), from the JVM's own per-thread counters ({@code
@@ -42,7 +42,7 @@ public final class PerfMain {
     // time is sampled while they live and the last sample kept.
     Map<String, Long> lastCpuByThread = new ConcurrentHashMap<>();
     Map<Long, Long> lastAllocatedByThread = new ConcurrentHashMap<>();
-    CompilerThreadsCpu compilerThreads = new CompilerThreadsCpu();
+    JvmThreadsCpu jvmThreads = new JvmThreadsCpu();
     Thread sampler =
         new Thread(
             () -> {
@@ -55,7 +55,7 @@ public final class PerfMain {
                   }
                 }
                 sampleAllocated(threads, lastAllocatedByThread);
-                compilerThreads.sample();
+                jvmThreads.sample();
                 try {
                   Thread.sleep(50);
                 } catch (InterruptedException e) {
@@ -79,7 +79,7 @@ public final class PerfMain {
     sampler.interrupt();
     sampler.join();
     sampleAllocated(threads, lastAllocatedByThread);
-    compilerThreads.sample();
+    jvmThreads.sample();
     System.out.println(
         "ALLOCATED_BYTES="
             + lastAllocatedByThread.values().stream().mapToLong(Long::longValue).sum());
@@ -89,7 +89,8 @@ public final class PerfMain {
             + allocatedAtMain.values().stream().mapToLong(Long::longValue).sum());
     System.out.println("CPU_NANOS=" + os.getProcessCpuTime());
     System.out.println("CPU_BEFORE_MAIN_NANOS=" + cpuAtMainNanos);
-    System.out.println("JIT_CPU_NANOS=" + compilerThreads.totalNanos());
+    System.out.println("JIT_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.JIT));
+    System.out.println("GC_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.GC));
     Map<String, Long> byKind = new TreeMap<>();
     lastCpuByThread.forEach(
         (name, cpu) -> byKind.merge(name.replaceAll("[#\\d| -]+.*$", ""), cpu, Long::sum));

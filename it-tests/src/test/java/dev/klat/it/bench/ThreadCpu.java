@@ -3,29 +3,36 @@ package dev.klat.it.bench;
 /**
  * A run's CPU in nanoseconds per record, by the kind of thread that spent it: the application's
  * (the tool's {@code main}), kafka-clients' own (the producer's network thread, the consumer's
- * heartbeat and background threads), klat's (its exporter), the JIT compiler threads, and the rest:
- * the garbage collector and the JVM's other threads, which {@code ThreadMXBean} does not list, the
- * JDK's helper threads and the benchmark's own sampler. A Java thread's CPU includes what it spent
- * before {@code main} (the agent's {@code premain} runs on {@code main}).
+ * heartbeat and background threads), klat's (its exporter), the JIT compiler threads, the garbage
+ * collector's threads, and the rest: the JVM's other threads (which {@code ThreadMXBean} does not
+ * list), the JDK's helper threads and the benchmark's own sampler. A Java thread's CPU includes
+ * what it spent before {@code main} (the agent's {@code premain} runs on {@code main}).
  */
 record ThreadCpu(
     double applicationNanos,
     double kafkaClientNanos,
     double klatNanos,
     double jitNanos,
+    double gcNanos,
     double restNanos) {
 
   private static final String PREFIX = "THREAD_CPU_NANOS ";
+  private static final String GC_PREFIX = "GC_CPU_NANOS=";
 
   /**
    * From {@link PerfMain}'s {@code THREAD_CPU_NANOS kind=nanos} lines, where the kind is the thread
-   * name up to its first digit, dash or space.
+   * name up to its first digit, dash or space, and its {@code GC_CPU_NANOS} line.
    */
   static ThreadCpu parse(String output, long records, long totalCpuNanos, long jitCpuNanos) {
+    long gc = 0;
     long application = 0;
     long kafkaClient = 0;
     long klat = 0;
     for (String line : output.split("\n")) {
+      if (line.startsWith(GC_PREFIX)) {
+        gc = Long.parseLong(line.substring(GC_PREFIX.length()).trim());
+        continue;
+      }
       int equals = line.lastIndexOf('=');
       if (!line.startsWith(PREFIX) || equals < PREFIX.length()) {
         continue;
@@ -40,13 +47,14 @@ record ThreadCpu(
         klat += nanos;
       }
     }
-    long rest = totalCpuNanos - jitCpuNanos - application - kafkaClient - klat;
+    long rest = totalCpuNanos - jitCpuNanos - gc - application - kafkaClient - klat;
     double perRecord = Math.max(1, records);
     return new ThreadCpu(
         application / perRecord,
         kafkaClient / perRecord,
         klat / perRecord,
         jitCpuNanos / perRecord,
+        gc / perRecord,
         rest / perRecord);
   }
 }

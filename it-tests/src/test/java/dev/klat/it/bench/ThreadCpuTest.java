@@ -20,6 +20,7 @@ class ThreadCpuTest {
             "THREAD_CPU_NANOS klat=30000",
             "THREAD_CPU_NANOS cpu=10000",
             "THREAD_CPU_NANOS Reference=5000",
+            "GC_CPU_NANOS=70000",
             "CPU_NANOS=1000000");
 
     ThreadCpu cpu = ThreadCpu.parse(output, 1000, 1_000_000, 100_000);
@@ -28,8 +29,9 @@ class ThreadCpuTest {
     assertEquals(250, cpu.kafkaClientNanos(), 1e-9);
     assertEquals(30, cpu.klatNanos(), 1e-9);
     assertEquals(100, cpu.jitNanos(), 1e-9);
-    // GC and the JVM's threads are not listed: what the process spent beyond the listed threads.
-    assertEquals(220, cpu.restNanos(), 1e-9);
+    assertEquals(70, cpu.gcNanos(), 1e-9);
+    // The JVM's other threads are not listed: what the process spent beyond the listed threads.
+    assertEquals(150, cpu.restNanos(), 1e-9);
   }
 
   @Test

@@ -10,17 +10,42 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The CPU time of this JVM's JIT compiler threads (C1 and C2), from {@code /proc/self/task}: the
- * JVM hides them from {@code ThreadMXBean}. Sampled while the run goes on, the last reading of each
- * thread kept, since the JVM stops compiler threads it no longer needs. Clock ticks of 10 ms; zero
- * where there is no {@code /proc}.
+ * The CPU time of this JVM's own threads, from {@code /proc/self/task}: the JIT compiler threads
+ * (C1 and C2) and the garbage collector's (G1's workers, marker, refinement and service threads),
+ * which {@code ThreadMXBean} does not list. Sampled while the run goes on, the last reading of each
+ * thread kept, since the JVM stops threads it no longer needs. Clock ticks of 10 ms; zero where
+ * there is no {@code /proc}.
  */
-final class CompilerThreadsCpu {
+final class JvmThreadsCpu {
+
+  /** The threads counted, by the start of their name. */
+  enum Kind {
+    JIT("C1 Compiler", "C2 Compiler"),
+    GC("GC Thread", "G1 ");
+
+    private final String[] namePrefixes;
+
+    Kind(String... namePrefixes) {
+      this.namePrefixes = namePrefixes;
+    }
+
+    static Kind of(String threadName) {
+      for (Kind kind : values()) {
+        for (String prefix : kind.namePrefixes) {
+          if (threadName.startsWith(prefix)) {
+            return kind;
+          }
+        }
+      }
+      return null;
+    }
+  }
 
   private static final Path TASKS = Paths.get("/proc/self/task");
   private static final long NANOS_PER_TICK = 10_000_000L;
 
   private final Map<String, Long> lastNanosByTask = new ConcurrentHashMap<>();
+  private final Map<String, Kind> kindByTask = new ConcurrentHashMap<>();
 
   void sample() {
     if (!Files.isDirectory(TASKS)) {
@@ -35,8 +60,14 @@ final class CompilerThreadsCpu {
     }
   }
 
-  long totalNanos() {
-    return lastNanosByTask.values().stream().mapToLong(Long::longValue).sum();
+  long totalNanos(Kind kind) {
+    long total = 0;
+    for (Map.Entry<String, Long> task : lastNanosByTask.entrySet()) {
+      if (kindByTask.get(task.getKey()) == kind) {
+        total += task.getValue();
+      }
+    }
+    return total;
   }
 
   private void readTask(Path task) {
@@ -45,13 +76,16 @@ final class CompilerThreadsCpu {
       int open = stat.indexOf('(');
       int close = stat.lastIndexOf(')');
       String comm = stat.substring(open + 1, close);
-      if (!comm.startsWith("C1 Compiler") && !comm.startsWith("C2 Compiler")) {
+      Kind kind = Kind.of(comm);
+      if (kind == null) {
         return;
       }
       // After the name: state is field 3, utime 14 and stime 15 of the whole line.
       String[] fields = stat.substring(close + 2).split(" ");
       long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-      lastNanosByTask.put(task.getFileName().toString(), ticks * NANOS_PER_TICK);
+      String id = task.getFileName().toString();
+      kindByTask.put(id, kind);
+      lastNanosByTask.put(id, ticks * NANOS_PER_TICK);
     } catch (IOException | RuntimeException e) {
       // The task ended: its last reading stands.
     }

@@ -18,6 +18,15 @@ final class SendContext {
         }
       };
 
+  // The context of the first thread that sent. Most applications send from one thread, and for it
+  // a comparison with the current thread replaces the ThreadLocal's lookup, twice a record. Set
+  // once, never replaced: threads taking turns would otherwise write it on every record. A plain
+  // field: a thread that reads a stale null takes the ThreadLocal, and the owner field is final,
+  // so another thread's context is never seen half-built.
+  private static SendContext first;
+
+  private final Thread owner = Thread.currentThread();
+
   /** Whether {@link #sendNanos} and {@link #instruments} belong to a send not yet appended. */
   boolean pending;
 
@@ -37,6 +46,18 @@ final class SendContext {
   private SendContext() {}
 
   static SendContext current() {
-    return CURRENT.get();
+    SendContext context = first;
+    if (context != null && context.owner == Thread.currentThread()) {
+      return context;
+    }
+    return lookUp();
+  }
+
+  private static SendContext lookUp() {
+    SendContext context = CURRENT.get();
+    if (first == null) {
+      first = context;
+    }
+    return context;
   }
 }

@@ -527,6 +527,9 @@ public final class BenchSuite {
             "bootstrap.servers=" + bootstrap,
             "acks=" + (load.acks() == null ? "1" : load.acks()),
             "linger.ms=5"));
+    if (Boolean.getBoolean("bench.producer.print-metrics")) {
+      command.add("--print-metrics");
+    }
     String output = run(command, 900);
     Matcher summary = null;
     for (String line : output.split("\n")) {

@@ -20,9 +20,10 @@ final class SendContext {
 
   // The context of the first thread that sent. Most applications send from one thread, and for it
   // a comparison with the current thread replaces the ThreadLocal's lookup, twice a record. Set
-  // once, never replaced: threads taking turns would otherwise write it on every record. A plain
-  // field: a thread that reads a stale null takes the ThreadLocal, and the owner field is final,
-  // so another thread's context is never seen half-built.
+  // once, never replaced (a thread that ends keeps it), since threads taking turns would otherwise
+  // write it on every record. A plain field: a thread that reads a stale null takes the
+  // ThreadLocal, and the owner field is final, so another thread's context is never seen
+  // half-built.
   private static SendContext first;
 
   private final Thread owner = Thread.currentThread();

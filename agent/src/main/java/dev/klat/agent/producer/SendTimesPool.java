@@ -23,6 +23,11 @@ final class SendTimesPool {
 
   private final AtomicReferenceArray<long[]> slots = new AtomicReferenceArray<long[]>(SLOTS);
 
+  // The length of the array given back last: an array made when the pool is empty starts there, so
+  // that its batch does not grow it from INITIAL_LENGTH, one discarded copy per doubling. Plain,
+  // and written only when it changes: a stale read costs a growth, nothing else.
+  private int lastGivenLength = INITIAL_LENGTH;
+
   /** An array of at least {@link #INITIAL_LENGTH} longs, a used one if the pool has one. */
   long[] take() {
     for (int i = 0; i < SLOTS; i++) {
@@ -31,13 +36,16 @@ final class SendTimesPool {
         return pooled;
       }
     }
-    return new long[INITIAL_LENGTH];
+    return new long[lastGivenLength];
   }
 
   /** Gives back an array that nobody reads any more. */
   void give(long[] times) {
     if (times.length > MAX_POOLED_LENGTH) {
       return;
+    }
+    if (lastGivenLength != times.length) {
+      lastGivenLength = times.length;
     }
     for (int i = 0; i < SLOTS; i++) {
       if (slots.get(i) == null && slots.compareAndSet(i, null, times)) {

@@ -2,6 +2,9 @@ package dev.klat.agent.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SendTimesPoolTest {
@@ -13,20 +16,37 @@ class SendTimesPoolTest {
     pool.give(used);
 
     assertThat(pool.take()).isSameAs(used);
-    assertThat(pool.take()).isNotSameAs(used).hasSize(SendTimesPool.INITIAL_LENGTH);
+    assertThat(pool.take()).isNotSameAs(used);
+  }
+
+  @Test
+  void anEmptyPoolMakesArraysAsLongAsTheLastOneGivenBack() {
+    SendTimesPool pool = new SendTimesPool();
+    assertThat(pool.take()).hasSize(SendTimesPool.INITIAL_LENGTH);
+
+    pool.give(new long[256]);
+    pool.take();
+
+    assertThat(pool.take()).hasSize(256);
   }
 
   @Test
   void aFullPoolAndAnOversizedArrayAreLeftToTheGarbageCollector() {
     SendTimesPool pool = new SendTimesPool();
-    pool.give(new long[SendTimesPool.MAX_POOLED_LENGTH + 1]);
+    long[] oversized = new long[SendTimesPool.MAX_POOLED_LENGTH + 1];
+    pool.give(oversized);
+    Set<long[]> given = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int i = 0; i < SendTimesPool.SLOTS + 10; i++) {
-      pool.give(new long[32]);
+      long[] times = new long[32];
+      given.add(times);
+      pool.give(times);
     }
 
     int pooled = 0;
     for (int i = 0; i < SendTimesPool.SLOTS + 10; i++) {
-      if (pool.take().length == 32) {
+      long[] taken = pool.take();
+      assertThat(taken).isNotSameAs(oversized);
+      if (given.contains(taken)) {
         pooled++;
       }
     }

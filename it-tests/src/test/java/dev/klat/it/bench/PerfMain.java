@@ -42,6 +42,7 @@ public final class PerfMain {
     // time is sampled while they live and the last sample kept.
     Map<String, Long> lastCpuByThread = new ConcurrentHashMap<>();
     Map<Long, Long> lastAllocatedByThread = new ConcurrentHashMap<>();
+    Map<Long, String> threadNames = new ConcurrentHashMap<>();
     JvmThreadsCpu jvmThreads = new JvmThreadsCpu();
     Thread sampler =
         new Thread(
@@ -52,6 +53,7 @@ public final class PerfMain {
                   long cpu = threads.getThreadCpuTime(id);
                   if (info != null && cpu > 0) {
                     lastCpuByThread.put(info.getThreadName() + "#" + id, cpu);
+                    threadNames.put(id, info.getThreadName());
                   }
                 }
                 sampleAllocated(threads, lastAllocatedByThread);
@@ -92,10 +94,22 @@ public final class PerfMain {
     System.out.println("JIT_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.JIT));
     System.out.println("GC_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.GC));
     Map<String, Long> byKind = new TreeMap<>();
-    lastCpuByThread.forEach(
-        (name, cpu) -> byKind.merge(name.replaceAll("[#\\d| -]+.*$", ""), cpu, Long::sum));
+    lastCpuByThread.forEach((name, cpu) -> byKind.merge(threadKind(name), cpu, Long::sum));
     byKind.forEach((kind, cpu) -> System.out.println("THREAD_CPU_NANOS " + kind + "=" + cpu));
+    Map<String, Long> allocatedByKind = new TreeMap<>();
+    lastAllocatedByThread.forEach(
+        (id, bytes) ->
+            allocatedByKind.merge(
+                threadKind(threadNames.getOrDefault(id, "unnamed")), bytes, Long::sum));
+    allocatedByKind.forEach(
+        (kind, bytes) -> System.out.println("THREAD_ALLOCATED_BYTES " + kind + "=" + bytes));
     System.out.println("UPTIME_MILLIS=" + ManagementFactory.getRuntimeMXBean().getUptime());
+  }
+
+  // A thread's name without its number: "kafka-producer-network-thread | perf-producer-client"
+  // and "kafka-producer-network-thread | other" are one kind.
+  private static String threadKind(String name) {
+    return name.replaceAll("[#\\d| -]+.*$", "");
   }
 
   private static void sampleAllocated(ThreadMXBean threads, Map<Long, Long> lastByThread) {

@@ -9,7 +9,6 @@ import dev.klat.model.MetricDef;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.apache.kafka.clients.KafkaClient;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -57,12 +56,19 @@ public final class ProducerHooks {
         context.instruments = instruments;
       }
       context.pending = true;
-      // Almost every record ends here: no traceparent to follow and the draw lost. The rare rest
-      // is in SendSampling, which keeps this hook, run for every record, short.
+      // Almost every record ends here: no traceparent to follow and not the one the probability
+      // draw picked. The rare rest is in SendSampling, which keeps this hook, run for every
+      // record, short.
       Header traceparent = record.headers().lastHeader(HeaderNames.TRACEPARENT);
-      if (traceparent == null
-          && ThreadLocalRandom.current().nextDouble() >= runtime.samplingProbability) {
-        return record;
+      if (traceparent == null) {
+        long before = context.recordsBeforeNextDraw;
+        if (before > 0 && context.gapRuntime == runtime) {
+          context.recordsBeforeNextDraw = before - 1;
+          return record;
+        }
+        if (!SendSampling.drawPicks(runtime, context)) {
+          return record;
+        }
       }
       RecordTracker sampled =
           SendSampling.maybeSample(runtime, state, record, sendNanos, traceparent);

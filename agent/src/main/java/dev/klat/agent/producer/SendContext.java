@@ -1,5 +1,7 @@
 package dev.klat.agent.producer;
 
+import dev.klat.agent.AgentRuntime;
+
 /**
  * Per-thread handoff between hooks that run inside one call of the application's or the network
  * thread's: {@code send()} learns S and the topic's instruments, and the append of that record to
@@ -38,6 +40,16 @@ final class SendContext {
 
   /** The tracker of the record being sent when it is sampled, until its append; else null. */
   RecordTracker sampled;
+
+  /**
+   * How many more records without a traceparent this thread sends unsampled before the next one
+   * wins the probability draw: the gap drawn at once ({@link SendSampling#gap}) instead of a random
+   * draw per record. Valid for {@link #gapRuntime} only, so that a new runtime's probability starts
+   * a new gap.
+   */
+  long recordsBeforeNextDraw;
+
+  AgentRuntime gapRuntime;
 
   /** The batch being split on this thread, and the index of its next record to hand over. */
   BatchTiming splitSource;

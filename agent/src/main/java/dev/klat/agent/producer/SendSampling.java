@@ -17,10 +17,47 @@ final class SendSampling {
   private SendSampling() {}
 
   /**
+   * The probability draw of a record without a traceparent whose thread has no gap left to count
+   * down: whether it is picked, and the gap to the next pick. Picking each record with probability
+   * p is the same as picking one and then skipping a geometrically distributed number of records,
+   * so the per-record cost is a decrement instead of a random number.
+   */
+  static boolean drawPicks(AgentRuntime runtime, SendContext context) {
+    double probability = runtime.samplingProbability;
+    if (context.gapRuntime != runtime) {
+      // This thread's first draw under this runtime: where the first pick falls is random too.
+      context.gapRuntime = runtime;
+      long skipped = gap(probability, ThreadLocalRandom.current().nextDouble());
+      if (skipped > 0) {
+        context.recordsBeforeNextDraw = skipped - 1;
+        return false;
+      }
+    }
+    context.recordsBeforeNextDraw = gap(probability, ThreadLocalRandom.current().nextDouble());
+    return probability > 0;
+  }
+
+  /**
+   * How many records go unpicked before the next pick when each is picked with {@code probability}:
+   * geometric, {@code P(gap = k) = (1 - p)^k p}, from a uniform {@code uniform} in [0, 1).
+   */
+  static long gap(double probability, double uniform) {
+    if (probability >= 1) {
+      return 0;
+    }
+    if (probability <= 0) {
+      return Long.MAX_VALUE;
+    }
+    // 1 - uniform is in (0, 1]: its logarithm is finite.
+    double records = Math.floor(Math.log(1 - uniform) / Math.log1p(-probability));
+    return records >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) records;
+  }
+
+  /**
    * Returns the tracker of a sampled record, or null when it is not sampled. A record that carries
    * a W3C traceparent follows its sampled flag; one with an unreadable traceparent gets the
-   * probability draw; one without has already won the caller's draw. Either way the producer's rate
-   * cap applies.
+   * probability draw; one without has already been picked by the caller's ({@link #drawPicks}).
+   * Either way the producer's rate cap applies.
    */
   static RecordTracker maybeSample(
       AgentRuntime runtime,

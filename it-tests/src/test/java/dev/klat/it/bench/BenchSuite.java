@@ -120,7 +120,8 @@ public final class BenchSuite {
       double cpuBeforeMainMillis,
       double allocatedBeforeMainBytes,
       double jitCpuMillis,
-      ThreadCpu threads) {
+      ThreadCpu threads,
+      Warm warm) {
 
     /** Bytes allocated per record leaving out what was allocated before {@code main}. */
     double allocatedAfterMainBytesPerRecord() {
@@ -138,6 +139,32 @@ public final class BenchSuite {
      */
     double cpuSteadyNanosPerRecord() {
       return cpuAfterMainNanosPerRecord() - jitCpuMillis * 1e6 / records;
+    }
+  }
+
+  /**
+   * The second half of a run's records ({@link WarmWindow}): throughput and CPU once the hot code
+   * is compiled. Null when the client's metrics could not be read.
+   */
+  record Warm(long records, double recordsPerSecond, double cpuNanosPerRecord, ThreadCpu threads) {
+
+    static Warm parse(String output) {
+      String prefix = WarmWindow.PREFIX;
+      if (!output.contains(prefix + "RECORDS=")) {
+        return null;
+      }
+      long records = Long.parseLong(value(output, prefix + "RECORDS"));
+      long millis = Long.parseLong(value(output, prefix + "MILLIS"));
+      long cpuNanos = Long.parseLong(value(output, prefix + "CPU_NANOS"));
+      long jitNanos = Long.parseLong(value(output, prefix + "JIT_CPU_NANOS"));
+      if (records <= 0 || millis <= 0) {
+        return null;
+      }
+      return new Warm(
+          records,
+          records * 1000.0 / millis,
+          (double) cpuNanos / records,
+          ThreadCpu.parse(output, prefix, records, cpuNanos, jitNanos));
     }
   }
 
@@ -612,7 +639,8 @@ public final class BenchSuite {
             beforeMainNanos / 1e6,
             allocatedBeforeMain,
             jitNanos / 1e6,
-            ThreadCpu.parse(output, records, cpuNanos, jitNanos));
+            ThreadCpu.parse(output, records, cpuNanos, jitNanos),
+            Warm.parse(output));
   }
 
   private static long startup(String classpath, List<String> jvmOptions)
@@ -961,12 +989,15 @@ public final class BenchSuite {
                 + "cpu_after_main_ns_per_record,allocated_bytes_per_record,allocated_after_main_bytes_per_record,cpu_before_main_ms,"
                 + "jit_cpu_ms,cpu_steady_ns_per_record,application_threads_ns_per_record,"
                 + "kafka_client_threads_ns_per_record,klat_threads_ns_per_record,"
-                + "gc_threads_ns_per_record,rest_ns_per_record\n");
+                + "gc_threads_ns_per_record,rest_ns_per_record,warm_records_per_second,"
+                + "warm_cpu_ns_per_record,warm_jit_ns_per_record,warm_application_threads_ns_per_record,"
+                + "warm_kafka_client_threads_ns_per_record\n");
     for (Run r : runs) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f%n",
+              "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,"
+                  + "%.1f,%.1f,%.1f,%.1f,%.1f%n",
               r.variant().id,
               r.load().label(),
               r.round() + 1,
@@ -985,7 +1016,12 @@ public final class BenchSuite {
               r.threads().kafkaClientNanos(),
               r.threads().klatNanos(),
               r.threads().gcNanos(),
-              r.threads().restNanos()));
+              r.threads().restNanos(),
+              r.warm() == null ? Double.NaN : r.warm().recordsPerSecond(),
+              r.warm() == null ? Double.NaN : r.warm().cpuNanosPerRecord(),
+              r.warm() == null ? Double.NaN : r.warm().threads().jitNanos(),
+              r.warm() == null ? Double.NaN : r.warm().threads().applicationNanos(),
+              r.warm() == null ? Double.NaN : r.warm().threads().kafkaClientNanos()));
     }
     return out.toString();
   }

@@ -6,6 +6,8 @@ import dev.klat.it.bench.BenchSuite.Variant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -19,15 +21,17 @@ final class CpuBreakdown {
 
   private CpuBreakdown() {}
 
-  private static final List<Column> COLUMNS =
-      List.of(
-          new Column("application threads", run -> run.threads().applicationNanos()),
-          new Column("kafka-clients threads", run -> run.threads().kafkaClientNanos()),
-          new Column("klat's threads", run -> run.threads().klatNanos()),
-          new Column("JIT (once per JVM)", run -> run.threads().jitNanos()),
-          new Column("GC", run -> run.threads().gcNanos()),
-          new Column("the rest", run -> run.threads().restNanos()),
-          new Column("all", Run::cpuNanosPerRecord));
+  private static List<Column> columns(
+      String jitTitle, Function<Run, ThreadCpu> threads, ToDoubleFunction<Run> all) {
+    return List.of(
+        new Column("application threads", run -> threads.apply(run).applicationNanos()),
+        new Column("kafka-clients threads", run -> threads.apply(run).kafkaClientNanos()),
+        new Column("klat's threads", run -> threads.apply(run).klatNanos()),
+        new Column(jitTitle, run -> threads.apply(run).jitNanos()),
+        new Column("GC", run -> threads.apply(run).gcNanos()),
+        new Column("the rest", run -> threads.apply(run).restNanos()),
+        new Column("all", all));
+  }
 
   static String table(List<Variant> variants, List<Load> loads, List<Run> runs) {
     if (!variants.contains(Variant.NONE) || !variants.contains(Variant.KLAT)) {
@@ -42,21 +46,54 @@ final class CpuBreakdown {
             + " runs on `main`); JIT and GC are the JVM's compiler and collector threads, read"
             + " from /proc; the rest is the process's CPU less all those (the JVM's other"
             + " threads, the JDK's helpers, the benchmark's own sampler).\n\n");
+    rows(
+        out,
+        loads,
+        runs,
+        columns("JIT (once per JVM)", Run::threads, Run::cpuNanosPerRecord),
+        run -> true);
+    out.append("\n### The second half of each run's records (warm)\n\n");
+    out.append(
+        "The same over the second half of each run's records, counted by the client's own"
+            + " metrics: what a long-running client pays once the JIT has compiled the hot"
+            + " code.\n\n");
+    rows(
+        out,
+        loads,
+        runs,
+        columns("JIT", run -> run.warm().threads(), run -> run.warm().cpuNanosPerRecord()),
+        run -> run.warm() != null);
+    return out.toString();
+  }
+
+  private static void rows(
+      StringBuilder out,
+      List<Load> loads,
+      List<Run> runs,
+      List<Column> columns,
+      Predicate<Run> measured) {
+    // The last column is the process's CPU, all threads: the baseline's is shown beside the load.
+    ToDoubleFunction<Run> all = columns.get(columns.size() - 1).value;
     out.append("| load | pairs | no agent, all |");
     StringBuilder rule = new StringBuilder("|---|---|---|");
-    for (Column column : COLUMNS) {
+    for (Column column : columns) {
       out.append(' ').append(column.title).append(" |");
       rule.append("---|");
     }
     out.append('\n').append(rule).append('\n');
     for (Load load : loads) {
-      List<Run[]> pairs = pairs(runs, load);
+      List<Run[]> pairs = new ArrayList<>();
+      for (Run[] pair : pairs(runs, load)) {
+        if (measured.test(pair[0]) && measured.test(pair[1])) {
+          pairs.add(pair);
+        }
+      }
       if (pairs.isEmpty()) {
         continue;
       }
       List<Double> baseline = new ArrayList<>();
       for (Run[] pair : pairs) {
-        baseline.add(pair[0].cpuNanosPerRecord());
+        baseline.add(all.applyAsDouble(pair[0]));
       }
       out.append(
           String.format(
@@ -65,7 +102,7 @@ final class CpuBreakdown {
               load.label(),
               pairs.size(),
               PairedMean.of(baseline).mean()));
-      for (Column column : COLUMNS) {
+      for (Column column : columns) {
         List<Double> differences = new ArrayList<>();
         for (Run[] pair : pairs) {
           differences.add(
@@ -75,7 +112,6 @@ final class CpuBreakdown {
       }
       out.append('\n');
     }
-    return out.toString();
   }
 
   /** The runs of one load as (no agent, klat) pairs of the same round, in round order. */

@@ -23,6 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * ms of allocation. {@code ALLOCATED_BYTES_BEFORE_MAIN} is what the threads alive when {@code main}
  * starts had allocated by then (JVM and agent start-up).
  *
+ * <p>{@link WarmWindow} prints the same for the second half of the run's records ({@code WARM_}
+ * lines): the cost once the hot code is compiled.
+ *
  * <p>With {@code -Dbench.attach.agent=JAR}, it loads kafka-clients' instrumented classes and then
  * attaches the agent to itself before the tool runs, as {@code klat attach} does to a running
  * application: the agent's cost after a runtime attach (its start-up counted after {@code main}).
@@ -44,6 +47,7 @@ public final class PerfMain {
     Map<Long, Long> lastAllocatedByThread = new ConcurrentHashMap<>();
     Map<Long, String> threadNames = new ConcurrentHashMap<>();
     JvmThreadsCpu jvmThreads = new JvmThreadsCpu();
+    WarmWindow warm = new WarmWindow();
     Thread sampler =
         new Thread(
             () -> {
@@ -58,6 +62,11 @@ public final class PerfMain {
                 }
                 sampleAllocated(threads, lastAllocatedByThread);
                 jvmThreads.sample();
+                warm.sample(
+                    os.getProcessCpuTime(),
+                    jvmThreads.totalNanos(JvmThreadsCpu.Kind.JIT),
+                    jvmThreads.totalNanos(JvmThreadsCpu.Kind.GC),
+                    byKind(lastCpuByThread));
                 try {
                   Thread.sleep(50);
                 } catch (InterruptedException e) {
@@ -93,9 +102,8 @@ public final class PerfMain {
     System.out.println("CPU_BEFORE_MAIN_NANOS=" + cpuAtMainNanos);
     System.out.println("JIT_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.JIT));
     System.out.println("GC_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.GC));
-    Map<String, Long> byKind = new TreeMap<>();
-    lastCpuByThread.forEach((name, cpu) -> byKind.merge(threadKind(name), cpu, Long::sum));
-    byKind.forEach((kind, cpu) -> System.out.println("THREAD_CPU_NANOS " + kind + "=" + cpu));
+    byKind(lastCpuByThread)
+        .forEach((kind, cpu) -> System.out.println("THREAD_CPU_NANOS " + kind + "=" + cpu));
     Map<String, Long> allocatedByKind = new TreeMap<>();
     lastAllocatedByThread.forEach(
         (id, bytes) ->
@@ -104,6 +112,13 @@ public final class PerfMain {
     allocatedByKind.forEach(
         (kind, bytes) -> System.out.println("THREAD_ALLOCATED_BYTES " + kind + "=" + bytes));
     System.out.println("UPTIME_MILLIS=" + ManagementFactory.getRuntimeMXBean().getUptime());
+    System.out.print(warm.report());
+  }
+
+  private static Map<String, Long> byKind(Map<String, Long> cpuByThread) {
+    Map<String, Long> byKind = new TreeMap<>();
+    cpuByThread.forEach((name, cpu) -> byKind.merge(threadKind(name), cpu, Long::sum));
+    return byKind;
   }
 
   // A thread's name without its number: "kafka-producer-network-thread | perf-producer-client"

@@ -16,28 +16,33 @@ record ThreadCpu(
     double gcNanos,
     double restNanos) {
 
-  private static final String PREFIX = "THREAD_CPU_NANOS ";
-  private static final String GC_PREFIX = "GC_CPU_NANOS=";
-
   /**
    * From {@link PerfMain}'s {@code THREAD_CPU_NANOS kind=nanos} lines, where the kind is the thread
    * name up to its first digit, dash or space, and its {@code GC_CPU_NANOS} line.
    */
   static ThreadCpu parse(String output, long records, long totalCpuNanos, long jitCpuNanos) {
+    return parse(output, "", records, totalCpuNanos, jitCpuNanos);
+  }
+
+  /** The same from the lines whose keys start with {@code keyPrefix} ({@link WarmWindow}'s). */
+  static ThreadCpu parse(
+      String output, String keyPrefix, long records, long totalCpuNanos, long jitCpuNanos) {
+    String threadPrefix = keyPrefix + "THREAD_CPU_NANOS ";
+    String gcPrefix = keyPrefix + "GC_CPU_NANOS=";
     long gc = 0;
     long application = 0;
     long kafkaClient = 0;
     long klat = 0;
     for (String line : output.split("\n")) {
-      if (line.startsWith(GC_PREFIX)) {
-        gc = Long.parseLong(line.substring(GC_PREFIX.length()).trim());
+      if (line.startsWith(gcPrefix)) {
+        gc = Long.parseLong(line.substring(gcPrefix.length()).trim());
         continue;
       }
       int equals = line.lastIndexOf('=');
-      if (!line.startsWith(PREFIX) || equals < PREFIX.length()) {
+      if (!line.startsWith(threadPrefix) || equals < threadPrefix.length()) {
         continue;
       }
-      String kind = line.substring(PREFIX.length(), equals);
+      String kind = line.substring(threadPrefix.length(), equals);
       long nanos = Long.parseLong(line.substring(equals + 1).trim());
       if (kind.equals("main")) {
         application += nanos;

@@ -991,13 +991,13 @@ public final class BenchSuite {
                 + "kafka_client_threads_ns_per_record,klat_threads_ns_per_record,"
                 + "gc_threads_ns_per_record,rest_ns_per_record,warm_records_per_second,"
                 + "warm_cpu_ns_per_record,warm_jit_ns_per_record,warm_application_threads_ns_per_record,"
-                + "warm_kafka_client_threads_ns_per_record\n");
+                + "warm_kafka_client_threads_ns_per_record,warm_gc_threads_ns_per_record\n");
     for (Run r : runs) {
       out.append(
           String.format(
               Locale.ROOT,
               "%s,\"%s\",%d,%d,%.1f,%s,%s,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,"
-                  + "%.1f,%.1f,%.1f,%.1f,%.1f%n",
+                  + "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f%n",
               r.variant().id,
               r.load().label(),
               r.round() + 1,
@@ -1021,7 +1021,8 @@ public final class BenchSuite {
               r.warm() == null ? Double.NaN : r.warm().cpuNanosPerRecord(),
               r.warm() == null ? Double.NaN : r.warm().threads().jitNanos(),
               r.warm() == null ? Double.NaN : r.warm().threads().applicationNanos(),
-              r.warm() == null ? Double.NaN : r.warm().threads().kafkaClientNanos()));
+              r.warm() == null ? Double.NaN : r.warm().threads().kafkaClientNanos(),
+              r.warm() == null ? Double.NaN : r.warm().threads().gcNanos()));
     }
     return out.toString();
   }

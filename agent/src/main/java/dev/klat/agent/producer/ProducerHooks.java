@@ -1,15 +1,12 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.micrometer.MicrometerTimer;
 import dev.klat.agent.weave.PrivateFields;
 import dev.klat.agent.weave.States;
 import dev.klat.model.HeaderNames;
-import dev.klat.model.MetricDef;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.function.Function;
 import org.apache.kafka.clients.KafkaClient;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -202,52 +199,6 @@ public final class ProducerHooks {
     }
   }
 
-  /** At {@code ProducerBatch.split} entry: its records are about to move to new batches. */
-  public static void onSplitStart(Object batch) {
-    try {
-      Object state = States.get(batch);
-      SendContext context = SendContext.current();
-      context.splitSource = state instanceof BatchTiming ? (BatchTiming) state : null;
-      context.splitCursor = 0;
-    } catch (Throwable t) {
-      warn("producer-split", t);
-    }
-  }
-
-  /**
-   * At each return of {@code ProducerBatch.tryAppendForSplit}: records move in their original
-   * order, so the next S of the batch being split belongs to the record just appended.
-   */
-  public static void onSplitAppended(boolean appended, Object newBatch) {
-    if (!appended) {
-      return;
-    }
-    try {
-      SendContext context = SendContext.current();
-      BatchTiming source = context.splitSource;
-      if (source != null && source.instruments != null && context.splitCursor < source.appended) {
-        int index = context.splitCursor++;
-        BatchTiming target = timingOf(newBatch);
-        target.append(source.instruments, source.sendNanos[index]);
-        RecordTracker sampled = source.sampledCount > 0 ? source.sampledAt(index) : null;
-        if (sampled != null) {
-          target.addSampled(sampled);
-        }
-      }
-    } catch (Throwable t) {
-      warn("producer-split", t);
-    }
-  }
-
-  /** At each return of {@code ProducerBatch.split}. */
-  public static void onSplitEnd() {
-    try {
-      SendContext.current().splitSource = null;
-    } catch (Throwable t) {
-      warn("producer-split", t);
-    }
-  }
-
   private static ProducerState producerState(AgentRuntime runtime, Object producer) {
     Object state = States.get(producer);
     if (state instanceof ProducerState) {
@@ -337,74 +288,11 @@ public final class ProducerHooks {
       timing.logAppendTime = logAppendTime;
       timing.completedRecordCount = recordCount;
       if (timing.instruments != null && timing.appended > 0) {
-        recordBatch(timing, ackNanos, recordExceptions);
+        BatchLatencies.record(timing, ackNanos, recordExceptions);
         timing.releaseSendTimes();
       }
     } catch (Throwable t) {
       warn("producer-completion", t);
-    }
-  }
-
-  // A failed record is an error, not a latency: an expired batch would otherwise show up as a
-  // delivery.timeout.ms-long "latency".
-  private static void recordBatch(BatchTiming timing, long ackNanos, Object recordExceptions) {
-    TopicInstruments instruments = timing.instruments;
-    int records = timing.appended;
-    if (recordExceptions == null) {
-      countClamped(
-          instruments.producerLatency.recordAll(ackNanos, timing.sendNanos, 0, records), "A");
-      if (timing.drains > 0) {
-        countClamped(
-            instruments.produceLatency.recordAll(
-                timing.lastDrainNanos, timing.sendNanos, 0, records),
-            "D");
-      }
-      MicrometerTimer producerTimer = instruments.producerLatencyTimer;
-      if (producerTimer != null) {
-        producerTimer.recordAll(ackNanos, timing.sendNanos, 0, records);
-        if (timing.drains > 0) {
-          instruments.produceLatencyTimer.recordAll(
-              timing.lastDrainNanos, timing.sendNanos, 0, records);
-        }
-      }
-    } else if (recordExceptions instanceof Exception) {
-      instruments.countFailure((Exception) recordExceptions, records);
-    } else if (recordExceptions instanceof Function) {
-      @SuppressWarnings("unchecked")
-      Function<Integer, ? extends Exception> exceptionOf =
-          (Function<Integer, ? extends Exception>) recordExceptions;
-      for (int i = 0; i < records; i++) {
-        Exception failure = exceptionOf.apply(i);
-        if (failure != null) {
-          instruments.countFailure(failure, 1);
-        } else {
-          countClamped(
-              instruments.producerLatency.recordAll(ackNanos, timing.sendNanos, i, i + 1), "A");
-          if (timing.drains > 0) {
-            countClamped(
-                instruments.produceLatency.recordAll(
-                    timing.lastDrainNanos, timing.sendNanos, i, i + 1),
-                "D");
-          }
-          MicrometerTimer producerTimer = instruments.producerLatencyTimer;
-          if (producerTimer != null) {
-            producerTimer.recordAll(ackNanos, timing.sendNanos, i, i + 1);
-            if (timing.drains > 0) {
-              instruments.produceLatencyTimer.recordAll(
-                  timing.lastDrainNanos, timing.sendNanos, i, i + 1);
-            }
-          }
-        }
-      }
-    }
-  }
-
-  private static void countClamped(int clamped, String endInstant) {
-    if (clamped > 0) {
-      AgentRuntime runtime = AgentRuntime.get();
-      if (runtime != null) {
-        runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, endInstant).add(clamped);
-      }
     }
   }
 
@@ -433,7 +321,7 @@ public final class ProducerHooks {
     }
   }
 
-  private static BatchTiming timingOf(Object batch) {
+  static BatchTiming timingOf(Object batch) {
     Object state = States.get(batch);
     if (state instanceof BatchTiming) {
       return (BatchTiming) state;
@@ -443,7 +331,7 @@ public final class ProducerHooks {
     return timing;
   }
 
-  private static void warn(String key, Throwable t) {
+  static void warn(String key, Throwable t) {
     AgentRuntime runtime = AgentRuntime.get();
     if (runtime != null) {
       runtime.log.warnThrottled(key, "klat hook " + key + " failed: " + t);

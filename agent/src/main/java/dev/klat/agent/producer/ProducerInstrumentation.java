@@ -25,6 +25,7 @@ public final class ProducerInstrumentation {
 
   private static final String HOOKS = "dev.klat.agent.producer.ProducerHooks";
   private static final String RETRY_HOOKS = "dev.klat.agent.producer.RetryHooks";
+  private static final String SPLIT_HOOKS = "dev.klat.agent.producer.SplitHooks";
   private static final String BATCH_TYPE =
       "Lorg/apache/kafka/clients/producer/internals/ProducerBatch;";
   private static final String PARTITION_RESPONSE =
@@ -57,18 +58,18 @@ public final class ProducerInstrumentation {
                 Hook.on("ProducerBatch.split", BATCH, "split")
                     .arguments("I")
                     .passing(Value.self())
-                    .calling(HOOKS, "onSplitStart", "(" + OBJECT + ")V")
+                    .calling(SPLIT_HOOKS, "onSplitStart", "(" + OBJECT + ")V")
                     .build(),
                 Hook.on("ProducerBatch.tryAppendForSplit", BATCH, "tryAppendForSplit")
                     .arguments("J", BYTE_BUFFER, BYTE_BUFFER, HEADERS, null)
                     .atExit()
                     .passing(Value.returned(), Value.self())
-                    .calling(HOOKS, "onSplitAppended", "(Z" + OBJECT + ")V")
+                    .calling(SPLIT_HOOKS, "onSplitAppended", "(Z" + OBJECT + ")V")
                     .build(),
                 Hook.on("ProducerBatch.split", BATCH, "split")
                     .arguments("I")
                     .atExit()
-                    .calling(HOOKS, "onSplitEnd", "()V")
+                    .calling(SPLIT_HOOKS, "onSplitEnd", "()V")
                     .build(),
                 Hook.on("ProducerBatch.drained", BATCH, "drained")
                     .arguments("J")

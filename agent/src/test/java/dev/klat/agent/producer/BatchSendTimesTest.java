@@ -236,12 +236,12 @@ class BatchSendTimesTest {
     }
     TestStateHolder first = new TestStateHolder();
     TestStateHolder second = new TestStateHolder();
-    ProducerHooks.onSplitStart(big);
-    ProducerHooks.onSplitAppended(true, first);
-    ProducerHooks.onSplitAppended(true, first);
-    ProducerHooks.onSplitAppended(true, second);
-    ProducerHooks.onSplitAppended(true, second);
-    ProducerHooks.onSplitEnd();
+    SplitHooks.onSplitStart(big);
+    SplitHooks.onSplitAppended(true, first);
+    SplitHooks.onSplitAppended(true, first);
+    SplitHooks.onSplitAppended(true, second);
+    SplitHooks.onSplitAppended(true, second);
+    SplitHooks.onSplitEnd();
 
     BatchTiming firstTiming = (BatchTiming) first.klat$state();
     BatchTiming secondTiming = (BatchTiming) second.klat$state();

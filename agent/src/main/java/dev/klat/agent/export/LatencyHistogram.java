@@ -124,6 +124,56 @@ public final class LatencyHistogram {
         runLength = 1;
       }
     }
+    return finishBatch(runBucket, runLength, negatives, batchSum);
+  }
+
+  /**
+   * Records {@code endSinceBaseNanos - startOffsetNanos[i]} for every {@code i} in {@code [from,
+   * to)}: {@link #recordAll(long, long[], int, int)} for start instants kept as int offsets from a
+   * common base (the producer's batches: half the memory of longs), the end given from the same
+   * base. The loop is that method's, for ints: a shared one would cost a widening copy or a call
+   * per duration.
+   *
+   * @param endSinceBaseNanos the instant every duration ends, in nanoseconds since the base
+   * @param startOffsetNanos the instants the durations start, in nanoseconds since the base
+   * @param from the first index, inclusive
+   * @param to the last index, exclusive
+   * @return how many of the durations were negative (counted apart, not recorded)
+   */
+  public int recordAll(long endSinceBaseNanos, int[] startOffsetNanos, int from, int to) {
+    long batchSum = 0;
+    int negatives = 0;
+    int runBucket = -1;
+    int runLength = 0;
+    int previousStart = 0;
+    for (int i = from; i < to; i++) {
+      int start = startOffsetNanos[i];
+      long nanos = endSinceBaseNanos - start;
+      if (nanos < 0) {
+        negatives++;
+        continue;
+      }
+      batchSum = addClampedToLongMax(batchSum, nanos);
+      if (runLength > 0 && start == previousStart) {
+        runLength++;
+        continue;
+      }
+      previousStart = start;
+      int bucket = bucketIndex(nanos);
+      if (bucket == runBucket) {
+        runLength++;
+      } else {
+        if (runLength > 0) {
+          counts.getAndAdd(runBucket, runLength);
+        }
+        runBucket = bucket;
+        runLength = 1;
+      }
+    }
+    return finishBatch(runBucket, runLength, negatives, batchSum);
+  }
+
+  private int finishBatch(int runBucket, int runLength, int negatives, long batchSum) {
     if (runLength > 0) {
       counts.getAndAdd(runBucket, runLength);
     }

@@ -1,6 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.micrometer.MicrometerTimer;
 import dev.klat.model.MetricDef;
 import java.util.function.Function;
@@ -20,22 +21,7 @@ final class BatchLatencies {
     TopicInstruments instruments = timing.instruments;
     int records = timing.appended;
     if (recordExceptions == null) {
-      countClamped(
-          instruments.producerLatency.recordAll(ackNanos, timing.sendNanos, 0, records), "A");
-      if (timing.drains > 0) {
-        countClamped(
-            instruments.produceLatency.recordAll(
-                timing.lastDrainNanos, timing.sendNanos, 0, records),
-            "D");
-      }
-      MicrometerTimer producerTimer = instruments.producerLatencyTimer;
-      if (producerTimer != null) {
-        producerTimer.recordAll(ackNanos, timing.sendNanos, 0, records);
-        if (timing.drains > 0) {
-          instruments.produceLatencyTimer.recordAll(
-              timing.lastDrainNanos, timing.sendNanos, 0, records);
-        }
-      }
+      recordLatencies(timing, instruments, ackNanos, 0, records);
     } else if (recordExceptions instanceof Exception) {
       instruments.countFailure((Exception) recordExceptions, records);
     } else if (recordExceptions instanceof Function) {
@@ -47,24 +33,45 @@ final class BatchLatencies {
         if (failure != null) {
           instruments.countFailure(failure, 1);
         } else {
-          countClamped(
-              instruments.producerLatency.recordAll(ackNanos, timing.sendNanos, i, i + 1), "A");
-          if (timing.drains > 0) {
-            countClamped(
-                instruments.produceLatency.recordAll(
-                    timing.lastDrainNanos, timing.sendNanos, i, i + 1),
-                "D");
-          }
-          MicrometerTimer producerTimer = instruments.producerLatencyTimer;
-          if (producerTimer != null) {
-            producerTimer.recordAll(ackNanos, timing.sendNanos, i, i + 1);
-            if (timing.drains > 0) {
-              instruments.produceLatencyTimer.recordAll(
-                  timing.lastDrainNanos, timing.sendNanos, i, i + 1);
-            }
-          }
+          recordLatencies(timing, instruments, ackNanos, i, i + 1);
         }
       }
+    }
+  }
+
+  // Records [from, to) of the batch: A - S into the producer latency, D - S into the produce
+  // latency (once drained), in the histograms and, when enabled, the Micrometer timers.
+  private static void recordLatencies(
+      BatchTiming timing, TopicInstruments instruments, long ackNanos, int from, int to) {
+    countClamped(recordDurations(instruments.producerLatency, ackNanos, timing, from, to), "A");
+    if (timing.drains > 0) {
+      countClamped(
+          recordDurations(instruments.produceLatency, timing.lastDrainNanos, timing, from, to),
+          "D");
+    }
+    MicrometerTimer producerTimer = instruments.producerLatencyTimer;
+    if (producerTimer != null) {
+      recordDurations(producerTimer, ackNanos, timing, from, to);
+      if (timing.drains > 0) {
+        recordDurations(instruments.produceLatencyTimer, timing.lastDrainNanos, timing, from, to);
+      }
+    }
+  }
+
+  private static int recordDurations(
+      LatencyHistogram histogram, long endNanos, BatchTiming timing, int from, int to) {
+    long[] wide = timing.wideSendNanos;
+    if (wide != null) {
+      return histogram.recordAll(endNanos, wide, from, to);
+    }
+    return histogram.recordAll(endNanos - timing.firstSendNanos, timing.sendOffsets, from, to);
+  }
+
+  // Micrometer's Timer takes one duration per call: there is no batch form to save on.
+  private static void recordDurations(
+      MicrometerTimer timer, long endNanos, BatchTiming timing, int from, int to) {
+    for (int i = from; i < to; i++) {
+      timer.recordNanos(endNanos - timing.sendNanosAt(i));
     }
   }
 

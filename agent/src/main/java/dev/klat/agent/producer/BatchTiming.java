@@ -1,5 +1,7 @@
 package dev.klat.agent.producer;
 
+import java.util.Arrays;
+
 /**
  * What the agent knows about one producer batch: the send time S of each of its records, in append
  * order, when it was drained into a produce request (first and last attempt), the error it was last
@@ -16,7 +18,24 @@ final class BatchTiming {
   /** Null when the batch's topic is not instrumented: nothing is recorded for it. */
   TopicInstruments instruments;
 
-  long[] sendNanos;
+  /** S of the batch's first record: the instant its records' {@link #sendOffsets} count from. */
+  long firstSendNanos;
+
+  /**
+   * Each record's S as nanoseconds since {@link #firstSendNanos}, in append order: ints, half the
+   * cache lines a long each would take, written under the accumulator's lock and read again at the
+   * acknowledgement, long after they left the caches. Null before the first append, after the send
+   * times are released, and once they are {@link #wideSendNanos}.
+   */
+  int[] sendOffsets;
+
+  /**
+   * Each record's S, when one of them is more than an int's 2.1 s from the first: a batch that
+   * stayed open that long (a producer sending a few records a second to an unavailable leader), or
+   * a record that waited that long in {@code send()} for buffer memory or metadata.
+   */
+  long[] wideSendNanos;
+
   int appended;
   long firstDrainNanos;
   long lastDrainNanos;
@@ -51,17 +70,52 @@ final class BatchTiming {
     if (instruments != topicInstruments) {
       instruments = topicInstruments;
     }
-    long[] times = sendNanos;
-    if (times == null) {
-      times = SendTimesPool.SHARED.take();
-      sendNanos = times;
-    } else if (appended == times.length) {
-      long[] grown = new long[times.length * 2];
-      System.arraycopy(times, 0, grown, 0, appended);
-      times = grown;
-      sendNanos = times;
+    int[] offsets = sendOffsets;
+    if (offsets == null) {
+      if (wideSendNanos != null) {
+        appendWide(recordSendNanos);
+        return;
+      }
+      offsets = SendTimesPool.SHARED.take();
+      sendOffsets = offsets;
+      firstSendNanos = recordSendNanos;
+    } else if (appended == offsets.length) {
+      offsets = Arrays.copyOf(offsets, offsets.length * 2);
+      sendOffsets = offsets;
     }
-    times[appended++] = recordSendNanos;
+    long offset = recordSendNanos - firstSendNanos;
+    if ((int) offset != offset) {
+      widen();
+      appendWide(recordSendNanos);
+      return;
+    }
+    offsets[appended++] = (int) offset;
+  }
+
+  /** The S of the record at {@code index}, which must be below {@link #appended}. */
+  long sendNanosAt(int index) {
+    long[] wide = wideSendNanos;
+    return wide != null ? wide[index] : firstSendNanos + sendOffsets[index];
+  }
+
+  private void widen() {
+    int[] offsets = sendOffsets;
+    long[] wide = new long[Math.max(offsets.length, appended + 1)];
+    for (int i = 0; i < appended; i++) {
+      wide[i] = firstSendNanos + offsets[i];
+    }
+    wideSendNanos = wide;
+    sendOffsets = null;
+    SendTimesPool.SHARED.give(offsets);
+  }
+
+  private void appendWide(long recordSendNanos) {
+    long[] wide = wideSendNanos;
+    if (appended == wide.length) {
+      wide = Arrays.copyOf(wide, wide.length * 2);
+      wideSendNanos = wide;
+    }
+    wide[appended++] = recordSendNanos;
   }
 
   /** A sampled record appended to this batch, at the position of the last send time appended. */
@@ -101,12 +155,13 @@ final class BatchTiming {
    * A second call, or an append after it, finds no array and is harmless.
    */
   void releaseSendTimes() {
-    long[] times = sendNanos;
-    if (times != null) {
-      sendNanos = null;
-      appended = 0;
-      SendTimesPool.SHARED.give(times);
+    int[] offsets = sendOffsets;
+    if (offsets != null) {
+      sendOffsets = null;
+      SendTimesPool.SHARED.give(offsets);
     }
+    wideSendNanos = null;
+    appended = 0;
   }
 
   void drained(long nowNanos) {

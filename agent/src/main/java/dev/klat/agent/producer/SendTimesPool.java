@@ -3,44 +3,45 @@ package dev.klat.agent.producer;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Reuses the arrays that hold the send times of batches' records, so that a producer in its steady
- * state allocates nothing per batch: an array goes back here when its batch has completed and its
- * latencies are recorded, and the next new batch takes it. Appends take on application threads,
- * completions give back on the network thread: lock-free slots, bounded, best effort (a full pool
- * drops the array, an empty one makes the caller allocate).
+ * Reuses the arrays that hold the send times of batches' records (as offsets, {@link
+ * BatchTiming#sendOffsets}), so that a producer in its steady state allocates nothing per batch: an
+ * array goes back here when its batch has completed and its latencies are recorded, and the next
+ * new batch takes it. Appends take on application threads, completions give back on the network
+ * thread: lock-free slots, bounded, best effort (a full pool drops the array, an empty one makes
+ * the caller allocate).
  */
 final class SendTimesPool {
 
   /** More than the batches in flight of a typical producer: partitions times in-flight requests. */
   static final int SLOTS = 64;
 
-  /** 32 KiB: batches of up to 4,096 records keep their arrays, bigger ones leave them to the GC. */
+  /** 16 KiB: batches of up to 4,096 records keep their arrays, bigger ones leave them to the GC. */
   static final int MAX_POOLED_LENGTH = 4096;
 
   static final int INITIAL_LENGTH = 16;
 
   static final SendTimesPool SHARED = new SendTimesPool();
 
-  private final AtomicReferenceArray<long[]> slots = new AtomicReferenceArray<long[]>(SLOTS);
+  private final AtomicReferenceArray<int[]> slots = new AtomicReferenceArray<int[]>(SLOTS);
 
   // The length of the array given back last: an array made when the pool is empty starts there, so
   // that its batch does not grow it from INITIAL_LENGTH, one discarded copy per doubling. Plain,
   // and written only when it changes: a stale read costs a growth, nothing else.
   private int lastGivenLength = INITIAL_LENGTH;
 
-  /** An array of at least {@link #INITIAL_LENGTH} longs, a used one if the pool has one. */
-  long[] take() {
+  /** An array of at least {@link #INITIAL_LENGTH} ints, a used one if the pool has one. */
+  int[] take() {
     for (int i = 0; i < SLOTS; i++) {
-      long[] pooled = slots.get(i);
+      int[] pooled = slots.get(i);
       if (pooled != null && slots.compareAndSet(i, pooled, null)) {
         return pooled;
       }
     }
-    return new long[lastGivenLength];
+    return new int[lastGivenLength];
   }
 
   /** Gives back an array that nobody reads any more. */
-  void give(long[] times) {
+  void give(int[] times) {
     if (times.length > MAX_POOLED_LENGTH) {
       return;
     }

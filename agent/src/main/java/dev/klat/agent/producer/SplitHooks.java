@@ -39,7 +39,7 @@ public final class SplitHooks {
       if (source != null && source.instruments != null && context.splitCursor < source.appended) {
         int index = context.splitCursor++;
         BatchTiming target = ProducerHooks.timingOf(newBatch);
-        target.append(source.instruments, source.sendNanos[index]);
+        target.append(source.instruments, source.sendNanosAt(index));
         RecordTracker sampled = source.sampledCount > 0 ? source.sampledAt(index) : null;
         if (sampled != null) {
           target.addSampled(sampled);

@@ -195,6 +195,40 @@ class LatencyHistogramTest {
   }
 
   @Test
+  void recordingABatchOfIntOffsetsEqualsRecordingEachDuration() {
+    // A producer batch: starts as offsets from its first S, some before it, equal runs, the end
+    // 2 ms to 3 s after the base, a few starts after the end.
+    java.util.Random random = new java.util.Random(11);
+    long baseNanos = 7_000_000_000_000L;
+    int[] startOffsets = new int[1500];
+    int offset = 0;
+    for (int i = 0; i < startOffsets.length; i++) {
+      int dice = random.nextInt(100);
+      if (dice < 20) {
+        // same nanosecond as the record before
+      } else if (dice < 95) {
+        offset += random.nextInt(20_000);
+      } else {
+        offset = random.nextInt() / 2;
+      }
+      startOffsets[i] = offset;
+    }
+    for (long endSinceBase : new long[] {2_000_000L, 3_000_000_000L}) {
+      LatencyHistogram batch = new LatencyHistogram();
+      LatencyHistogram oneByOne = new LatencyHistogram();
+
+      int negatives = batch.recordAll(endSinceBase, startOffsets, 5, 1490);
+      for (int i = 5; i < 1490; i++) {
+        oneByOne.recordNanos((baseNanos + endSinceBase) - (baseNanos + startOffsets[i]));
+      }
+
+      assertThat(batch.snapshot().bucketCounts()).isEqualTo(oneByOne.snapshot().bucketCounts());
+      assertThat(batch.snapshot().sumSeconds()).isEqualTo(oneByOne.snapshot().sumSeconds());
+      assertThat((long) negatives).isEqualTo(oneByOne.negativeCount());
+    }
+  }
+
+  @Test
   void recordingABatchOfMillisecondStartsEqualsRecordingEachDuration() {
     // Consumer records: millisecond timestamps, many equal in a row, runs of one bucket broken by
     // other buckets and by starts after the end.

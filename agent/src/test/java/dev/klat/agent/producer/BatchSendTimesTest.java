@@ -64,14 +64,14 @@ class BatchSendTimesTest {
     TestStateHolder first = new TestStateHolder();
     nowNanos = 100 * MS;
     send(first, 40);
-    long[] firstTimes = ((BatchTiming) first.klat$state()).sendNanos;
+    int[] firstTimes = ((BatchTiming) first.klat$state()).sendOffsets;
     nowNanos = 110 * MS;
     complete(first, 40);
 
     TestStateHolder second = new TestStateHolder();
     nowNanos = 200 * MS;
     send(second, 3);
-    assertThat(((BatchTiming) second.klat$state()).sendNanos).isSameAs(firstTimes);
+    assertThat(((BatchTiming) second.klat$state()).sendOffsets).isSameAs(firstTimes);
     nowNanos = 201 * MS;
     complete(second, 3);
 
@@ -81,7 +81,60 @@ class BatchSendTimesTest {
     // for nothing.
     assertThat(producerLatency.count()).isEqualTo(43);
     assertThat(producerLatency.snapshot().sumSeconds()).isCloseTo(0.403, Offset.offset(1e-9));
-    assertThat(((BatchTiming) second.klat$state()).sendNanos).isNull();
+    assertThat(((BatchTiming) second.klat$state()).sendOffsets).isNull();
+  }
+
+  @Test
+  void sendTimesMoreThanAnIntOfNanosecondsApartKeepTheirLatenciesExact() {
+    AgentRuntime runtime = TestRuntime.install(clock);
+    TestStateHolder batch = new TestStateHolder();
+    // A batch open for 5 s (a record a second to an unavailable leader), and a record whose send()
+    // began 3 s before the batch's first (it waited for buffer memory): both beyond an int's
+    // 2.147 s from the first S.
+    long[] sendNanos = {10_000 * MS, 10_001 * MS, 15_000 * MS, 7_000 * MS, 15_002 * MS};
+    for (long s : sendNanos) {
+      nowNanos = s;
+      ProducerHooks.onSend(producer, record);
+      ProducerHooks.onAppended(future, batch);
+      ProducerHooks.onSendReturn(future);
+    }
+    BatchTiming timing = (BatchTiming) batch.klat$state();
+    assertThat(timing.sendOffsets).isNull();
+    for (int i = 0; i < sendNanos.length; i++) {
+      assertThat(timing.sendNanosAt(i)).isEqualTo(sendNanos[i]);
+    }
+    nowNanos = 16_000 * MS;
+    ProducerHooks.onDrained(batch);
+    nowNanos = 16_010 * MS;
+    ProducerHooks.onCompletionStart(batch, -1L, null, sendNanos.length);
+
+    LatencyHistogram producerLatency =
+        runtime.metrics().histogram(MetricDef.PRODUCER_LATENCY, "t", "client");
+    assertThat(producerLatency.count()).isEqualTo(5);
+    // 6.01 + 6.009 + 1.01 + 9.01 + 1.008 s
+    assertThat(producerLatency.snapshot().sumSeconds()).isCloseTo(23.047, Offset.offset(1e-9));
+    LatencyHistogram produceLatency =
+        runtime.metrics().histogram(MetricDef.PRODUCER_PRODUCE_LATENCY, "t", "client");
+    assertThat(produceLatency.snapshot().sumSeconds()).isCloseTo(22.997, Offset.offset(1e-9));
+    assertThat(timing.wideSendNanos).isNull();
+    assertThat(timing.appended).isZero();
+  }
+
+  @Test
+  void sendTimesWithinAnIntOfTheFirstStayOffsetsEvenBeforeIt() {
+    TestRuntime.install(clock);
+    TestStateHolder batch = new TestStateHolder();
+    long[] sendNanos = {3_000 * MS, 3_000 * MS + 2_147_483_647L, 3_000 * MS - 2_147_483_648L};
+    for (long s : sendNanos) {
+      nowNanos = s;
+      ProducerHooks.onSend(producer, record);
+      ProducerHooks.onAppended(future, batch);
+    }
+    BatchTiming timing = (BatchTiming) batch.klat$state();
+    assertThat(timing.wideSendNanos).isNull();
+    for (int i = 0; i < sendNanos.length; i++) {
+      assertThat(timing.sendNanosAt(i)).isEqualTo(sendNanos[i]);
+    }
   }
 
   @Test

@@ -12,7 +12,7 @@ class SendTimesPoolTest {
   @Test
   void anArrayGivenBackIsTakenAgainInsteadOfANewOne() {
     SendTimesPool pool = new SendTimesPool();
-    long[] used = new long[256];
+    int[] used = new int[256];
     pool.give(used);
 
     assertThat(pool.take()).isSameAs(used);
@@ -24,7 +24,7 @@ class SendTimesPoolTest {
     SendTimesPool pool = new SendTimesPool();
     assertThat(pool.take()).hasSize(SendTimesPool.INITIAL_LENGTH);
 
-    pool.give(new long[256]);
+    pool.give(new int[256]);
     pool.take();
 
     assertThat(pool.take()).hasSize(256);
@@ -33,18 +33,18 @@ class SendTimesPoolTest {
   @Test
   void aFullPoolAndAnOversizedArrayAreLeftToTheGarbageCollector() {
     SendTimesPool pool = new SendTimesPool();
-    long[] oversized = new long[SendTimesPool.MAX_POOLED_LENGTH + 1];
+    int[] oversized = new int[SendTimesPool.MAX_POOLED_LENGTH + 1];
     pool.give(oversized);
-    Set<long[]> given = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<int[]> given = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int i = 0; i < SendTimesPool.SLOTS + 10; i++) {
-      long[] times = new long[32];
+      int[] times = new int[32];
       given.add(times);
       pool.give(times);
     }
 
     int pooled = 0;
     for (int i = 0; i < SendTimesPool.SLOTS + 10; i++) {
-      long[] taken = pool.take();
+      int[] taken = pool.take();
       assertThat(taken).isNotSameAs(oversized);
       if (given.contains(taken)) {
         pooled++;

@@ -485,6 +485,13 @@ public final class BenchSuite {
     if (variant != Variant.NONE && !extra.isEmpty()) {
       options.addAll(List.of(extra.split("\\s+")));
     }
+    // For comparing one option interleaved with klat, e.g. the compare jar set to klat's own and
+    // -Dbench.compare.jvm=-Dklat.sampling.probability=0
+    String compared = System.getProperty("bench.compare.jvm", "").trim();
+    if ((variant == Variant.KLAT_COMPARE || variant == Variant.KLAT_ALL_COMPARE)
+        && !compared.isEmpty()) {
+      options.addAll(List.of(compared.split("\\s+")));
+    }
     // For comparing with the baseline as well, e.g. -Dbench.jvm=-XX:+PrintCompilation
     String every = System.getProperty("bench.jvm", "").trim();
     if (!every.isEmpty()) {

@@ -22,10 +22,10 @@ final class BatchTiming {
   long firstSendNanos;
 
   /**
-   * Each record's S as nanoseconds since {@link #firstSendNanos}, in append order: ints, half the
-   * cache lines a long each would take, written under the accumulator's lock and read again at the
-   * acknowledgement, long after they left the caches. Null before the first append, after the send
-   * times are released, and once they are {@link #wideSendNanos}.
+   * Each record's S as nanoseconds since {@link #firstSendNanos}, in append order: ints, 4 bytes a
+   * record in flight where longs took 8 (no CPU difference measured: {@code agent/DESIGN.md}). Null
+   * before the first append, after the send times are released, and once they are {@link
+   * #wideSendNanos}.
    */
   int[] sendOffsets;
 

@@ -68,10 +68,11 @@ class LabIT {
     assertThat(linger.get(1).tailMs("produce") - linger.get(0).tailMs("produce")).isGreaterThan(50);
     assertThat(linger.get(1).p50Ms("produce") - linger.get(0).p50Ms("produce")).isGreaterThan(25);
     assertThat(Findings.mostMoved(linger.get(0), linger.get(1))).isEqualTo("produce");
-    // Nothing else moves: checked on the medians, since the p99 tail of a 5 s window is 3 records,
-    // which one scheduling hiccup of this loaded 2-core machine moves by 100 ms.
-    assertThat(Findings.largestOtherMedianMoveMs(linger.get(0), linger.get(1), "produce"))
-        .isLessThan(15);
+    // Waiting longer slows no other segment. Checked on the medians, since the p99 tail of a 5 s
+    // window is 3 records, which one scheduling hiccup of this loaded 2-core machine moves by
+    // 100 ms. One-sided: at linger.ms=0 every record is a request of its own, and a slower
+    // machine of this kind had 16 and 20 ms more publish there than at linger.ms=100.
+    assertThat(largestOtherMedianRiseMs(linger.get(0), linger.get(1), "produce")).isLessThan(15);
 
     List<Result> fetch = of(outcome, "fetch");
     assertThat(fetch)
@@ -141,5 +142,18 @@ class LabIT {
     String out = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(browser.waitFor(90, TimeUnit.SECONDS)).as("chromium did not finish").isTrue();
     return out;
+  }
+
+  // The most any other segment's median grew from baseline to result, in ms; 0 when none grew.
+  private static double largestOtherMedianRiseMs(Result baseline, Result result, String except) {
+    double most = 0;
+    for (String segment : Findings.SEGMENTS) {
+      Double before = baseline.p50Ms(segment);
+      Double after = result.p50Ms(segment);
+      if (!segment.equals(except) && before != null && after != null) {
+        most = Math.max(most, after - before);
+      }
+    }
+    return most;
   }
 }

@@ -4,15 +4,20 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Reuses the arrays that hold the send times of batches' records (as offsets, {@link
- * BatchTiming#sendOffsets}), so that a producer in its steady state allocates nothing per batch: an
+ * BatchTiming#sendOffsets}), so that a producer in its steady state allocates for few batches: an
  * array goes back here when its batch has completed and its latencies are recorded, and the next
- * new batch takes it. Appends take on application threads, completions give back on the network
- * thread: lock-free slots, bounded, best effort (a full pool drops the array, an empty one makes
- * the caller allocate).
+ * new batch takes it. Swings of the batches in flight larger than the pool still allocate (13% of
+ * batches at full speed, agent/DESIGN.md). Appends take on application threads, completions give
+ * back on the network thread: lock-free slots, bounded, best effort (a full pool drops the array,
+ * an empty one makes the caller allocate).
  */
 final class SendTimesPool {
 
-  /** More than the batches in flight of a typical producer: partitions times in-flight requests. */
+  /**
+   * About the batches of a few produce responses completed at once: partitions times in-flight
+   * requests for a typical producer. A full buffer holds more batches than that, but a pool as
+   * large would make a scan for a free slot as long.
+   */
   static final int SLOTS = 64;
 
   /** 16 KiB: batches of up to 4,096 records keep their arrays, bigger ones leave them to the GC. */

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Not a test: measures the hooks' cost per record in-process, for {@code docs/benchmarks.md}. Run
- * with {@code ./mvnw -pl agent test -Dtest=ConsumerHooksCostTest -Dklat.cost=true}.
+ * Not a test: a diagnostic of the hooks' cost per record in-process, beside {@code
+ * ConsumerHooksBenchmark} (JMH), which gives the figure in {@code docs/agent-overhead.md}. Run with
+ * {@code ./mvnw -pl agent test -Dtest=ConsumerHooksCostTest -Dklat.cost=true}.
  *
  * <p>Like the classic consumer at its defaults: each poll builds 500 records without headers, as
  * Kafka does ({@code ConsumerRecord}, {@code RecordHeaders} and a 100-byte value each, so that the

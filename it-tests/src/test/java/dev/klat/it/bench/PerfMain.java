@@ -43,9 +43,11 @@ public final class PerfMain {
     sampleAllocated(threads, allocatedAtMain);
     // Threads end before the tool returns (the producer closes its network thread), so their CPU
     // time is sampled while they live and the last sample kept.
-    Map<String, Long> lastCpuByThread = new ConcurrentHashMap<>();
+    Map<Long, Long> lastCpuByThread = new ConcurrentHashMap<>();
     Map<Long, Long> lastAllocatedByThread = new ConcurrentHashMap<>();
-    Map<Long, String> threadNames = new ConcurrentHashMap<>();
+    // A thread's kind is looked up once: the sampler runs beside what it measures, 20 times a
+    // second, so it asks the JVM for a thread's name only when it first sees the thread.
+    Map<Long, String> kindByThread = new ConcurrentHashMap<>();
     JvmThreadsCpu jvmThreads = new JvmThreadsCpu();
     WarmWindow warm = new WarmWindow();
     Thread sampler =
@@ -53,11 +55,16 @@ public final class PerfMain {
             () -> {
               while (!Thread.currentThread().isInterrupted()) {
                 for (long id : threads.getAllThreadIds()) {
-                  ThreadInfo info = threads.getThreadInfo(id);
+                  if (!kindByThread.containsKey(id)) {
+                    ThreadInfo info = threads.getThreadInfo(id);
+                    if (info == null) {
+                      continue;
+                    }
+                    kindByThread.put(id, threadKind(info.getThreadName()));
+                  }
                   long cpu = threads.getThreadCpuTime(id);
-                  if (info != null && cpu > 0) {
-                    lastCpuByThread.put(info.getThreadName() + "#" + id, cpu);
-                    threadNames.put(id, info.getThreadName());
+                  if (cpu > 0) {
+                    lastCpuByThread.put(id, cpu);
                   }
                 }
                 sampleAllocated(threads, lastAllocatedByThread);
@@ -66,7 +73,7 @@ public final class PerfMain {
                     os.getProcessCpuTime(),
                     jvmThreads.totalNanos(JvmThreadsCpu.Kind.JIT),
                     jvmThreads.totalNanos(JvmThreadsCpu.Kind.GC),
-                    byKind(lastCpuByThread));
+                    byKind(lastCpuByThread, kindByThread));
                 try {
                   Thread.sleep(50);
                 } catch (InterruptedException e) {
@@ -102,22 +109,19 @@ public final class PerfMain {
     System.out.println("CPU_BEFORE_MAIN_NANOS=" + cpuAtMainNanos);
     System.out.println("JIT_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.JIT));
     System.out.println("GC_CPU_NANOS=" + jvmThreads.totalNanos(JvmThreadsCpu.Kind.GC));
-    byKind(lastCpuByThread)
+    byKind(lastCpuByThread, kindByThread)
         .forEach((kind, cpu) -> System.out.println("THREAD_CPU_NANOS " + kind + "=" + cpu));
-    Map<String, Long> allocatedByKind = new TreeMap<>();
-    lastAllocatedByThread.forEach(
-        (id, bytes) ->
-            allocatedByKind.merge(
-                threadKind(threadNames.getOrDefault(id, "unnamed")), bytes, Long::sum));
-    allocatedByKind.forEach(
-        (kind, bytes) -> System.out.println("THREAD_ALLOCATED_BYTES " + kind + "=" + bytes));
+    byKind(lastAllocatedByThread, kindByThread)
+        .forEach(
+            (kind, bytes) -> System.out.println("THREAD_ALLOCATED_BYTES " + kind + "=" + bytes));
     System.out.println("UPTIME_MILLIS=" + ManagementFactory.getRuntimeMXBean().getUptime());
     System.out.print(warm.report());
   }
 
-  private static Map<String, Long> byKind(Map<String, Long> cpuByThread) {
+  private static Map<String, Long> byKind(Map<Long, Long> byThread, Map<Long, String> kinds) {
     Map<String, Long> byKind = new TreeMap<>();
-    cpuByThread.forEach((name, cpu) -> byKind.merge(threadKind(name), cpu, Long::sum));
+    byThread.forEach(
+        (id, value) -> byKind.merge(kinds.getOrDefault(id, "unnamed"), value, Long::sum));
     return byKind;
   }
 

@@ -97,15 +97,27 @@ final class WarmWindow {
   // The client-level counters only: the consumer's per-topic ones carry the same records again.
   private double recordsSoFar() {
     double total = 0;
-    total += sum("kafka.producer:type=producer-metrics,*", "record-send-total");
-    total += sum("kafka.consumer:type=consumer-fetch-manager-metrics,*", "records-consumed-total");
+    total += sum(PRODUCERS, "record-send-total");
+    total += sum(CONSUMERS, "records-consumed-total");
     return total;
   }
 
-  private double sum(String pattern, String attribute) {
+  private static final ObjectName PRODUCERS = pattern("kafka.producer:type=producer-metrics,*");
+  private static final ObjectName CONSUMERS =
+      pattern("kafka.consumer:type=consumer-fetch-manager-metrics,*");
+
+  private static ObjectName pattern(String pattern) {
+    try {
+      return new ObjectName(pattern);
+    } catch (javax.management.MalformedObjectNameException e) {
+      throw new IllegalArgumentException(pattern, e);
+    }
+  }
+
+  private double sum(ObjectName pattern, String attribute) {
     double total = 0;
     try {
-      for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
+      for (ObjectName name : server.queryNames(pattern, null)) {
         if (name.getKeyProperty("topic") != null || name.getKeyProperty("partition") != null) {
           continue;
         }

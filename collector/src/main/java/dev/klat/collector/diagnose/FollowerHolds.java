@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The part of the tail's publish that {@code acks=all} requests ahead on the connection held, as
- * the leaders' probes measured it: per leader and follower whose fetch ended the wait, the time
- * held and the longest wait. A follower is named only where one explains as much as a cause named
- * by its segment: every {@code acks=all} request waits for some follower, a slow one is what
- * matters.
+ * The part of the tail's publish that {@code acks=all} requests ahead on the connection held, or of
+ * its produce that batches waited for a request slot those requests took, as the leaders' probes
+ * measured it: per leader and follower whose fetch ended the wait, the time held and the longest
+ * wait. A follower is named only where one explains as much as a cause named by its segment: every
+ * {@code acks=all} request waits for some follower, a slow one is what matters.
  */
 final class FollowerHolds {
   private record Key(int leaderId, int followerId) {}
@@ -22,6 +22,13 @@ final class FollowerHolds {
   private static final class Held {
     double sumNanos;
     int records;
+  }
+
+  private final Segment segment;
+
+  /** Holds of {@link Segment#PUBLISH} or of {@link Segment#PRODUCE}'s wait for a request slot. */
+  FollowerHolds(Segment segment) {
+    this.segment = segment;
   }
 
   private final Map<Key, Held> held =
@@ -48,11 +55,15 @@ final class FollowerHolds {
       }
       Key key = e.getKey();
       Map<String, Object> evidence = new LinkedHashMap<>();
-      evidence.put("publish, tail mean", ms(tail.meanNanos(Segment.PUBLISH)));
+      boolean produce = segment == Segment.PRODUCE;
+      evidence.put(
+          produce ? "produce, tail mean" : "publish, tail mean", ms(tail.meanNanos(segment)));
       evidence.put("acks", "all");
       evidence.put("tail records held", e.getValue().records);
       evidence.put(
-          "held behind broker " + key.leaderId + "'s high-watermark waits, mean of those",
+          (produce ? "waiting for a request slot during broker " : "held behind broker ")
+              + key.leaderId
+              + "'s high-watermark waits, mean of those",
           ms(e.getValue().sumNanos / e.getValue().records));
       evidence.put(
           "the waits ended by",
@@ -70,20 +81,26 @@ final class FollowerHolds {
         tail.otherMaxLagEvidence(key.leaderId, evidence);
       }
       tail.isrEvidence(key.leaderId, false, evidence);
-      out.add(
-          tail.finding(
-              Segment.PUBLISH,
-              knob(key.leaderId, key.followerId),
-              mean,
-              evidence,
-              "acks=all Produce requests to broker "
+      String held =
+          produce
+              ? "Batches waited for a free request slot: the max.in.flight.requests.per.connection"
+                  + " acks=all Produce requests already sent to broker "
+                  + key.leaderId
+                  + " were waiting for its high watermark, so more in flight would only queue"
+                  + " more behind them. "
+              : "acks=all Produce requests to broker "
                   + key.leaderId
                   + " waited for its high watermark, and the requests behind them on the same"
                   + " connection waited before broker "
                   + key.leaderId
-                  + " read them. "
-                  + slowFollower(key.followerId)
-                  + tail.leadsManyMore(key.leaderId)));
+                  + " read them. ";
+      out.add(
+          tail.finding(
+              segment,
+              knob(key.leaderId, key.followerId),
+              mean,
+              evidence,
+              held + slowFollower(key.followerId) + tail.leadsManyMore(key.leaderId)));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.klat.collector.diagnose;
 import static dev.klat.collector.diagnose.TailEvidence.ms;
 
 import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.correlate.CommitWaits;
 import dev.klat.collector.correlate.ProducerEvidence;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
@@ -190,14 +191,26 @@ final class ProduceRules implements Rule {
   // connection to take another request. When the request that carried it found the connection's
   // other slots taken, the wait was for a free slot: max.in.flight.requests.per.connection
   // requests were waiting on a slow leader.
+  // With acks=all and the leader's probe, the part of that wait during which the leader's high
+  // watermark waited for a follower is put on that follower: the requests in flight were held by
+  // it, and a larger max.in.flight would only queue more behind it.
   private static void inFlightSlots(
       TailEvidence tail, ToLongFunction<TailRecord> free, List<Finding> out) {
-    double explained =
-        tail.mean(
-            r ->
-                !isFull(r.producer()) && tookLastSlot(r.producer())
-                    ? Math.max(0, free.applyAsLong(r) - Math.max(0, r.producer().lingerMs()) * MS)
-                    : 0);
+    FollowerHolds holds = new FollowerHolds(Segment.PRODUCE);
+    double slotWaits = 0;
+    for (TailRecord r : tail.records()) {
+      if (isFull(r.producer()) || !tookLastSlot(r.producer())) {
+        continue;
+      }
+      long waited = Math.max(0, free.applyAsLong(r) - Math.max(0, r.producer().lingerMs()) * MS);
+      CommitWaits.CommitWait wait =
+          r.producer().acksAll() ? tail.commitWaitBeforeDrain(r, waited) : null;
+      long held = wait == null ? 0 : Math.min(waited, wait.heldNanos());
+      holds.add(r.leaderNodeId(), wait, held);
+      slotWaits += waited - held;
+    }
+    holds.findings(tail, out);
+    double explained = tail.records().isEmpty() ? 0 : slotWaits / tail.size();
     if (explained <= 0) {
       return;
     }

@@ -48,7 +48,7 @@ final class PublishRules implements Rule {
     Map<Integer, double[]> byLeader = new TreeMap<>();
     Map<Integer, double[]> timingsByLeader = new TreeMap<>();
     Map<Integer, double[]> ownByLeader = new TreeMap<>();
-    FollowerHolds holds = new FollowerHolds();
+    FollowerHolds holds = new FollowerHolds(Segment.PUBLISH);
     double remainder = 0;
     double held = 0;
     long commitP99 = Math.max(0, tail.windowP99Nanos(Segment.COMMIT));

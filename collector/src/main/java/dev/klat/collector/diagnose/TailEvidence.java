@@ -177,6 +177,19 @@ final class TailEvidence {
   }
 
   /**
+   * How long the record's leader's high watermark waited for followers in the {@code nanos} before
+   * the record was drained ({@code D}): what the requests in flight to that leader waited for while
+   * the record's batch waited for a free request slot. Null when the leader has no probe.
+   */
+  CommitWaits.CommitWait commitWaitBeforeDrain(TailRecord r, long nanos) {
+    if (r.leaderNodeId() < 0 || nanos <= 0) {
+      return null;
+    }
+    return commitWaits.heldDuring(
+        r.leaderNodeId(), r.drainEpochNanos() - nanos, r.drainEpochNanos());
+  }
+
+  /**
    * The {@link #commonLeader()}'s timings over the interval the tail's last record was drained in,
    * or null.
    */

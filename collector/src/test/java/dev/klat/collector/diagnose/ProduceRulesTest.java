@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.CommitWaits;
 import dev.klat.collector.correlate.ProducerEvidence;
 import java.util.ArrayList;
 import java.util.List;
@@ -178,6 +179,58 @@ class ProduceRulesTest {
         .containsEntry("max.in.flight.requests.per.connection", 5L)
         .containsEntry(
             "requests already in flight when the record's request was sent, tail median", 4L);
+  }
+
+  @Test
+  void aSlotWaitWhileTheLeadersHighWatermarkWaitedForAFollowerNamesThatFollower() {
+    // The same 75 ms wait for the last slot, acks=all, and broker 1's probe saw its high watermark
+    // wait 75 ms of them for broker 3's fetch: the requests in flight were held by broker 3.
+    ProducerEvidence waiting =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 3, 360, 1, -1, 4, 1, true);
+    CommitWaits waits =
+        (leader, from, to) ->
+            leader == 1 && from == 1_000 - 75 * MS && to == 1_000
+                ? new CommitWaits.CommitWait(75 * MS, 3)
+                : null;
+    DiagnosisReport report =
+        diagnose(producerTail(10, waiting, 80, 5, 5, 5, 5), BrokerTimings.NONE, waits);
+
+    assertKnobs(report, "broker 3 follower fetch");
+    assertExplains(report, 0.075);
+    Finding top = report.findings().get(0);
+    assertThat(top.segment()).isEqualTo("produce");
+    assertThat(top.evidence())
+        .containsEntry(
+            "waiting for a request slot during broker 1's high-watermark waits, mean of those",
+            "75.0 ms")
+        .containsEntry("the waits ended by", "broker 3's fetch (broker probe)");
+    assertThat(top.suggestion())
+        .contains("waiting for its high watermark")
+        .contains("Broker 3 was the follower");
+  }
+
+  @Test
+  void aSlotWaitLongerThanTheFollowersHoldLeavesTheRestOnMaxInFlight() {
+    ProducerEvidence waiting =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 3, 360, 1, -1, 4, 1, true);
+    CommitWaits waits = (leader, from, to) -> new CommitWaits.CommitWait(40 * MS, 3);
+    DiagnosisReport report =
+        diagnose(producerTail(10, waiting, 80, 5, 5, 5, 5), BrokerTimings.NONE, waits);
+
+    assertKnobs(report, "broker 3 follower fetch", "max.in.flight.requests.per.connection");
+    assertThat(report.findings().get(1).explainedSeconds()).isCloseTo(0.035, within(1e-9));
+  }
+
+  @Test
+  void withAcksOneASlotWaitIsNotPutOnAFollower() {
+    // acks=1: the leader answers without its followers, whatever its high watermark waited for.
+    ProducerEvidence waiting =
+        new ProducerEvidence(5, 16_384, 33_554_432, 5, 3, 360, 1, -1, 4, 1, false);
+    CommitWaits waits = (leader, from, to) -> new CommitWaits.CommitWait(75 * MS, 3);
+    DiagnosisReport report =
+        diagnose(producerTail(10, waiting, 80, 5, 5, 5, 5), BrokerTimings.NONE, waits);
+
+    assertKnobs(report, "max.in.flight.requests.per.connection");
   }
 
   @Test

@@ -1,15 +1,13 @@
 package dev.klat.dashboards;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.klat.testsupport.RequiredTool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every dashboard the generator writes is valid by Grafana's own published schema: {@code
  * dashboards/schema-check} type-checks the JSON against {@code @grafana/schema}'s types (see {@code
- * dashboards/DESIGN.md}). The check needs Node.js and its packages, which CI installs ({@code npm
- * ci --prefix dashboards/schema-check} in {@code .ci/run}); without them these tests are skipped,
- * saying so, except on CI ({@code CI=true}), where they fail.
+ * dashboards/DESIGN.md}). The check needs Node.js and its packages, which {@code ./klat test}
+ * installs ({@code npm ci --prefix dashboards/schema-check}); without them these tests are skipped,
+ * saying so, except under {@code CI=true}, where they fail ({@link RequiredTool}).
  */
 class GrafanaSchemaTest {
   private static final Path CHECK = Repo.path("dashboards/schema-check");
@@ -93,12 +91,13 @@ class GrafanaSchemaTest {
 
   /** Runs the installed check on {@code files}; skips or fails when it is not installed. */
   private static Result check(List<String> files) throws IOException, InterruptedException {
-    Path node = onPath("node");
-    requireInstalled(node != null, "node (Node.js) is not on the PATH");
+    String skipped = "the Grafana schema check";
+    Path node = RequiredTool.NODE.require(skipped);
     for (String pkg : List.of("@grafana/schema", "typescript")) {
-      requireInstalled(
+      RequiredTool.require(
           Files.isRegularFile(CHECK.resolve("node_modules").resolve(pkg).resolve("package.json")),
-          pkg + " is not installed in " + CHECK);
+          pkg + " is not installed in " + CHECK + " (npm ci --prefix dashboards/schema-check)",
+          skipped);
     }
     List<String> command = new ArrayList<>(List.of(node.toString(), "check.js"));
     command.addAll(files);
@@ -107,27 +106,5 @@ class GrafanaSchemaTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the schema check finished").isTrue();
     return new Result(p.exitValue(), out);
-  }
-
-  /** Missing tools fail the build on CI, which installs them, and skip it elsewhere. */
-  private static void requireInstalled(boolean installed, String what) {
-    String reason =
-        what
-            + ": install Node.js and run `npm ci --prefix dashboards/schema-check` to check the"
-            + " dashboards against Grafana's schema";
-    if (!installed && "true".equals(System.getenv("CI"))) {
-      fail("CI=true but " + reason + " (.ci/run does this before the Maven runs)");
-    }
-    assumeTrue(installed, reason);
-  }
-
-  private static Path onPath(String name) {
-    for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-      Path candidate = Paths.get(d, name);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
   }
 }

@@ -1,13 +1,13 @@
 package dev.klat.dashboards;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.klat.demo.AgentCommand;
 import dev.klat.kafka.cluster.Broker;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
+import dev.klat.testsupport.RequiredTool;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
@@ -62,11 +62,7 @@ class PrometheusIT {
 
   @Test
   void everyPanelAndRuleQueryReturnsDataFromARealCollector() throws Exception {
-    Path prometheus = Paths.get("/usr/bin/prometheus");
-    assumeTrue(
-        Files.isExecutable(prometheus),
-        "Debian's prometheus is not installed (apt-get install -y prometheus): PrometheusIT needs"
-            + " it");
+    Path prometheus = RequiredTool.PROMETHEUS.require("PrometheusIT");
     Path root = Repo.root();
     Path agentJar = requireFile(root.resolve("agent/target/klat-agent.jar"));
     Path collectorJar = requireFile(root.resolve("collector/target/klat-collector.jar"));

@@ -1,13 +1,12 @@
 package dev.klat.dashboards;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.klat.testsupport.RequiredTool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,28 +14,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * promtool accepts the rules and alerts and their unit tests pass. promtool comes with Debian's
- * {@code prometheus} package, which CI installs ({@code .ci/run}); without it these tests are
- * skipped, saying so.
+ * {@code prometheus} package, which {@code ./klat test} installs; without it these tests are
+ * skipped, saying so, and fail under {@code CI=true}.
  */
 class PromtoolTest {
 
-  static Path promtool() {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-      Path candidate = Paths.get(dir, "promtool");
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
-  }
-
-  /** Runs promtool and returns its exit status and output. */
+  /**
+   * Runs promtool and returns its exit status and output; without promtool the calling test is
+   * skipped, or fails under {@code CI=true} ({@link RequiredTool}).
+   */
   static Result run(String... args) throws IOException, InterruptedException {
-    Path promtool = promtool();
-    assumeTrue(
-        promtool != null,
-        "promtool is not on the PATH: install Debian's prometheus package (apt-get install -y"
-            + " prometheus) to run the promtool checks");
+    Path promtool =
+        RequiredTool.PROMTOOL.require(
+            "the promtool check `promtool " + args[0] + " " + args[1] + "`");
     List<String> command = new ArrayList<>();
     command.add(promtool.toString());
     command.addAll(List.of(args));

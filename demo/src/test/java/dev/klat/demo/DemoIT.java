@@ -2,6 +2,8 @@ package dev.klat.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.testsupport.HeadlessChromium;
+import dev.klat.testsupport.RequiredTool;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -16,15 +18,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Runs {@code ./klat demo} as a user would, through one full cycle of scenarios, checks that each
- * scenario's cause shows up as the segment driving the p99 tail, then presses Ctrl-C (SIGINT, or
- * SIGTERM where this process tree ignores SIGINT) and checks that nothing the demo started is left
- * running.
+ * scenario's cause shows up as the segment driving the p99 tail, that the collector's live page
+ * draws both charts in a browser, then presses Ctrl-C (SIGINT, or SIGTERM where this process tree
+ * ignores SIGINT) and checks that nothing the demo started is left running. Without Chromium only
+ * the browser step is skipped ({@link RequiredTool}).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DemoIT {
 
   private static final int SCENARIO_SECONDS = 25;
@@ -35,13 +44,19 @@ class DemoIT {
   private static final int DRIVER = 4;
   private static final int WHY = 5;
 
-  @Test
-  @Timeout(value = 8, unit = TimeUnit.MINUTES)
-  void everyScenarioShowsUpInItsSegmentAndCtrlCStopsEverything() throws Exception {
+  private static Path target;
+  private static Path log;
+  private static int adminPort;
+  private static Process demo;
+  private static List<ProcessHandle> started = new ArrayList<>();
+
+  @BeforeAll
+  @Timeout(value = 7, unit = TimeUnit.MINUTES)
+  static void runOneFullCycle() throws Exception {
     Path root = Paths.get(System.getProperty("klat.demo.root")).toAbsolutePath().normalize();
-    Path target = Files.createDirectories(root.resolve("demo/target"));
-    Path log = target.resolve("demo-it.log");
-    int adminPort = freePort();
+    target = Files.createDirectories(root.resolve("demo/target"));
+    log = target.resolve("demo-it.log");
+    adminPort = freePort();
     List<String> command =
         List.of(
             "bash",
@@ -51,109 +66,108 @@ class DemoIT {
             "-Dklat.demo.refresh.seconds=2",
             "-Dklat.demo.otlp.port=" + freePort(),
             "-Dklat.demo.admin.port=" + adminPort);
-    Process demo =
+    demo =
         new ProcessBuilder(command)
             .directory(root.toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
-    List<ProcessHandle> started = new ArrayList<>();
-    try {
-      // One full cycle: until the first scenario comes back.
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
-      while (!cycleComplete(Files.readAllLines(log, StandardCharsets.UTF_8))) {
-        assertThat(demo.isAlive()).as("demo exited early:\n%s", read(log)).isTrue();
-        assertThat(System.nanoTime())
-            .as("no full cycle in 6 minutes:\n%s", read(log))
-            .isLessThan(deadline);
-        if (started.size() < 6) {
-          started = demo.descendants().collect(Collectors.toList());
-        }
-        Thread.sleep(1000);
+    // One full cycle: until the first scenario comes back.
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
+    while (!cycleComplete(Files.readAllLines(log, StandardCharsets.UTF_8))) {
+      assertThat(demo.isAlive()).as("demo exited early:\n%s", read(log)).isTrue();
+      assertThat(System.nanoTime())
+          .as("no full cycle in 6 minutes:\n%s", read(log))
+          .isLessThan(deadline);
+      if (started.size() < 6) {
+        started = demo.descendants().collect(Collectors.toList());
       }
-      started = demo.descendants().collect(Collectors.toList());
-
-      String output = read(log);
-      Map<Scenario, List<String>> driversLateInScenario = lateInScenario(output, DRIVER);
-      Map<Scenario, List<String>> whyLateInScenario = lateInScenario(output, WHY);
-      for (Scenario scenario : Scenario.values()) {
-        if (scenario.expectedSegment == null || scenario == Scenario.SLOW_FOLLOWER) {
-          continue;
-        }
-        List<String> drivers = driversLateInScenario.get(scenario);
-        assertThat(drivers).as("%s readings:\n%s", scenario.id, output).isNotEmpty();
-        assertThat(drivers)
-            .as("%s should be driven by %s:\n%s", scenario.id, scenario.expectedSegment, output)
-            .contains(scenario.expectedSegment);
-      }
-      // A paused follower holds commit for the batch waiting on it, and the producer backs up
-      // behind that batch (publish: one request per connection at a time; produce: in-flight
-      // limit). CI runs saw publish or produce lead the tail. What must hold: the pause is in the
-      // producer's half of the path, never in the consumer's.
-      // The diagnosis names each scenario's cause: its top finding, in a reading late in the
-      // scenario (the 20 s window still holds the previous scenario's records early on).
-      Matcher paused = PAUSED.matcher(output);
-      assertThat(paused.find()).as("the paused follower is named:\n%s", output).isTrue();
-      int pausedFollower = Integer.parseInt(paused.group(1));
-      for (Scenario scenario : Scenario.values()) {
-        String expected = scenario.expectedFinding(pausedFollower);
-        if (expected == null) {
-          continue;
-        }
-        assertThat(whyLateInScenario.get(scenario))
-            .as("%s should be explained by %s:\n%s", scenario.id, expected, output)
-            .anyMatch(why -> Pattern.compile("^" + expected).matcher(why).find());
-      }
-      List<String> followerDrivers = driversLateInScenario.get(Scenario.SLOW_FOLLOWER);
-      assertThat(followerDrivers).as("slow-follower readings:\n%s", output).isNotEmpty();
-      assertThat(followerDrivers)
-          .as("slow-follower tail in the producer's half:\n%s", output)
-          .allMatch(d -> List.of("produce", "publish", "commit", "publish+commit").contains(d));
-      // Three brokers, the collector and two applications.
-      assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(6);
-
-      // The collector's live page, as a browser renders it: both charts drawn from real data.
-      String page = "http://127.0.0.1:" + adminPort + "/?refreshMs=1000";
-      String dom = chromium(target, "--dump-dom", page);
-      Matcher segments = Pattern.compile("id=\"segments\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
-      Matcher percentiles =
-          Pattern.compile("id=\"percentiles\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
-      assertThat(segments.find() && percentiles.find()).as(dom).isTrue();
-      assertThat(Integer.parseInt(segments.group(1))).as(dom).isGreaterThanOrEqualTo(2);
-      assertThat(Integer.parseInt(percentiles.group(1))).as(dom).isGreaterThanOrEqualTo(2);
-      assertThat(dom).contains("data-series=\"p99\"").contains("data-series=\"catch-up\"");
-      // The page opened on the collector's history: a point every 10 s of the scenarios before.
-      Matcher history = Pattern.compile("id=\"segments\"[^>]*data-history=\"(\\d+)\"").matcher(dom);
-      assertThat(history.find()).as(dom).isTrue();
-      assertThat(Integer.parseInt(history.group(1))).as(dom).isGreaterThanOrEqualTo(5);
-      // The topic and group picker offers the demo's pair.
-      assertThat(dom).contains("data-pairs=\"1\"").contains("demo-orders / demo-app (");
-      // The slowest records' table: ten rows, each with its trace id.
-      assertThat(dom).contains("id=\"slowest\" data-records=\"10\"");
-      assertThat(Pattern.compile("class=\"id\">[0-9a-f]{32}<").matcher(dom).results().count())
-          .as(dom)
-          .isEqualTo(10);
-      Path screenshot = target.resolve("demo-page.png");
-      chromium(target, "--screenshot=" + screenshot, page);
-      assertThat(screenshot).isNotEmptyFile();
-    } finally {
-      // A process started in the background by a shell without job control (`cmd &` in a
-      // script) inherits SIGINT ignored, and the JVM then installs no handler for it, so Ctrl-C
-      // cannot reach the demo; the same shutdown hook runs on SIGTERM.
-      String signal = sigintIgnoredHere() ? "TERM" : "INT";
-      if (signal.equals("TERM")) {
-        System.out.println("DemoIT: SIGINT is ignored in this process tree; stopping with SIGTERM");
-      }
-      new ProcessBuilder("kill", "-" + signal, Long.toString(demo.pid())).start().waitFor();
-      boolean exited = demo.waitFor(90, TimeUnit.SECONDS);
-      if (!exited) {
-        // Children first: once the demo is gone they are no longer its descendants, and left
-        // running (a broker possibly paused) they would slow every test after this one.
-        demo.descendants().forEach(ProcessHandle::destroyForcibly);
-        demo.destroyForcibly();
-      }
-      assertThat(exited).as("demo did not stop on SIG%s", signal).isTrue();
+      Thread.sleep(1000);
     }
+    started = demo.descendants().collect(Collectors.toList());
+  }
+
+  @Test
+  @Order(1)
+  void everyScenarioShowsUpInItsSegmentAndItsCause() throws Exception {
+    String output = read(log);
+    Map<Scenario, List<String>> driversLateInScenario = lateInScenario(output, DRIVER);
+    Map<Scenario, List<String>> whyLateInScenario = lateInScenario(output, WHY);
+    for (Scenario scenario : Scenario.values()) {
+      if (scenario.expectedSegment == null || scenario == Scenario.SLOW_FOLLOWER) {
+        continue;
+      }
+      List<String> drivers = driversLateInScenario.get(scenario);
+      assertThat(drivers).as("%s readings:\n%s", scenario.id, output).isNotEmpty();
+      assertThat(drivers)
+          .as("%s should be driven by %s:\n%s", scenario.id, scenario.expectedSegment, output)
+          .contains(scenario.expectedSegment);
+    }
+    // A paused follower holds commit for the batch waiting on it, and the producer backs up
+    // behind that batch (publish: one request per connection at a time; produce: in-flight
+    // limit). CI runs saw publish or produce lead the tail. What must hold: the pause is in the
+    // producer's half of the path, never in the consumer's.
+    // The diagnosis names each scenario's cause: its top finding, in a reading late in the
+    // scenario (the 20 s window still holds the previous scenario's records early on).
+    Matcher paused = PAUSED.matcher(output);
+    assertThat(paused.find()).as("the paused follower is named:\n%s", output).isTrue();
+    int pausedFollower = Integer.parseInt(paused.group(1));
+    for (Scenario scenario : Scenario.values()) {
+      String expected = scenario.expectedFinding(pausedFollower);
+      if (expected == null) {
+        continue;
+      }
+      assertThat(whyLateInScenario.get(scenario))
+          .as("%s should be explained by %s:\n%s", scenario.id, expected, output)
+          .anyMatch(why -> Pattern.compile("^" + expected).matcher(why).find());
+    }
+    List<String> followerDrivers = driversLateInScenario.get(Scenario.SLOW_FOLLOWER);
+    assertThat(followerDrivers).as("slow-follower readings:\n%s", output).isNotEmpty();
+    assertThat(followerDrivers)
+        .as("slow-follower tail in the producer's half:\n%s", output)
+        .allMatch(d -> List.of("produce", "publish", "commit", "publish+commit").contains(d));
+    // Three brokers, the collector and two applications.
+    assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(6);
+  }
+
+  /** The collector's live page, as a browser renders it: both charts drawn from real data. */
+  @Test
+  @Order(2)
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void theLivePageDrawsBothChartsFromRealData() throws Exception {
+    HeadlessChromium chromium =
+        HeadlessChromium.require(target, "DemoIT's browser step (the live page)")
+            .virtualTimeBudgetMs(12_000);
+    assertThat(demo.isAlive()).as("the demo is still running:\n%s", read(log)).isTrue();
+    String page = "http://127.0.0.1:" + adminPort + "/?refreshMs=1000";
+    String dom = chromium.dumpDom(page);
+    Matcher segments = Pattern.compile("id=\"segments\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
+    Matcher percentiles =
+        Pattern.compile("id=\"percentiles\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
+    assertThat(segments.find() && percentiles.find()).as(dom).isTrue();
+    assertThat(Integer.parseInt(segments.group(1))).as(dom).isGreaterThanOrEqualTo(2);
+    assertThat(Integer.parseInt(percentiles.group(1))).as(dom).isGreaterThanOrEqualTo(2);
+    assertThat(dom).contains("data-series=\"p99\"").contains("data-series=\"catch-up\"");
+    // The page opened on the collector's history: a point every 10 s of the scenarios before.
+    Matcher history = Pattern.compile("id=\"segments\"[^>]*data-history=\"(\\d+)\"").matcher(dom);
+    assertThat(history.find()).as(dom).isTrue();
+    assertThat(Integer.parseInt(history.group(1))).as(dom).isGreaterThanOrEqualTo(5);
+    // The topic and group picker offers the demo's pair.
+    assertThat(dom).contains("data-pairs=\"1\"").contains("demo-orders / demo-app (");
+    // The slowest records' table: ten rows, each with its trace id.
+    assertThat(dom).contains("id=\"slowest\" data-records=\"10\"");
+    assertThat(Pattern.compile("class=\"id\">[0-9a-f]{32}<").matcher(dom).results().count())
+        .as(dom)
+        .isEqualTo(10);
+    chromium.screenshot(page, target.resolve("demo-page.png"));
+  }
+
+  @Test
+  @Order(3)
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void ctrlCStopsEverything() throws Exception {
+    String signal = stop();
+    assertThat(demo.isAlive()).as("demo did not stop on SIG%s", signal).isFalse();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (started.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
       Thread.sleep(200);
@@ -161,6 +175,38 @@ class DemoIT {
     assertThat(started.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid))
         .as("processes left running after Ctrl-C")
         .isEmpty();
+  }
+
+  /** Whatever failed before, nothing the demo started outlives the class. */
+  @AfterAll
+  static void stopIfStillRunning() throws Exception {
+    if (demo != null && demo.isAlive()) {
+      stop();
+    }
+  }
+
+  /**
+   * Presses Ctrl-C and waits up to 90 s; forces the demo and its children down if they do not stop.
+   * Returns the signal sent.
+   */
+  private static String stop() throws Exception {
+    // A process started in the background by a shell without job control (`cmd &` in a
+    // script) inherits SIGINT ignored, and the JVM then installs no handler for it, so Ctrl-C
+    // cannot reach the demo; the same shutdown hook runs on SIGTERM.
+    String signal = sigintIgnoredHere() ? "TERM" : "INT";
+    if (signal.equals("TERM")) {
+      System.out.println("DemoIT: SIGINT is ignored in this process tree; stopping with SIGTERM");
+    }
+    new ProcessBuilder("kill", "-" + signal, Long.toString(demo.pid())).start().waitFor();
+    if (!demo.waitFor(90, TimeUnit.SECONDS)) {
+      // Children first: once the demo is gone they are no longer its descendants, and left
+      // running (a broker possibly paused) they would slow every test after this one.
+      demo.descendants().forEach(ProcessHandle::destroyForcibly);
+      demo.destroyForcibly();
+      demo.waitFor(30, TimeUnit.SECONDS);
+      throw new AssertionError("demo did not stop on SIG" + signal + " within 90 s: forced");
+    }
+    return signal;
   }
 
   /** Whether SIGINT (signal 2) is in this process's ignored set; children inherit that set. */
@@ -176,37 +222,6 @@ class DemoIT {
       }
     }
     return false;
-  }
-
-  /**
-   * Runs Debian's headless Chromium on {@code url} for 12 s of page time and returns what it
-   * printed; flags as this machine's closed network needs them.
-   */
-  private static String chromium(Path target, String action, String url) throws Exception {
-    Path chromium = Paths.get("/usr/bin/chromium");
-    assertThat(chromium).as("Debian's chromium (apt-get install chromium)").isExecutable();
-    Path profile = Files.createTempDirectory(target, "chromium-profile");
-    Process browser =
-        new ProcessBuilder(
-                chromium.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--user-data-dir=" + profile,
-                "--window-size=1000,760",
-                "--virtual-time-budget=12000",
-                action,
-                url)
-            .redirectError(target.resolve("chromium.log").toFile())
-            .start();
-    String out = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(browser.waitFor(90, TimeUnit.SECONDS)).as("chromium did not finish").isTrue();
-    return out;
   }
 
   private static boolean cycleComplete(List<String> lines) {

@@ -2,7 +2,8 @@ package dev.klat.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
+import dev.klat.testsupport.HeadlessChromium;
+import dev.klat.testsupport.RequiredTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * with a 1 s unbounded-rate run, as {@code ./klat lab --experiment linger,fetch --quick
  * --throughput-seconds 1} does, and checks the effects that must hold at a low rate, that the
  * producers' and, at the fetch settings, the consumer's throughput were measured, then that
- * headless Chromium draws every chart of the report.
+ * headless Chromium draws every chart of the report (skipped without Chromium, {@link
+ * RequiredTool}).
  */
 class LabIT {
 
@@ -26,9 +29,11 @@ class LabIT {
       Paths.get(System.getProperty("klat.lab.root", "..")).toAbsolutePath().normalize();
   private static final Path TARGET = ROOT.resolve("lab/target");
 
-  @Test
+  private static Lab.Outcome outcome;
+
+  @BeforeAll
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
-  void lingerMovesProduceAndFetchWaitMovesFetchAndEveryChartIsDrawn() throws Exception {
+  static void runTheQuickProfile() throws Exception {
     Path out = TARGET.resolve("lab-it");
     LabOptions options =
         LabOptions.parse(
@@ -43,7 +48,6 @@ class LabIT {
             out);
     Lab lab = new Lab(ROOT, options, System.out, false);
     long startNanos = System.nanoTime();
-    Lab.Outcome outcome;
     try {
       outcome = lab.run();
     } finally {
@@ -55,7 +59,10 @@ class LabIT {
     for (Result result : outcome.results()) {
       System.out.println("LabIT: " + Summary.line(result));
     }
+  }
 
+  @Test
+  void lingerMovesProduceAndFetchWaitMovesFetch() throws Exception {
     List<Result> linger = of(outcome, "linger");
     assertThat(linger)
         .extracting(r -> r.setting().label())
@@ -104,7 +111,15 @@ class LabIT {
     }
 
     assertThat(Files.readString(outcome.csv())).contains("linger,\"linger.ms=100\"");
-    String dom = chromium("--dump-dom", outcome.html());
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void everyChartOfTheReportIsDrawn() throws Exception {
+    HeadlessChromium chromium =
+        HeadlessChromium.require(TARGET, "LabIT's browser step (the report)").windowPx(1100, 1600);
+    String report = outcome.html().toUri().toString();
+    String dom = chromium.dumpDom(report);
     Matcher charts =
         Pattern.compile("<svg[^>]*data-chart=\"(\\w+)\"(.*?)</svg>", Pattern.DOTALL).matcher(dom);
     int drawn = 0;
@@ -116,40 +131,13 @@ class LabIT {
     // The finding that names its segment whatever the machine's load: fetch.max.wait.ms's 500 ms.
     assertThat(dom).contains("on this cluster min 1 MiB, wait 500 ms moved the p99 tail's fetch");
     assertThat(dom).contains("on this cluster linger.ms=100 moved the p99 tail's ");
-    chromium("--screenshot=" + TARGET.resolve("lab-report.png"), outcome.html());
-    assertThat(TARGET.resolve("lab-report.png")).isNotEmptyFile();
+    chromium.screenshot(report, TARGET.resolve("lab-report.png"));
   }
 
   private static List<Result> of(Lab.Outcome outcome, String experiment) {
     return outcome.results().stream()
         .filter(r -> r.experiment().name().equals(experiment))
         .toList();
-  }
-
-  /**
-   * Debian's headless Chromium on the report, flags as this machine's closed network needs them.
-   */
-  private static String chromium(String action, Path html) throws Exception {
-    Path chromium = Paths.get("/usr/bin/chromium");
-    assertThat(chromium).as("Debian's chromium (apt-get install chromium)").isExecutable();
-    Path profile = Files.createTempDirectory(TARGET, "chromium-profile");
-    Process browser =
-        new ProcessBuilder(
-                chromium.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--no-first-run",
-                "--user-data-dir=" + profile,
-                "--window-size=1100,1600",
-                action,
-                html.toUri().toString())
-            .redirectError(TARGET.resolve("chromium.log").toFile())
-            .start();
-    String out = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(browser.waitFor(90, TimeUnit.SECONDS)).as("chromium did not finish").isTrue();
-    return out;
   }
 
   // Findings.mostMoved, growth only: of the segments whose median grew too (by the lab's noise

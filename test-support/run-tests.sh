@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# ./klat test [MAVEN ARGS...]: installs what the tests need, then runs every test.
+#
+# 1. The outside tools the tests run, installed where this user can (root, or sudo without a
+#    password): Debian's chromium (DemoIT's and LabIT's browser steps), Debian's prometheus with
+#    promtool (PrometheusIT, PromtoolTest, DeployTest's config check), Node.js and npm (Debian's
+#    nodejs and npm, when no node is on the PATH) and the exact npm packages of
+#    dashboards/schema-check (GrafanaSchemaTest). One line per tool says what it found, installed,
+#    or could not install and which tests that skips. The list is RequiredTool's
+#    (test-support/src/main/java/dev/klat/testsupport/RequiredTool.java): add a tool to both.
+# 2. ./mvnw verify --fail-at-end, with the arguments given, so that a failing module does not hide
+#    the modules after it.
+# 3. Every module's tests at the end: passed, failed, skipped, each skipped test with its reason;
+#    the same lines go to target/test-summary.txt.
+# Tests whose tool is missing are skipped, saying why; under CI=true they fail instead.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+mkdir -p target
+setup_log=target/test-setup.log
+: >"$setup_log"
+missing=0
+
+say() { printf 'klat test: %-26s %s\n' "$1" "$2"; }
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+  cannot_install=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  as_root=(sudo -n)
+  cannot_install=""
+else
+  as_root=()
+  cannot_install="not root, and no sudo without a password"
+fi
+
+# Installs Debian packages; refreshes the package lists once if the first try fails (stale lists
+# name versions the mirror no longer has).
+apt_install() {
+  {
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" \
+      || { "${as_root[@]}" apt-get update -q \
+        && "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"; }
+  } >>"$setup_log" 2>&1
+}
+
+version_of() { "$1" --version 2>/dev/null | head -1; }
+
+find_tool() { command -v "$1" 2>/dev/null || { [ -x "/usr/bin/$1" ] && echo "/usr/bin/$1"; }; }
+
+# ensure LABEL COMMAND PACKAGES SKIPS: finds COMMAND, or installs the Debian PACKAGES that bring it.
+ensure() {
+  local label=$1 command=$2 packages=$3 skips=$4 path
+  if path=$(find_tool "$command"); then
+    say "$label" "present: $(version_of "$path") ($path)"
+    return 0
+  fi
+  if [ -n "$cannot_install" ]; then
+    say "$label" "NOT INSTALLED ($cannot_install; apt-get install $packages): skips $skips"
+    missing=$((missing + 1))
+    return 1
+  fi
+  # shellcheck disable=SC2086 # PACKAGES is a list of package names.
+  if apt_install $packages && path=$(find_tool "$command"); then
+    say "$label" "installed Debian's $packages: $(version_of "$path")"
+    return 0
+  fi
+  say "$label" "NOT INSTALLED (apt-get install $packages failed, see $setup_log): skips $skips"
+  missing=$((missing + 1))
+  return 1
+}
+
+say "java" "$(java -version 2>&1 | head -1)${JAVA_HOME:+ (JAVA_HOME=$JAVA_HOME)}"
+ensure chromium chromium chromium "DemoIT's and LabIT's browser steps"
+ensure prometheus prometheus prometheus "PrometheusIT"
+ensure promtool promtool prometheus "PromtoolTest and DeployTest's promtool check"
+ensure node node "nodejs npm" "GrafanaSchemaTest"
+if ensure npm npm npm "GrafanaSchemaTest"; then
+  check=dashboards/schema-check
+  if [ -f "$check/node_modules/.package-lock.json" ] \
+    && [ ! "$check/package-lock.json" -nt "$check/node_modules/.package-lock.json" ]; then
+    say "npm packages" "present: $check/node_modules, as $check/package-lock.json pins them"
+  elif npm ci --prefix "$check" --no-audit --no-fund --loglevel=error >>"$setup_log" 2>&1; then
+    say "npm packages" "installed $(find "$check/node_modules" -name package.json -path '*/node_modules/*/package.json' -not -path '*/node_modules/*/node_modules/*' | wc -l) packages into $check/node_modules (npm ci)"
+  else
+    say "npm packages" "NOT INSTALLED (npm ci --prefix $check failed, see $setup_log): skips GrafanaSchemaTest"
+    missing=$((missing + 1))
+  fi
+else
+  say "npm packages" "NOT INSTALLED (no npm): skips GrafanaSchemaTest"
+fi
+if [ "$missing" -gt 0 ] && [ "${CI:-}" = "true" ]; then
+  echo "klat test: CI=true: the tests that need what is missing fail instead of skipping"
+fi
+
+started=target/test-started
+touch "$started"
+./mvnw -B -ntp verify --fail-at-end "$@"
+status=$?
+
+# attr NAME TAG: the number in NAME="..." of an XML start tag, 0 if it has none.
+attr() {
+  local value
+  value=$(printf '%s' "$2" | grep -o " $1=\"[0-9]*\"" | head -1 | grep -o '[0-9]\+')
+  echo "${value:-0}"
+}
+
+# Module by module, from this run's Surefire and Failsafe reports (not an earlier run's).
+summary=target/test-summary.txt
+{
+  echo
+  echo "klat test: every module's tests (this run's Surefire and Failsafe reports)"
+  total_passed=0 total_failed=0 total_skipped=0
+  skipped_lines=()
+  for module in $(sed -n 's:.*<module>\(.*\)</module>.*:\1:p' pom.xml); do
+    tests=0 failures=0 errors=0 skipped=0 reports=0
+    while IFS= read -r report; do
+      reports=$((reports + 1))
+      suite=$(grep -m1 -o '<testsuite [^>]*>' "$report")
+      tests=$((tests + $(attr tests "$suite")))
+      failures=$((failures + $(attr failures "$suite")))
+      errors=$((errors + $(attr errors "$suite")))
+      skipped=$((skipped + $(attr skipped "$suite")))
+      while IFS= read -r line; do
+        skipped_lines+=("$line")
+      done < <(awk '
+        /<testcase / {
+          match($0, /classname="[^"]*"/); cls = substr($0, RSTART + 11, RLENGTH - 12)
+          sub(/.*\./, "", cls)
+          match($0, / name="[^"]*"/); name = substr($0, RSTART + 7, RLENGTH - 8)
+        }
+        /<skipped/ {
+          msg = ""
+          if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
+          else if (match($0, /CDATA\[[^:]*: /)) {
+            msg = substr($0, RSTART + RLENGTH); sub(/\]\]>.*/, "", msg)
+          }
+          gsub(/&apos;/, "\047", msg); gsub(/&quot;/, "\"", msg); gsub(/&lt;/, "<", msg)
+          gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
+          print "  skipped " cls "." name ": " msg
+        }' "$report")
+    done < <(find "$module/target/surefire-reports" "$module/target/failsafe-reports" \
+      -name 'TEST-*.xml' -newer "$started" 2>/dev/null)
+    failed=$((failures + errors))
+    passed=$((tests - failed - skipped))
+    total_passed=$((total_passed + passed))
+    total_failed=$((total_failed + failed))
+    total_skipped=$((total_skipped + skipped))
+    if [ "$reports" -eq 0 ]; then
+      printf '  %-22s no tests ran\n' "$module"
+    else
+      printf '  %-22s %d passed, %d failed, %d skipped\n' "$module" "$passed" "$failed" "$skipped"
+    fi
+  done
+  for line in "${skipped_lines[@]}"; do
+    echo "$line"
+  done
+  result="passed"
+  [ "$status" -ne 0 ] && result="FAILED (./mvnw exited $status)"
+  echo "klat test: ${result}: ${total_passed} passed, ${total_failed} failed, ${total_skipped} skipped"
+} | tee "$summary"
+exit "$status"

@@ -10,7 +10,8 @@
 #    (test-support/src/main/java/dev/klat/testsupport/RequiredTool.java): add a tool to both.
 # 2. ./mvnw verify --fail-at-end, with the arguments given, so that a failing module does not hide
 #    the modules after it.
-# 3. Every module's tests at the end: passed, failed, skipped, each skipped test with its reason;
+# 3. Every module's tests at the end: passed, failed, skipped, each failed or skipped test with its
+#    reason;
 #    the same lines go to target/test-summary.txt.
 # Tests whose tool is missing are skipped, saying why; under CI=true they fail instead.
 set -uo pipefail
@@ -111,6 +112,7 @@ summary=target/test-summary.txt
   echo
   echo "klat test: every module's tests (this run's Surefire and Failsafe reports)"
   total_passed=0 total_failed=0 total_skipped=0
+  # Each failed and skipped test with its reason, after the module lines.
   skipped_lines=()
   for module in $(sed -n 's:.*<module>\(.*\)</module>.*:\1:p' pom.xml); do
     tests=0 failures=0 errors=0 skipped=0 reports=0
@@ -138,6 +140,14 @@ summary=target/test-summary.txt
           gsub(/&apos;/, "\047", msg); gsub(/&quot;/, "\"", msg); gsub(/&lt;/, "<", msg)
           gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
           print "  skipped " cls "." name ": " msg
+        }
+        /<failure|<error/ {
+          msg = ""
+          if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
+          sub(/&#10;.*/, "", msg); gsub(/&apos;/, "\047", msg); gsub(/&quot;/, "\"", msg)
+          gsub(/&lt;/, "<", msg); gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
+          if (length(msg) > 300) msg = substr(msg, 1, 300) "..."
+          print "  FAILED " cls "." name ": " msg
         }' "$report")
     done < <(find "$module/target/surefire-reports" "$module/target/failsafe-reports" \
       -name 'TEST-*.xml' -newer "$started" 2>/dev/null)

@@ -1,7 +1,8 @@
-package dev.klat.collector.diagnose;
+package dev.klat.collector.cli;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.klat.collector.diagnose.DiagnosisReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;

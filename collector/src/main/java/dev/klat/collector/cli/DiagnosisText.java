@@ -1,5 +1,7 @@
-package dev.klat.collector.diagnose;
+package dev.klat.collector.cli;
 
+import dev.klat.collector.diagnose.DiagnosisReport;
+import dev.klat.collector.diagnose.Finding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

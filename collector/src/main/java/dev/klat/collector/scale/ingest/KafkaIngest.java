@@ -1,10 +1,11 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.ingest;
 
 import dev.klat.collector.SpanTopicSettings;
 import dev.klat.collector.receive.BusyException;
 import dev.klat.collector.receive.MalformedException;
 import dev.klat.collector.receive.OtlpSink;
 import dev.klat.collector.receive.ReceiverStats;
+import dev.klat.collector.scale.SpanTopics;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;

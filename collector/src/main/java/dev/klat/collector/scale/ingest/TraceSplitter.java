@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.ingest;
 
 import dev.klat.collector.receive.MalformedException;
 import dev.klat.collector.receive.ProtoReader;

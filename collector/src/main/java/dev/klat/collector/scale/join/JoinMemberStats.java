@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.join;
 
 /** A join member's counts since start, for {@code /api/stats}. */
 public record JoinMemberStats(

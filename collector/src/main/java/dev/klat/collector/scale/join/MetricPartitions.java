@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.join;
 
 import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.receive.OtlpIngest;

@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.join;
 
 import dev.klat.collector.correlate.JoinedBreakdown;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.join;
 
 import dev.klat.collector.receive.OtlpIngest;
 import java.time.Duration;

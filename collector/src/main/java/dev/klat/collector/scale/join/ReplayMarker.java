@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.join;
 
 /**
  * The metadata a join member commits with a span partition's offset: the offset below which every

@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.join;
 
 /**
  * A span's place in the span topic, packed into the {@code long} the correlator hands back with

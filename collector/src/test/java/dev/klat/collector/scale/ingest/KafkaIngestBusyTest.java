@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.ingest;
 
 import static dev.klat.collector.receive.OtlpValues.str;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,12 +1,12 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.ingest;
 
 import static dev.klat.collector.receive.OtlpValues.id;
-import static dev.klat.collector.scale.TraceRequests.TRACE_A;
-import static dev.klat.collector.scale.TraceRequests.TRACE_B;
-import static dev.klat.collector.scale.TraceRequests.TRACE_C;
-import static dev.klat.collector.scale.TraceRequests.agent;
-import static dev.klat.collector.scale.TraceRequests.scope;
-import static dev.klat.collector.scale.TraceRequests.span;
+import static dev.klat.collector.scale.ingest.TraceRequests.TRACE_A;
+import static dev.klat.collector.scale.ingest.TraceRequests.TRACE_B;
+import static dev.klat.collector.scale.ingest.TraceRequests.TRACE_C;
+import static dev.klat.collector.scale.ingest.TraceRequests.agent;
+import static dev.klat.collector.scale.ingest.TraceRequests.scope;
+import static dev.klat.collector.scale.ingest.TraceRequests.span;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.klat.collector.scale;
+package dev.klat.collector.scale.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

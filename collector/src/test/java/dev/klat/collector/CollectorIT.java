@@ -358,7 +358,8 @@ class CollectorIT {
     assertThat(
             collector
                 .brokerTimings()
-                .lookup(1, dev.klat.collector.correlate.BrokerTimings.Request.PRODUCE, BASE))
+                .lookup(
+                    1, dev.klat.collector.correlate.instants.BrokerTimings.Request.PRODUCE, BASE))
         .isNull();
   }
 

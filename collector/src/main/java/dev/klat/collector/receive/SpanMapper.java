@@ -1,10 +1,10 @@
 package dev.klat.collector.receive;
 
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.ConsumerSpan;
-import dev.klat.collector.correlate.ProducerEvidence;
-import dev.klat.collector.correlate.ProducerSpan;
-import dev.klat.collector.correlate.RecordKey;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.ConsumerSpan;
+import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.join.ProducerSpan;
+import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.SpanAttributes;
 import java.util.Map;

@@ -2,8 +2,8 @@ package dev.klat.collector.scale.join;
 
 import dev.klat.collector.SpanTopicSettings;
 import dev.klat.collector.aggregate.AgentMetrics;
-import dev.klat.collector.correlate.Correlator;
-import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.join.Correlator;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.collector.receive.OtlpIngest;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.klat.collector.scale.join;
 
-import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.SpanTopicSettings;
 import dev.klat.collector.aggregate.AgentMetrics;
-import dev.klat.collector.correlate.BrokerInstants;
-import dev.klat.collector.correlate.Correlator;
+import dev.klat.collector.correlate.instants.BrokerInstants;
+import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.receive.OtlpIngest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

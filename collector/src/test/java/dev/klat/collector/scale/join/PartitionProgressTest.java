@@ -2,7 +2,7 @@ package dev.klat.collector.scale.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
 import org.junit.jupiter.api.Test;
 
 class PartitionProgressTest {

@@ -1,5 +1,6 @@
 package dev.klat.collector.receive;
 
+import dev.klat.collector.correlate.join.ClockSync;
 import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.ProducerEvidence;
@@ -25,9 +26,6 @@ final class SpanMapper {
     static final Result IGNORED = new Result(null, null, null);
     static final Result NOT_JOINABLE = new Result(null, null, null);
   }
-
-  /** An agent's measurement of its clock against the collector's, from its resource. */
-  record ClockSync(long instanceId, long offsetNanos, long uncertaintyNanos) {}
 
   private SpanMapper() {}
 

@@ -39,4 +39,5 @@ public record ConsumerSpan(
     String clientId,
     ConsumerEvidence evidence,
     boolean responseReadPromptly,
-    long uncommittedNanos) {}
+    long uncommittedNanos)
+    implements JoinInput {}

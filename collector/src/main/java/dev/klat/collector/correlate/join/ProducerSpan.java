@@ -30,7 +30,8 @@ public record ProducerSpan(
     long logAppendTimeMs,
     int leaderNodeId,
     String clientId,
-    ProducerEvidence evidence) {
+    ProducerEvidence evidence)
+    implements JoinInput {
 
   /**
    * Whether the producer used {@code acks=all}: then its acknowledgement follows the record's

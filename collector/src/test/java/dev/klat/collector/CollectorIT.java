@@ -318,7 +318,7 @@ class CollectorIT {
     java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
     String admin = "http://127.0.0.1:" + collector.adminAddress().getPort();
     int status =
-        dev.klat.collector.diagnose.DiagnoseCommand.run(
+        dev.klat.collector.cli.DiagnoseCommand.run(
             new String[] {
               "--collector", admin, "--topic", "orders", "--group=billing", "--window", "5m"
             },
@@ -330,7 +330,7 @@ class CollectorIT {
         .contains("1. catch-up application time between polls: 50% of the tail (12.0 ms)")
         .contains("in the consumer's buffer (P - R), tail mean: 12.0 ms");
     assertThat(
-            dev.klat.collector.diagnose.DiagnoseCommand.run(
+            dev.klat.collector.cli.DiagnoseCommand.run(
                 new String[] {"--collector", admin, "--window", "banana"},
                 new java.io.PrintStream(printed, true, StandardCharsets.UTF_8),
                 new java.io.PrintStream(errors, true, StandardCharsets.UTF_8)))
@@ -358,7 +358,8 @@ class CollectorIT {
     assertThat(
             collector
                 .brokerTimings()
-                .lookup(1, dev.klat.collector.correlate.BrokerTimings.Request.PRODUCE, BASE))
+                .lookup(
+                    1, dev.klat.collector.correlate.instants.BrokerTimings.Request.PRODUCE, BASE))
         .isNull();
   }
 

@@ -1,6 +1,6 @@
 package dev.klat.collector;
 
-import dev.klat.collector.scale.TraceSplitter;
+import dev.klat.collector.scale.ingest.TraceSplitter;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

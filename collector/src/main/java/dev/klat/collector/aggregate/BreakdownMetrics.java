@@ -1,6 +1,6 @@
 package dev.klat.collector.aggregate;
 
-import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;

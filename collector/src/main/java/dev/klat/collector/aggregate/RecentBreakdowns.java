@@ -1,8 +1,8 @@
 package dev.klat.collector.aggregate;
 
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.JoinedBreakdown;
-import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
+import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Instants;
 import dev.klat.model.Quality;

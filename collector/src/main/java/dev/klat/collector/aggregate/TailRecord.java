@@ -1,7 +1,7 @@
 package dev.klat.collector.aggregate;
 
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.model.Segment;
 
 /**

@@ -1,2 +1,6 @@
-/** Merged agent metrics, the collector's breakdown histograms and the recent breakdowns. */
+/**
+ * What the collector keeps of the breakdowns and the agents' metrics: the merged agent metrics, the
+ * breakdown histograms, the recent breakdowns with the summaries, tails and history read from them,
+ * and {@link Exposition}, the metric families {@code /metrics} writes. No I/O.
+ */
 package dev.klat.collector.aggregate;

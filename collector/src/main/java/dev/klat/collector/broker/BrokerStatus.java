@@ -1,8 +1,8 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.BrokerTimings.Partitions;
-import dev.klat.collector.correlate.BrokerTimings.Request;
-import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Partitions;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.RequestTimings;
 import java.util.List;
 import java.util.Map;
 

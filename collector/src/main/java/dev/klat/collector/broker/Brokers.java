@@ -1,9 +1,9 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.BrokerTimings.Request;
-import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
-import dev.klat.collector.correlate.Replicas;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.instants.Replicas;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.time.Instant;

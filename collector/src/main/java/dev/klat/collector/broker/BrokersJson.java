@@ -1,9 +1,9 @@
 package dev.klat.collector.broker;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import dev.klat.collector.correlate.BrokerTimings.Partitions;
-import dev.klat.collector.correlate.BrokerTimings.Request;
-import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Partitions;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.RequestTimings;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,6 +1,6 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.BrokerTimings.Changes;
+import dev.klat.collector.correlate.instants.BrokerTimings.Changes;
 import java.util.Arrays;
 
 /**

@@ -1,7 +1,7 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

@@ -1,6 +1,6 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
 import java.util.Locale;
 
 /** The phases of a request that Kafka's RequestMetrics time, each a Yammer histogram in ms. */

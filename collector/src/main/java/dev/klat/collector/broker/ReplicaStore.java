@@ -1,6 +1,6 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.Replicas;
+import dev.klat.collector.correlate.instants.Replicas;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

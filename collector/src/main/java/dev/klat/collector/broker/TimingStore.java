@@ -1,6 +1,6 @@
 package dev.klat.collector.broker;
 
-import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,8 @@
 /**
- * Broker request timings: scraping each broker's {@code kafka.network} RequestMetrics (JMX exporter
- * or JMX) and its {@code ReplicaManager} partition counts, interval means derived from the all-time
- * means, and the lock-free {@code BrokerTimings} the correlator and the diagnosis read.
+ * The brokers, read on the collector's own threads: discovery through the Kafka admin client,
+ * scrapes of each broker's {@code kafka.network} RequestMetrics and {@code ReplicaManager} gauges
+ * (JMX exporter or JMX), interval means derived from the all-time means, {@code /api/brokers}'
+ * JSON, and the lock-free views the broker-instant sources and the diagnosis read ({@code
+ * BrokerTimings} and {@code Replicas}, declared in {@code correlate.instants}).
  */
 package dev.klat.collector.broker;

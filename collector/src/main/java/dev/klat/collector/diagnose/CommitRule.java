@@ -3,7 +3,7 @@ package dev.klat.collector.diagnose;
 import static dev.klat.collector.diagnose.TailEvidence.ms;
 
 import dev.klat.collector.aggregate.TailRecord;
-import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings;
 import dev.klat.model.Segment;
 import java.util.List;
 import java.util.Map;

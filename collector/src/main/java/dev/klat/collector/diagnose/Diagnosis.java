@@ -2,8 +2,8 @@ package dev.klat.collector.diagnose;
 
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.TailRecord;
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.CommitWaits;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.probe.CommitWaits;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.Comparator;

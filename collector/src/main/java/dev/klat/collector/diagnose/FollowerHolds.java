@@ -2,7 +2,7 @@ package dev.klat.collector.diagnose;
 
 import static dev.klat.collector.diagnose.TailEvidence.ms;
 
-import dev.klat.collector.correlate.CommitWaits;
+import dev.klat.collector.correlate.probe.CommitWaits;
 import dev.klat.model.Segment;
 import java.util.LinkedHashMap;
 import java.util.List;

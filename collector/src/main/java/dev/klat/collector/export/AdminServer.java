@@ -13,7 +13,7 @@ import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
-import dev.klat.collector.correlate.ClockOffset;
+import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,7 +1,7 @@
 package dev.klat.collector.export;
 
-import dev.klat.collector.correlate.ClockOffset;
-import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.clock.ClockOffset;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Instants;
 import dev.klat.model.Segment;

@@ -1,6 +1,6 @@
 package dev.klat.collector.export;
 
-import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.OtlpPaths;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.common.CompletableResultCode;

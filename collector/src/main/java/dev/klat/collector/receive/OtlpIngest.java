@@ -3,10 +3,12 @@ package dev.klat.collector.receive;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.Exposition;
-import dev.klat.collector.correlate.ConsumerSpan;
-import dev.klat.collector.correlate.Correlator;
-import dev.klat.collector.correlate.ProbeTimelines;
-import dev.klat.collector.correlate.ProducerSpan;
+import dev.klat.collector.correlate.join.ClockSync;
+import dev.klat.collector.correlate.join.ConsumerSpan;
+import dev.klat.collector.correlate.join.Correlator;
+import dev.klat.collector.correlate.join.JoinInput;
+import dev.klat.collector.correlate.join.ProducerSpan;
+import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.model.SpanAttributes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -145,13 +147,13 @@ public final class OtlpIngest implements OtlpSink {
   }
 
   private void offer(TraceBatch batch, long source) {
-    for (Object item : batch.items) {
+    for (JoinInput item : batch.items) {
       if (item instanceof ProducerSpan p) {
         correlator.offerProducer(p, source);
       } else if (item instanceof ConsumerSpan c) {
         correlator.offerConsumer(c, source);
       } else {
-        SpanMapper.ClockSync sync = (SpanMapper.ClockSync) item;
+        ClockSync sync = (ClockSync) item; // the input left: JoinInput is sealed
         correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
       }
     }
@@ -164,7 +166,7 @@ public final class OtlpIngest implements OtlpSink {
    * sample before its first span, held until the whole body has decoded.
    */
   private static final class TraceBatch implements OtlpProtobuf.SpanSink {
-    final List<Object> items = new ArrayList<>();
+    final List<JoinInput> items = new ArrayList<>();
     long received;
     long rejected;
     long notKlat;
@@ -177,7 +179,7 @@ public final class OtlpIngest implements OtlpSink {
       if (span.resource != resource) {
         // The spans of one resource share its map: one clock sample per resource, not per span.
         resource = span.resource;
-        SpanMapper.ClockSync sync = SpanMapper.clockSync(resource);
+        ClockSync sync = SpanMapper.clockSync(resource);
         if (sync != null) {
           items.add(sync);
         }
@@ -240,7 +242,7 @@ public final class OtlpIngest implements OtlpSink {
   }
 
   private void offerClockSync(Map<String, Object> resource) {
-    SpanMapper.ClockSync sync = SpanMapper.clockSync(resource);
+    ClockSync sync = SpanMapper.clockSync(resource);
     if (sync != null) {
       correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
     }

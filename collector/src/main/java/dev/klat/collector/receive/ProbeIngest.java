@@ -1,7 +1,7 @@
 package dev.klat.collector.receive;
 
-import dev.klat.collector.correlate.ProbeTimelines;
-import dev.klat.collector.correlate.ProbeTimelines.TermKey;
+import dev.klat.collector.correlate.probe.ProbeTimelines;
+import dev.klat.collector.correlate.probe.ProbeTimelines.TermKey;
 import dev.klat.collector.receive.OtlpLogsProtobuf.BrokerReport;
 import dev.klat.collector.receive.OtlpLogsProtobuf.PartitionRanges;
 import dev.klat.model.BrokerProbeWire;

@@ -1,10 +1,11 @@
 package dev.klat.collector.receive;
 
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.ConsumerSpan;
-import dev.klat.collector.correlate.ProducerEvidence;
-import dev.klat.collector.correlate.ProducerSpan;
-import dev.klat.collector.correlate.RecordKey;
+import dev.klat.collector.correlate.join.ClockSync;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.ConsumerSpan;
+import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.join.ProducerSpan;
+import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.SpanAttributes;
 import java.util.Map;
@@ -25,9 +26,6 @@ final class SpanMapper {
     static final Result IGNORED = new Result(null, null, null);
     static final Result NOT_JOINABLE = new Result(null, null, null);
   }
-
-  /** An agent's measurement of its clock against the collector's, from its resource. */
-  record ClockSync(long instanceId, long offsetNanos, long uncertaintyNanos) {}
 
   private SpanMapper() {}
 

@@ -1,5 +1,6 @@
 /**
- * The ingest role of a scaled-out collector: OTLP requests split per trace and written to the span
- * topics that the join role reads (docs/scale-out.md).
+ * A scaled-out collector (docs/scale-out.md): {@link SpanTopics} creates, through the Kafka admin
+ * client, the topics where its two roles meet. The ingest role is in {@code scale.ingest}, the join
+ * role in {@code scale.join}.
  */
 package dev.klat.collector.scale;

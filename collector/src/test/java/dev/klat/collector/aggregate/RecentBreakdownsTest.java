@@ -2,11 +2,11 @@ package dev.klat.collector.aggregate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.collector.correlate.ClockOffset;
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.JoinedBreakdown;
-import dev.klat.collector.correlate.ProducerEvidence;
-import dev.klat.collector.correlate.RecordKey;
+import dev.klat.collector.correlate.clock.ClockOffset;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
+import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;

@@ -2,9 +2,9 @@ package dev.klat.collector.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.BrokerTimings.Request;
-import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.RequestTimings;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;

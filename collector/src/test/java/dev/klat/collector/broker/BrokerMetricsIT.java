@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.Collector;
 import dev.klat.collector.CollectorConfig;
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.BrokerTimings.Request;
-import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.RequestTimings;
 import dev.klat.kafka.cluster.Broker;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterExtension;

@@ -3,8 +3,8 @@ package dev.klat.collector.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.klat.collector.correlate.BrokerTimings.Request;
-import dev.klat.collector.correlate.BrokerTimings.RequestTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings.RequestTimings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -3,8 +3,8 @@ package dev.klat.collector.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.BrokerTimings.Request;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings.Request;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

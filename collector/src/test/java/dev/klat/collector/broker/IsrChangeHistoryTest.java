@@ -4,7 +4,7 @@ import static dev.klat.collector.broker.IsrChangeHistory.EXPANDS;
 import static dev.klat.collector.broker.IsrChangeHistory.SHRINKS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.collector.correlate.BrokerTimings.Changes;
+import dev.klat.collector.correlate.instants.BrokerTimings.Changes;
 import org.junit.jupiter.api.Test;
 
 /** The ISR changes over a window, from the cumulative counts of the scrapes kept. */

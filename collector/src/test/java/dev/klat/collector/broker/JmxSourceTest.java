@@ -2,7 +2,7 @@ package dev.klat.collector.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.collector.correlate.BrokerTimings;
+import dev.klat.collector.correlate.instants.BrokerTimings;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
 import javax.management.ObjectName;

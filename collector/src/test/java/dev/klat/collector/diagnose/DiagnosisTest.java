@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.TailRecord;
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.CommitWaits;
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.probe.CommitWaits;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

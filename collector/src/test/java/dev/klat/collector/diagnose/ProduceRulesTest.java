@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.klat.collector.aggregate.TailRecord;
-import dev.klat.collector.correlate.BrokerTimings;
-import dev.klat.collector.correlate.CommitWaits;
-import dev.klat.collector.correlate.ProducerEvidence;
+import dev.klat.collector.correlate.instants.BrokerTimings;
+import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.probe.CommitWaits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,14 +2,14 @@ package dev.klat.collector.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.collector.correlate.BrokerInstants;
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.ConsumerSpan;
-import dev.klat.collector.correlate.Correlator;
-import dev.klat.collector.correlate.JoinedBreakdown;
-import dev.klat.collector.correlate.ProducerEvidence;
-import dev.klat.collector.correlate.ProducerSpan;
-import dev.klat.collector.correlate.RecordKey;
+import dev.klat.collector.correlate.instants.BrokerInstants;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.ConsumerSpan;
+import dev.klat.collector.correlate.join.Correlator;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
+import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.join.ProducerSpan;
+import dev.klat.collector.correlate.join.RecordKey;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.util.ArrayList;

@@ -3,10 +3,10 @@ package dev.klat.collector.receive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.collector.aggregate.AgentMetrics;
-import dev.klat.collector.correlate.BrokerInstants;
-import dev.klat.collector.correlate.ClockOffset;
-import dev.klat.collector.correlate.Correlator;
-import dev.klat.collector.correlate.JoinedBreakdown;
+import dev.klat.collector.correlate.clock.ClockOffset;
+import dev.klat.collector.correlate.instants.BrokerInstants;
+import dev.klat.collector.correlate.join.Correlator;
+import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.ClockSyncHeaders;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;

@@ -6,10 +6,10 @@ import static dev.klat.collector.receive.OtlpValues.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.klat.collector.correlate.ConsumerEvidence;
-import dev.klat.collector.correlate.ConsumerSpan;
-import dev.klat.collector.correlate.ProducerEvidence;
-import dev.klat.collector.correlate.ProducerSpan;
+import dev.klat.collector.correlate.join.ConsumerEvidence;
+import dev.klat.collector.correlate.join.ConsumerSpan;
+import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;

@@ -2,8 +2,8 @@ package dev.klat.collector.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.collector.correlate.ProbeTimelines;
-import dev.klat.collector.correlate.ProbeTimelines.Instants;
+import dev.klat.collector.correlate.probe.ProbeTimelines;
+import dev.klat.collector.correlate.probe.ProbeTimelines.Instants;
 import dev.klat.model.BrokerProbeWire;
 import dev.klat.model.SpanAttributes;
 import java.util.Arrays;

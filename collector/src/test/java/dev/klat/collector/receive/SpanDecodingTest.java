@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.klat.collector.aggregate.AgentMetrics;
-import dev.klat.collector.correlate.BrokerInstants;
-import dev.klat.collector.correlate.Correlator;
-import dev.klat.collector.correlate.ProducerSpan;
+import dev.klat.collector.correlate.instants.BrokerInstants;
+import dev.klat.collector.correlate.join.Correlator;
+import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;

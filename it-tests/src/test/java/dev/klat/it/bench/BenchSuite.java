@@ -673,7 +673,7 @@ public final class BenchSuite {
             "-XX:+UseParallelGC",
             "-cp",
             classpath,
-            "dev.klat.collector.correlate.CorrelatorBench"));
+            "dev.klat.collector.correlate.join.CorrelatorBench"));
     correlator.addAll(List.of(correlatorArgs.split("\\s+")));
     System.out.println("collector: " + String.join(" ", correlator));
     String correlatorOut = run(correlator, 1800);

@@ -1,0 +1,71 @@
+package dev.klat.collector.cli;
+
+import dev.klat.collector.diagnose.DiagnosisReport;
+import dev.klat.collector.diagnose.Finding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** A diagnosis as {@code ./klat diagnose} prints it in a terminal. */
+final class DiagnosisText {
+  private static final int WIDTH = 100;
+
+  private DiagnosisText() {}
+
+  static String render(String topic, String group, String window, DiagnosisReport report) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "topic %s, group %s, last %s: %d breakdowns, p99 %s; the tail (the %d slowest records)"
+                + " averages %.1f ms%n",
+            topic == null ? "all" : topic,
+            group == null ? "all" : group,
+            window,
+            report.records(),
+            report.p99Seconds() == null
+                ? "-"
+                : String.format(Locale.ROOT, "%.1f ms", report.p99Seconds() * 1000),
+            report.tailRecords(),
+            report.tailMeanSeconds() * 1000));
+    if (report.findings().isEmpty()) {
+      out.append('\n');
+      wrap(out, "", report.unexplained() == null ? "No finding." : report.unexplained());
+      return out.toString();
+    }
+    int rank = 1;
+    for (Finding f : report.findings()) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%n%d. %s %s: %d%% of the tail (%.1f ms)%n",
+              rank++,
+              f.segment(),
+              f.knob(),
+              Math.round(f.tailShare() * 100),
+              f.explainedSeconds() * 1000));
+      for (Map.Entry<String, Object> e : f.evidence().entrySet()) {
+        out.append("     ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
+      }
+      wrap(out, "   ", f.suggestion());
+    }
+    return out.toString();
+  }
+
+  private static void wrap(StringBuilder out, String indent, String text) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder(indent);
+    for (String word : text.split(" ")) {
+      if (line.length() + word.length() + 1 > WIDTH && line.length() > indent.length()) {
+        lines.add(line.toString());
+        line = new StringBuilder(indent);
+      }
+      line.append(line.length() > indent.length() ? " " : "").append(word);
+    }
+    lines.add(line.toString());
+    for (String l : lines) {
+      out.append(l).append('\n');
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.klat.collector.correlate.clock;
+
+import dev.klat.collector.correlate.join.Correlator;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Each clock domain's latest measurement of its clock against the collector's (section 5 of the
+ * latency model): an agent's from the resource of its export, a broker probe's from its export. Two
+ * domains that both have a recent one are bounded against each other from both sides, which records
+ * flowing one way never do. Not thread-safe: confined to the {@link Correlator}'s lock.
+ */
+public final class CollectorSyncs {
+  // About 13 days: beyond it a clock measurement is garbage, and below it sums cannot overflow.
+  static final long MAX_SYNC_NANOS = 1L << 50;
+
+  private final int maxDomains;
+  private final long windowNanos;
+  private final Map<String, Sync> byDomain = new HashMap<>();
+
+  /**
+   * @param maxDomains how many clock domains are kept; beyond it all are forgotten at once
+   * @param windowNanos how long a measurement is used after it was offered
+   */
+  public CollectorSyncs(int maxDomains, long windowNanos) {
+    this.maxDomains = maxDomains;
+    this.windowNanos = windowNanos;
+  }
+
+  /**
+   * Keeps {@code clock(collector) - clock(domain)} within {@code uncertaintyNanos} of {@code
+   * offsetNanos}, measured at {@code nowNanos}; an implausible measurement is ignored.
+   */
+  public void keep(String domain, long offsetNanos, long uncertaintyNanos, long nowNanos) {
+    if (uncertaintyNanos < 0
+        || uncertaintyNanos > MAX_SYNC_NANOS
+        || offsetNanos > MAX_SYNC_NANOS
+        || offsetNanos < -MAX_SYNC_NANOS) {
+      return;
+    }
+    if (byDomain.size() >= maxDomains && !byDomain.containsKey(domain)) {
+      byDomain.clear();
+    }
+    byDomain.put(domain, new Sync(offsetNanos, uncertaintyNanos, nowNanos));
+  }
+
+  /**
+   * Bounds {@code clock(to) - clock(from)} from both sides when both domains measured themselves
+   * recently: {@code (clock(col) - clock(from)) - (clock(col) - clock(to))}, within the sum of the
+   * two uncertainties.
+   */
+  public void bound(ClockOffsets offsets, String from, String to, long nowNanos) {
+    Sync f = byDomain.get(from);
+    Sync t = byDomain.get(to);
+    if (f == null
+        || t == null
+        || nowNanos - f.offeredNanos > windowNanos
+        || nowNanos - t.offeredNanos > windowNanos) {
+      return;
+    }
+    long offset = f.offsetNanos - t.offsetNanos;
+    long uncertainty = f.uncertaintyNanos + t.uncertaintyNanos;
+    offsets.bound(from, to, offset + uncertainty, nowNanos);
+    offsets.bound(to, from, uncertainty - offset, nowNanos);
+  }
+
+  private record Sync(long offsetNanos, long uncertaintyNanos, long offeredNanos) {}
+}

@@ -1,0 +1,43 @@
+package dev.klat.collector.correlate.join;
+
+/**
+ * What the join needs from one consumer span: the record, the consumer group, the trace context and
+ * the consumer's instants, on the consumer host's clock (epoch nanoseconds).
+ *
+ * @param key the record
+ * @param group the consumer group
+ * @param traceIdHigh the high 64 bits of the trace id, 0 with {@code traceIdLow} when absent
+ * @param traceIdLow the low 64 bits of the trace id
+ * @param spanId the consumer span id
+ * @param parentSpanId the parent span id (the producer span, from the {@code traceparent} header),
+ *     or 0
+ * @param instanceId the consumer agent's instance id, naming its clock domain; 0 when unknown
+ * @param fetchRequestNanos {@code F}
+ * @param fetchResponseNanos {@code R}
+ * @param pollNanos {@code P}
+ * @param logAppendTimeMs the record timestamp when the topic uses {@code LogAppendTime}, or -1
+ * @param clientId the consumer's client id, or ""
+ * @param evidence the consumer's fetch and poll settings and the application's pace
+ * @param responseReadPromptly whether {@code R} is when the response arrived (the client was
+ *     waiting for it), false when unknown
+ * @param uncommittedNanos when the consumer received its previous response for the partition, which
+ *     found the record not yet committed (so {@code H} is after the leader built it); 0 when
+ *     unknown
+ */
+public record ConsumerSpan(
+    RecordKey key,
+    String group,
+    long traceIdHigh,
+    long traceIdLow,
+    long spanId,
+    long parentSpanId,
+    long instanceId,
+    long fetchRequestNanos,
+    long fetchResponseNanos,
+    long pollNanos,
+    long logAppendTimeMs,
+    String clientId,
+    ConsumerEvidence evidence,
+    boolean responseReadPromptly,
+    long uncommittedNanos)
+    implements JoinInput {}

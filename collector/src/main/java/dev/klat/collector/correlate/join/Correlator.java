@@ -1,0 +1,387 @@
+package dev.klat.collector.correlate.join;
+
+import dev.klat.collector.correlate.clock.ClockOffset;
+import dev.klat.collector.correlate.clock.ClockOffsets;
+import dev.klat.collector.correlate.clock.CollectorSyncs;
+import dev.klat.collector.correlate.instants.BrokerInstants;
+import dev.klat.model.Breakdown;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * Joins consumer spans to producer spans on {@code (topic, partition, offset)}, per consumer group,
+ * and computes each joined pair's {@link Breakdown} (sections 3 to 7 of the latency model).
+ *
+ * <p>Spans arrive in any order, twice, or never. A record waits in a table for at most the join
+ * window from the arrival of its first span; within that time every consumer group joins the
+ * producer span once, and repeats are counted as duplicates. When the window ends, the spans that
+ * found no partner are counted as unjoined. The table holds at most {@code maxPendingRecords}
+ * records: when it is full the oldest record leaves early and its waiting spans count as dropped,
+ * so memory is bounded whatever the senders do.
+ *
+ * <p>No I/O and no wall clock: time comes from the injected clock (only to age entries and clock
+ * bounds; instants come from the spans), so tests drive expiry deterministically. Thread-safe: all
+ * methods take this object's lock, and the sink runs under it.
+ */
+public final class Correlator {
+
+  private static final int MAX_HOST_NAMES = 65_536;
+
+  /** The source of a span offered without one (everything but the join role's topic). */
+  public static final long NO_SOURCE = -1;
+
+  /**
+   * Receives every breakdown with the source of the span that completed its join (see {@link
+   * #offerProducer(ProducerSpan, long)}), under the correlator's lock: must be quick.
+   */
+  @FunctionalInterface
+  public interface SourcedSink {
+    void accept(JoinedBreakdown breakdown, long source);
+  }
+
+  /**
+   * How the correlator is bounded.
+   *
+   * @param windowNanos how long a record waits for its partners after its first span arrived
+   * @param maxPendingRecords how many records may wait at once
+   * @param clockWindowNanos the sliding window of the clock offset bounds
+   * @param maxClockPairs how many directed pairs of clock domains are tracked
+   */
+  public record Settings(
+      long windowNanos, int maxPendingRecords, long clockWindowNanos, int maxClockPairs) {
+    public Settings {
+      if (windowNanos <= 0 || maxPendingRecords <= 0 || clockWindowNanos <= 0) {
+        throw new IllegalArgumentException("window and limits must be positive");
+      }
+      if (maxClockPairs <= 0) {
+        throw new IllegalArgumentException("maxClockPairs must be positive");
+      }
+    }
+  }
+
+  /**
+   * Counts since start. Each span is counted once as received, and a record's spans end as joined,
+   * duplicate, or unjoined.
+   *
+   * @param producerSpans producer spans offered
+   * @param consumerSpans consumer spans offered
+   * @param joined breakdowns computed
+   * @param duplicates spans ignored because the same span (same record, same side and group) was
+   *     already there
+   * @param unjoinedProducerSpans producer spans no consumer group joined within the window
+   * @param unjoinedConsumerSpans consumer spans whose producer span did not arrive within the
+   *     window
+   * @param traceMismatches consumer spans whose trace id differed from the producer span of the
+   *     same record, so they were not joined
+   * @param evicted records that left the table before their window ended because it was full
+   * @param droppedSpans spans of evicted records that had not joined: counted here, not as
+   *     unjoined, because they did not get their whole window
+   * @param invalid joined pairs whose instants could not form a breakdown
+   * @param clampedInstants instants moved by {@link Breakdown#compute}
+   * @param pendingRecords records waiting now
+   * @param brokerDataWaits joined records whose breakdown waited for their leader's broker probe
+   * @param brokerDataWaitsTimedOut of those, the ones computed without it after the longest wait
+   */
+  public record Stats(
+      long producerSpans,
+      long consumerSpans,
+      long joined,
+      long duplicates,
+      long unjoinedProducerSpans,
+      long unjoinedConsumerSpans,
+      long traceMismatches,
+      long evicted,
+      long droppedSpans,
+      long invalid,
+      long clampedInstants,
+      int pendingRecords,
+      long brokerDataWaits,
+      long brokerDataWaitsTimedOut) {}
+
+  private final Settings settings;
+  private final LongSupplier clockNanos;
+  private final BrokerInstants brokerInstants;
+  private final SourcedSink sink;
+  private final ClockOffsets offsets;
+  private final JoinTable table;
+  private final HostNames hostNames = new HostNames(MAX_HOST_NAMES);
+  private final CollectorSyncs collectorSyncs;
+  private final BrokerDataWaits<Joining> brokerDataWaits;
+  private final PairBreakdowns pairs;
+
+  private long producerSpans;
+  private long consumerSpans;
+  private long joined;
+  private long duplicates;
+  private long traceMismatches;
+  private long invalid;
+  private long clampedInstants;
+
+  /**
+   * @param settings the window and limits
+   * @param clockNanos a monotonic clock in nanoseconds (for example {@code System::nanoTime})
+   * @param brokerInstants where {@code L} and {@code H} come from, tried in order of quality
+   * @param sink receives every breakdown, under this object's lock: must be quick
+   */
+  public Correlator(
+      Settings settings,
+      LongSupplier clockNanos,
+      BrokerInstants brokerInstants,
+      Consumer<JoinedBreakdown> sink) {
+    this((breakdown, source) -> sink.accept(breakdown), settings, clockNanos, brokerInstants);
+  }
+
+  /**
+   * A correlator whose sink also learns, for each breakdown, the source of the span that completed
+   * its join: the join role uses it to place the breakdown against its topic's offsets.
+   */
+  public static Correlator sourced(
+      Settings settings, LongSupplier clockNanos, BrokerInstants brokerInstants, SourcedSink sink) {
+    return new Correlator(sink, settings, clockNanos, brokerInstants);
+  }
+
+  private Correlator(
+      SourcedSink sink, Settings settings, LongSupplier clockNanos, BrokerInstants brokerInstants) {
+    this.settings = settings;
+    this.clockNanos = clockNanos;
+    this.brokerInstants = brokerInstants;
+    this.sink = sink;
+    this.table = new JoinTable(settings.windowNanos(), settings.maxPendingRecords());
+    this.offsets = new ClockOffsets(settings.clockWindowNanos(), settings.maxClockPairs());
+    this.collectorSyncs = new CollectorSyncs(MAX_HOST_NAMES, settings.clockWindowNanos());
+    this.brokerDataWaits = new BrokerDataWaits<>(settings.maxPendingRecords());
+    this.pairs = new PairBreakdowns(hostNames, offsets, collectorSyncs, brokerInstants);
+  }
+
+  /** Offers one producer span; joins it with every consumer group already waiting for it. */
+  public void offerProducer(ProducerSpan span) {
+    offerProducer(span, NO_SOURCE);
+  }
+
+  /**
+   * Offers one producer span read from {@code source} (a non-negative position the caller defines,
+   * handed back with every breakdown this span completes); joins it with every consumer group
+   * already waiting for it.
+   */
+  public synchronized void offerProducer(ProducerSpan span, long source) {
+    long now = clockNanos.getAsLong();
+    expire(now);
+    producerSpans++;
+    JoinTable.Entry entry = table.entryFor(span.key(), now);
+    if (entry.producer != null) {
+      duplicates++;
+      return;
+    }
+    entry.producer = span;
+    if (entry.waiting == null) {
+      return;
+    }
+    for (Iterator<ConsumerSpan> it = entry.waiting.iterator(); it.hasNext(); ) {
+      ConsumerSpan consumer = it.next();
+      if (sameTrace(span, consumer)) {
+        it.remove();
+        join(entry, span, consumer, now, source);
+      } else {
+        traceMismatches++;
+      }
+    }
+  }
+
+  /** Offers one consumer span; joins it if its producer span is there, else it waits. */
+  public void offerConsumer(ConsumerSpan span) {
+    offerConsumer(span, NO_SOURCE);
+  }
+
+  /**
+   * Offers one consumer span read from {@code source}, as {@link #offerProducer(ProducerSpan,
+   * long)} does; joins it if its producer span is there, else it waits.
+   */
+  public synchronized void offerConsumer(ConsumerSpan span, long source) {
+    long now = clockNanos.getAsLong();
+    expire(now);
+    consumerSpans++;
+    JoinTable.Entry entry = table.entryFor(span.key(), now);
+    if (entry.hasGroup(span.group())) {
+      duplicates++;
+      return;
+    }
+    if (entry.producer != null && sameTrace(entry.producer, span)) {
+      join(entry, entry.producer, span, now, source);
+      return;
+    }
+    if (entry.producer != null) {
+      traceMismatches++;
+    }
+    if (entry.waiting == null) {
+      entry.waiting = new ArrayList<>(1);
+    }
+    entry.waiting.add(span);
+  }
+
+  /**
+   * Offers an agent's measurement of its clock against the collector's, from the resource of its
+   * export ({@code klat.clock.collector_offset_ns} and {@code
+   * klat.clock.collector_uncertainty_ns}): {@code clock(collector) - clock(agent)} lies within
+   * {@code uncertaintyNanos} of {@code offsetNanos}. Kept per instance for the clock window; a pair
+   * of instances that both have one gets two-sided bounds at every join, so that its offset is
+   * bounded even when records flow one way only.
+   *
+   * @param instanceId the agent's instance id, naming its clock domain; 0 is ignored
+   * @param offsetNanos {@code clock(collector) - clock(agent)}
+   * @param uncertaintyNanos the half-width of the interval, at least 0
+   */
+  public synchronized void offerClockSync(
+      long instanceId, long offsetNanos, long uncertaintyNanos) {
+    String host = hostNames.name(instanceId);
+    if (host != null) {
+      collectorSyncs.keep(host, offsetNanos, uncertaintyNanos, clockNanos.getAsLong());
+    }
+  }
+
+  /**
+   * Offers a broker probe's measurement of its broker's clock against the collector's, as {@link
+   * #offerClockSync} does for an agent: kept for the clock window, it bounds the broker's clock
+   * against a producer's from both sides at every join whose producer has one too.
+   *
+   * @param brokerId the broker's node id, naming its clock domain {@code broker-<id>}
+   * @param offsetNanos {@code clock(collector) - clock(broker)}
+   * @param uncertaintyNanos the half-width of the interval, at least 0
+   */
+  public synchronized void offerBrokerClockSync(
+      int brokerId, long offsetNanos, long uncertaintyNanos) {
+    if (brokerId >= 0) {
+      collectorSyncs.keep(
+          "broker-" + brokerId, offsetNanos, uncertaintyNanos, clockNanos.getAsLong());
+    }
+  }
+
+  /** Ends the window of every record whose window is over; the step a scheduler drives. */
+  public synchronized void expire() {
+    long now = clockNanos.getAsLong();
+    expire(now);
+    releaseBrokerDataWaits(now);
+  }
+
+  /**
+   * Computes the breakdowns that waited for broker data which has now arrived, or waited as long as
+   * they may; the step the broker data receiver drives after each delivery (and {@link #expire()}
+   * every second).
+   */
+  public synchronized void brokerDataArrived() {
+    releaseBrokerDataWaits(clockNanos.getAsLong());
+  }
+
+  private void releaseBrokerDataWaits(long now) {
+    brokerDataWaits.release(
+        now,
+        (j, at) -> brokerInstants.awaitingData(j.producer, j.consumer, at),
+        j -> breakDown(j.entry, j.producer, j.consumer, now, j.source));
+  }
+
+  /**
+   * The least source whose join waits for broker data among the sources {@code select} keeps (it
+   * maps a source to itself to keep it, or to a negative value to skip it), or {@code
+   * Long.MAX_VALUE} when none waits: a breakdown not computed yet, so the join role must not mark
+   * its source as done.
+   */
+  public synchronized long oldestWaitingSource(LongUnaryOperator select) {
+    long[] oldest = {Long.MAX_VALUE};
+    brokerDataWaits.forEach(
+        j -> {
+          long kept = j.source == NO_SOURCE ? -1 : select.applyAsLong(j.source);
+          if (kept >= 0 && kept < oldest[0]) {
+            oldest[0] = kept;
+          }
+        });
+    return oldest[0];
+  }
+
+  /** Returns the counts since start. */
+  public synchronized Stats stats() {
+    return new Stats(
+        producerSpans,
+        consumerSpans,
+        joined,
+        duplicates,
+        table.unjoinedProducerSpans(),
+        table.unjoinedConsumerSpans(),
+        traceMismatches,
+        table.evicted(),
+        table.droppedSpans(),
+        invalid,
+        clampedInstants,
+        table.size(),
+        brokerDataWaits.waits(),
+        brokerDataWaits.timedOut());
+  }
+
+  /**
+   * Returns whether the table is full of young records: full, with the oldest record waiting for
+   * less than half the window. A full table of older records is normal at a steady rate (they are
+   * evicted early, which mostly costs other groups' late joins); young ones being evicted means the
+   * rate exceeds what the table holds, and senders should slow down.
+   */
+  public synchronized boolean saturated() {
+    return table.saturated(clockNanos.getAsLong());
+  }
+
+  /** Returns how many records wait for a partner now. */
+  public synchronized int pendingRecords() {
+    return table.size();
+  }
+
+  /** Returns the current estimate of every pair of clock domains seen within the clock window. */
+  public synchronized List<ClockOffset> clockOffsets() {
+    return offsets.all(clockNanos.getAsLong());
+  }
+
+  private void expire(long now) {
+    table.expire(now);
+  }
+
+  private static boolean sameTrace(ProducerSpan producer, ConsumerSpan consumer) {
+    boolean producerHas = producer.traceIdHigh() != 0 || producer.traceIdLow() != 0;
+    boolean consumerHas = consumer.traceIdHigh() != 0 || consumer.traceIdLow() != 0;
+    // The key identifies the record; the trace id, when both sides carry one, guards against an
+    // offset reused after a topic was deleted and created again inside the window.
+    return !producerHas
+        || !consumerHas
+        || (producer.traceIdHigh() == consumer.traceIdHigh()
+            && producer.traceIdLow() == consumer.traceIdLow());
+  }
+
+  private void join(
+      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now, long source) {
+    if (entry.joinedGroups == null) {
+      entry.joinedGroups = new ArrayList<>(1);
+    }
+    entry.joinedGroups.add(consumer.group());
+    if (brokerDataWaits.hold(
+        new Joining(entry, producer, consumer, source),
+        brokerInstants.awaitingData(producer, consumer, now),
+        now)) {
+      return;
+    }
+    breakDown(entry, producer, consumer, now, source);
+  }
+
+  private void breakDown(
+      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now, long source) {
+    JoinedBreakdown result = pairs.compute(entry, producer, consumer, now);
+    if (result == null) {
+      invalid++;
+      return;
+    }
+    joined++;
+    clampedInstants += result.breakdown().clampCount();
+    sink.accept(result, source);
+  }
+
+  // A joined record between its join and its breakdown.
+  private record Joining(
+      JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long source) {}
+}

@@ -1,0 +1,36 @@
+package dev.klat.collector.correlate.join;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Names an agent instance's clock domain: its instance id in hex, made once per instance (the
+ * correlator asks for two names per join). Bounded: beyond {@code maxNames} all are forgotten at
+ * once and made again. Not thread-safe: confined to the {@link Correlator}'s lock.
+ */
+final class HostNames {
+  private final int maxNames;
+  private final Map<Long, String> names = new HashMap<>();
+
+  HostNames(int maxNames) {
+    this.maxNames = maxNames;
+  }
+
+  /** The instance's clock domain, or null for instance 0 (unknown). */
+  String name(long instanceId) {
+    if (instanceId == 0) {
+      return null;
+    }
+    String name = names.get(instanceId);
+    if (name == null) {
+      if (names.size() >= maxNames) {
+        names.clear();
+      }
+      char[] digits = new char[16];
+      JoinedBreakdown.hex(instanceId, digits, 0);
+      name = new String(digits);
+      names.put(instanceId, name);
+    }
+    return name;
+  }
+}

@@ -1,0 +1,82 @@
+package dev.klat.collector.correlate.join;
+
+import dev.klat.collector.correlate.clock.ClockOffset;
+import dev.klat.model.Breakdown;
+import dev.klat.model.Segment;
+import java.util.Set;
+
+/**
+ * One computed breakdown with the context it was computed in: the record, the group, the trace and
+ * the clock offsets that placed the consumer's and the broker's instants on the producer's
+ * timeline. Instants of {@link #breakdown()} are on the producer's clock.
+ *
+ * @param key the record
+ * @param group the consumer group
+ * @param traceIdHigh the high 64 bits of the trace id
+ * @param traceIdLow the low 64 bits of the trace id
+ * @param producerSpanId the producer span id
+ * @param consumerSpanId the consumer span id
+ * @param breakdown the segments, computed by the model
+ * @param consumerOffset {@code clock(consumer) - clock(producer)}, as applied
+ * @param brokerOffset {@code clock(broker) - clock(producer)}, as applied; null when no broker
+ *     instant was used
+ * @param flagged the segments whose clock uncertainty is larger than the segment (section 5: a
+ *     flagged segment is shown, not hidden)
+ * @param e2eFlagged whether the clock uncertainty is larger than the end-to-end latency itself
+ * @param leaderNodeId the node id of the partition leader the record was produced to, or -1 when
+ *     the producer did not report it
+ * @param commitFollowerId the follower whose fetch moved the leader's high watermark over the
+ *     record, from the leader's broker probe, or -1 when unknown or none
+ * @param requestQueueNanos the time the produce request that appended the record waited in the
+ *     leader's request queue, from the leader's broker probe (with its {@code L} only), or -1 when
+ *     unknown
+ * @param requestLocalNanos that request's time from the request queue to the append (parsing,
+ *     validation, recompression, the append), from the same probe, or -1 when unknown
+ * @param producerEvidence the producer's settings and the record's batch, for the diagnosis
+ * @param consumerEvidence the consumer's settings, for the diagnosis
+ */
+public record JoinedBreakdown(
+    RecordKey key,
+    String group,
+    long traceIdHigh,
+    long traceIdLow,
+    long producerSpanId,
+    long consumerSpanId,
+    Breakdown breakdown,
+    ClockOffset consumerOffset,
+    ClockOffset brokerOffset,
+    Set<Segment> flagged,
+    boolean e2eFlagged,
+    int leaderNodeId,
+    int commitFollowerId,
+    long requestQueueNanos,
+    long requestLocalNanos,
+    ProducerEvidence producerEvidence,
+    ConsumerEvidence consumerEvidence) {
+
+  /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
+  public String traceIdHex() {
+    return traceIdHex(traceIdHigh, traceIdLow);
+  }
+
+  /** A trace id's two halves as 32 lowercase hex digits. */
+  public static String traceIdHex(long high, long low) {
+    char[] out = new char[32];
+    hex(high, out, 0);
+    hex(low, out, 16);
+    return new String(out);
+  }
+
+  // String.format parses its pattern with a regex on every call; this runs once per breakdown.
+  static void hex(long value, char[] out, int at) {
+    for (int i = 15; i >= 0; i--) {
+      out[at + i] = Character.forDigit((int) (value & 0xf), 16);
+      value >>>= 4;
+    }
+  }
+
+  /** Whether the trace id is valid (not all zero). */
+  public boolean hasTraceId() {
+    return traceIdHigh != 0 || traceIdLow != 0;
+  }
+}

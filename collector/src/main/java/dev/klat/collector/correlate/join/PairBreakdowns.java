@@ -1,0 +1,127 @@
+package dev.klat.collector.correlate.join;
+
+import dev.klat.collector.correlate.clock.ClockOffset;
+import dev.klat.collector.correlate.clock.ClockOffsets;
+import dev.klat.collector.correlate.clock.CollectorSyncs;
+import dev.klat.collector.correlate.instants.BrokerInstant;
+import dev.klat.collector.correlate.instants.BrokerInstants;
+import dev.klat.collector.correlate.instants.BrokerLookup;
+import dev.klat.model.Breakdown;
+import dev.klat.model.Instants;
+
+/**
+ * Computes a joined pair's breakdown (sections 3 to 7 of the latency model): finds its broker
+ * instants, bounds and estimates the clock offsets between the hosts the record passed through, and
+ * puts every instant on the producer's clock. Confined to the {@link Correlator}'s lock, whose
+ * clock state it shares.
+ */
+final class PairBreakdowns {
+  private final HostNames hostNames;
+  private final ClockOffsets offsets;
+  private final CollectorSyncs collectorSyncs;
+  private final BrokerInstants brokerInstants;
+
+  PairBreakdowns(
+      HostNames hostNames,
+      ClockOffsets offsets,
+      CollectorSyncs collectorSyncs,
+      BrokerInstants brokerInstants) {
+    this.hostNames = hostNames;
+    this.offsets = offsets;
+    this.collectorSyncs = collectorSyncs;
+    this.brokerInstants = brokerInstants;
+  }
+
+  /** The breakdown of a joined pair, or null when its instants cannot form one. */
+  JoinedBreakdown compute(JoinTable.Entry entry, ProducerSpan p, ConsumerSpan c, long now) {
+    String producerHost = hostNames.name(p.instanceId());
+    String consumerHost = hostNames.name(c.instanceId());
+    BrokerLookup record = new BrokerLookup(p, c, entry.waitedCommitNanos);
+    BrokerInstant append = brokerInstants.append(record);
+    record.append(append);
+
+    // Section 5: every record bounds the offsets of the hosts it passed through. Record first,
+    // then estimate, so that a pair's first record is already aligned by its own bounds.
+    if (producerHost != null && consumerHost != null) {
+      offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
+      collectorSyncs.bound(offsets, producerHost, consumerHost, now);
+    }
+    if (append != null && append.readOnBrokerClock() && producerHost != null) {
+      boundBroker(append, p, c, producerHost, consumerHost, now);
+    }
+    ClockOffset consumerOffset =
+        producerHost != null && consumerHost != null
+            ? offsets.estimate(producerHost, consumerHost, now)
+            : ClockOffset.zero(
+                BrokerOffsets.nameOr(producerHost), BrokerOffsets.nameOr(consumerHost));
+    BrokerOffsets brokerOffsets = new BrokerOffsets(offsets, producerHost, now);
+    record.offsets(consumerOffset.offsetNanos(), brokerOffsets::offsetNanos);
+    BrokerInstant commit = brokerInstants.commit(record);
+    entry.waitedCommitNanos = record.waitedCommitNanos();
+
+    Instants.Builder b =
+        Instants.builder()
+            .send(p.sendNanos())
+            .drain(p.drainNanos())
+            .fetchRequest(record.fetchRequestNanos())
+            .fetchResponse(record.fetchResponseNanos())
+            .poll(c.pollNanos() - consumerOffset.offsetNanos());
+    if (p.hasAck()) {
+      b.ack(p.ackNanos());
+    }
+    if (append != null) {
+      b.append(record.onProducerClock(append), append.method());
+    }
+    b.commit(record.onProducerClock(commit), commit.method());
+    Breakdown breakdown;
+    try {
+      breakdown = Breakdown.compute(b.build());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+
+    ClockOffset brokerOffset = brokerOffsets.applied(append, commit);
+    ClockFlags flags = new ClockFlags(consumerOffset, brokerOffset, append, commit);
+    return new JoinedBreakdown(
+        p.key(),
+        c.group(),
+        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdHigh() : c.traceIdHigh(),
+        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdLow() : c.traceIdLow(),
+        p.spanId(),
+        c.spanId(),
+        breakdown,
+        consumerOffset,
+        brokerOffset,
+        flags.flagged(breakdown),
+        flags.e2eFlagged(breakdown),
+        p.leaderNodeId(),
+        record.commitFollowerId(),
+        record.requestQueueNanos(),
+        record.requestLocalNanos(),
+        p.evidence(),
+        c.evidence());
+  }
+
+  // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution.
+  private void boundBroker(
+      BrokerInstant append,
+      ProducerSpan p,
+      ConsumerSpan c,
+      String producerHost,
+      String consumerHost,
+      long now) {
+    String broker = append.brokerHost();
+    long half = append.resolutionNanos() / 2;
+    long earliest = append.nanos() - half;
+    long latest = append.nanos() + half;
+    offsets.brokerDomain(broker);
+    collectorSyncs.bound(offsets, producerHost, broker, now);
+    offsets.bound(producerHost, broker, latest - p.drainNanos(), now);
+    if (p.hasAck()) {
+      offsets.bound(broker, producerHost, p.ackNanos() - earliest, now);
+    }
+    if (consumerHost != null) {
+      offsets.bound(broker, consumerHost, c.fetchResponseNanos() - earliest, now);
+    }
+  }
+}

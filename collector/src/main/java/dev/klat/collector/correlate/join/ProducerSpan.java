@@ -1,0 +1,47 @@
+package dev.klat.collector.correlate.join;
+
+/**
+ * What the join needs from one producer span: the record, its trace context and the producer's
+ * instants, on the producer host's clock (epoch nanoseconds).
+ *
+ * @param key the record
+ * @param traceIdHigh the high 64 bits of the trace id, 0 with {@code traceIdLow} when absent
+ * @param traceIdLow the low 64 bits of the trace id
+ * @param spanId the producer span id
+ * @param instanceId the producer agent's instance id, naming its clock domain; 0 when unknown
+ * @param sendNanos {@code S}
+ * @param drainNanos {@code D}
+ * @param ackNanos {@code A}, or {@link Long#MIN_VALUE} when unknown
+ * @param logAppendTimeMs the record timestamp when the topic uses {@code LogAppendTime} (that is
+ *     {@code L} on the leader's clock, in milliseconds), or -1
+ * @param leaderNodeId the node id of the partition leader, or -1 when unknown
+ * @param clientId the producer's client id, or ""
+ * @param evidence the producer's settings ({@code acks} among them) and the record's batch
+ */
+public record ProducerSpan(
+    RecordKey key,
+    long traceIdHigh,
+    long traceIdLow,
+    long spanId,
+    long instanceId,
+    long sendNanos,
+    long drainNanos,
+    long ackNanos,
+    long logAppendTimeMs,
+    int leaderNodeId,
+    String clientId,
+    ProducerEvidence evidence)
+    implements JoinInput {
+
+  /**
+   * Whether the producer used {@code acks=all}: then its acknowledgement follows the record's
+   * commit, which bounds {@code H} without broker data.
+   */
+  public boolean acksAll() {
+    return evidence.acksAll();
+  }
+
+  public boolean hasAck() {
+    return ackNanos != Long.MIN_VALUE;
+  }
+}

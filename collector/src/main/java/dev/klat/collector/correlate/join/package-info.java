@@ -1,0 +1,9 @@
+/**
+ * The join (section 7 of the latency model): {@link Correlator} keys producer and consumer spans on
+ * {@code (topic, partition, offset)}, per consumer group, and computes each joined pair's breakdown
+ * with every instant on the producer's clock, flagging the segments smaller than their clock
+ * uncertainty. Holds its inputs ({@link JoinInput}: the spans, with the evidence the diagnosis
+ * weighs, and the agents' clock samples), its output ({@link JoinedBreakdown}), and the bounded
+ * table and waits behind them. Pure logic, no I/O: time comes from an injected clock.
+ */
+package dev.klat.collector.correlate.join;

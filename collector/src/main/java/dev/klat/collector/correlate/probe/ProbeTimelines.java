@@ -1,0 +1,343 @@
+package dev.klat.collector.correlate.probe;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the broker probes reported: per partition and leader term, the offset ranges appended to the
+ * leader's log and the ranges the high watermark passed, each with its time on the leader's clock
+ * (section 4 of the latency model, quality {@code exact}). A term is (broker, probe instance,
+ * leader epoch): an append is paired only with a commit of the same term, so data of a broker
+ * before its restart, or of the leader before a leader change or a reassignment, never answers for
+ * another leader's offsets.
+ *
+ * <p>Bounded: each term keeps its latest {@code maxRangesPerTerm} ranges of each kind, each
+ * partition its latest {@value #TERMS_PER_PARTITION} terms, and at most {@code maxPartitions}
+ * partitions are held (beyond it a new partition's ranges are dropped and counted). Thread-safe.
+ */
+public final class ProbeTimelines implements CommitWaits {
+
+  /**
+   * A probe that reported within this long is alive: an idle one reports its coverage every second,
+   * a busy one every export interval.
+   */
+  public static final long PROBE_ALIVE_NANOS = 5_000_000_000L;
+
+  static final int TERMS_PER_PARTITION = 4;
+
+  /**
+   * What the probe knows of one offset, on its leader's clock: {@code L} and {@code H} in epoch
+   * nanos (MIN_VALUE when unknown), each the middle of the range's times, with the width of that
+   * range ({@code 0} for one batch or one advance, exact; up to the probe's resolution for joined
+   * ones), the leader, the follower whose fetch moved the high watermark over the offset (-1 for
+   * none or unknown), and the produce request that appended it as the leader timed it: its time in
+   * the request queue and from there to the append ({@code RequestQueueTimeMs} and most of {@code
+   * LocalTimeMs} for that one request; -1 when unknown, the longest among the batches for a joined
+   * range).
+   */
+  public record Instants(
+      int brokerId,
+      long appendNanos,
+      long appendWidthNanos,
+      long commitNanos,
+      long commitWidthNanos,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos) {
+    static final Instants NONE = new Instants(-1, Long.MIN_VALUE, 0, Long.MIN_VALUE, 0, -1, -1, -1);
+
+    public boolean hasAppend() {
+      return appendNanos != Long.MIN_VALUE;
+    }
+
+    public boolean hasCommit() {
+      return commitNanos != Long.MIN_VALUE;
+    }
+  }
+
+  private final int maxPartitions;
+  private final int maxRangesPerTerm;
+  private final Map<PartitionKey, List<Term>> partitions = new HashMap<>();
+  private final Map<Integer, BrokerCoverage> brokers = new HashMap<>();
+  private long droppedRanges;
+  private long ranges;
+  private long commitRangesWithFollower;
+  private long appendRangesWithRequest;
+
+  /**
+   * @param maxPartitions partitions held at once
+   * @param maxRangesPerTerm ranges of each kind a term keeps, the oldest leaving first
+   */
+  public ProbeTimelines(int maxPartitions, int maxRangesPerTerm) {
+    if (maxPartitions <= 0 || maxRangesPerTerm <= 0) {
+      throw new IllegalArgumentException("limits must be positive");
+    }
+    this.maxPartitions = maxPartitions;
+    this.maxRangesPerTerm = maxRangesPerTerm;
+  }
+
+  /**
+   * Notes that broker {@code brokerId}'s probe reported every event before {@code
+   * coveredUntilNanos} (its clock), when the collector's monotonic clock read {@code nowNanos}.
+   */
+  public synchronized void covered(int brokerId, long coveredUntilNanos, long nowNanos) {
+    BrokerCoverage coverage = brokers.get(brokerId);
+    if (coverage == null) {
+      if (brokers.size() >= maxPartitions) {
+        return;
+      }
+      coverage = new BrokerCoverage();
+      brokers.put(brokerId, coverage);
+    }
+    coverage.coveredUntilNanos = Math.max(coverage.coveredUntilNanos, coveredUntilNanos);
+    coverage.reportedAtNanos = nowNanos;
+  }
+
+  /**
+   * Returns how far broker {@code brokerId}'s probe has reported, on its clock, or MIN_VALUE when
+   * it has not reported since {@code sinceNanos} (collector monotonic clock).
+   */
+  public synchronized long coveredUntilNanos(int brokerId, long sinceNanos) {
+    BrokerCoverage coverage = brokers.get(brokerId);
+    if (coverage == null || coverage.reportedAtNanos - sinceNanos < 0) {
+      return Long.MIN_VALUE;
+    }
+    return coverage.coveredUntilNanos;
+  }
+
+  /**
+   * Brokers whose probe is alive at {@code nowNanos} (collector monotonic clock): it reported in
+   * the last {@value #PROBE_ALIVE_NANOS} ns.
+   */
+  public synchronized int liveBrokers(long nowNanos) {
+    int live = 0;
+    for (BrokerCoverage coverage : brokers.values()) {
+      if (coverage.reportedAtNanos - (nowNanos - PROBE_ALIVE_NANOS) >= 0) {
+        live++;
+      }
+    }
+    return live;
+  }
+
+  /**
+   * Adds one append range ({@code first} to {@code last}) of a term, appended between {@code
+   * earliestNanos} and {@code latestNanos}, its produce request's times unknown.
+   */
+  public void append(
+      TermKey term,
+      String topic,
+      int partition,
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos) {
+    append(term, topic, partition, first, last, earliestNanos, latestNanos, -1, -1);
+  }
+
+  /**
+   * Adds one append range ({@code first} to {@code last}) of a term, appended between {@code
+   * earliestNanos} and {@code latestNanos} by a produce request that waited {@code
+   * requestQueueNanos} in the leader's request queue and {@code requestLocalNanos} from there to
+   * the append (each -1 when unknown).
+   */
+  public synchronized void append(
+      TermKey term,
+      String topic,
+      int partition,
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos,
+      long requestQueueNanos,
+      long requestLocalNanos) {
+    Term t = term(term, topic, partition);
+    if (t != null) {
+      t.appends.addAppend(
+          first, last, earliestNanos, latestNanos, requestQueueNanos, requestLocalNanos);
+    }
+    if (requestQueueNanos >= 0 || requestLocalNanos >= 0) {
+      appendRangesWithRequest++;
+    }
+  }
+
+  /**
+   * Adds one commit range: the high watermark passed {@code first} to {@code last}, moved by the
+   * fetch of follower {@code followerId} (-1 for none or unknown).
+   */
+  public synchronized void commit(
+      TermKey term,
+      String topic,
+      int partition,
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos,
+      int followerId) {
+    Term t = term(term, topic, partition);
+    if (t != null) {
+      t.commits.addCommit(first, last, earliestNanos, latestNanos, followerId);
+    }
+    if (followerId >= 0) {
+      commitRangesWithFollower++;
+    }
+  }
+
+  /**
+   * Returns {@code L} and {@code H} of an offset as the probe of its leader {@code leaderId} saw
+   * them, both of one term; either may be unknown.
+   */
+  public synchronized Instants lookup(String topic, int partition, long offset, int leaderId) {
+    List<Term> terms = partitions.get(new PartitionKey(topic, partition));
+    if (terms == null) {
+      return Instants.NONE;
+    }
+    for (int i = terms.size() - 1; i >= 0; i--) {
+      Term t = terms.get(i);
+      if (t.key.brokerId() != leaderId && leaderId >= 0) {
+        continue;
+      }
+      int append = t.appends.find(offset);
+      if (append < 0) {
+        continue;
+      }
+      int commit = t.commits.find(offset);
+      return new Instants(
+          t.key.brokerId(),
+          t.appends.middle(append),
+          t.appends.width(append),
+          commit < 0 ? Long.MIN_VALUE : t.commits.middle(commit),
+          commit < 0 ? 0 : t.commits.width(commit),
+          commit < 0 ? -1 : t.commits.follower(commit),
+          t.appends.requestQueueNanos(append),
+          t.appends.requestLocalNanos(append));
+    }
+    return Instants.NONE;
+  }
+
+  /**
+   * {@inheritDoc} Reads the commit ranges of every term the leader holds whose time falls in the
+   * interval (a binary search per term: ranges arrive in time order), and the append of each
+   * range's first offset.
+   */
+  @Override
+  public synchronized CommitWait heldDuring(int leaderId, long fromEpochNanos, long toEpochNanos) {
+    if (!brokers.containsKey(leaderId)) {
+      return null;
+    }
+    List<long[]> waits = new ArrayList<>(); // {start, end, follower}, cut to the interval
+    for (List<Term> terms : partitions.values()) {
+      for (Term t : terms) {
+        if (t.key.brokerId() != leaderId) {
+          continue;
+        }
+        for (int i = t.commits.firstAtOrAfter(fromEpochNanos); i < t.commits.size(); i++) {
+          int slot = t.commits.slotOf(i);
+          long committed = t.commits.latest(slot);
+          if (committed > toEpochNanos) {
+            break;
+          }
+          int append = t.appends.find(t.commits.first(slot));
+          long start =
+              append < 0 ? committed : Math.max(fromEpochNanos, t.appends.earliest(append));
+          if (start < committed) {
+            waits.add(new long[] {start, committed, t.commits.follower(slot)});
+          }
+        }
+      }
+    }
+    return union(waits);
+  }
+
+  // The union's length, and per follower the part of it that follower's waits add.
+  private static CommitWait union(List<long[]> waits) {
+    if (waits.isEmpty()) {
+      return CommitWait.NONE;
+    }
+    waits.sort((a, b) -> Long.compare(a[0], b[0]));
+    Map<Integer, Long> byFollower = new HashMap<>();
+    long held = 0;
+    long coveredUntil = Long.MIN_VALUE;
+    for (long[] w : waits) {
+      long added = w[1] - Math.max(w[0], coveredUntil);
+      if (added > 0) {
+        held += added;
+        byFollower.merge((int) w[2], added, Long::sum);
+        coveredUntil = w[1];
+      }
+    }
+    int follower = byFollower.entrySet().stream().max(Map.Entry.comparingByValue()).get().getKey();
+    return new CommitWait(held, follower);
+  }
+
+  /** Ranges dropped since start because the partition limit was reached. */
+  public synchronized long droppedRanges() {
+    return droppedRanges;
+  }
+
+  /** Commit ranges received since start that named the follower whose fetch moved them. */
+  public synchronized long commitRangesWithFollower() {
+    return commitRangesWithFollower;
+  }
+
+  /** Append ranges received since start that carried their produce request's times. */
+  public synchronized long appendRangesWithRequest() {
+    return appendRangesWithRequest;
+  }
+
+  /** Ranges received since start. */
+  public synchronized long ranges() {
+    return ranges;
+  }
+
+  private Term term(TermKey key, String topic, int partition) {
+    ranges++;
+    PartitionKey p = new PartitionKey(topic, partition);
+    List<Term> terms = partitions.get(p);
+    if (terms == null) {
+      if (partitions.size() >= maxPartitions) {
+        droppedRanges++;
+        return null;
+      }
+      terms = new ArrayList<>(1);
+      partitions.put(p, terms);
+    }
+    for (int i = terms.size() - 1; i >= 0; i--) {
+      if (terms.get(i).key.equals(key)) {
+        return terms.get(i);
+      }
+    }
+    if (terms.size() >= TERMS_PER_PARTITION) {
+      terms.remove(0);
+    }
+    Term t = new Term(key, maxRangesPerTerm);
+    terms.add(t);
+    return t;
+  }
+
+  /**
+   * A leader term: the broker, its probe's instance (new at every broker start) and the leader
+   * epoch.
+   */
+  public record TermKey(int brokerId, long instanceId, int leaderEpoch) {}
+
+  private record PartitionKey(String topic, int partition) {}
+
+  private static final class BrokerCoverage {
+    long coveredUntilNanos = Long.MIN_VALUE;
+    long reportedAtNanos;
+  }
+
+  private static final class Term {
+    final TermKey key;
+    final ProbeRanges appends;
+    final ProbeRanges commits;
+
+    Term(TermKey key, int maxRanges) {
+      this.key = key;
+      this.appends = ProbeRanges.appends(maxRanges);
+      this.commits = ProbeRanges.commits(maxRanges);
+    }
+  }
+}

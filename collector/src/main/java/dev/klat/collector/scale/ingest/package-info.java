@@ -1,0 +1,6 @@
+/**
+ * The ingest role of a scaled-out collector (docs/scale-out.md): an OTLP sink that splits trace
+ * requests per trace, keys metrics requests by agent instance and writes them, with the broker
+ * probes' logs requests, to the span topics the join role reads. Its producer does the I/O.
+ */
+package dev.klat.collector.scale.ingest;

@@ -1,5 +1,8 @@
 package dev.klat.agent.export;
 
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.otlp.OtlpHttpSender;
+import dev.klat.agentcore.otlp.ProtoWriter;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.model.MetricDef;
 import java.util.ArrayList;
 import java.util.Arrays;

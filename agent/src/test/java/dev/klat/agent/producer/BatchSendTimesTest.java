@@ -8,7 +8,7 @@ import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.LatencyHistogram;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TestSpans;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.MetricDef;
 import java.util.concurrent.CompletableFuture;

@@ -2,9 +2,9 @@ package dev.klat.agent;
 
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.TopicFilter;
-import dev.klat.agent.export.MetricsRegistry;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.Telemetry;
+import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agent.micrometer.MicrometerBridge;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.log.AgentLog;

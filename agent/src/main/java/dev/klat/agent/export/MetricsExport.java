@@ -1,5 +1,7 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.MetricFamily;
+import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
 import dev.klat.agentcore.otlp.ProtoWriter;

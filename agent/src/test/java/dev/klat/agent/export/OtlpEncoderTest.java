@@ -7,6 +7,9 @@ import static dev.klat.agent.export.OtlpAssertions.traceId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.klat.agent.metrics.LatencyHistogram;
+import dev.klat.agent.metrics.MetricFamily;
+import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agentcore.clock.FixedTime;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
 import dev.klat.agentcore.otlp.TestCollector;

@@ -5,6 +5,7 @@ import static dev.klat.agent.export.OtlpAssertions.spanId;
 import static dev.klat.agent.export.OtlpAssertions.traceId;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.agent.metrics.LatencyHistogram;
 import dev.klat.agentcore.otlp.TestCollector;
 import dev.klat.model.LatencyBuckets;
 import dev.klat.model.MetricDef;

@@ -1,6 +1,6 @@
 package dev.klat.agent.micrometer;
 
-import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.metrics.LatencyHistogram;
 import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.MetricDef;
 import io.micrometer.core.instrument.Metrics;

@@ -1,4 +1,4 @@
-package dev.klat.agent.export;
+package dev.klat.agent.metrics;
 
 import java.util.concurrent.atomic.LongAdder;
 

@@ -1,4 +1,4 @@
-package dev.klat.agent.export;
+package dev.klat.agent.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.klat.agent.export;
+package dev.klat.agent.metrics;
 
 import dev.klat.model.LatencyBuckets;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,7 +45,7 @@ public final class LatencyHistogram {
   static final long LAST_BOUND_NANOS = LatencyBuckets.AGENT_LAST_BOUND_NANOS;
 
   /** The number of buckets, including the first and the overflow bucket. */
-  static final int BUCKET_COUNT = LatencyBuckets.AGENT_BUCKET_COUNT;
+  public static final int BUCKET_COUNT = LatencyBuckets.AGENT_BUCKET_COUNT;
 
   private static final long[] UPPER_BOUNDS_NANOS = LatencyBuckets.agentUpperNanos();
   private static final double[] BOUNDS_SECONDS = LatencyBuckets.seconds(UPPER_BOUNDS_NANOS);
@@ -290,8 +290,11 @@ public final class LatencyHistogram {
     return BOUNDS_SECONDS.clone();
   }
 
-  // Shared, not copied: callers in this package must not modify it.
-  static double[] boundsSecondsShared() {
+  /**
+   * {@link #explicitBoundsSeconds()} without the copy, for the encoder, which writes them once per
+   * request: shared, so a caller must not modify it.
+   */
+  public static double[] boundsSecondsShared() {
     return BOUNDS_SECONDS;
   }
 
@@ -337,8 +340,11 @@ public final class LatencyHistogram {
       return bucketCounts.clone();
     }
 
-    // Shared, not copied: callers in this package must not modify it.
-    long[] bucketCountsShared() {
+    /**
+     * {@link #bucketCounts()} without the copy, for the encoder: shared, so a caller must not
+     * modify it.
+     */
+    public long[] bucketCountsShared() {
       return bucketCounts;
     }
 

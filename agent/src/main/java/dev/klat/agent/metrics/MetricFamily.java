@@ -1,4 +1,4 @@
-package dev.klat.agent.export;
+package dev.klat.agent.metrics;
 
 import dev.klat.model.MetricDef;
 import java.util.ArrayList;
@@ -9,15 +9,16 @@ import java.util.List;
  * MetricDef} so that the exporter can report its own health under names model/ does not define.
  * Confined to the exporter thread.
  */
-final class MetricFamily {
+public final class MetricFamily {
 
-  final String name;
-  final String description;
-  final String unit;
-  final MetricDef.Instrument instrument;
-  final List<Point> points = new ArrayList<>();
+  public final String name;
+  public final String description;
+  public final String unit;
+  public final MetricDef.Instrument instrument;
+  public final List<Point> points = new ArrayList<>();
 
-  MetricFamily(String name, String description, String unit, MetricDef.Instrument instrument) {
+  public MetricFamily(
+      String name, String description, String unit, MetricDef.Instrument instrument) {
     this.name = name;
     this.description = description;
     this.unit = unit;
@@ -36,7 +37,7 @@ final class MetricFamily {
     points.add(new Point(tagKeys, tagValues, startEpochNanos, histogram, 0, 0));
   }
 
-  void addLong(String[] tagKeys, String[] tagValues, long startEpochNanos, long value) {
+  public void addLong(String[] tagKeys, String[] tagValues, long startEpochNanos, long value) {
     points.add(new Point(tagKeys, tagValues, startEpochNanos, null, value, 0));
   }
 
@@ -45,19 +46,20 @@ final class MetricFamily {
   }
 
   /** Returns a family with the same metric and a sub-range of the points. */
-  MetricFamily slice(int fromIndex, int toIndex) {
+  public MetricFamily slice(int fromIndex, int toIndex) {
     MetricFamily slice = new MetricFamily(name, description, unit, instrument);
     slice.points.addAll(points.subList(fromIndex, toIndex));
     return slice;
   }
 
-  static final class Point {
-    final String[] tagKeys;
-    final String[] tagValues;
-    final long startEpochNanos;
-    final LatencyHistogram.Snapshot histogram;
-    final long longValue;
-    final double doubleValue;
+  /** One series' value: a histogram, a long or a double, as the family's instrument says. */
+  public static final class Point {
+    public final String[] tagKeys;
+    public final String[] tagValues;
+    public final long startEpochNanos;
+    public final LatencyHistogram.Snapshot histogram;
+    public final long longValue;
+    public final double doubleValue;
 
     Point(
         String[] tagKeys,

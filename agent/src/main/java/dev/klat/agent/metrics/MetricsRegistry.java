@@ -1,4 +1,4 @@
-package dev.klat.agent.export;
+package dev.klat.agent.metrics;
 
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.model.MetricDef;
@@ -54,7 +54,8 @@ public final class MetricsRegistry {
     this(maxSeries, TimeSource.SYSTEM);
   }
 
-  MetricsRegistry(int maxSeries, TimeSource time) {
+  /** Creates a registry whose series start at {@code time}'s instants (the exporter's clock). */
+  public MetricsRegistry(int maxSeries, TimeSource time) {
     if (maxSeries < 0) {
       throw new IllegalArgumentException("maxSeries must be >= 0, got " + maxSeries);
     }
@@ -198,7 +199,7 @@ public final class MetricsRegistry {
    * Reads every series into families for the encoder, one per metric. Empty histograms and gauges
    * without a value are left out; counters at 0 are kept, so that a rate starts from 0.
    */
-  List<MetricFamily> collect() {
+  public List<MetricFamily> collect() {
     Map<MetricDef, MetricFamily> families = new IdentityHashMap<>();
     List<MetricFamily> ordered = new ArrayList<>();
     List<Series> all = new ArrayList<>(series.values());

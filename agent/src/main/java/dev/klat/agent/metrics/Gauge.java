@@ -1,4 +1,4 @@
-package dev.klat.agent.export;
+package dev.klat.agent.metrics;
 
 /**
  * A value sampled at collection time, such as a consumer lag, exported as an OTLP gauge. The last

@@ -1,6 +1,6 @@
 package dev.klat.agentcore.clock;
 
-/** The clocks of the export layer, injected so that tests can fix them. */
+/** The clocks of the agents' exporters and instruments, injected so that tests can fix them. */
 public interface TimeSource {
 
   /** The system clocks. */

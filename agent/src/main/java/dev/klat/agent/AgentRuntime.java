@@ -1,13 +1,13 @@
 package dev.klat.agent;
 
 import dev.klat.agent.config.AgentConfig;
-import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.config.TopicFilter;
-import dev.klat.agent.export.MetricsRegistry;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.Telemetry;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agent.micrometer.MicrometerBridge;
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.log.AgentLog;
 
 /**
  * What the hooks need at run time, set once by {@link KlatAgent} before any class is transformed.

@@ -1,6 +1,6 @@
 package dev.klat.agent;
 
-import dev.klat.agent.config.AgentLog;
+import dev.klat.agentcore.log.AgentLog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;

@@ -1,13 +1,14 @@
 package dev.klat.agent;
 
 import dev.klat.agent.config.AgentConfig;
-import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.consumer.ConsumerInstrumentation;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
-import dev.klat.agent.weave.ClassPlan;
 import dev.klat.agent.weave.HelperInjector;
 import dev.klat.agent.weave.KlatTransformer;
+import dev.klat.agentcore.clock.WallClock;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.weave.ClassPlan;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.Arrays;

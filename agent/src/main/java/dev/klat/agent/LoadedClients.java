@@ -1,7 +1,7 @@
 package dev.klat.agent;
 
-import dev.klat.agent.config.AgentLog;
-import dev.klat.agent.weave.ClassPlan;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.weave.ClassPlan;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;

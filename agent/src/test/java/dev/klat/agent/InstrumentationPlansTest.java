@@ -2,13 +2,13 @@ package dev.klat.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.consumer.ConsumerInstrumentation;
 import dev.klat.agent.producer.ProducerInstrumentation;
-import dev.klat.agent.weave.ClassPlan;
-import dev.klat.agent.weave.Hook;
 import dev.klat.agent.weave.KlatTransformer;
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.weave.ClassPlan;
+import dev.klat.agentcore.weave.Hook;
+import dev.klat.agentcore.weave.StateHolder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,7 @@
 package dev.klat.agent;
 
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.clock.WallClock;
 import java.util.concurrent.TimeUnit;
 
 /**

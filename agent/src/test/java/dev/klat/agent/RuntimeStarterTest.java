@@ -3,7 +3,7 @@ package dev.klat.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.agent.config.AgentConfig;
-import dev.klat.agent.config.AgentLog;
+import dev.klat.agentcore.log.AgentLog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

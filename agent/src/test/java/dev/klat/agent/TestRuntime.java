@@ -1,10 +1,10 @@
 package dev.klat.agent;
 
 import dev.klat.agent.config.AgentConfig;
-import dev.klat.agent.config.AgentLog;
 import dev.klat.agent.export.ExportSettings;
 import dev.klat.agent.export.Telemetry;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.log.AgentLog;
 import java.util.HashMap;
 import java.util.Map;
 

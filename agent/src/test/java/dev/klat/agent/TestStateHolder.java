@@ -1,6 +1,6 @@
 package dev.klat.agent;
 
-import dev.klat.agent.weave.StateHolder;
+import dev.klat.agentcore.weave.StateHolder;
 
 /**
  * Stands in for a kafka-clients object the weaver gave a {@code klat$state} field (a producer, a

@@ -1,8 +1,8 @@
 package dev.klat.probe;
 
-import dev.klat.agent.config.AgentLog;
-import dev.klat.agent.export.OtlpHttpSender;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.otlp.OtlpHttpSender;
 import java.lang.instrument.Instrumentation;
 import java.security.SecureRandom;
 import java.util.Collections;

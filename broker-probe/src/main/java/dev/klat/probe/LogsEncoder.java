@@ -1,6 +1,6 @@
 package dev.klat.probe;
 
-import dev.klat.agent.export.ProtoWriter;
+import dev.klat.agentcore.otlp.ProtoWriter;
 import dev.klat.model.BrokerProbeWire;
 import dev.klat.model.SpanAttributes;
 

@@ -1,7 +1,7 @@
 package dev.klat.probe;
 
-import dev.klat.agent.WallClock;
-import dev.klat.agent.config.AgentLog;
+import dev.klat.agentcore.clock.WallClock;
+import dev.klat.agentcore.log.AgentLog;
 
 /**
  * The calls woven into {@code kafka.cluster.Partition} (see {@link PartitionInstrumentation}). They

@@ -1,6 +1,6 @@
 package dev.klat.probe;
 
-import dev.klat.agent.WallClock;
+import dev.klat.agentcore.clock.WallClock;
 
 /**
  * The broker's wall clock in nanoseconds, read with one {@code System.nanoTime()} from an anchor

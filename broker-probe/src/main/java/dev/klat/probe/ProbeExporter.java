@@ -1,10 +1,10 @@
 package dev.klat.probe;
 
-import dev.klat.agent.config.AgentLog;
-import dev.klat.agent.export.Backoff;
-import dev.klat.agent.export.ClockSync;
-import dev.klat.agent.export.OtlpHttpSender;
-import dev.klat.agent.export.OtlpHttpSender.Outcome;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.otlp.Backoff;
+import dev.klat.agentcore.otlp.ClockSync;
+import dev.klat.agentcore.otlp.OtlpHttpSender;
+import dev.klat.agentcore.otlp.OtlpHttpSender.Outcome;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.TopicPartition;
 

@@ -1,8 +1,8 @@
 package dev.klat.probe;
 
-import dev.klat.agent.config.AgentLog;
-import dev.klat.agent.weave.ClassPlan;
-import dev.klat.agent.weave.Weaver;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.weave.ClassPlan;
+import dev.klat.agentcore.weave.Weaver;
 import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;

@@ -1,6 +1,6 @@
 package dev.klat.probe;
 
-import dev.klat.agent.config.AgentLog;
+import dev.klat.agentcore.log.AgentLog;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;

@@ -2,8 +2,8 @@ package dev.klat.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.agent.config.AgentLog;
-import dev.klat.agent.weave.Weaver;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.weave.Weaver;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;

@@ -1,5 +1,6 @@
 package dev.klat.agent.config;
 
+import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.OtlpPaths;
 import java.net.URI;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package dev.klat.agent.config;
 
 import dev.klat.agent.config.ConfigValues.BadValueException;
+import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.OtlpPaths;
 import java.io.Reader;
 import java.net.URI;

@@ -1,5 +1,6 @@
 package dev.klat.agent.config;
 
+import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.Durations;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,7 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.export.Counter;
+import dev.klat.agent.metrics.Counter;
 import dev.klat.agent.micrometer.MicrometerBridge;
 import dev.klat.agent.weave.PrivateFields;
 import dev.klat.model.MetricDef;

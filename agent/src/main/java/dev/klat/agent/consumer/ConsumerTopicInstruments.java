@@ -1,8 +1,8 @@
 package dev.klat.agent.consumer;
 
-import dev.klat.agent.export.Gauge;
-import dev.klat.agent.export.LatencyHistogram;
-import dev.klat.agent.export.MetricsRegistry;
+import dev.klat.agent.metrics.Gauge;
+import dev.klat.agent.metrics.LatencyHistogram;
+import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agent.micrometer.MicrometerBridge;
 import dev.klat.agent.micrometer.MicrometerTimer;
 import dev.klat.model.MetricDef;

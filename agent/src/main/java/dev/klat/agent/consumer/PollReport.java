@@ -1,8 +1,8 @@
 package dev.klat.agent.consumer;
 
-import dev.klat.agent.export.Counter;
-import dev.klat.agent.export.Gauge;
-import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.metrics.Counter;
+import dev.klat.agent.metrics.Gauge;
+import dev.klat.agent.metrics.LatencyHistogram;
 import dev.klat.agent.micrometer.MicrometerTimer;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

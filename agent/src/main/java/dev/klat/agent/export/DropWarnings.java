@@ -1,5 +1,7 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.MetricsRegistry;
+
 /**
  * Warns, through the rate-limited log, when spans were dropped or metric series refused since the
  * last warning, with the count since then and the total. Exporter thread only.

@@ -1,5 +1,8 @@
 package dev.klat.agent.export;
 
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.otlp.Backoff;
+import dev.klat.agentcore.otlp.OtlpHttpSender;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 

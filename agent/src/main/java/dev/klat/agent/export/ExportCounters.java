@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.MetricFamily;
 import dev.klat.model.MetricDef;
 import java.util.ArrayList;
 import java.util.List;

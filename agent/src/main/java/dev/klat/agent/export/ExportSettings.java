@@ -1,6 +1,7 @@
 package dev.klat.agent.export;
 
 import dev.klat.agent.config.AgentConfig;
+import dev.klat.agent.metrics.MetricsRegistry;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.util.Collections;

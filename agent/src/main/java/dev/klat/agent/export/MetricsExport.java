@@ -1,5 +1,10 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.MetricFamily;
+import dev.klat.agent.metrics.MetricsRegistry;
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.otlp.OtlpHttpSender;
+import dev.klat.agentcore.otlp.ProtoWriter;
 import java.util.List;
 
 /**

@@ -1,5 +1,9 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.LatencyHistogram;
+import dev.klat.agent.metrics.MetricFamily;
+import dev.klat.agentcore.otlp.ClockSync;
+import dev.klat.agentcore.otlp.ProtoWriter;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;

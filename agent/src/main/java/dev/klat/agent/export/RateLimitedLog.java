@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.agentcore.clock.TimeSource;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;

@@ -1,5 +1,7 @@
 package dev.klat.agent.export;
 
+import dev.klat.agentcore.otlp.OtlpHttpSender;
+import dev.klat.agentcore.otlp.ProtoWriter;
 import java.util.ArrayList;
 import java.util.List;
 

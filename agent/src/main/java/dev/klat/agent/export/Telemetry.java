@@ -1,5 +1,9 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.MetricsRegistry;
+import dev.klat.agentcore.clock.TimeSource;
+import dev.klat.agentcore.otlp.ClockSync;
+import dev.klat.agentcore.otlp.OtlpHttpSender;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,6 +1,6 @@
 package dev.klat.agent.micrometer;
 
-import dev.klat.agent.config.AgentLog;
+import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.MetricDef;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

@@ -1,7 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.metrics.LatencyHistogram;
 import dev.klat.agent.micrometer.MicrometerTimer;
 import dev.klat.model.MetricDef;
 import java.util.function.Function;

@@ -1,8 +1,8 @@
 package dev.klat.agent.producer;
 
-import dev.klat.agent.weave.ClassPlan;
-import dev.klat.agent.weave.Hook;
-import dev.klat.agent.weave.Hook.Value;
+import dev.klat.agentcore.weave.ClassPlan;
+import dev.klat.agentcore.weave.Hook;
+import dev.klat.agentcore.weave.Hook.Value;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;

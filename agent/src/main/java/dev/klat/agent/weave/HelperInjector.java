@@ -1,5 +1,6 @@
 package dev.klat.agent.weave;
 
+import dev.klat.agentcore.weave.StateHolder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,9 @@
 package dev.klat.agent.weave;
 
-import dev.klat.agent.config.AgentLog;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.weave.ClassPlan;
+import dev.klat.agentcore.weave.StateHolder;
+import dev.klat.agentcore.weave.Weaver;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.HashMap;
@@ -61,11 +64,11 @@ public final class KlatTransformer implements ClassFileTransformer {
       if (plansByInternalName == null) {
         Map<String, ClassPlan> built = new HashMap<String, ClassPlan>();
         for (ClassPlan plan : planSource.plans()) {
-          if (!plan.internalName.startsWith(KAFKA_CLIENTS_PREFIX)) {
-            throw new IllegalArgumentException(plan.internalName + " is outside kafka-clients");
+          if (!plan.internalName().startsWith(KAFKA_CLIENTS_PREFIX)) {
+            throw new IllegalArgumentException(plan.internalName() + " is outside kafka-clients");
           }
-          if (built.put(plan.internalName, plan) != null) {
-            throw new IllegalArgumentException("two plans for " + plan.internalName);
+          if (built.put(plan.internalName(), plan) != null) {
+            throw new IllegalArgumentException("two plans for " + plan.internalName());
           }
         }
         plansByInternalName = built;

@@ -1,5 +1,7 @@
 package dev.klat.agent.weave;
 
+import dev.klat.agentcore.weave.StateHolder;
+
 /**
  * The klat state of an instrumented kafka-clients object: in its {@link StateHolder} field when its
  * class was woven as it loaded (the {@code -javaagent} path), else in a weak identity map, for

@@ -3,7 +3,9 @@ package dev.klat.agent.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.agent.config.AgentConfig.Status;
-import dev.klat.agent.config.AgentLog.Level;
+import dev.klat.agentcore.log.AgentLog;
+import dev.klat.agentcore.log.AgentLog.Level;
+import dev.klat.agentcore.log.CapturedLog;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -2,6 +2,7 @@ package dev.klat.agent.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.agentcore.log.CapturedLog;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;

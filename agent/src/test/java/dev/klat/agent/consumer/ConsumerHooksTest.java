@@ -7,7 +7,7 @@ import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.ManualTime;
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
-import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.metrics.LatencyHistogram;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TimingHeader;

@@ -2,7 +2,7 @@ package dev.klat.agent.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.agent.export.MetricsRegistry;
+import dev.klat.agent.metrics.MetricsRegistry;
 import org.junit.jupiter.api.Test;
 
 class ConsumerTopicInstrumentsTest {

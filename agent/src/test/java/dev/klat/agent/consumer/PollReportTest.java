@@ -2,8 +2,8 @@ package dev.klat.agent.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.agent.export.Counter;
-import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.metrics.Counter;
+import dev.klat.agent.metrics.LatencyHistogram;
 import org.junit.jupiter.api.Test;
 
 class PollReportTest {

@@ -2,6 +2,7 @@ package dev.klat.agent.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.agentcore.clock.FixedTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ class DropWarningsTest {
   @Test
   void warnsWithTheCountSinceTheLastWarningAndTheTotal() {
     List<String> lines = new ArrayList<>();
-    OtlpEncoderTest.FixedTime time = new OtlpEncoderTest.FixedTime(0);
+    FixedTime time = new FixedTime(0);
     DropWarnings warnings = new DropWarnings(new RateLimitedLog(lines::add, time), 100);
     warnings.check(0, 0);
     assertThat(lines).isEmpty();

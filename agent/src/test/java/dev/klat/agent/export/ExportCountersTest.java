@@ -2,6 +2,7 @@ package dev.klat.agent.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.agent.metrics.MetricFamily;
 import dev.klat.model.MetricDef;
 import java.util.List;
 import org.junit.jupiter.api.Test;

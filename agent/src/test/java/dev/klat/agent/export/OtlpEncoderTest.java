@@ -7,13 +7,21 @@ import static dev.klat.agent.export.OtlpAssertions.traceId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.klat.agent.metrics.LatencyHistogram;
+import dev.klat.agent.metrics.MetricFamily;
+import dev.klat.agent.metrics.MetricsRegistry;
+import dev.klat.agentcore.clock.FixedTime;
+import dev.klat.agentcore.otlp.OtlpHttpSender;
+import dev.klat.agentcore.otlp.TestCollector;
 import dev.klat.model.AttributeDef;
+import dev.klat.model.LatencyBuckets;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
 import dev.klat.model.TagKeys;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
@@ -296,7 +304,7 @@ class OtlpEncoderTest {
     assertThat(counts).hasSize(point.getExplicitBoundsCount() + 1);
     assertThat(counts.stream().mapToLong(Long::longValue).sum()).isEqualTo(point.getCount());
     assertThat(counts.get(0)).isEqualTo(1);
-    int index = LatencyHistogram.bucketIndex(1_500_000);
+    int index = LatencyBuckets.agentIndex(1_500_000);
     assertThat(counts.get(index)).isEqualTo(2);
     assertThat(point.getExplicitBounds(index)).isGreaterThanOrEqualTo(1.5e-3);
     assertThat(point.getExplicitBounds(index - 1)).isLessThan(1.5e-3);
@@ -382,23 +390,36 @@ class OtlpEncoderTest {
     assertThat(chunks).hasSize(8);
   }
 
-  /** A clock that stands still. */
-  static final class FixedTime implements TimeSource {
-    volatile long epochNanos;
-    volatile long nanoTime;
+  @Test
+  void theCollectorsClockMeasuredOnTheExportsGoesIntoTheResource() throws Exception {
+    FixedTime time = new FixedTime(1_700_000_000_000_000_000L);
+    List<SpanRecord> spans = List.of(new SpanRecord().setTraceId(1, 2).setSpanId(3).setName("n"));
+    try (TestCollector collector = new TestCollector()) {
+      // The collector's clock is 250 ms ahead.
+      long collectorMicros = time.epochNanos / 1000 + 250_000;
+      collector.traceResponder =
+          TestCollector.withClockHeaders(
+              Long.toString(collectorMicros), Long.toString(collectorMicros + 1), 200);
+      OtlpHttpSender sender = new OtlpHttpSender(collector.endpoint(), Map.of(), false, "v", time);
+      byte[] body = new OtlpEncoder(Map.of("service.name", "s"), "v").encodeSpans(spans);
+      sender.sendTracesPayload(sender.payload(body, body.length), 1000, 1000);
 
-    FixedTime(long epochNanos) {
-      this.epochNanos = epochNanos;
-    }
-
-    @Override
-    public long epochNanos() {
-      return epochNanos;
-    }
-
-    @Override
-    public long nanoTime() {
-      return nanoTime;
+      byte[] request =
+          new OtlpEncoder(Map.of("service.name", "s"), "v", sender.clockSync()).encodeSpans(spans);
+      List<KeyValue> resource =
+          ExportTraceServiceRequest.parseFrom(request)
+              .getResourceSpans(0)
+              .getResource()
+              .getAttributesList();
+      assertThat(resource)
+          .extracting(KeyValue::getKey)
+          .containsExactly(
+              "service.name",
+              "klat.clock.collector_offset_ns",
+              "klat.clock.collector_uncertainty_ns");
+      // The fixed test clock makes t0 = t3: the collector's 1 us is all the round trip there is.
+      assertThat(resource.get(1).getValue().getIntValue()).isEqualTo(250_000_000L + 1000);
+      assertThat(resource.get(2).getValue().getIntValue()).isEqualTo(1000);
     }
   }
 }

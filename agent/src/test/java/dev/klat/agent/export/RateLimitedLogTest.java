@@ -2,6 +2,7 @@ package dev.klat.agent.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.agentcore.clock.FixedTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class RateLimitedLogTest {
 
-  private final OtlpEncoderTest.FixedTime time = new OtlpEncoderTest.FixedTime(0);
+  private final FixedTime time = new FixedTime(0);
   private final List<String> lines = new ArrayList<>();
   private final RateLimitedLog log = new RateLimitedLog(lines::add, time);
 

@@ -5,6 +5,9 @@ import static dev.klat.agent.export.OtlpAssertions.spanId;
 import static dev.klat.agent.export.OtlpAssertions.traceId;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.agent.metrics.LatencyHistogram;
+import dev.klat.agentcore.otlp.TestCollector;
+import dev.klat.model.LatencyBuckets;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
@@ -188,8 +191,8 @@ class TelemetryTest {
     assertThat(point.getSum()).isCloseTo(0.008, org.assertj.core.api.Assertions.within(1e-12));
     assertThat(point.getStartTimeUnixNano()).isEqualTo(first.getStartTimeUnixNano());
     assertThat(point.getTimeUnixNano()).isGreaterThan(first.getTimeUnixNano());
-    assertThat(point.getBucketCounts(LatencyHistogram.bucketIndex(2_000_000))).isEqualTo(1);
-    assertThat(point.getBucketCounts(LatencyHistogram.bucketIndex(3_000_000))).isEqualTo(2);
+    assertThat(point.getBucketCounts(LatencyBuckets.agentIndex(2_000_000))).isEqualTo(1);
+    assertThat(point.getBucketCounts(LatencyBuckets.agentIndex(3_000_000))).isEqualTo(2);
     assertThat(TimeUnit.NANOSECONDS.toMillis(later.receivedNanos() - firstNanos))
         .as("at least one interval between the two exports")
         .isGreaterThanOrEqualTo(150);

@@ -3,7 +3,7 @@ package dev.klat.agent.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.klat.agent.config.AgentLog;
+import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.MetricDef;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Meter;

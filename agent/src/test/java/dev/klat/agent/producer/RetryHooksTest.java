@@ -7,7 +7,7 @@ import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TestSpans;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.model.SpanAttributes;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;

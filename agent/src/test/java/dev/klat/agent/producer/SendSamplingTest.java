@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.klat.agent.consumer;
 
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.klat.agent.micrometer;
 
-import dev.klat.agent.config.AgentLog;
-import dev.klat.agent.export.LatencyHistogram;
+import dev.klat.agent.metrics.LatencyHistogram;
+import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.MetricDef;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -3,7 +3,7 @@ package dev.klat.agent.producer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
-import dev.klat.agent.export.TimeSource;
+import dev.klat.agentcore.clock.TimeSource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;

@@ -1,5 +1,6 @@
 package dev.klat.agent.weave;
 
+import dev.klat.agentcore.weave.StateHolder;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The agent's and the broker probe's jars carry every klat class their own classes refer to. The
- * probe's jar takes a hand-picked list of the agent's classes: a class one of them started to use
- * and the list did not name was missing at run time, and the probe's log, which swallows its own
- * errors so as never to fail the broker, fell silent.
+ * probe's jar once took a hand-picked list of the agent's classes: a class one of them started to
+ * use and the list did not name was missing at run time, and the probe's log, which swallows its
+ * own errors so as never to fail the broker, fell silent. Both now shade {@code agent-core/} whole;
+ * the probe relocates it, so that the two jars in one JVM share none of its classes
+ * (agent-core/DESIGN.md).
  */
 class SelfContainedJarsIT {
 
@@ -36,6 +38,39 @@ class SelfContainedJarsIT {
   @Test
   void theAgentJarHasEveryKlatClassItsClassesUse() throws IOException {
     assertThat(missingKlatClasses(Paths.get(System.getProperty("klat.agent.jar")))).isEmpty();
+  }
+
+  @Test
+  void theBrokerProbeJarHoldsTheCoreAndAsmRelocatedAndNothingOfTheClientAgent() throws IOException {
+    Set<String> probe = classes(Paths.get(System.getProperty("klat.broker-probe.jar")));
+    assertThat(probe)
+        .as("only the probe's own packages and the model, as before")
+        .allMatch(c -> c.startsWith("dev/klat/probe/") || c.startsWith("dev/klat/model/"))
+        .anyMatch(c -> c.startsWith("dev/klat/probe/shaded/agentcore/weave/"))
+        .anyMatch(c -> c.startsWith("dev/klat/probe/shaded/asm/"));
+    Set<String> agent = classes(Paths.get(System.getProperty("klat.agent.jar")));
+    assertThat(agent)
+        .as("the core whole, ASM relocated")
+        .allMatch(c -> c.startsWith("dev/klat/"))
+        .anyMatch(c -> c.startsWith("dev/klat/agentcore/weave/"))
+        .anyMatch(c -> c.startsWith("dev/klat/agent/shaded/asm/"));
+    Set<String> shared = new TreeSet<>(probe);
+    shared.retainAll(agent);
+    assertThat(shared).as("classes in both jars").allMatch(c -> c.startsWith("dev/klat/model/"));
+  }
+
+  private static Set<String> classes(Path jar) throws IOException {
+    Set<String> classes = new TreeSet<>();
+    try (JarFile file = new JarFile(jar.toFile())) {
+      Enumeration<JarEntry> entries = file.entries();
+      while (entries.hasMoreElements()) {
+        String name = entries.nextElement().getName();
+        if (name.endsWith(".class")) {
+          classes.add(name);
+        }
+      }
+    }
+    return classes;
   }
 
   // A klat class named in a class constant or in a type descriptor.

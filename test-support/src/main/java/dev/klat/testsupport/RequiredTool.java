@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.opentest4j.TestAbortedException;
 
@@ -14,23 +15,27 @@ import org.opentest4j.TestAbortedException;
  * it. A test skips only the step that needs the tool (DemoIT keeps its scenario checks without a
  * browser). {@code test-support/run-tests.sh} installs the same list; a tool added here is added
  * there.
+ *
+ * <ul>
+ *   <li>{@code chromium} renders the collector's page and the lab's report (DemoIT, LabIT);
+ *   <li>{@code prometheus} runs the rules and answers every panel's query (PrometheusIT);
+ *   <li>{@code promtool} checks the rules, the alerts' unit tests and the deploy config
+ *       (PromtoolTest, DeployTest);
+ *   <li>{@code node} runs the Grafana schema check (GrafanaSchemaTest).
+ * </ul>
+ *
+ * Each constant is named after its command and holds the Debian packages that install it.
  */
 public enum RequiredTool {
-  /** Renders the collector's page and the lab's report (DemoIT, LabIT). */
-  CHROMIUM("chromium", "Debian's chromium (apt-get install chromium)"),
-  /** Runs the rules and answers every panel's query (PrometheusIT). */
-  PROMETHEUS("prometheus", "Debian's prometheus (apt-get install prometheus)"),
-  /** Checks the rules, the alerts' unit tests and the deploy config (PromtoolTest, DeployTest). */
-  PROMTOOL("promtool", "promtool, from Debian's prometheus (apt-get install prometheus)"),
-  /** Runs the Grafana schema check (GrafanaSchemaTest). */
-  NODE("node", "Node.js (apt-get install nodejs npm)");
+  CHROMIUM("chromium"),
+  PROMETHEUS("prometheus"),
+  PROMTOOL("prometheus"),
+  NODE("nodejs npm");
 
-  private final String command;
-  private final String installedBy;
+  private final String debianPackages;
 
-  RequiredTool(String command, String installedBy) {
-    this.command = command;
-    this.installedBy = installedBy;
+  RequiredTool(String debianPackages) {
+    this.debianPackages = debianPackages;
   }
 
   /**
@@ -40,13 +45,26 @@ public enum RequiredTool {
    */
   public Path require(String skipped) {
     Path found = find(System.getenv());
-    require(found != null, installedBy + " is not installed", skipped);
+    String command = command();
+    require(
+        found != null,
+        command
+            + " is not installed (Debian's "
+            + debianPackages
+            + ": apt-get install "
+            + debianPackages
+            + ")",
+        skipped);
     return found;
   }
 
   /** Whether the tool is installed, without skipping anything. */
   public boolean installed() {
     return find(System.getenv()) != null;
+  }
+
+  private String command() {
+    return name().toLowerCase(Locale.ROOT);
   }
 
   Path find(Map<String, String> environment) {
@@ -56,7 +74,7 @@ public enum RequiredTool {
       if (dir.isEmpty()) {
         continue;
       }
-      Path candidate = Paths.get(dir, command);
+      Path candidate = Paths.get(dir, command());
       if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
         return candidate;
       }

@@ -278,15 +278,18 @@ class ConsumerAgentIT {
           awaitHistogram(
               receiver, MetricDef.E2E_LATENCY.name(), records, "topic", topic, "group", group);
       // The histogram keeps buckets 6.25% wide: its percentile is a bucket, and the application's
-      // must lie within 1 ms of it.
+      // must lie within it, give or take what the spans may differ from the application by above
+      // (1 ms at the median, 5 ms at p99: a loaded CI run had 17 records apart and the p99s 3.6 ms
+      // apart, the spans' p99 inside the histogram's bucket).
       for (double quantile : new double[] {0.50, 0.99}) {
         double[] bucket = bucketOf(e2e, quantile);
         long app99or50 = percentile(appLatencies, quantile);
+        double toleranceSeconds = quantile == 0.50 ? 0.001 : 0.005;
         assertThat(app99or50 / 1e9)
             .as(
                 "app p%d vs klat.e2e.latency bucket (%f, %f] s; %s",
                 (int) (quantile * 100), bucket[0], bucket[1], summary)
-            .isBetween(bucket[0] - 0.001, bucket[1] + 0.001);
+            .isBetween(bucket[0] - toleranceSeconds, bucket[1] + toleranceSeconds);
       }
       for (MetricDef metric :
           List.of(MetricDef.CONSUMER_FETCH_LATENCY, MetricDef.CONSUMER_BUFFER_LATENCY)) {

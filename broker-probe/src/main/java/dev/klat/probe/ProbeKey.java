@@ -41,11 +41,15 @@ enum ProbeKey {
   /** Old spellings still read with a warning: none yet, the probe's keys were born to the rule. */
   final String[] oldKeys;
 
+  /** The environment variables of {@link #oldKeys} that are not {@link #envName}. */
+  final String[] oldEnvNames;
+
   ProbeKey(String key, SettingType type, String defaultValue, String... oldKeys) {
     this.key = key;
     this.envName = SettingNames.envName(key);
     this.type = type;
     this.defaultValue = defaultValue;
     this.oldKeys = oldKeys;
+    this.oldEnvNames = SettingNames.oldEnvNames("", envName, oldKeys);
   }
 }

@@ -63,8 +63,8 @@ final class ProbeSettings {
   }
 
   /**
-   * The checked value of {@code key}: the system property (under its key or an old spelling), else
-   * the environment variable, else the default.
+   * The checked value of {@code key}: the system property, else the environment variable (each
+   * under its own name or an old spelling's), else the default.
    *
    * @throws SettingValueException naming the key, for a bad value
    */
@@ -73,8 +73,11 @@ final class ProbeSettings {
     String name = SettingNames.spellingIn(system, key.key, key.oldKeys);
     String value = name == null ? null : nonEmpty(system.getProperty(name));
     SettingNames.addOldSpellingWarnings(system, "system property", key.key, key.oldKeys, warnings);
-    if (value == null) {
-      value = nonEmpty(environment.get(key.envName));
+    String envName = SettingNames.spellingIn(environment, key.envName, key.oldEnvNames);
+    SettingNames.addOldSpellingWarnings(
+        environment, "environment variable", key.envName, key.oldEnvNames, warnings);
+    if (value == null && envName != null) {
+      value = nonEmpty(environment.get(envName));
     }
     value = value == null ? key.defaultValue : value;
     try {

@@ -2,10 +2,8 @@ package dev.klat.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.klat.model.SettingNames;
 import dev.klat.testsupport.SettingTableCheck;
 import dev.klat.testsupport.SettingTableCheck.Setting;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,35 +13,23 @@ import org.junit.jupiter.api.Test;
  */
 class ProbeSettingsDocTest {
 
-  private static List<Setting> table() {
-    return Arrays.stream(ProbeKey.values())
-        .map(
-            k ->
-                new Setting(
-                    k.key,
-                    k.envName,
-                    k.type.describe(),
-                    k.defaultValue,
-                    List.of(k.oldKeys),
-                    Arrays.stream(k.oldKeys).map(SettingNames::envName).toList()))
-        .toList();
-  }
+  private static final List<Setting> TABLE = SettingTableCheck.table(ProbeKey.values());
 
   @Test
   void everyKeyFollowsTheNamingRule() {
-    assertThat(SettingTableCheck.namingProblems(table(), 1, "")).isEmpty();
+    assertThat(SettingTableCheck.namingProblems(TABLE, 1, "")).isEmpty();
   }
 
   @Test
   void noTwoKeysShareAnEnvironmentVariable() {
-    assertThat(SettingTableCheck.envNameCollisions(table())).isEmpty();
+    assertThat(SettingTableCheck.envNameCollisions(TABLE)).isEmpty();
   }
 
   @Test
   void everyKeyHasOneRowWithItsEnvironmentVariableTypeAndDefault() {
     assertThat(
             SettingTableCheck.docProblems(
-                List.of(SettingTableCheck.repositoryFile("docs/broker-probe.md")), table()))
+                List.of(SettingTableCheck.repositoryFile("docs/broker-probe.md")), TABLE))
         .isEmpty();
   }
 

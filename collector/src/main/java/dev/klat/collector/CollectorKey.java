@@ -2,7 +2,6 @@ package dev.klat.collector;
 
 import dev.klat.model.SettingNames;
 import dev.klat.model.SettingType;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -139,14 +138,7 @@ enum CollectorKey {
     this.type = type;
     this.defaultValue = defaultValue;
     this.oldKeys = oldKeys;
-    List<String> oldEnv = new ArrayList<>();
-    for (String old : oldKeys) {
-      String name = SettingNames.envName(PROPERTY_PREFIX + old);
-      if (!name.equals(envName)) {
-        oldEnv.add(name);
-      }
-    }
-    this.oldEnvNames = oldEnv.toArray(new String[0]);
+    this.oldEnvNames = SettingNames.oldEnvNames(PROPERTY_PREFIX, envName, oldKeys);
   }
 
   /** The setting whose key or old spelling is {@code name}, or null. */

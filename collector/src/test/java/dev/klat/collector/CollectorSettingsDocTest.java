@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.testsupport.SettingTableCheck;
 import dev.klat.testsupport.SettingTableCheck.Setting;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,28 +14,16 @@ import org.junit.jupiter.api.Test;
  */
 class CollectorSettingsDocTest {
 
-  private static List<Setting> table() {
-    return Arrays.stream(CollectorKey.values())
-        .map(
-            k ->
-                new Setting(
-                    k.key,
-                    k.envName,
-                    k.type.describe(),
-                    k.defaultValue,
-                    List.of(k.oldKeys),
-                    List.of(k.oldEnvNames)))
-        .toList();
-  }
+  private static final List<Setting> TABLE = SettingTableCheck.table(CollectorKey.values());
 
   @Test
   void everyKeyFollowsTheNamingRule() {
-    assertThat(SettingTableCheck.namingProblems(table(), 0, CollectorConfig.ENV_PREFIX)).isEmpty();
+    assertThat(SettingTableCheck.namingProblems(TABLE, 0, CollectorConfig.ENV_PREFIX)).isEmpty();
   }
 
   @Test
   void noTwoKeysShareAnEnvironmentVariable() {
-    assertThat(SettingTableCheck.envNameCollisions(table())).isEmpty();
+    assertThat(SettingTableCheck.envNameCollisions(TABLE)).isEmpty();
   }
 
   @Test
@@ -46,7 +33,7 @@ class CollectorSettingsDocTest {
                 List.of(
                     SettingTableCheck.repositoryFile("docs/collector.md"),
                     SettingTableCheck.repositoryFile("docs/scale-out.md")),
-                table()))
+                TABLE))
         .isEmpty();
   }
 

@@ -30,6 +30,32 @@ public final class SettingNames {
   }
 
   /**
+   * The environment variables of a setting's old spellings that are not its own: none for a rename
+   * from dots to dashes, which maps to the same variable; {@code JOIN_WINDOW_MS} for the
+   * collector's old {@code join.window.ms}.
+   *
+   * @param prefix what comes before a key in {@link #envName}'s argument, such as {@code
+   *     klat.collector.}; empty for keys that carry their prefix
+   * @param envName the setting's own environment variable
+   */
+  public static String[] oldEnvNames(String prefix, String envName, String[] oldKeys) {
+    String[] names = new String[oldKeys.length];
+    int count = 0;
+    for (String old : oldKeys) {
+      String name = envName(prefix + old);
+      if (!name.equals(envName)) {
+        names[count++] = name;
+      }
+    }
+    if (count == names.length) {
+      return names;
+    }
+    String[] distinct = new String[count];
+    System.arraycopy(names, 0, distinct, 0, count);
+    return distinct;
+  }
+
+  /**
    * The name under which {@code source} sets a setting: {@code name} if the source has it, else the
    * first of {@code oldNames} it has, else null. A name counts as set when the source maps it to a
    * value, even an empty one: the new name wins over the old ones whatever its value.

@@ -25,6 +25,19 @@ class SettingNamesTest {
   }
 
   @Test
+  void onlyOldSpellingsWithAnotherEnvironmentVariableHaveOne() {
+    assertThat(SettingNames.oldEnvNames("", "KLAT_EXPORT_QUEUE_SIZE", OLD))
+        .containsExactly("KLAT_EXPORT_QUEUE_SIZE_OLD");
+    assertThat(
+            SettingNames.oldEnvNames(
+                "klat.collector.",
+                "KLAT_COLLECTOR_METRICS_GAUGE_STALE",
+                new String[] {"metrics.gauge.stale", "metrics.gauge.stale.ms"}))
+        .containsExactly("KLAT_COLLECTOR_METRICS_GAUGE_STALE_MS");
+    assertThat(SettingNames.oldEnvNames("", "KLAT_ENABLED", new String[0])).isEmpty();
+  }
+
+  @Test
   void theNewNameWinsThenTheFirstOldOneSet() {
     Map<String, String> source = new HashMap<>();
     assertThat(SettingNames.spellingIn(source, "klat.export.queue-size", OLD)).isNull();

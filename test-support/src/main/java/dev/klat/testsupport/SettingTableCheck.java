@@ -2,6 +2,7 @@ package dev.klat.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,39 @@ public final class SettingTableCheck {
       String defaultValue,
       List<String> oldKeys,
       List<String> oldEnvNames) {}
+
+  /**
+   * The settings of a table enum ({@code ConfigKey}, {@code ProbeKey}, {@code CollectorKey}), read
+   * from the fields the three share by convention: {@code key}, {@code envName}, {@code type}
+   * (written as its {@code toString()}), {@code defaultValue}, {@code oldKeys} and {@code
+   * oldEnvNames}. By reflection, since the enums are package-private in three modules that share no
+   * type but {@code model/}'s, which has no place for a test's view of them.
+   */
+  public static List<Setting> table(Enum<?>[] values) {
+    List<Setting> table = new ArrayList<>();
+    for (Enum<?> value : values) {
+      table.add(
+          new Setting(
+              (String) field(value, "key"),
+              (String) field(value, "envName"),
+              String.valueOf(field(value, "type")),
+              (String) field(value, "defaultValue"),
+              List.of((String[]) field(value, "oldKeys")),
+              List.of((String[]) field(value, "oldEnvNames"))));
+    }
+    return table;
+  }
+
+  private static Object field(Enum<?> value, String name) {
+    try {
+      Field field = value.getDeclaringClass().getDeclaredField(name);
+      field.setAccessible(true);
+      return field.get(value);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException(
+          value.getDeclaringClass().getSimpleName() + " has no field " + name, e);
+    }
+  }
 
   private static final Pattern SEGMENT = Pattern.compile("[a-z][a-z0-9]*");
   private static final Pattern LAST_SEGMENT = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");

@@ -26,6 +26,37 @@ class SettingTableCheckTest {
     return "X_" + key.toUpperCase().replace('.', '_').replace('-', '_');
   }
 
+  /** A table as the three modules write theirs. */
+  enum Example {
+    QUEUE_SIZE("x.queue-size", "X_QUEUE_SIZE", "x.queue.size");
+
+    final String key;
+    final String envName;
+    final Object type = "integer > 0";
+    final String defaultValue = "4";
+    final String[] oldKeys;
+    final String[] oldEnvNames = {};
+
+    Example(String key, String envName, String... oldKeys) {
+      this.key = key;
+      this.envName = envName;
+      this.oldKeys = oldKeys;
+    }
+  }
+
+  @Test
+  void aTableEnumIsReadFromItsFields() {
+    assertThat(SettingTableCheck.table(Example.values()))
+        .containsExactly(
+            new Setting(
+                "x.queue-size",
+                "X_QUEUE_SIZE",
+                "integer > 0",
+                "4",
+                List.of("x.queue.size"),
+                List.of()));
+  }
+
   @Test
   void theNamingRuleIsCheckedKeyByKey() {
     List<Setting> good =

@@ -71,24 +71,7 @@ enum ConfigKey {
     this.type = type;
     this.defaultValue = defaultValue;
     this.oldKeys = oldKeys;
-    this.oldEnvNames = oldEnvNames(envName, oldKeys);
-  }
-
-  private static String[] oldEnvNames(String envName, String[] oldKeys) {
-    int count = 0;
-    String[] names = new String[oldKeys.length];
-    for (String old : oldKeys) {
-      String name = SettingNames.envName(old);
-      if (!name.equals(envName)) {
-        names[count++] = name;
-      }
-    }
-    if (count == names.length) {
-      return names;
-    }
-    String[] distinct = new String[count];
-    System.arraycopy(names, 0, distinct, 0, count);
-    return distinct;
+    this.oldEnvNames = SettingNames.oldEnvNames("", envName, oldKeys);
   }
 
   static ConfigKey byKey(String key) {

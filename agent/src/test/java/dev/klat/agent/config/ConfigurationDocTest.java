@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.testsupport.SettingTableCheck;
 import dev.klat.testsupport.SettingTableCheck.Setting;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,36 +13,24 @@ import org.junit.jupiter.api.Test;
  */
 class ConfigurationDocTest {
 
-  private static List<Setting> table() {
-    return Arrays.stream(ConfigKey.values())
-        .map(
-            k ->
-                new Setting(
-                    k.key,
-                    k.envName,
-                    k.type.describe(),
-                    k.defaultValue,
-                    List.of(k.oldKeys),
-                    List.of(k.oldEnvNames)))
-        .toList();
-  }
+  private static final List<Setting> TABLE = SettingTableCheck.table(ConfigKey.values());
 
   @Test
   void everyKeyFollowsTheNamingRule() {
-    assertThat(SettingTableCheck.namingProblems(table(), 1, "")).isEmpty();
+    assertThat(SettingTableCheck.namingProblems(TABLE, 1, "")).isEmpty();
     assertThat(ConfigKey.values()).allMatch(k -> k.key.startsWith(ConfigKey.PREFIX));
   }
 
   @Test
   void noTwoKeysShareAnEnvironmentVariable() {
-    assertThat(SettingTableCheck.envNameCollisions(table())).isEmpty();
+    assertThat(SettingTableCheck.envNameCollisions(TABLE)).isEmpty();
   }
 
   @Test
   void everyKeyHasOneRowWithItsEnvironmentVariableTypeDefaultAndOldSpellings() {
     assertThat(
             SettingTableCheck.docProblems(
-                List.of(SettingTableCheck.repositoryFile("docs/configuration.md")), table()))
+                List.of(SettingTableCheck.repositoryFile("docs/configuration.md")), TABLE))
         .isEmpty();
   }
 }

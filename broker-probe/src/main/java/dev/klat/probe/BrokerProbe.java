@@ -3,6 +3,7 @@ package dev.klat.probe;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.log.AgentLog;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
+import dev.klat.model.SettingValueException;
 import java.lang.instrument.Instrumentation;
 import java.security.SecureRandom;
 import java.util.Collections;
@@ -23,6 +24,9 @@ public final class BrokerProbe {
     try {
       ProbeSettings settings = ProbeSettings.load(System.getProperties(), System.getenv());
       log.setLevel(level(settings.logLevel));
+      for (String warning : settings.warnings) {
+        log.warn("broker probe: " + warning);
+      }
       if (!settings.enabled) {
         log.info("broker probe: klat.enabled=false, nothing instrumented");
         return;
@@ -60,6 +64,9 @@ public final class BrokerProbe {
               + version
               + ": sending leader appends and high-watermark advances to "
               + settings.endpoint);
+    } catch (SettingValueException e) {
+      // The message names the key, the value and what it must be: the whole story in one line.
+      log.error("broker probe: not started, the broker runs without it: " + e.getMessage());
     } catch (Throwable t) {
       log.error("broker probe: not started, the broker runs without it: " + t);
     }

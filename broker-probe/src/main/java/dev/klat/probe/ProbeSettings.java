@@ -1,14 +1,19 @@
 package dev.klat.probe;
 
-import java.util.Locale;
+import dev.klat.model.SettingNames;
+import dev.klat.model.SettingValueException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 /**
  * The probe's configuration, from system properties {@code klat.*} or environment variables {@code
- * KLAT_*} (a system property wins), the way the client agent reads its own. The keys and their
- * defaults are listed in {@code docs/broker-probe.md}. A bad value is an error that turns the probe
- * off, never the broker.
+ * KLAT_*} (a system property wins), the way the client agent reads its own: values are trimmed and
+ * an empty one counts as not set. The keys, types and defaults are {@link ProbeKey}'s, listed in
+ * {@code docs/broker-probe.md}. A bad value, {@code klat.enabled=yes} too, is a {@link
+ * SettingValueException} naming the key, which turns the probe off, never the broker.
  */
 final class ProbeSettings {
 
@@ -24,85 +29,78 @@ final class ProbeSettings {
   final int timeoutMillis;
   final String logLevel;
 
-  private ProbeSettings(Lookup lookup) {
-    enabled = Boolean.parseBoolean(lookup.get("klat.enabled", "true"));
-    endpoint = stripSlash(lookup.get("klat.endpoint", "http://127.0.0.1:4318"));
-    serviceName = lookup.get("klat.service.name", "kafka-broker");
-    exportIntervalMillis = millis(lookup, "klat.probe.export-interval", "200ms", 10, 10_000);
-    // 32,768 slots keep each of the ring's arrays at 256 KiB, below half of G1's smallest region: a
-    // 65,536-slot ring's 512 KiB long arrays each took a whole 1 MiB region on heaps under 2 GiB.
-    queueSize = integer(lookup, "klat.probe.queue-size", "32768", 1024, 1 << 24);
-    resolutionMicros = millis(lookup, "klat.probe.resolution", "1ms", 0, 1_000) * 1000;
-    maxPartitions = integer(lookup, "klat.probe.max-partitions", "20000", 1, 10_000_000);
-    maxRangesPerPartition =
-        integer(lookup, "klat.probe.max-ranges-per-partition", "1024", 16, 1 << 20);
-    // Off by default, unlike the agents: packed ranges are small and compress little, and a
-    // Deflater per request costs the broker more CPU than the bytes it saves.
-    gzip = Boolean.parseBoolean(lookup.get("klat.export.gzip", "false"));
-    timeoutMillis = (int) millis(lookup, "klat.export.timeout", "10s", 100, 600_000);
-    logLevel = lookup.get("klat.log.level", "info");
-    if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
-      throw new IllegalArgumentException("klat.endpoint must be an http or https URL: " + endpoint);
+  /** One line per old spelling read, naming the new key. */
+  final List<String> warnings;
+
+  private ProbeSettings(Properties system, Map<String, String> environment) {
+    List<String> oldSpellings = new ArrayList<>();
+    String[] values = new String[ProbeKey.values().length];
+    for (ProbeKey key : ProbeKey.values()) {
+      values[key.ordinal()] = value(key, system, environment, oldSpellings);
     }
+    warnings = Collections.unmodifiableList(oldSpellings);
+    enabled = ProbeKey.ENABLED.type.booleanValue(values[ProbeKey.ENABLED.ordinal()]);
+    endpoint =
+        stripSlash(ProbeKey.ENDPOINT.type.urlValue(values[ProbeKey.ENDPOINT.ordinal()]).toString());
+    serviceName = values[ProbeKey.SERVICE_NAME.ordinal()];
+    exportIntervalMillis = millis(values, ProbeKey.EXPORT_INTERVAL);
+    queueSize = integer(values, ProbeKey.QUEUE_SIZE);
+    resolutionMicros = millis(values, ProbeKey.RESOLUTION) * 1000;
+    maxPartitions = integer(values, ProbeKey.MAX_PARTITIONS);
+    maxRangesPerPartition = integer(values, ProbeKey.MAX_RANGES_PER_PARTITION);
+    gzip = ProbeKey.EXPORT_GZIP.type.booleanValue(values[ProbeKey.EXPORT_GZIP.ordinal()]);
+    timeoutMillis = (int) millis(values, ProbeKey.EXPORT_TIMEOUT);
+    logLevel = ProbeKey.LOG_LEVEL.type.choiceValue(values[ProbeKey.LOG_LEVEL.ordinal()]);
   }
 
+  /**
+   * Reads and checks every setting.
+   *
+   * @throws SettingValueException naming the first key with a bad value and what it must be
+   */
   static ProbeSettings load(Properties system, Map<String, String> environment) {
-    return new ProbeSettings(
-        (key, fallback) -> {
-          String value = system.getProperty(key);
-          if (value == null) {
-            value =
-                environment.get(key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
-          }
-          return value == null || value.trim().isEmpty() ? fallback : value.trim();
-        });
+    return new ProbeSettings(system, environment);
   }
 
-  private interface Lookup {
-    String get(String key, String fallback);
+  /**
+   * The checked value of {@code key}: the system property, else the environment variable (each
+   * under its own name or an old spelling's), else the default.
+   *
+   * @throws SettingValueException naming the key, for a bad value
+   */
+  private static String value(
+      ProbeKey key, Properties system, Map<String, String> environment, List<String> warnings) {
+    String name = SettingNames.spellingIn(system, key.key, key.oldKeys);
+    String value = name == null ? null : nonEmpty(system.getProperty(name));
+    SettingNames.addOldSpellingWarnings(system, "system property", key.key, key.oldKeys, warnings);
+    String envName = SettingNames.spellingIn(environment, key.envName, key.oldEnvNames);
+    SettingNames.addOldSpellingWarnings(
+        environment, "environment variable", key.envName, key.oldEnvNames, warnings);
+    if (value == null && envName != null) {
+      value = nonEmpty(environment.get(envName));
+    }
+    value = value == null ? key.defaultValue : value;
+    try {
+      key.type.check(value);
+    } catch (SettingValueException e) {
+      throw e.forSetting(key.key, value);
+    }
+    return value;
+  }
+
+  private static int integer(String[] values, ProbeKey key) {
+    return key.type.intValue(values[key.ordinal()]);
+  }
+
+  private static long millis(String[] values, ProbeKey key) {
+    return key.type.millisValue(values[key.ordinal()]);
+  }
+
+  private static String nonEmpty(String value) {
+    return value == null || value.trim().isEmpty() ? null : value.trim();
   }
 
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-  }
-
-  private static int integer(Lookup lookup, String key, String fallback, int min, int max) {
-    String value = lookup.get(key, fallback);
-    try {
-      int parsed = Integer.parseInt(value.replace("_", ""));
-      if (parsed >= min && parsed <= max) {
-        return parsed;
-      }
-    } catch (NumberFormatException e) {
-      // Falls through to the error, which names the key and the range.
-    }
-    throw new IllegalArgumentException(
-        key + " must be an integer from " + min + " to " + max + ", got '" + value + "'");
-  }
-
-  // Durations as the client agent writes them: 250ms, 1s, 2m; a bare number is milliseconds.
-  private static long millis(Lookup lookup, String key, String fallback, long min, long max) {
-    String value = lookup.get(key, fallback).toLowerCase(Locale.ROOT);
-    long factor = 1;
-    String number = value;
-    if (value.endsWith("ms")) {
-      number = value.substring(0, value.length() - 2);
-    } else if (value.endsWith("s")) {
-      number = value.substring(0, value.length() - 1);
-      factor = 1000;
-    } else if (value.endsWith("m")) {
-      number = value.substring(0, value.length() - 1);
-      factor = 60_000;
-    }
-    try {
-      long parsed = Long.parseLong(number.trim()) * factor;
-      if (parsed >= min && parsed <= max) {
-        return parsed;
-      }
-    } catch (NumberFormatException e) {
-      // Falls through to the error.
-    }
-    throw new IllegalArgumentException(
-        key + " must be a duration from " + min + "ms to " + max + "ms, got '" + value + "'");
   }
 }

@@ -73,22 +73,22 @@ public final class Collector implements AutoCloseable {
   private Collector(CollectorConfig config) throws IOException {
     mode = config.mode();
     long joinWindowNanos = config.durationMillis("join.window") * 1_000_000L;
-    int maxPending = config.positiveInt("join.max.pending.records");
+    int maxPending = config.positiveInt("join.max-pending-records");
     agentMetrics =
         new AgentMetrics(
-            config.positiveInt("metrics.max.streams"),
-            config.durationMillis("metrics.gauge.stale") * 1_000_000L);
+            config.positiveInt("metrics.max-streams"),
+            config.durationMillis("metrics.gauge-stale") * 1_000_000L);
     breakdownMetrics =
         new BreakdownMetrics(
-            config.positiveInt("metrics.max.topic.groups"), System::currentTimeMillis);
-    recent = new RecentBreakdowns(config.positiveInt("api.recent.breakdowns"));
+            config.positiveInt("metrics.max-topic-groups"), System::currentTimeMillis);
+    recent = new RecentBreakdowns(config.positiveInt("api.recent-breakdowns"));
     diagnosisGauges =
         new DiagnosisGauges(
             recent::busiestPairs,
             this::diagnose,
             config.durationMillis("diagnosis.window") * 1_000_000L,
             config.durationMillis("diagnosis.interval") * 1_000_000L,
-            config.positiveInt("diagnosis.max.topic.groups"),
+            config.positiveInt("diagnosis.max-topic-groups"),
             System::nanoTime);
     long historyIntervalNanos = config.durationMillis("history.interval") * 1_000_000L;
     history =
@@ -96,25 +96,25 @@ public final class Collector implements AutoCloseable {
             recent,
             historyIntervalNanos,
             config.historyPointsPerPair() * historyIntervalNanos,
-            config.positiveInt("history.max.topic.groups"));
+            config.positiveInt("history.max-topic-groups"));
     String endpoint = config.string("traces.endpoint");
     traceExporter =
         endpoint.isEmpty()
             ? null
-            : new TraceExporter(endpoint, config.positiveInt("traces.queue.size"));
+            : new TraceExporter(endpoint, config.positiveInt("traces.queue-size"));
     brokers = Brokers.start(config.brokerSettings());
     long clockWindowNanos = config.durationMillis("clock.window") * 1_000_000L;
     probeTimelines =
         new ProbeTimelines(
-            config.positiveInt("probe.max.partitions"),
-            config.positiveInt("probe.max.ranges.per.term"));
+            config.positiveInt("probe.max-partitions"),
+            config.positiveInt("probe.max-ranges-per-term"));
     correlator =
         Correlator.sourced(
             new Correlator.Settings(
                 joinWindowNanos,
                 maxPending,
                 clockWindowNanos,
-                config.positiveInt("clock.max.pairs")),
+                config.positiveInt("clock.max-pairs")),
             System::nanoTime,
             // Without brokers configured every lookup answers null, and this is the timestamp
             // source alone; without discovery no replica count is known.
@@ -151,10 +151,10 @@ public final class Collector implements AutoCloseable {
           new JoinMember(
               new JoinMember.Settings(
                   topics,
-                  (int) config.durationMillis("spans.kafka.session.timeout"),
+                  (int) config.durationMillis("spans.kafka.session-timeout"),
                   joinWindowNanos,
                   maxPending,
-                  config.durationMillis("metrics.gauge.stale") * 1_000_000L),
+                  config.durationMillis("metrics.gauge-stale") * 1_000_000L),
               ingest,
               agentMetrics,
               correlator,
@@ -191,8 +191,8 @@ public final class Collector implements AutoCloseable {
     AdminServer a = null;
     ReceiverLimits limits =
         new ReceiverLimits(
-            config.positiveInt("otlp.max.body.bytes"),
-            config.positiveInt("otlp.max.concurrent.requests"));
+            config.positiveInt("otlp.max-body-bytes"),
+            config.positiveInt("otlp.max-concurrent-requests"));
     try {
       if (mode != Mode.JOIN) {
         r =

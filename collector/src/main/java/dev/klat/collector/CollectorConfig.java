@@ -2,7 +2,9 @@ package dev.klat.collector;
 
 import dev.klat.collector.broker.BrokerEndpoints;
 import dev.klat.collector.broker.BrokerSettings;
-import dev.klat.model.Durations;
+import dev.klat.model.SettingNames;
+import dev.klat.model.SettingType;
+import dev.klat.model.SettingValueException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,88 +17,17 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * The collector's settings. Each key {@code k} (for example {@code join.window}) can be given, from
- * highest precedence to lowest, as a flag {@code --k=value}, a system property {@code
- * klat.collector.k}, an environment variable {@code KLAT_COLLECTOR_K} (dots and dashes become
- * underscores, upper case), or a line {@code k=value} in the properties file named by {@code
- * --config=path}. Every key, with its default, is listed in {@code docs/collector.md}. An unknown
- * key is a warning; a bad value fails start-up with a message naming the key.
+ * The collector's settings. Each key {@code k} of {@link CollectorKey} (for example {@code
+ * join.window}) can be given, from highest precedence to lowest, as a flag {@code --k=value}, a
+ * system property {@code klat.collector.k}, an environment variable {@code KLAT_COLLECTOR_K} (dots
+ * and dashes become underscores, upper case), or a line {@code k=value} in the properties file
+ * named by {@code --config=path}. Every key, with its type and default, is listed in {@code
+ * docs/collector.md}. An unknown key, or an old spelling of a renamed one, is a warning; a bad
+ * value fails start-up with a message naming the key and what it must be.
  */
 public final class CollectorConfig {
-  /** Every key with its default, in the order of the documentation. */
-  static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 
-  static {
-    DEFAULTS.put("mode", "all");
-    DEFAULTS.put("spans.kafka.bootstrap-servers", "");
-    DEFAULTS.put("spans.kafka.topic", "klat-spans");
-    DEFAULTS.put("spans.kafka.metrics.topic", "klat-metrics");
-    DEFAULTS.put("spans.kafka.logs.topic", "klat-logs");
-    DEFAULTS.put("spans.kafka.group", "klat-collector");
-    DEFAULTS.put("spans.kafka.partitions", "12");
-    DEFAULTS.put("spans.kafka.replication.factor", "3");
-    DEFAULTS.put("spans.kafka.session.timeout", "45s");
-    DEFAULTS.put("otlp.http.host", "127.0.0.1");
-    DEFAULTS.put("otlp.http.port", "4318");
-    DEFAULTS.put("otlp.max.body.bytes", Integer.toString(16 * 1024 * 1024));
-    DEFAULTS.put("otlp.max.concurrent.requests", "4");
-    DEFAULTS.put("otlp.grpc.enabled", "true");
-    DEFAULTS.put("otlp.grpc.host", "127.0.0.1");
-    DEFAULTS.put("otlp.grpc.port", "4317");
-    DEFAULTS.put("admin.host", "127.0.0.1");
-    DEFAULTS.put("admin.port", "9464");
-    DEFAULTS.put("join.window", "60s");
-    DEFAULTS.put("join.max.pending.records", "500000");
-    DEFAULTS.put("clock.window", "5m");
-    DEFAULTS.put("probe.max.partitions", "4096");
-    DEFAULTS.put("probe.max.ranges.per.term", "4096");
-    DEFAULTS.put("clock.max.pairs", "10000");
-    DEFAULTS.put("metrics.max.streams", "20000");
-    DEFAULTS.put("metrics.gauge.stale", "5m");
-    DEFAULTS.put("metrics.max.topic.groups", "1000");
-    DEFAULTS.put("api.recent.breakdowns", "100000");
-    DEFAULTS.put("diagnosis.window", "5m");
-    DEFAULTS.put("diagnosis.interval", "15s");
-    DEFAULTS.put("diagnosis.max.topic.groups", "20");
-    DEFAULTS.put("history.interval", "10s");
-    DEFAULTS.put("history.retention", "1h");
-    DEFAULTS.put("history.max.topic.groups", "20");
-    DEFAULTS.put("traces.endpoint", "");
-    DEFAULTS.put("traces.queue.size", "10000");
-    DEFAULTS.put("brokers.exporter", "");
-    DEFAULTS.put("brokers.jmx", "");
-    DEFAULTS.put("brokers.bootstrap", "");
-    DEFAULTS.put("brokers.exporter.port", "");
-    DEFAULTS.put("brokers.jmx.port", "");
-    DEFAULTS.put("brokers.discovery.interval", "30s");
-    DEFAULTS.put("brokers.scrape.interval", "5s");
-    DEFAULTS.put("brokers.stale", "30s");
-    DEFAULTS.put("brokers.history", "10m");
-    DEFAULTS.put("brokers.connect.timeout", "2s");
-    DEFAULTS.put("brokers.read.timeout", "5s");
-  }
-
-  /**
-   * Durations, written as the agent writes them ({@link Durations}); each was once a key ending in
-   * {@code .ms} that took milliseconds, still read, with a warning.
-   */
-  private static final List<String> DURATION_KEYS =
-      List.of(
-          "join.window",
-          "clock.window",
-          "metrics.gauge.stale",
-          "brokers.discovery.interval",
-          "brokers.scrape.interval",
-          "brokers.stale",
-          "brokers.history",
-          "brokers.connect.timeout",
-          "brokers.read.timeout",
-          "diagnosis.window",
-          "diagnosis.interval",
-          "history.interval",
-          "history.retention");
-
-  static final String PROPERTY_PREFIX = "klat.collector.";
+  static final String PROPERTY_PREFIX = CollectorKey.PROPERTY_PREFIX;
   static final String ENV_PREFIX = "KLAT_COLLECTOR_";
 
   private final Map<String, String> values;
@@ -107,11 +38,11 @@ public final class CollectorConfig {
     this.warnings = warnings;
   }
 
-  /** The defaults, with the given keys overridden; for tests and embedding. */
+  /** The defaults, with the given keys (or old spellings) overridden; for tests and embedding. */
   public static CollectorConfig of(Map<String, String> overrides) {
-    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    Map<String, String> values = defaults();
     List<String> warnings = new ArrayList<>();
-    overrides.forEach((k, v) -> put(values, warnings, k, v, "override"));
+    apply(values, warnings, overrides, "override");
     CollectorConfig config = new CollectorConfig(values, warnings);
     config.validate();
     return config;
@@ -120,7 +51,8 @@ public final class CollectorConfig {
   /**
    * Reads flags, system properties, environment and the optional file.
    *
-   * @throws IllegalArgumentException for a bad flag or value, or an unreadable file
+   * @throws IllegalArgumentException for a bad flag or value (a {@link SettingValueException} when
+   *     one value does not parse), or an unreadable file
    */
   public static CollectorConfig parse(String[] args, Properties system, Map<String, String> env) {
     Map<String, String> flags = new LinkedHashMap<>();
@@ -140,7 +72,7 @@ public final class CollectorConfig {
         throw new IllegalArgumentException("flag --" + body + " needs a value");
       }
     }
-    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    Map<String, String> values = defaults();
     List<String> warnings = new ArrayList<>();
     String file = flags.remove("config");
     if (file == null) {
@@ -153,99 +85,87 @@ public final class CollectorConfig {
       } catch (IOException e) {
         throw new IllegalArgumentException("cannot read config file " + file + ": " + e, e);
       }
+      Map<String, String> fromFile = new LinkedHashMap<>();
       for (String k : p.stringPropertyNames()) {
         String key = k.startsWith(PROPERTY_PREFIX) ? k.substring(PROPERTY_PREFIX.length()) : k;
-        put(values, warnings, key, p.getProperty(k).trim(), file);
+        fromFile.put(key, p.getProperty(k).trim());
       }
+      apply(values, warnings, fromFile, file);
     }
-    for (String key : DEFAULTS.keySet()) {
-      for (String name : DURATION_KEYS.contains(key) ? List.of(key + ".ms", key) : List.of(key)) {
-        String v =
-            env.get(ENV_PREFIX + name.replace('.', '_').replace('-', '_').toUpperCase(Locale.ROOT));
-        if (v != null) {
-          put(values, warnings, name, v.trim(), "environment");
-        }
-      }
-    }
+    applyEnvironment(values, warnings, env);
+    Map<String, String> fromSystem = new LinkedHashMap<>();
     for (String name : system.stringPropertyNames()) {
       if (name.startsWith(PROPERTY_PREFIX) && !name.equals(PROPERTY_PREFIX + "config")) {
-        put(
-            values,
-            warnings,
-            name.substring(PROPERTY_PREFIX.length()),
-            system.getProperty(name),
-            "system property");
+        fromSystem.put(name.substring(PROPERTY_PREFIX.length()), system.getProperty(name));
       }
     }
-    flags.forEach((k, v) -> put(values, warnings, k, v, "flag"));
+    apply(values, warnings, fromSystem, "system property");
+    apply(values, warnings, flags, "flag");
     CollectorConfig config = new CollectorConfig(values, warnings);
     config.validate();
     return config;
   }
 
-  private static void put(
-      Map<String, String> values, List<String> warnings, String key, String value, String from) {
-    if (key.endsWith(".ms") && DURATION_KEYS.contains(key.substring(0, key.length() - 3))) {
-      String renamed = key.substring(0, key.length() - 3);
-      warnings.add(
-          key
-              + " ("
-              + from
-              + ") is deprecated: use "
-              + renamed
-              + " with a unit, for example "
-              + renamed
-              + "="
-              + DEFAULTS.get(renamed));
-      key = renamed;
+  private static Map<String, String> defaults() {
+    Map<String, String> defaults = new LinkedHashMap<>();
+    for (CollectorKey key : CollectorKey.values()) {
+      defaults.put(key.key, key.defaultValue);
     }
-    if (!DEFAULTS.containsKey(key)) {
-      warnings.add("unknown setting " + key + " (" + from + ") ignored");
-      return;
+    return defaults;
+  }
+
+  /**
+   * Puts what {@code source} sets (keys, or old spellings, to values) over {@code values}: a key
+   * over its old spellings, each old spelling and each unknown name a warning.
+   */
+  private static void apply(
+      Map<String, String> values, List<String> warnings, Map<String, String> source, String from) {
+    for (String name : source.keySet()) {
+      if (CollectorKey.byName(name) == null) {
+        warnings.add("unknown setting " + name + " (" + from + ") ignored");
+      }
     }
-    values.put(key, value);
+    for (CollectorKey key : CollectorKey.values()) {
+      String name = SettingNames.spellingIn(source, key.key, key.oldKeys);
+      if (name != null) {
+        values.put(key.key, source.get(name));
+        SettingNames.addOldSpellingWarnings(source, from, key.key, key.oldKeys, warnings);
+      }
+    }
+  }
+
+  /** As {@link #apply}, for the environment: only the variables of keys and old spellings. */
+  private static void applyEnvironment(
+      Map<String, String> values, List<String> warnings, Map<String, String> env) {
+    for (CollectorKey key : CollectorKey.values()) {
+      String name = SettingNames.spellingIn(env, key.envName, key.oldEnvNames);
+      if (name != null) {
+        values.put(key.key, env.get(name).trim());
+        SettingNames.addOldSpellingWarnings(
+            env, "environment", key.envName, key.oldEnvNames, warnings);
+      }
+    }
   }
 
   private void validate() {
-    port("otlp.http.port");
-    port("admin.port");
-    port("otlp.grpc.port");
-    bool("otlp.grpc.enabled");
-    positiveInt("otlp.max.body.bytes");
-    positiveInt("otlp.max.concurrent.requests");
-    DURATION_KEYS.forEach(this::durationMillis);
-    positiveInt("join.max.pending.records");
-    positiveInt("clock.max.pairs");
-    positiveInt("probe.max.partitions");
-    positiveInt("probe.max.ranges.per.term");
-    positiveInt("metrics.max.streams");
-    positiveInt("metrics.max.topic.groups");
-    positiveInt("api.recent.breakdowns");
-    positiveInt("diagnosis.max.topic.groups");
-    historyPointsPerPair();
-    positiveInt("history.max.topic.groups");
-    positiveInt("traces.queue.size");
-    String endpoint = string("traces.endpoint");
-    if (!endpoint.isEmpty()
-        && !endpoint.startsWith("http://")
-        && !endpoint.startsWith("https://")) {
-      throw new IllegalArgumentException("traces.endpoint must be an http(s) URL: " + endpoint);
+    for (CollectorKey key : CollectorKey.values()) {
+      String value = values.get(key.key);
+      try {
+        key.type.check(value);
+      } catch (SettingValueException e) {
+        throw e.forSetting(key.key, value);
+      }
     }
+    historyPointsPerPair();
     brokerSettings();
     mode();
     spanTopics();
-    durationMillis("spans.kafka.session.timeout");
   }
 
   /** The role this process plays: {@code all}, {@code ingest} or {@code join}. */
   Mode mode() {
-    String v = string("mode").trim().toLowerCase(Locale.ROOT);
-    for (Mode m : Mode.values()) {
-      if (m.name().toLowerCase(Locale.ROOT).equals(v)) {
-        return m;
-      }
-    }
-    throw new IllegalArgumentException("mode must be all, ingest or join: " + string("mode"));
+    String v = CollectorKey.MODE.type.choiceValue(string("mode"));
+    return Mode.valueOf(v.toUpperCase(Locale.ROOT));
   }
 
   /**
@@ -264,26 +184,26 @@ public final class CollectorConfig {
    */
   BrokerSettings brokerSettings() {
     String bootstrap = string("brokers.bootstrap").trim();
-    int exporterPort = optionalPort("brokers.exporter.port");
-    int jmxPort = optionalPort("brokers.jmx.port");
+    int exporterPort = optionalPort("brokers.exporter-port");
+    int jmxPort = optionalPort("brokers.jmx-port");
     if (!bootstrap.isEmpty() && exporterPort == 0 && jmxPort == 0) {
       throw new IllegalArgumentException(
-          "brokers.bootstrap needs brokers.exporter.port or brokers.jmx.port (or both): where to"
+          "brokers.bootstrap needs brokers.exporter-port or brokers.jmx-port (or both): where to"
               + " read each discovered broker's metrics");
     }
     if (bootstrap.isEmpty() && (exporterPort != 0 || jmxPort != 0)) {
       throw new IllegalArgumentException(
-          "brokers.exporter.port and brokers.jmx.port apply to discovered brokers only: set"
+          "brokers.exporter-port and brokers.jmx-port apply to discovered brokers only: set"
               + " brokers.bootstrap, or list the brokers in brokers.exporter or brokers.jmx");
     }
-    long scrapeMs = durationMillis("brokers.scrape.interval");
+    long scrapeMs = durationMillis("brokers.scrape-interval");
     long staleMs = durationMillis("brokers.stale");
     long historyMs = durationMillis("brokers.history");
     if (staleMs < scrapeMs) {
       throw new IllegalArgumentException(
           "brokers.stale ("
               + staleMs
-              + " ms) must be at least brokers.scrape.interval ("
+              + " ms) must be at least brokers.scrape-interval ("
               + scrapeMs
               + " ms), or every lookup between two scrapes would find nothing");
     }
@@ -304,9 +224,9 @@ public final class CollectorConfig {
         scrapeMs,
         staleMs,
         historyMs,
-        durationMillis("brokers.discovery.interval"),
-        (int) Math.min(durationMillis("brokers.connect.timeout"), Integer.MAX_VALUE),
-        (int) Math.min(durationMillis("brokers.read.timeout"), Integer.MAX_VALUE));
+        durationMillis("brokers.discovery-interval"),
+        (int) Math.min(durationMillis("brokers.connect-timeout"), Integer.MAX_VALUE),
+        (int) Math.min(durationMillis("brokers.read-timeout"), Integer.MAX_VALUE));
   }
 
   /** The most points a history keeps per pair: bounds its memory (about 90 bytes a point). */
@@ -319,13 +239,9 @@ public final class CollectorConfig {
    * @throws IllegalArgumentException naming the keys of a bad combination
    */
   int historyPointsPerPair() {
+    // history.interval is at least 1s by its type (CollectorKey.HISTORY_INTERVAL).
     long intervalMs = durationMillis("history.interval");
     long retentionMs = durationMillis("history.retention");
-    // Each sample reads every recent breakdown once per pair: not more often than every second.
-    if (intervalMs < 1000) {
-      throw new IllegalArgumentException(
-          "history.interval must be at least 1s: " + string("history.interval"));
-    }
     long points = retentionMs / intervalMs;
     if (points < 1 || points > MAX_HISTORY_POINTS) {
       throw new IllegalArgumentException(
@@ -350,7 +266,7 @@ public final class CollectorConfig {
     return port;
   }
 
-  /** Warnings collected while reading (unknown keys). */
+  /** Warnings collected while reading: unknown keys, old spellings. */
   public List<String> warnings() {
     return warnings;
   }
@@ -360,66 +276,41 @@ public final class CollectorConfig {
     return Map.copyOf(values);
   }
 
+  /** The value of {@code key}, as given (or its default). */
   String string(String key) {
-    return values.get(key);
+    return values.get(setting(key).key);
   }
 
+  /** A boolean setting. */
   boolean bool(String key) {
-    String v = values.get(key).trim();
-    if (v.equalsIgnoreCase("true")) {
-      return true;
-    }
-    if (v.equalsIgnoreCase("false")) {
-      return false;
-    }
-    throw new IllegalArgumentException(key + " must be true or false: " + v);
+    return typed(key).booleanValue(string(key));
   }
 
+  /** An integer setting whose range fits an int (all of them, so far). */
   int positiveInt(String key) {
-    long v = positiveLong(key);
-    if (v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(key + " must be at most " + Integer.MAX_VALUE);
-    }
-    return (int) v;
+    return typed(key).intValue(string(key));
   }
 
+  /** A port setting; 0 lets the system pick one. */
   int port(String key) {
-    long v = longValue(key);
-    if (v < 0 || v > 65535) {
-      throw new IllegalArgumentException(key + " must be a port (0 to 65535): " + v);
-    }
-    return (int) v;
+    return typed(key).intValue(string(key));
   }
 
-  long positiveLong(String key) {
-    long v = longValue(key);
-    if (v <= 0) {
-      throw new IllegalArgumentException(key + " must be positive: " + v);
-    }
-    return v;
-  }
-
-  /** A duration setting, in milliseconds, more than zero. */
+  /** A duration setting, in milliseconds, within its type's range. */
   long durationMillis(String key) {
-    String v = values.get(key);
-    long millis;
-    try {
-      millis = Durations.parseMillis(v);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(key + " must be " + Durations.EXPECTED + ": " + v);
-    }
-    if (millis <= 0) {
-      throw new IllegalArgumentException(key + " must be more than zero: " + v);
-    }
-    return millis;
+    return typed(key).millisValue(string(key));
   }
 
-  private long longValue(String key) {
-    String v = values.get(key);
-    try {
-      return Long.parseLong(v.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be an integer: " + v);
+  private SettingType typed(String key) {
+    return setting(key).type;
+  }
+
+  private static CollectorKey setting(String key) {
+    CollectorKey setting = CollectorKey.byKey(key);
+    if (setting == null) {
+      // A caller that names no setting, or an old spelling: a bug, not a user's error.
+      throw new IllegalStateException("no collector setting " + key);
     }
+    return setting;
   }
 }

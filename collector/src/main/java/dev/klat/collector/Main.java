@@ -12,8 +12,10 @@ public final class Main {
   public static void main(String[] args) throws Exception {
     if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
       System.out.println("usage: java -jar klat-collector.jar [--key=value ...] [--config=file]");
-      System.out.println("settings and defaults (docs/collector.md):");
-      CollectorConfig.DEFAULTS.forEach((k, v) -> System.out.println("  --" + k + "=" + v));
+      System.out.println("settings, defaults and types (docs/collector.md):");
+      for (CollectorKey key : CollectorKey.values()) {
+        System.out.println("  --" + key.key + "=" + key.defaultValue + "  (" + key.type + ")");
+      }
       return;
     }
     // A client that sends its request this slowly is cut off, so slow senders cannot hold every

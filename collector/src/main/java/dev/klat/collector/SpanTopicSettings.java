@@ -35,15 +35,13 @@ public record SpanTopicSettings(
               + " needs spans.kafka.bootstrap-servers: the Kafka cluster that carries the spans"
               + " between the ingest and join roles");
     }
-    int replicationFactor = config.positiveInt("spans.kafka.replication.factor");
-    if (replicationFactor > Short.MAX_VALUE) {
-      throw new IllegalArgumentException("spans.kafka.replication.factor is too large");
-    }
+    // At most Short.MAX_VALUE by its type (CollectorKey.SPANS_KAFKA_REPLICATION_FACTOR).
+    int replicationFactor = config.positiveInt("spans.kafka.replication-factor");
     return new SpanTopicSettings(
         bootstrap,
         nonEmpty(config, "spans.kafka.topic"),
-        nonEmpty(config, "spans.kafka.metrics.topic"),
-        nonEmpty(config, "spans.kafka.logs.topic"),
+        nonEmpty(config, "spans.kafka.metrics-topic"),
+        nonEmpty(config, "spans.kafka.logs-topic"),
         nonEmpty(config, "spans.kafka.group"),
         config.positiveInt("spans.kafka.partitions"),
         (short) replicationFactor);

@@ -123,7 +123,7 @@ class GrpcIT {
 
   @Test
   void garbageIsInvalidArgumentAndOversizeIsResourceExhausted() throws Exception {
-    start(Map.of("otlp.max.body.bytes", "1024"));
+    start(Map.of("otlp.max-body-bytes", "1024"));
     ManagedChannel channel =
         NettyChannelBuilder.forAddress("127.0.0.1", collector.grpcAddress().getPort())
             .usePlaintext()

@@ -151,7 +151,7 @@ public final class IngestBench {
                 "false",
                 "admin.port",
                 port == 0 ? "0" : Integer.toString(port + 1),
-                "join.max.pending.records",
+                "join.max-pending-records",
                 Long.toString((long) rounds * requests * PER_REQUEST + 1))));
   }
 

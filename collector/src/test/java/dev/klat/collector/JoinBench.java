@@ -39,9 +39,9 @@ public final class JoinBench {
       settings.put("mode", "join");
       settings.put("spans.kafka.bootstrap-servers", cluster.bootstrapServers());
       settings.put("spans.kafka.partitions", Integer.toString(partitions));
-      settings.put("spans.kafka.replication.factor", "1");
+      settings.put("spans.kafka.replication-factor", "1");
       settings.put("admin.port", "0");
-      settings.put("join.max.pending.records", Long.toString(records + 1));
+      settings.put("join.max-pending-records", Long.toString(records + 1));
       long pieces = fill(cluster.bootstrapServers(), requests, partitions);
       System.out.printf("span topic filled: %d records for %d joins%n", pieces, records);
 
@@ -87,7 +87,7 @@ public final class JoinBench {
     settings.put("mode", "ingest");
     settings.put("spans.kafka.bootstrap-servers", bootstrap);
     settings.put("spans.kafka.partitions", Integer.toString(partitions));
-    settings.put("spans.kafka.replication.factor", "1");
+    settings.put("spans.kafka.replication-factor", "1");
     settings.put("otlp.http.port", "0");
     settings.put("otlp.grpc.enabled", "false");
     settings.put("admin.port", "0");

@@ -127,7 +127,7 @@ class ReceiverIT {
 
   @Test
   void oversizedBodiesAndGzipBombsGet413WithoutInflatingThem() throws Exception {
-    start(Map.of("otlp.max.body.bytes", "65536"));
+    start(Map.of("otlp.max-body-bytes", "65536"));
     assertThat(post("/v1/traces", "application/x-protobuf", null, new byte[100_000]).statusCode())
         .isEqualTo(413);
     // 256 MiB of zeros is about 250 KB gzipped: refused after 64 KiB of inflation.
@@ -152,9 +152,9 @@ class ReceiverIT {
 
   @Test
   void theLargestBodyLimitStillAcceptsBodies() throws Exception {
-    // otlp.max.body.bytes=Integer.MAX_VALUE once made the first buffer's size overflow to a
+    // otlp.max-body-bytes=Integer.MAX_VALUE once made the first buffer's size overflow to a
     // negative number: every request failed with 500.
-    start(Map.of("otlp.max.body.bytes", Integer.toString(Integer.MAX_VALUE)));
+    start(Map.of("otlp.max-body-bytes", Integer.toString(Integer.MAX_VALUE)));
     assertThat(post("/v1/traces", "application/json", null, traces()).statusCode()).isEqualTo(200);
     assertThat(post("/v1/traces", "application/json", "gzip", gzip(traces(), 1)).statusCode())
         .isEqualTo(200);
@@ -182,7 +182,7 @@ class ReceiverIT {
 
   @Test
   void aFullJoinTableAnswers429WithRetryAfter() throws Exception {
-    start(Map.of("join.max.pending.records", "2"));
+    start(Map.of("join.max-pending-records", "2"));
     assertThat(
             post(
                     "/v1/traces",
@@ -202,7 +202,7 @@ class ReceiverIT {
 
   @Test
   void allSlotsBusyAnswers503WithRetryAfter() throws Exception {
-    start(Map.of("otlp.max.concurrent.requests", "1"));
+    start(Map.of("otlp.max-concurrent-requests", "1"));
     int port = collector.otlpAddress().getPort();
     // A sender that announced 1000 bytes and sent 10 holds the only slot while its body is read.
     // Once in a few hundred runs (JDK 17, loaded machine) the server never dispatched such a

@@ -103,7 +103,7 @@ class PrometheusIT {
               "--otlp.http.port=" + otlpPort,
               "--admin.port=" + adminPort,
               "--brokers.exporter=" + exporters(cluster.brokers()),
-              "--brokers.scrape.interval=1s",
+              "--brokers.scrape-interval=1s",
               "--diagnosis.interval=2s"));
       awaitHttp(URI.create("http://127.0.0.1:" + adminPort + "/healthz"), Duration.ofSeconds(60));
 

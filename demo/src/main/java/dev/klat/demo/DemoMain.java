@@ -255,7 +255,7 @@ public final class DemoMain {
       exporters.append(broker.nodeId()).append('=').append(broker.metricsEndpoint());
     }
     command.add("--brokers.exporter=" + exporters);
-    command.add("--brokers.scrape.interval=2s");
+    command.add("--brokers.scrape-interval=2s");
     Process collector = start(command, "collector");
     processes.add(collector);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

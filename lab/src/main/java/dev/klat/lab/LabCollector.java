@@ -50,15 +50,15 @@ final class LabCollector implements AutoCloseable {
     } else if (exporterPort != null || jmxPort != null) {
       args.add("--brokers.bootstrap=" + bootstrap);
       if (exporterPort != null) {
-        args.add("--brokers.exporter.port=" + exporterPort);
+        args.add("--brokers.exporter-port=" + exporterPort);
       }
       if (jmxPort != null) {
-        args.add("--brokers.jmx.port=" + jmxPort);
+        args.add("--brokers.jmx-port=" + jmxPort);
       }
     }
     if (!args.isEmpty()) {
       // The lab's windows are seconds long: the estimates need intervals shorter than that.
-      args.add("--brokers.scrape.interval=2s");
+      args.add("--brokers.scrape-interval=2s");
     }
     return args;
   }
@@ -74,7 +74,7 @@ final class LabCollector implements AutoCloseable {
     command.add("--admin.port=" + adminPort);
     command.add("--otlp.grpc.enabled=false");
     // Bounded memory: a few settings' worth of breakdowns is all the lab reads.
-    command.add("--api.recent.breakdowns=50000");
+    command.add("--api.recent-breakdowns=50000");
     command.addAll(brokerArguments);
     return command;
   }

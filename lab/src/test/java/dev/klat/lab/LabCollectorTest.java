@@ -18,7 +18,7 @@ class LabCollectorTest {
                 null))
         .containsExactly(
             "--brokers.exporter=1=http://127.0.0.1:9404/metrics,2=http://127.0.0.1:9405/metrics",
-            "--brokers.scrape.interval=2s");
+            "--brokers.scrape-interval=2s");
   }
 
   @Test
@@ -26,15 +26,15 @@ class LabCollectorTest {
     assertThat(LabCollector.brokerArguments("", "kafka-1:9092,kafka-2:9092", 9404, null))
         .containsExactly(
             "--brokers.bootstrap=kafka-1:9092,kafka-2:9092",
-            "--brokers.exporter.port=9404",
-            "--brokers.scrape.interval=2s");
+            "--brokers.exporter-port=9404",
+            "--brokers.scrape-interval=2s");
     assertThat(LabCollector.brokerArguments("", "kafka-1:9092", null, 9999))
         .containsExactly(
             "--brokers.bootstrap=kafka-1:9092",
-            "--brokers.jmx.port=9999",
-            "--brokers.scrape.interval=2s");
+            "--brokers.jmx-port=9999",
+            "--brokers.scrape-interval=2s");
     assertThat(LabCollector.brokerArguments("", "kafka-1:9092", 9404, 9999))
-        .contains("--brokers.exporter.port=9404", "--brokers.jmx.port=9999");
+        .contains("--brokers.exporter-port=9404", "--brokers.jmx-port=9999");
   }
 
   @Test
@@ -57,8 +57,8 @@ class LabCollectorTest {
             "--admin.port=" + collector.adminPort)
         .endsWith(
             "--brokers.bootstrap=kafka-1:9092",
-            "--brokers.exporter.port=9404",
-            "--brokers.scrape.interval=2s");
+            "--brokers.exporter-port=9404",
+            "--brokers.scrape-interval=2s");
   }
 
   @Test

@@ -58,6 +58,23 @@ public final class Durations {
     }
   }
 
+  /**
+   * {@code millis} as a user would write it, in the largest unit that divides it: {@code 100ms},
+   * {@code 10s}, {@code 5m}, {@code 1h}; what {@link #parseMillis} reads back.
+   */
+  public static String format(long millis) {
+    if (millis != 0 && millis % 3_600_000L == 0) {
+      return millis / 3_600_000L + "h";
+    }
+    if (millis != 0 && millis % 60_000L == 0) {
+      return millis / 60_000L + "m";
+    }
+    if (millis != 0 && millis % 1_000L == 0) {
+      return millis / 1_000L + "s";
+    }
+    return millis + "ms";
+  }
+
   /** The pattern's {@code CASE_INSENSITIVE} without {@code UNICODE_CASE}: ASCII letters only. */
   private static char asciiLower(char c) {
     return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;

@@ -1,5 +1,8 @@
 /**
  * The latency model's vocabulary shared by the agent, the collector and the dashboards: instants,
- * segments and their breakdown, the timing header, span attribute keys and metric names.
+ * segments and their breakdown, the timing header, span attribute keys and metric names; and the
+ * syntax of every klat setting ({@link dev.klat.model.SettingValues}, {@link
+ * dev.klat.model.SettingType}, {@link dev.klat.model.Durations}) and the rule that names them
+ * ({@link dev.klat.model.SettingNames}).
  */
 package dev.klat.model;

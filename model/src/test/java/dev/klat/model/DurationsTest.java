@@ -84,4 +84,16 @@ class DurationsTest {
       assertThat(Durations.parseMillis(s)).as("<%s>", s).isEqualTo(amount * factor);
     }
   }
+
+  @Test
+  void formatWritesTheLargestUnitThatDividesAndParsesBack() {
+    for (long millis : new long[] {0, 1, 100, 1_000, 1_500, 60_000, 90_000, 3_600_000, 5_400_000}) {
+      assertThat(Durations.parseMillis(Durations.format(millis))).isEqualTo(millis);
+    }
+    assertThat(Durations.format(100)).isEqualTo("100ms");
+    assertThat(Durations.format(10_000)).isEqualTo("10s");
+    assertThat(Durations.format(600_000)).isEqualTo("10m");
+    assertThat(Durations.format(3_600_000)).isEqualTo("1h");
+    assertThat(Durations.format(90_000)).isEqualTo("90s");
+  }
 }

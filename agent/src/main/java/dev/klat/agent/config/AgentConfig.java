@@ -29,11 +29,13 @@ import java.util.regex.Pattern;
  *
  * <p><b>Problems.</b> An unknown {@code klat.*} key (or {@code KLAT_*} variable, or any unknown key
  * in the file) is one WARN line naming it and, when a known key is within edit distance 2,
- * suggesting it; it is otherwise ignored. A value that does not parse, or a config file that cannot
- * be read, is one ERROR line naming the key, the value, where it came from and what is expected,
- * and makes the configuration {@link Status#INVALID}: the agent then instruments nothing, and the
- * application starts as if there were no agent. Every key is still checked, so that a user sees all
- * mistakes at once. Loading never throws.
+ * suggesting it; it is otherwise ignored. An old spelling of a renamed key ({@code
+ * klat.export.queue.size}) is still read, with one WARN line naming the new key; where a source
+ * sets both, the new key wins. A value that does not parse, or a config file that cannot be read,
+ * is one ERROR line naming the key, the value, where it came from and what is expected, and makes
+ * the configuration {@link Status#INVALID}: the agent then instruments nothing, and the application
+ * starts as if there were no agent. Every key is still checked, so that a user sees all mistakes at
+ * once. Loading never throws.
  *
  * <p>The table of keys, the same as the javadoc of the accessors here, is in {@code
  * docs/configuration.md}.
@@ -308,8 +310,9 @@ public final class AgentConfig {
   }
 
   /**
-   * {@code klat.export.queue.size} (int &gt; 0, default {@code 2048}): how many sampled spans may
-   * wait for export; beyond it new spans are dropped and counted.
+   * {@code klat.export.queue-size} (integer &gt; 0, default {@code 2048}; once {@code
+   * klat.export.queue.size}, still read with a warning): how many sampled spans may wait for
+   * export; beyond it new spans are dropped and counted.
    */
   public int exportQueueSize() {
     return exportQueueSize;

@@ -1,34 +1,45 @@
 package dev.klat.agent.config;
 
-import java.util.Locale;
+import dev.klat.model.SettingNames;
+import dev.klat.model.SettingType;
 
 /**
- * Every configuration key with its default; the single list the loader checks names against. The
- * meaning of each key is documented on its {@link AgentConfig} accessor and in {@code
- * docs/configuration.md}, which a test keeps in step with this enum.
+ * Every configuration key with its type, default and old spellings; the single list the loader
+ * checks names against. Keys follow the naming rule of {@code docs/configuration.md} ("Naming").
+ * The meaning of each key is documented on its {@link AgentConfig} accessor and in {@code
+ * docs/configuration.md}, whose table a test keeps in step with this enum: environment variable,
+ * type, default and old spellings.
  */
 enum ConfigKey {
-  ENABLED("klat.enabled", "true"),
-  ENDPOINT("klat.endpoint", "http://127.0.0.1:4318"),
+  ENABLED("klat.enabled", SettingType.bool(), "true"),
+  ENDPOINT("klat.endpoint", SettingType.url(), "http://127.0.0.1:4318"),
   /**
    * No fixed default: {@code OTEL_SERVICE_NAME}, else {@link AgentConfig#FALLBACK_SERVICE_NAME}.
    */
-  SERVICE_NAME("klat.service.name", null),
-  SAMPLING_PROBABILITY("klat.sampling.probability", "0.01"),
-  SAMPLING_MAX_PER_SECOND("klat.sampling.max-per-second", "100"),
-  TOPICS_INCLUDE("klat.topics.include", ".*"),
-  TOPICS_EXCLUDE("klat.topics.exclude", "__.*|_confluent.*|_schemas"),
-  HEADERS_ENABLED("klat.headers.enabled", "true"),
-  METRICS_INTERVAL("klat.metrics.interval", "10s"),
-  EXPORT_QUEUE_SIZE("klat.export.queue.size", "2048"),
-  EXPORT_TIMEOUT("klat.export.timeout", "10s"),
-  EXPORT_GZIP("klat.export.gzip", "true"),
-  MICROMETER_ENABLED("klat.micrometer.enabled", "false"),
-  LOG_LEVEL("klat.log.level", "info"),
+  SERVICE_NAME("klat.service.name", SettingType.text("string"), null),
+  SAMPLING_PROBABILITY("klat.sampling.probability", SettingType.decimal(0, 1), "0.01"),
+  SAMPLING_MAX_PER_SECOND(
+      "klat.sampling.max-per-second", SettingType.decimal(0, Double.POSITIVE_INFINITY), "100"),
+  TOPICS_INCLUDE("klat.topics.include", SettingType.text("regex"), ".*"),
+  TOPICS_EXCLUDE("klat.topics.exclude", SettingType.text("regex"), "__.*|_confluent.*|_schemas"),
+  HEADERS_ENABLED("klat.headers.enabled", SettingType.bool(), "true"),
+  METRICS_INTERVAL(
+      "klat.metrics.interval",
+      SettingType.duration(AgentConfig.MIN_METRICS_INTERVAL_MILLIS, Long.MAX_VALUE),
+      "10s"),
+  EXPORT_QUEUE_SIZE(
+      "klat.export.queue-size",
+      SettingType.integer(1, Integer.MAX_VALUE),
+      "2048",
+      "klat.export.queue.size"),
+  EXPORT_TIMEOUT("klat.export.timeout", SettingType.duration(1, Long.MAX_VALUE), "10s"),
+  EXPORT_GZIP("klat.export.gzip", SettingType.bool(), "true"),
+  MICROMETER_ENABLED("klat.micrometer.enabled", SettingType.bool(), "false"),
+  LOG_LEVEL("klat.log.level", SettingType.choice("off", "error", "warn", "info", "debug"), "info"),
   /** For tests only: shifts the agent's wall clock, as if the host's clock were wrong. */
-  TEST_CLOCK_OFFSET("klat.test.clock-offset", "0"),
+  TEST_CLOCK_OFFSET("klat.test.clock-offset", SettingType.text("signed duration"), "0"),
   /** Read from system properties and the environment only, never from the file itself. */
-  CONFIG_FILE("klat.config.file", null);
+  CONFIG_FILE("klat.config.file", SettingType.text("path"), null);
 
   static final String PREFIX = "klat.";
   static final String ENV_PREFIX = "KLAT_";
@@ -39,18 +50,28 @@ enum ConfigKey {
   /** The environment variable, for example {@code KLAT_SAMPLING_MAX_PER_SECOND}. */
   final String envName;
 
+  /** What values it takes, and how docs/configuration.md writes its type. */
+  final SettingType type;
+
   /** The default in the syntax a user would write, parsed like a user value; null if none. */
   final String defaultValue;
 
-  ConfigKey(String key, String defaultValue) {
-    this.key = key;
-    this.envName = toEnvName(key);
-    this.defaultValue = defaultValue;
-  }
+  /** Old spellings of {@link #key}, still read with a warning. */
+  final String[] oldKeys;
 
-  /** Upper case, with '.' and '-' replaced by '_': the OpenTelemetry and Datadog agents' rule. */
-  static String toEnvName(String key) {
-    return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+  /**
+   * The environment variables of {@link #oldKeys} that are not {@link #envName}: none so far, since
+   * the renames only turned dots into dashes, which map to the same variable.
+   */
+  final String[] oldEnvNames;
+
+  ConfigKey(String key, SettingType type, String defaultValue, String... oldKeys) {
+    this.key = key;
+    this.envName = SettingNames.envName(key);
+    this.type = type;
+    this.defaultValue = defaultValue;
+    this.oldKeys = oldKeys;
+    this.oldEnvNames = SettingNames.oldEnvNames("", envName, oldKeys);
   }
 
   static ConfigKey byKey(String key) {
@@ -62,10 +83,28 @@ enum ConfigKey {
     return null;
   }
 
+  /** The key that {@code name} is an old spelling of, or null. */
+  static ConfigKey byOldKey(String name) {
+    for (ConfigKey k : values()) {
+      for (String old : k.oldKeys) {
+        if (old.equals(name)) {
+          return k;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The key whose environment variable, or one of its old spellings', is {@code envName}. */
   static ConfigKey byEnvName(String envName) {
     for (ConfigKey k : values()) {
       if (k.envName.equals(envName)) {
         return k;
+      }
+      for (String old : k.oldEnvNames) {
+        if (old.equals(envName)) {
+          return k;
+        }
       }
     }
     return null;

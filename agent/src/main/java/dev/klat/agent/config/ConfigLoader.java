@@ -1,8 +1,9 @@
 package dev.klat.agent.config;
 
-import dev.klat.agent.config.ConfigValues.BadValueException;
 import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.OtlpPaths;
+import dev.klat.model.SettingNames;
+import dev.klat.model.SettingValueException;
 import java.io.Reader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -78,9 +79,11 @@ final class ConfigLoader {
     this.env = env;
   }
 
-  void load() throws BadValueException {
+  void load() {
     warnUnknownSystemProperties();
+    warnOldSpellings(sys, "system property", false);
     warnUnknownEnvironment();
+    warnOldSpellings(env, "environment variable", true);
     readFile();
 
     enabled = (Boolean) value(ConfigKey.ENABLED);
@@ -102,34 +105,34 @@ final class ConfigLoader {
   }
 
   /**
-   * The typed value of {@code key}, boxed: a {@link ConfigValues} parser per key, chosen here
-   * rather than passed as a lambda, because each lambda would cost {@code premain} a generated
-   * class.
+   * The typed value of {@code key}, boxed: its type's parser ({@link ConfigKey#type}) or one of
+   * {@link ConfigValues}, chosen here rather than passed as a lambda, because each lambda would
+   * cost {@code premain} a generated class.
+   *
+   * @throws SettingValueException saying what was expected
    */
-  static Object parse(ConfigKey key, String value) throws BadValueException {
+  static Object parse(ConfigKey key, String value) {
     switch (key) {
       case ENABLED:
       case HEADERS_ENABLED:
       case EXPORT_GZIP:
       case MICROMETER_ENABLED:
-        return ConfigValues.parseBoolean(value);
+        return key.type.booleanValue(value);
       case ENDPOINT:
-        return ConfigValues.parseEndpoint(value);
+        return key.type.urlValue(value);
       case SAMPLING_PROBABILITY:
-        return ConfigValues.parseProbability(value);
       case SAMPLING_MAX_PER_SECOND:
-        return ConfigValues.parseRate(value);
+        return key.type.decimalValue(value);
       case TOPICS_INCLUDE:
       case TOPICS_EXCLUDE:
         // The defaults are constants that ConfigLoaderTest compiles; compiling them at every start
         // would load and run the regex engine before main, for nothing.
         return value.equals(key.defaultValue) ? value : ConfigValues.parseRegex(value);
       case METRICS_INTERVAL:
-        return ConfigValues.parseDurationMillis(value, AgentConfig.MIN_METRICS_INTERVAL_MILLIS);
-      case EXPORT_QUEUE_SIZE:
-        return ConfigValues.parsePositiveInt(value);
       case EXPORT_TIMEOUT:
-        return ConfigValues.parseDurationMillis(value, 1L);
+        return key.type.millisValue(value);
+      case EXPORT_QUEUE_SIZE:
+        return key.type.intValue(value);
       case LOG_LEVEL:
         return ConfigValues.parseLogLevel(value);
       case TEST_CLOCK_OFFSET:
@@ -143,7 +146,7 @@ final class ConfigLoader {
 
   private void warnUnknownSystemProperties() {
     for (String name : sortedStartingWith(sys.keySet(), ConfigKey.PREFIX)) {
-      if (ConfigKey.byKey(name) == null) {
+      if (ConfigKey.byKey(name) == null && ConfigKey.byOldKey(name) == null) {
         warn(
             "unknown configuration key "
                 + name
@@ -162,6 +165,24 @@ final class ConfigLoader {
                 + " (no klat key maps to it), ignored"
                 + didYouMean(ConfigKey.suggest(name, true)));
       }
+    }
+  }
+
+  /**
+   * One warning for each old spelling that {@code source} sets, naming the new key (and saying it
+   * wins where the source sets both).
+   */
+  private void warnOldSpellings(Map<?, ?> source, String where, boolean environment) {
+    List<String> lines = new ArrayList<>(0);
+    for (ConfigKey key : ConfigKey.values()) {
+      String[] oldNames = environment ? key.oldEnvNames : key.oldKeys;
+      if (oldNames.length > 0) {
+        SettingNames.addOldSpellingWarnings(
+            source, where, environment ? key.envName : key.key, oldNames, lines);
+      }
+    }
+    for (String line : lines) {
+      warn(line);
     }
   }
 
@@ -195,7 +216,7 @@ final class ConfigLoader {
                 + fileSource
                 + " is ignored: only a system property or environment variable can name the"
                 + " file");
-      } else if (ConfigKey.byKey(name) == null) {
+      } else if (ConfigKey.byKey(name) == null && ConfigKey.byOldKey(name) == null) {
         warn(
             "unknown configuration key "
                 + name
@@ -205,9 +226,10 @@ final class ConfigLoader {
                 + didYouMean(ConfigKey.suggest(name, false)));
       }
     }
+    warnOldSpellings(props, fileSource, false);
   }
 
-  private String serviceName() throws BadValueException {
+  private String serviceName() {
     String name = (String) value(ConfigKey.SERVICE_NAME);
     if (name != null) {
       return name;
@@ -236,12 +258,12 @@ final class ConfigLoader {
   }
 
   /** The typed value of {@code key}: the highest-precedence value, else the default. */
-  private Object value(ConfigKey key) throws BadValueException {
+  private Object value(ConfigKey key) {
     Raw raw = resolve(key);
     if (raw != null) {
       try {
         return parse(key, raw.value);
-      } catch (BadValueException e) {
+      } catch (SettingValueException e) {
         error(
             "invalid value \""
                 + printable(raw.value)
@@ -263,18 +285,25 @@ final class ConfigLoader {
     if (raw != null || file == null) {
       return raw;
     }
-    String fromFile = nonEmpty(file.getProperty(key.key));
+    String name = SettingNames.spellingIn(file, key.key, key.oldKeys);
+    String fromFile = name == null ? null : nonEmpty(file.getProperty(name));
     return fromFile == null ? null : new Raw(fromFile, fileSource);
   }
 
+  /**
+   * The value of {@code key} from the system properties, else the environment; under its key, or
+   * else an old spelling ({@link ConfigKey#oldKeys}), which {@link #warnOldSpellings} reported.
+   */
   private Raw fromSystemOrEnvironment(ConfigKey key) {
-    String fromSys = nonEmpty(sys.get(key.key));
+    String name = SettingNames.spellingIn(sys, key.key, key.oldKeys);
+    String fromSys = name == null ? null : nonEmpty(sys.get(name));
     if (fromSys != null) {
-      return new Raw(fromSys, "system property " + key.key);
+      return new Raw(fromSys, "system property " + name);
     }
-    String fromEnv = nonEmpty(env.get(key.envName));
+    String envName = SettingNames.spellingIn(env, key.envName, key.oldEnvNames);
+    String fromEnv = envName == null ? null : nonEmpty(env.get(envName));
     if (fromEnv != null) {
-      return new Raw(fromEnv, "environment variable " + key.envName);
+      return new Raw(fromEnv, "environment variable " + envName);
     }
     return null;
   }

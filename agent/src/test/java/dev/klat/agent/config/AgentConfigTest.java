@@ -86,7 +86,7 @@ class AgentConfigTest {
         file(
             "klat.service.name=from-file\n"
                 + "klat.sampling.probability=0.3\n"
-                + "klat.export.queue.size=300\n");
+                + "klat.export.queue-size=300\n");
     Map<String, String> env =
         Map.of(
             "KLAT_CONFIG_FILE", file.toString(),
@@ -203,6 +203,59 @@ class AgentConfigTest {
   }
 
   @Test
+  void theOldSpellingOfARenamedKeyStillWorksWithOneWarningNamingTheNewKey() throws IOException {
+    AgentConfig config = load(Map.of("klat.export.queue.size", "64"), Map.of());
+
+    assertThat(config.status()).isEqualTo(Status.ACTIVE);
+    assertThat(config.exportQueueSize()).isEqualTo(64);
+    assertThat(captured.lines())
+        .singleElement()
+        .asString()
+        .contains(" WARN ")
+        .endsWith(
+            "klat.export.queue.size (system property) is deprecated: use klat.export.queue-size");
+
+    CapturedLog fromFile = new CapturedLog();
+    Path file = file("klat.export.queue.size=32\n");
+    config = AgentConfig.load(Map.of("klat.config.file", file.toString()), Map.of(), fromFile.log);
+    assertThat(config.exportQueueSize()).isEqualTo(32);
+    assertThat(fromFile.lines())
+        .singleElement()
+        .asString()
+        .endsWith(
+            "klat.export.queue.size (config file "
+                + file
+                + ") is deprecated: use klat.export.queue-size");
+  }
+
+  @Test
+  void whereBothSpellingsAreSetTheNewKeyWinsAndTheWarningSaysSo() {
+    AgentConfig config =
+        load(Map.of("klat.export.queue.size", "64", "klat.export.queue-size", "128"), Map.of());
+
+    assertThat(config.exportQueueSize()).isEqualTo(128);
+    assertThat(captured.lines())
+        .singleElement()
+        .asString()
+        .endsWith(
+            "klat.export.queue.size (system property) is deprecated: use klat.export.queue-size;"
+                + " klat.export.queue-size is set there too and wins");
+  }
+
+  @Test
+  void aBadValueUnderTheOldSpellingNamesTheNewKeyAndWhereItCameFrom() {
+    AgentConfig config = load(Map.of("klat.export.queue.size", "lots"), Map.of());
+
+    assertThat(config.status()).isEqualTo(Status.INVALID);
+    assertThat(config.errors())
+        .singleElement()
+        .asString()
+        .contains(
+            "\"lots\" for klat.export.queue-size (from system property klat.export.queue.size)")
+        .contains("expected an integer > 0");
+  }
+
+  @Test
   void unknownKeyFarFromAnyKeyHasNoSuggestion() {
     load(Map.of("klat.frobnicate", "yes"), Map.of("KLAT_OPTS", "x"));
 
@@ -253,10 +306,10 @@ class AgentConfigTest {
         Arguments.of("klat.metrics.interval", "-5s"),
         Arguments.of("klat.metrics.interval", "1.5s"),
         Arguments.of("klat.metrics.interval", "99999999999999999m"),
-        Arguments.of("klat.export.queue.size", "0"),
-        Arguments.of("klat.export.queue.size", "-1"),
-        Arguments.of("klat.export.queue.size", "1.5"),
-        Arguments.of("klat.export.queue.size", "99999999999"),
+        Arguments.of("klat.export.queue-size", "0"),
+        Arguments.of("klat.export.queue-size", "-1"),
+        Arguments.of("klat.export.queue-size", "1.5"),
+        Arguments.of("klat.export.queue-size", "99999999999"),
         Arguments.of("klat.export.timeout", "0"),
         Arguments.of("klat.export.timeout", "soon"),
         Arguments.of("klat.export.gzip", "maybe"),
@@ -284,7 +337,7 @@ class AgentConfigTest {
 
   @Test
   void badValueNamesEnvironmentOrFileAsItsSource() throws IOException {
-    Path file = file("klat.export.queue.size=lots\n");
+    Path file = file("klat.export.queue-size=lots\n");
 
     AgentConfig config =
         load(
@@ -299,7 +352,7 @@ class AgentConfigTest {
         .contains("environment variable KLAT_SAMPLING_PROBABILITY")
         .contains("expected a number from 0 to 1");
     assertThat(errors.get(1))
-        .contains("\"lots\" for klat.export.queue.size")
+        .contains("\"lots\" for klat.export.queue-size")
         .contains("config file " + file);
   }
 
@@ -491,7 +544,7 @@ class AgentConfigTest {
       AgentLog log = new AgentLog(Level.DEBUG, null, () -> CapturedLog.START_MILLIS);
       Map<String, String> sys = new HashMap<>();
       sys.put("klat.sampling.probabilty", "0.5");
-      sys.put("klat.export.queue.size", "none");
+      sys.put("klat.export.queue-size", "none");
       sys.put("klat.log.level", "debug");
       AgentConfig config =
           AgentConfig.load(sys, Map.of("KLAT_CONFIG_FILE", dir.resolve("x").toString()), log);
@@ -507,7 +560,7 @@ class AgentConfigTest {
     assertThat(out.size()).isZero();
     assertThat(err.toString(StandardCharsets.UTF_8))
         .contains("WARN unknown configuration key klat.sampling.probabilty")
-        .contains("ERROR invalid value \"none\" for klat.export.queue.size")
+        .contains("ERROR invalid value \"none\" for klat.export.queue-size")
         .contains("ERROR cannot read config file")
         .contains("INFO status=INVALID");
   }

@@ -35,7 +35,7 @@ class ExportSettingsTest {
     sys.put("klat.endpoint", "http://collector:4318/");
     sys.put("klat.service.name", "orders");
     sys.put("klat.metrics.interval", "2s");
-    sys.put("klat.export.queue.size", "64");
+    sys.put("klat.export.queue-size", "64");
     sys.put("klat.export.timeout", "250ms");
     sys.put("klat.export.gzip", "false");
     ExportSettings settings = ExportSettings.builder(AgentConfig.load(sys, null, null)).build();

@@ -43,8 +43,8 @@ public final class SpanTopics {
     short replicas = (short) Math.max(1, Math.min(s.replicationFactor(), brokers));
     Map<String, String> settingOf = new LinkedHashMap<>();
     settingOf.put(s.spansTopic(), "spans.kafka.topic");
-    settingOf.put(s.metricsTopic(), "spans.kafka.metrics.topic");
-    settingOf.put(s.logsTopic(), "spans.kafka.logs.topic");
+    settingOf.put(s.metricsTopic(), "spans.kafka.metrics-topic");
+    settingOf.put(s.logsTopic(), "spans.kafka.logs-topic");
     List<NewTopic> topics = new ArrayList<>();
     for (String name : settingOf.keySet()) {
       topics.add(new NewTopic(name, s.partitions(), replicas));
@@ -88,7 +88,7 @@ public final class SpanTopics {
                 + s.partitions()
                 + " partitions (spans.kafka.partitions) and "
                 + replicas
-                + " replicas (spans.kafka.replication.factor)";
+                + " replicas (spans.kafka.replication-factor)";
     return new IllegalStateException(
         "creating topic "
             + topic

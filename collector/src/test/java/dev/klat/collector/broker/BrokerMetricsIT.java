@@ -219,16 +219,16 @@ class BrokerMetricsIT {
                     Map.entry("admin.port", "0"),
                     Map.entry("brokers.bootstrap", cluster.bootstrapServers()),
                     Map.entry(
-                        "brokers.exporter.port",
+                        "brokers.exporter-port",
                         Integer.toString(broker.metricsEndpoint().getPort())),
                     Map.entry(
-                        "brokers.jmx.port", Integer.toString(jmxPort(broker.jmxServiceUrl()))),
-                    Map.entry("brokers.discovery.interval", "1s"),
-                    Map.entry("brokers.scrape.interval", "500ms"),
+                        "brokers.jmx-port", Integer.toString(jmxPort(broker.jmxServiceUrl()))),
+                    Map.entry("brokers.discovery-interval", "1s"),
+                    Map.entry("brokers.scrape-interval", "500ms"),
                     Map.entry("brokers.stale", "2s"),
                     Map.entry("brokers.history", "1m"),
-                    Map.entry("brokers.connect.timeout", "1s"),
-                    Map.entry("brokers.read.timeout", "2s"))))) {
+                    Map.entry("brokers.connect-timeout", "1s"),
+                    Map.entry("brokers.read-timeout", "2s"))))) {
       String admin = "http://127.0.0.1:" + collector.adminAddress().getPort();
       BrokerTimings timings = collector.brokerTimings();
 

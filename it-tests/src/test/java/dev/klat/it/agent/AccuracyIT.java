@@ -652,7 +652,7 @@ class AccuracyIT {
                 "--otlp.grpc.enabled=false",
                 "--admin.port=" + adminPort,
                 "--brokers.exporter=" + exporters,
-                "--brokers.scrape.interval=1s")
+                "--brokers.scrape-interval=1s")
             .redirectErrorStream(true)
             .redirectOutput(Files.createTempFile(logs, "accuracy-collector-", ".log").toFile())
             .start();

@@ -486,7 +486,7 @@ class DiagnosisIT {
               adminPort,
               "--otlp.grpc.enabled=false",
               "--brokers.exporter=" + exporters,
-              "--brokers.scrape.interval=1s");
+              "--brokers.scrape-interval=1s");
       try {
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
         if (!otherProducerPathsDelay.isZero()) {

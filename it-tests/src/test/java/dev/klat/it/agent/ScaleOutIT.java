@@ -56,8 +56,8 @@ class ScaleOutIT {
           List.of(
               kafka,
               "--spans.kafka.partitions=6",
-              "--spans.kafka.replication.factor=1",
-              "--spans.kafka.session.timeout=6s",
+              "--spans.kafka.replication-factor=1",
+              "--spans.kafka.session-timeout=6s",
               "--otlp.grpc.enabled=false");
       List<Process> processes = new ArrayList<>();
       try {

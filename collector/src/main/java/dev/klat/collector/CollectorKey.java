@@ -1,0 +1,171 @@
+package dev.klat.collector;
+
+import dev.klat.model.SettingNames;
+import dev.klat.model.SettingType;
+import java.util.List;
+
+/**
+ * Every setting of the collector with its type, default and old spellings, in the order of the
+ * documentation ({@code docs/collector.md}, the {@code spans.kafka} ones in {@code
+ * docs/scale-out.md}), whose tables a test keeps in step with this enum. Keys follow the naming
+ * rule of {@code docs/configuration.md} ("Naming"); the old dotted spellings, and the {@code .ms}
+ * keys that took milliseconds, are still read with a warning.
+ */
+enum CollectorKey {
+  MODE("mode", SettingType.choice("all", "ingest", "join"), "all"),
+  SPANS_KAFKA_BOOTSTRAP_SERVERS(
+      "spans.kafka.bootstrap-servers", SettingType.text("host:port list"), ""),
+  SPANS_KAFKA_TOPIC("spans.kafka.topic", SettingType.text("topic"), "klat-spans"),
+  SPANS_KAFKA_METRICS_TOPIC(
+      "spans.kafka.metrics-topic",
+      SettingType.text("topic"),
+      "klat-metrics",
+      "spans.kafka.metrics.topic"),
+  SPANS_KAFKA_LOGS_TOPIC(
+      "spans.kafka.logs-topic", SettingType.text("topic"), "klat-logs", "spans.kafka.logs.topic"),
+  SPANS_KAFKA_GROUP("spans.kafka.group", SettingType.text("group id"), "klat-collector"),
+  SPANS_KAFKA_PARTITIONS("spans.kafka.partitions", positiveInt(), "12"),
+  SPANS_KAFKA_REPLICATION_FACTOR(
+      "spans.kafka.replication-factor",
+      SettingType.integer(1, Short.MAX_VALUE),
+      "3",
+      "spans.kafka.replication.factor"),
+  SPANS_KAFKA_SESSION_TIMEOUT(
+      "spans.kafka.session-timeout", positiveDuration(), "45s", "spans.kafka.session.timeout"),
+  OTLP_HTTP_HOST("otlp.http.host", SettingType.text("host"), "127.0.0.1"),
+  OTLP_HTTP_PORT("otlp.http.port", SettingType.port(), "4318"),
+  OTLP_MAX_BODY_BYTES(
+      "otlp.max-body-bytes",
+      positiveInt(),
+      Integer.toString(16 * 1024 * 1024),
+      "otlp.max.body.bytes"),
+  OTLP_MAX_CONCURRENT_REQUESTS(
+      "otlp.max-concurrent-requests", positiveInt(), "4", "otlp.max.concurrent.requests"),
+  OTLP_GRPC_ENABLED("otlp.grpc.enabled", SettingType.bool(), "true"),
+  OTLP_GRPC_HOST("otlp.grpc.host", SettingType.text("host"), "127.0.0.1"),
+  OTLP_GRPC_PORT("otlp.grpc.port", SettingType.port(), "4317"),
+  ADMIN_HOST("admin.host", SettingType.text("host"), "127.0.0.1"),
+  ADMIN_PORT("admin.port", SettingType.port(), "9464"),
+  JOIN_WINDOW("join.window", positiveDuration(), "60s", "join.window.ms"),
+  JOIN_MAX_PENDING_RECORDS(
+      "join.max-pending-records", positiveInt(), "500000", "join.max.pending.records"),
+  CLOCK_WINDOW("clock.window", positiveDuration(), "5m", "clock.window.ms"),
+  PROBE_MAX_PARTITIONS("probe.max-partitions", positiveInt(), "4096", "probe.max.partitions"),
+  PROBE_MAX_RANGES_PER_TERM(
+      "probe.max-ranges-per-term", positiveInt(), "4096", "probe.max.ranges.per.term"),
+  CLOCK_MAX_PAIRS("clock.max-pairs", positiveInt(), "10000", "clock.max.pairs"),
+  METRICS_MAX_STREAMS("metrics.max-streams", positiveInt(), "20000", "metrics.max.streams"),
+  METRICS_GAUGE_STALE(
+      "metrics.gauge-stale",
+      positiveDuration(),
+      "5m",
+      "metrics.gauge.stale",
+      "metrics.gauge.stale.ms"),
+  METRICS_MAX_TOPIC_GROUPS(
+      "metrics.max-topic-groups", positiveInt(), "1000", "metrics.max.topic.groups"),
+  API_RECENT_BREAKDOWNS("api.recent-breakdowns", positiveInt(), "100000", "api.recent.breakdowns"),
+  DIAGNOSIS_WINDOW("diagnosis.window", positiveDuration(), "5m", "diagnosis.window.ms"),
+  DIAGNOSIS_INTERVAL("diagnosis.interval", positiveDuration(), "15s", "diagnosis.interval.ms"),
+  DIAGNOSIS_MAX_TOPIC_GROUPS(
+      "diagnosis.max-topic-groups", positiveInt(), "20", "diagnosis.max.topic.groups"),
+  // Each sample reads every recent breakdown once per pair: not more often than every second.
+  HISTORY_INTERVAL(
+      "history.interval",
+      SettingType.duration(1_000, Long.MAX_VALUE),
+      "10s",
+      "history.interval.ms"),
+  HISTORY_RETENTION("history.retention", positiveDuration(), "1h", "history.retention.ms"),
+  HISTORY_MAX_TOPIC_GROUPS(
+      "history.max-topic-groups", positiveInt(), "20", "history.max.topic.groups"),
+  TRACES_ENDPOINT("traces.endpoint", SettingType.url().orEmpty(), ""),
+  TRACES_QUEUE_SIZE("traces.queue-size", positiveInt(), "10000", "traces.queue.size"),
+  BROKERS_EXPORTER("brokers.exporter", SettingType.text("list"), ""),
+  BROKERS_JMX("brokers.jmx", SettingType.text("list"), ""),
+  BROKERS_BOOTSTRAP("brokers.bootstrap", SettingType.text("host:port list"), ""),
+  BROKERS_EXPORTER_PORT(
+      "brokers.exporter-port", SettingType.port().orEmpty(), "", "brokers.exporter.port"),
+  BROKERS_JMX_PORT("brokers.jmx-port", SettingType.port().orEmpty(), "", "brokers.jmx.port"),
+  BROKERS_DISCOVERY_INTERVAL(
+      "brokers.discovery-interval",
+      positiveDuration(),
+      "30s",
+      "brokers.discovery.interval",
+      "brokers.discovery.interval.ms"),
+  BROKERS_SCRAPE_INTERVAL(
+      "brokers.scrape-interval",
+      positiveDuration(),
+      "5s",
+      "brokers.scrape.interval",
+      "brokers.scrape.interval.ms"),
+  BROKERS_STALE("brokers.stale", positiveDuration(), "30s", "brokers.stale.ms"),
+  BROKERS_HISTORY("brokers.history", positiveDuration(), "10m", "brokers.history.ms"),
+  BROKERS_CONNECT_TIMEOUT(
+      "brokers.connect-timeout",
+      positiveDuration(),
+      "2s",
+      "brokers.connect.timeout",
+      "brokers.connect.timeout.ms"),
+  BROKERS_READ_TIMEOUT(
+      "brokers.read-timeout",
+      positiveDuration(),
+      "5s",
+      "brokers.read.timeout",
+      "brokers.read.timeout.ms");
+
+  /** The prefix of a key as a system property, and (mapped) as an environment variable. */
+  static final String PROPERTY_PREFIX = "klat.collector.";
+
+  /** The key, as a flag and in the file, for example {@code otlp.max-body-bytes}. */
+  final String key;
+
+  /** The environment variable, for example {@code KLAT_COLLECTOR_OTLP_MAX_BODY_BYTES}. */
+  final String envName;
+
+  final SettingType type;
+
+  /** The default as a user would write it; empty for none. */
+  final String defaultValue;
+
+  /** Old spellings still read with a warning: the dotted names, and the {@code .ms} keys. */
+  final String[] oldKeys;
+
+  /** The environment variables of {@link #oldKeys} that are not {@link #envName} (the .ms ones). */
+  final String[] oldEnvNames;
+
+  CollectorKey(String key, SettingType type, String defaultValue, String... oldKeys) {
+    this.key = key;
+    this.envName = SettingNames.envName(PROPERTY_PREFIX + key);
+    this.type = type;
+    this.defaultValue = defaultValue;
+    this.oldKeys = oldKeys;
+    this.oldEnvNames = SettingNames.oldEnvNames(PROPERTY_PREFIX, envName, oldKeys);
+  }
+
+  /** The setting whose key or old spelling is {@code name}, or null. */
+  static CollectorKey byName(String name) {
+    for (CollectorKey k : values()) {
+      if (k.key.equals(name) || List.of(k.oldKeys).contains(name)) {
+        return k;
+      }
+    }
+    return null;
+  }
+
+  /** The setting whose key is {@code key} (not an old spelling), or null. */
+  static CollectorKey byKey(String key) {
+    for (CollectorKey k : values()) {
+      if (k.key.equals(key)) {
+        return k;
+      }
+    }
+    return null;
+  }
+
+  private static SettingType positiveInt() {
+    return SettingType.integer(1, Integer.MAX_VALUE);
+  }
+
+  private static SettingType positiveDuration() {
+    return SettingType.duration(1, Long.MAX_VALUE);
+  }
+}

@@ -1,6 +1,6 @@
 package dev.klat.probe;
 
-import dev.klat.model.SettingNames;
+import dev.klat.model.SettingDef;
 import dev.klat.model.SettingType;
 
 /**
@@ -27,29 +27,10 @@ enum ProbeKey {
   EXPORT_TIMEOUT("klat.export.timeout", SettingType.duration(100, 600_000), "10s"),
   LOG_LEVEL("klat.log.level", SettingType.choice("off", "error", "warn", "info", "debug"), "info");
 
-  /** The system property, for example {@code klat.probe.queue-size}. */
-  final String key;
-
-  /** The environment variable, for example {@code KLAT_PROBE_QUEUE_SIZE}. */
-  final String envName;
-
-  final SettingType type;
-
-  /** The default as a user would write it, parsed like a user value. */
-  final String defaultValue;
-
-  /** Old spellings still read with a warning: none yet, the probe's keys were born to the rule. */
-  final String[] oldKeys;
-
-  /** The environment variables of {@link #oldKeys} that are not {@link #envName}. */
-  final String[] oldEnvNames;
+  /** The system property, its environment variable, type, default and old spellings. */
+  final SettingDef setting;
 
   ProbeKey(String key, SettingType type, String defaultValue, String... oldKeys) {
-    this.key = key;
-    this.envName = SettingNames.envName(key);
-    this.type = type;
-    this.defaultValue = defaultValue;
-    this.oldKeys = oldKeys;
-    this.oldEnvNames = SettingNames.oldEnvNames("", envName, oldKeys);
+    this.setting = new SettingDef(key, type, defaultValue, oldKeys);
   }
 }

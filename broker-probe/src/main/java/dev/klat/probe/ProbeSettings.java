@@ -39,18 +39,23 @@ final class ProbeSettings {
       values[key.ordinal()] = value(key, system, environment, oldSpellings);
     }
     warnings = Collections.unmodifiableList(oldSpellings);
-    enabled = ProbeKey.ENABLED.type.booleanValue(values[ProbeKey.ENABLED.ordinal()]);
+    enabled = ProbeKey.ENABLED.setting.type().booleanValue(values[ProbeKey.ENABLED.ordinal()]);
     endpoint =
-        stripSlash(ProbeKey.ENDPOINT.type.urlValue(values[ProbeKey.ENDPOINT.ordinal()]).toString());
+        stripSlash(
+            ProbeKey.ENDPOINT
+                .setting
+                .type()
+                .urlValue(values[ProbeKey.ENDPOINT.ordinal()])
+                .toString());
     serviceName = values[ProbeKey.SERVICE_NAME.ordinal()];
     exportIntervalMillis = millis(values, ProbeKey.EXPORT_INTERVAL);
     queueSize = integer(values, ProbeKey.QUEUE_SIZE);
     resolutionMicros = millis(values, ProbeKey.RESOLUTION) * 1000;
     maxPartitions = integer(values, ProbeKey.MAX_PARTITIONS);
     maxRangesPerPartition = integer(values, ProbeKey.MAX_RANGES_PER_PARTITION);
-    gzip = ProbeKey.EXPORT_GZIP.type.booleanValue(values[ProbeKey.EXPORT_GZIP.ordinal()]);
+    gzip = ProbeKey.EXPORT_GZIP.setting.type().booleanValue(values[ProbeKey.EXPORT_GZIP.ordinal()]);
     timeoutMillis = (int) millis(values, ProbeKey.EXPORT_TIMEOUT);
-    logLevel = ProbeKey.LOG_LEVEL.type.choiceValue(values[ProbeKey.LOG_LEVEL.ordinal()]);
+    logLevel = ProbeKey.LOG_LEVEL.setting.type().choiceValue(values[ProbeKey.LOG_LEVEL.ordinal()]);
   }
 
   /**
@@ -70,30 +75,36 @@ final class ProbeSettings {
    */
   private static String value(
       ProbeKey key, Properties system, Map<String, String> environment, List<String> warnings) {
-    String name = SettingNames.spellingIn(system, key.key, key.oldKeys);
+    String name = SettingNames.spellingIn(system, key.setting.key(), key.setting.oldKeys());
     String value = name == null ? null : nonEmpty(system.getProperty(name));
-    SettingNames.addOldSpellingWarnings(system, "system property", key.key, key.oldKeys, warnings);
-    String envName = SettingNames.spellingIn(environment, key.envName, key.oldEnvNames);
     SettingNames.addOldSpellingWarnings(
-        environment, "environment variable", key.envName, key.oldEnvNames, warnings);
+        system, "system property", key.setting.key(), key.setting.oldKeys(), warnings);
+    String envName =
+        SettingNames.spellingIn(environment, key.setting.envName(), key.setting.oldEnvNames());
+    SettingNames.addOldSpellingWarnings(
+        environment,
+        "environment variable",
+        key.setting.envName(),
+        key.setting.oldEnvNames(),
+        warnings);
     if (value == null && envName != null) {
       value = nonEmpty(environment.get(envName));
     }
-    value = value == null ? key.defaultValue : value;
+    value = value == null ? key.setting.defaultValue() : value;
     try {
-      key.type.check(value);
+      key.setting.type().check(value);
     } catch (SettingValueException e) {
-      throw e.forSetting(key.key, value);
+      throw e.forSetting(key.setting.key(), value);
     }
     return value;
   }
 
   private static int integer(String[] values, ProbeKey key) {
-    return key.type.intValue(values[key.ordinal()]);
+    return key.setting.type().intValue(values[key.ordinal()]);
   }
 
   private static long millis(String[] values, ProbeKey key) {
-    return key.type.millisValue(values[key.ordinal()]);
+    return key.setting.type().millisValue(values[key.ordinal()]);
   }
 
   private static String nonEmpty(String value) {

@@ -109,7 +109,7 @@ public final class CollectorConfig {
   private static Map<String, String> defaults() {
     Map<String, String> defaults = new LinkedHashMap<>();
     for (CollectorKey key : CollectorKey.values()) {
-      defaults.put(key.key, key.defaultValue);
+      defaults.put(key.setting.key(), key.setting.defaultValue());
     }
     return defaults;
   }
@@ -126,10 +126,11 @@ public final class CollectorConfig {
       }
     }
     for (CollectorKey key : CollectorKey.values()) {
-      String name = SettingNames.spellingIn(source, key.key, key.oldKeys);
+      String name = SettingNames.spellingIn(source, key.setting.key(), key.setting.oldKeys());
       if (name != null) {
-        values.put(key.key, source.get(name));
-        SettingNames.addOldSpellingWarnings(source, from, key.key, key.oldKeys, warnings);
+        values.put(key.setting.key(), source.get(name));
+        SettingNames.addOldSpellingWarnings(
+            source, from, key.setting.key(), key.setting.oldKeys(), warnings);
       }
     }
   }
@@ -138,22 +139,22 @@ public final class CollectorConfig {
   private static void applyEnvironment(
       Map<String, String> values, List<String> warnings, Map<String, String> env) {
     for (CollectorKey key : CollectorKey.values()) {
-      String name = SettingNames.spellingIn(env, key.envName, key.oldEnvNames);
+      String name = SettingNames.spellingIn(env, key.setting.envName(), key.setting.oldEnvNames());
       if (name != null) {
-        values.put(key.key, env.get(name).trim());
+        values.put(key.setting.key(), env.get(name).trim());
         SettingNames.addOldSpellingWarnings(
-            env, "environment", key.envName, key.oldEnvNames, warnings);
+            env, "environment", key.setting.envName(), key.setting.oldEnvNames(), warnings);
       }
     }
   }
 
   private void validate() {
     for (CollectorKey key : CollectorKey.values()) {
-      String value = values.get(key.key);
+      String value = values.get(key.setting.key());
       try {
-        key.type.check(value);
+        key.setting.type().check(value);
       } catch (SettingValueException e) {
-        throw e.forSetting(key.key, value);
+        throw e.forSetting(key.setting.key(), value);
       }
     }
     historyPointsPerPair();
@@ -164,7 +165,7 @@ public final class CollectorConfig {
 
   /** The role this process plays: {@code all}, {@code ingest} or {@code join}. */
   Mode mode() {
-    String v = CollectorKey.MODE.type.choiceValue(string("mode"));
+    String v = CollectorKey.MODE.setting.type().choiceValue(string("mode"));
     return Mode.valueOf(v.toUpperCase(Locale.ROOT));
   }
 
@@ -278,7 +279,7 @@ public final class CollectorConfig {
 
   /** The value of {@code key}, as given (or its default). */
   String string(String key) {
-    return values.get(setting(key).key);
+    return values.get(setting(key).setting.key());
   }
 
   /** A boolean setting. */
@@ -302,7 +303,7 @@ public final class CollectorConfig {
   }
 
   private SettingType typed(String key) {
-    return setting(key).type;
+    return setting(key).setting.type();
   }
 
   private static CollectorKey setting(String key) {

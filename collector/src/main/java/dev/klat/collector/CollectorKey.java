@@ -1,8 +1,7 @@
 package dev.klat.collector;
 
-import dev.klat.model.SettingNames;
+import dev.klat.model.SettingDef;
 import dev.klat.model.SettingType;
-import java.util.List;
 
 /**
  * Every setting of the collector with its type, default and old spellings, in the order of the
@@ -115,36 +114,21 @@ enum CollectorKey {
   /** The prefix of a key as a system property, and (mapped) as an environment variable. */
   static final String PROPERTY_PREFIX = "klat.collector.";
 
-  /** The key, as a flag and in the file, for example {@code otlp.max-body-bytes}. */
-  final String key;
-
-  /** The environment variable, for example {@code KLAT_COLLECTOR_OTLP_MAX_BODY_BYTES}. */
-  final String envName;
-
-  final SettingType type;
-
-  /** The default as a user would write it; empty for none. */
-  final String defaultValue;
-
-  /** Old spellings still read with a warning: the dotted names, and the {@code .ms} keys. */
-  final String[] oldKeys;
-
-  /** The environment variables of {@link #oldKeys} that are not {@link #envName} (the .ms ones). */
-  final String[] oldEnvNames;
+  /**
+   * The key (as a flag and in the file, for example {@code otlp.max-body-bytes}), its environment
+   * variable ({@code KLAT_COLLECTOR_OTLP_MAX_BODY_BYTES}), type, default (empty for none) and old
+   * spellings (the dotted names, and the {@code .ms} keys).
+   */
+  final SettingDef setting;
 
   CollectorKey(String key, SettingType type, String defaultValue, String... oldKeys) {
-    this.key = key;
-    this.envName = SettingNames.envName(PROPERTY_PREFIX + key);
-    this.type = type;
-    this.defaultValue = defaultValue;
-    this.oldKeys = oldKeys;
-    this.oldEnvNames = SettingNames.oldEnvNames(PROPERTY_PREFIX, envName, oldKeys);
+    this.setting = new SettingDef(PROPERTY_PREFIX, key, type, defaultValue, oldKeys);
   }
 
   /** The setting whose key or old spelling is {@code name}, or null. */
   static CollectorKey byName(String name) {
     for (CollectorKey k : values()) {
-      if (k.key.equals(name) || List.of(k.oldKeys).contains(name)) {
+      if (k.setting.key().equals(name) || k.setting.hasOldKey(name)) {
         return k;
       }
     }
@@ -154,7 +138,7 @@ enum CollectorKey {
   /** The setting whose key is {@code key} (not an old spelling), or null. */
   static CollectorKey byKey(String key) {
     for (CollectorKey k : values()) {
-      if (k.key.equals(key)) {
+      if (k.setting.key().equals(key)) {
         return k;
       }
     }

@@ -14,7 +14,14 @@ public final class Main {
       System.out.println("usage: java -jar klat-collector.jar [--key=value ...] [--config=file]");
       System.out.println("settings, defaults and types (docs/collector.md):");
       for (CollectorKey key : CollectorKey.values()) {
-        System.out.println("  --" + key.key + "=" + key.defaultValue + "  (" + key.type + ")");
+        System.out.println(
+            "  --"
+                + key.setting.key()
+                + "="
+                + key.setting.defaultValue()
+                + "  ("
+                + key.setting.type()
+                + ")");
       }
       return;
     }

@@ -11,16 +11,19 @@ import java.net.URI;
  * <p>Immutable. Built without lambdas: the agent builds its table in {@code premain}.
  */
 public final class SettingType {
-  private static final int BOOLEAN = 0;
-  private static final int INTEGER = 1;
-  private static final int DECIMAL = 2;
-  private static final int DURATION = 3;
-  private static final int CHOICE = 4;
-  private static final int URL = 5;
-  private static final int TEXT = 6;
-  private static final int PORT = 7;
+  /** What kind of value a setting takes; ranges and choices narrow it. */
+  private enum Kind {
+    BOOLEAN,
+    INTEGER,
+    DECIMAL,
+    DURATION,
+    CHOICE,
+    URL,
+    TEXT,
+    PORT
+  }
 
-  private final int kind;
+  private final Kind kind;
   private final long min;
   private final long max;
   private final double minDecimal;
@@ -30,7 +33,7 @@ public final class SettingType {
   private final boolean emptyAllowed;
 
   private SettingType(
-      int kind,
+      Kind kind,
       long min,
       long max,
       double minDecimal,
@@ -48,25 +51,25 @@ public final class SettingType {
     this.emptyAllowed = emptyAllowed;
   }
 
-  private static SettingType of(int kind, long min, long max, String description) {
+  private static SettingType of(Kind kind, long min, long max, String description) {
     return new SettingType(kind, min, max, 0, 0, null, description, false);
   }
 
   /** {@code true} or {@code false}; written "boolean". */
   public static SettingType bool() {
-    return of(BOOLEAN, 0, 0, "boolean");
+    return of(Kind.BOOLEAN, 0, 0, "boolean");
   }
 
   /**
    * A whole number from {@code min} to {@code max}; written "integer > 0", "integer from a to b".
    */
   public static SettingType integer(long min, long max) {
-    return of(INTEGER, min, max, SettingValues.integerRange(min, max));
+    return of(Kind.INTEGER, min, max, SettingValues.integerRange(min, max));
   }
 
   /** A TCP port, 0 to 65535, where 0 lets the system pick one; written "port". */
   public static SettingType port() {
-    return of(PORT, 0, 65_535, "port");
+    return of(Kind.PORT, 0, 65_535, "port");
   }
 
   /**
@@ -82,7 +85,7 @@ public final class SettingType {
                 + ", "
                 + SettingValues.formatNumber(max)
                 + "]";
-    return new SettingType(DECIMAL, 0, 0, min, max, null, description, false);
+    return new SettingType(Kind.DECIMAL, 0, 0, min, max, null, description, false);
   }
 
   /**
@@ -101,7 +104,7 @@ public final class SettingType {
       description =
           "duration from " + Durations.format(minMillis) + " to " + Durations.format(maxMillis);
     }
-    return of(DURATION, minMillis, maxMillis, description);
+    return of(Kind.DURATION, minMillis, maxMillis, description);
   }
 
   /** One of {@code choices}, in any case; written "`a`, `b` or `c`". */
@@ -114,12 +117,12 @@ public final class SettingType {
           .append(choices[i])
           .append('`');
     }
-    return new SettingType(CHOICE, 0, 0, 0, 0, choices.clone(), description.toString(), false);
+    return new SettingType(Kind.CHOICE, 0, 0, 0, 0, choices.clone(), description.toString(), false);
   }
 
   /** An OTLP/HTTP base URL ({@link SettingValues#parseBaseUrl}); written "URL". */
   public static SettingType url() {
-    return of(URL, 0, 0, "URL");
+    return of(Kind.URL, 0, 0, "URL");
   }
 
   /**
@@ -127,7 +130,7 @@ public final class SettingType {
    * "string", "host", "regex" or "path".
    */
   public static SettingType text(String description) {
-    return of(TEXT, 0, 0, description);
+    return of(Kind.TEXT, 0, 0, description);
   }
 
   /**
@@ -185,20 +188,20 @@ public final class SettingType {
 
   /** The value of a boolean setting. */
   public boolean booleanValue(String value) {
-    expectKind(BOOLEAN);
+    expectKind(Kind.BOOLEAN);
     return SettingValues.parseBoolean(value);
   }
 
   /** The value of an integer setting (or a port). */
   public long longValue(String value) {
-    if (kind == PORT) {
+    if (kind == Kind.PORT) {
       try {
         return SettingValues.parseLong(value, min, max);
       } catch (SettingValueException e) {
         throw new SettingValueException("a port (" + min + " to " + max + ")");
       }
     }
-    expectKind(INTEGER);
+    expectKind(Kind.INTEGER);
     return SettingValues.parseLong(value, min, max);
   }
 
@@ -212,25 +215,25 @@ public final class SettingType {
 
   /** The value of a decimal setting. */
   public double decimalValue(String value) {
-    expectKind(DECIMAL);
+    expectKind(Kind.DECIMAL);
     return SettingValues.parseDecimal(value, minDecimal, maxDecimal);
   }
 
   /** The value of a duration setting, in milliseconds. */
   public long millisValue(String value) {
-    expectKind(DURATION);
+    expectKind(Kind.DURATION);
     return SettingValues.parseDurationMillis(value, min, max);
   }
 
   /** The value of a choice setting, as its choice is listed. */
   public String choiceValue(String value) {
-    expectKind(CHOICE);
+    expectKind(Kind.CHOICE);
     return SettingValues.parseChoice(value, choices);
   }
 
   /** The value of a URL setting. */
   public URI urlValue(String value) {
-    expectKind(URL);
+    expectKind(Kind.URL);
     return SettingValues.parseBaseUrl(value);
   }
 
@@ -239,7 +242,7 @@ public final class SettingType {
     return description;
   }
 
-  private void expectKind(int expected) {
+  private void expectKind(Kind expected) {
     if (kind != expected) {
       // A table that reads a setting as another type than it declares: a bug, not a user's error.
       throw new IllegalStateException("a setting of type " + description + " read as another");

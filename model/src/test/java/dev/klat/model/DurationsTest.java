@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -38,14 +37,8 @@ class DurationsTest {
   @Test
   void acceptsExactlyWhatTheRegularExpressionItReplacedAccepts() {
     String alphabet = "0123456789 \t\n\u000B\f\rmMsShHdk.-+\u00a0\u212a\u0660";
-    SplittableRandom random = new SplittableRandom(7);
-    for (int i = 0; i < 200_000; i++) {
-      StringBuilder sb = new StringBuilder();
-      int length = random.nextInt(24);
-      for (int j = 0; j < length; j++) {
-        sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
-      }
-      assertSameAsReference(sb.toString());
+    for (String s : RandomStrings.of(7, 200_000, alphabet, 24)) {
+      assertSameAsReference(s);
     }
     for (String s :
         new String[] {

@@ -3,7 +3,6 @@ package dev.klat.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -11,9 +10,10 @@ class SettingValuesTest {
 
   @Test
   void booleansAreTrueOrFalseInAnyCaseAndNothingElse() {
-    assertThat(SettingValues.parseBoolean("true")).isTrue();
+    for (String yes : new String[] {"true", "True", " TRUE "}) {
+      assertThat(SettingValues.parseBoolean(yes)).as(yes).isTrue();
+    }
     assertThat(SettingValues.parseBoolean(" FALSE ")).isFalse();
-    assertThat(SettingValues.parseBoolean("True")).isTrue();
     for (String bad : new String[] {"yes", "no", "1", "0", "on", "off", "", "t", "truee", null}) {
       assertThatThrownBy(() -> SettingValues.parseBoolean(bad))
           .as(bad)
@@ -75,14 +75,7 @@ class SettingValuesTest {
   void theDecimalScannerAcceptsExactlyWhatTheRegexItReplacedAccepts() {
     Pattern reference = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
     String alphabet = "0123456789.+-eExdNaIfy \u0661";
-    SplittableRandom random = new SplittableRandom(11);
-    for (int i = 0; i < 200_000; i++) {
-      StringBuilder sb = new StringBuilder();
-      int length = random.nextInt(10);
-      for (int j = 0; j < length; j++) {
-        sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
-      }
-      String s = sb.toString();
+    for (String s : RandomStrings.of(11, 200_000, alphabet, 10)) {
       assertThat(SettingValues.isPlainDecimal(s))
           .as("<%s>", s)
           .isEqualTo(reference.matcher(s).matches());

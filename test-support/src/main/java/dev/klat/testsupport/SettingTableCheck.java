@@ -1,5 +1,6 @@
 package dev.klat.testsupport;
 
+import dev.klat.model.SettingDef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -47,34 +48,68 @@ public final class SettingTableCheck {
 
   /**
    * The settings of a table enum ({@code ConfigKey}, {@code ProbeKey}, {@code CollectorKey}), read
-   * from the fields the three share by convention: {@code key}, {@code envName}, {@code type}
-   * (written as its {@code toString()}), {@code defaultValue}, {@code oldKeys} and {@code
-   * oldEnvNames}. By reflection, since the enums are package-private in three modules that share no
-   * type but {@code model/}'s, which has no place for a test's view of them.
+   * from the {@link SettingDef} each constant holds in its field {@code setting}. By reflection,
+   * since the enums are package-private in three modules that share no type but {@code model/}'s.
    */
   public static List<Setting> table(Enum<?>[] values) {
     List<Setting> table = new ArrayList<>();
     for (Enum<?> value : values) {
+      SettingDef setting = setting(value);
       table.add(
           new Setting(
-              (String) field(value, "key"),
-              (String) field(value, "envName"),
-              String.valueOf(field(value, "type")),
-              (String) field(value, "defaultValue"),
-              List.of((String[]) field(value, "oldKeys")),
-              List.of((String[]) field(value, "oldEnvNames"))));
+              setting.key(),
+              setting.envName(),
+              String.valueOf(setting.type()),
+              setting.defaultValue(),
+              List.of(setting.oldKeys()),
+              List.of(setting.oldEnvNames())));
     }
     return table;
   }
 
-  private static Object field(Enum<?> value, String name) {
+  /**
+   * Every problem of a settings table, all at once: keys against the naming rule ({@link
+   * #namingProblems}), shared environment variables ({@link #envNameCollisions}), the rows of the
+   * documentation ({@link #docProblems}), and defaults that are not values of their own type.
+   *
+   * @param values the table enum's constants, each holding its {@link SettingDef} in {@code
+   *     setting}
+   * @param prefixLevels as for {@link #namingProblems}
+   * @param envPrefix as for {@link #namingProblems}
+   * @param docs the documents whose tables list the settings, relative to the repository
+   */
+  public static List<String> problems(
+      Enum<?>[] values, int prefixLevels, String envPrefix, String... docs) {
+    List<Setting> table = table(values);
+    List<String> problems = new ArrayList<>(namingProblems(table, prefixLevels, envPrefix));
+    problems.addAll(envNameCollisions(table));
+    List<Path> paths = new ArrayList<>();
+    for (String doc : docs) {
+      paths.add(repositoryFile(doc));
+    }
+    problems.addAll(docProblems(paths, table));
+    for (Enum<?> value : values) {
+      SettingDef setting = setting(value);
+      if (setting.defaultValue() != null) {
+        try {
+          setting.type().check(setting.defaultValue());
+        } catch (IllegalArgumentException e) {
+          problems.add(
+              setting.key() + ": the default is not a value of its type: " + e.getMessage());
+        }
+      }
+    }
+    return problems;
+  }
+
+  private static SettingDef setting(Enum<?> value) {
     try {
-      Field field = value.getDeclaringClass().getDeclaredField(name);
+      Field field = value.getDeclaringClass().getDeclaredField("setting");
       field.setAccessible(true);
-      return field.get(value);
-    } catch (ReflectiveOperationException e) {
+      return (SettingDef) field.get(value);
+    } catch (ReflectiveOperationException | ClassCastException e) {
       throw new IllegalArgumentException(
-          value.getDeclaringClass().getSimpleName() + " has no field " + name, e);
+          value.getDeclaringClass().getSimpleName() + " has no SettingDef field named setting", e);
     }
   }
 

@@ -2,6 +2,8 @@ package dev.klat.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.model.SettingDef;
+import dev.klat.model.SettingType;
 import dev.klat.testsupport.SettingTableCheck.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,30 +30,23 @@ class SettingTableCheckTest {
 
   /** A table as the three modules write theirs. */
   enum Example {
-    QUEUE_SIZE("x.queue-size", "X_QUEUE_SIZE", "x.queue.size");
+    QUEUE_SIZE("x.queue-size", "x.queue.size");
 
-    final String key;
-    final String envName;
-    final Object type = "integer > 0";
-    final String defaultValue = "4";
-    final String[] oldKeys;
-    final String[] oldEnvNames = {};
+    final SettingDef setting;
 
-    Example(String key, String envName, String... oldKeys) {
-      this.key = key;
-      this.envName = envName;
-      this.oldKeys = oldKeys;
+    Example(String key, String... oldKeys) {
+      this.setting = new SettingDef("", key, SettingType.integer(1, 4096), "4", oldKeys);
     }
   }
 
   @Test
-  void aTableEnumIsReadFromItsFields() {
+  void aTableEnumIsReadFromItsSettings() {
     assertThat(SettingTableCheck.table(Example.values()))
         .containsExactly(
             new Setting(
                 "x.queue-size",
                 "X_QUEUE_SIZE",
-                "integer > 0",
+                SettingType.integer(1, 4096).toString(),
                 "4",
                 List.of("x.queue.size"),
                 List.of()));

@@ -169,14 +169,7 @@ class OtlpHttpSenderTest {
 
   @Test
   void aSlowServerTimesOutAndIsRetryable() throws Exception {
-    collector.traceResponder =
-        (exchange, request) -> {
-          try {
-            Thread.sleep(5000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        };
+    collector.traceResponder = TestCollector.stallsFor(5000);
     long start = System.nanoTime();
     Result result = sender(true).sendTraces(body, 1000, 300);
     assertThat(result.outcome).isEqualTo(Outcome.RETRYABLE);
@@ -186,14 +179,7 @@ class OtlpHttpSenderTest {
 
   @Test
   void abortUnblocksARequestWaitingForAResponse() throws Exception {
-    collector.traceResponder =
-        (exchange, request) -> {
-          try {
-            Thread.sleep(8000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        };
+    collector.traceResponder = TestCollector.stallsFor(8000);
     OtlpHttpSender sender = sender(true);
     long start = System.nanoTime();
     CompletableFuture<Result> result =
@@ -244,11 +230,7 @@ class OtlpHttpSenderTest {
           OutputStream out = exchange.getResponseBody();
           out.write(new byte[10]);
           out.flush();
-          try {
-            Thread.sleep(5000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
+          TestCollector.sleep(5000);
         };
     Result result = sender(true).sendTraces(body, 1000, 300);
     assertThat(result.outcome).isEqualTo(Outcome.SUCCESS);

@@ -43,6 +43,20 @@ public final class TestCollector implements AutoCloseable {
 
   public static final Responder OK = (exchange, request) -> reply(exchange, 200, new byte[0]);
 
+  /** A responder that holds the request {@code millis} before it answers nothing: a slow server. */
+  public static Responder stallsFor(long millis) {
+    return (exchange, request) -> sleep(millis);
+  }
+
+  /** Sleeps on the server's thread, as a slow server would; an interrupt ends the sleep. */
+  public static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private final HttpServer server;
   private final ExecutorService executor = Executors.newCachedThreadPool();
   public final BlockingQueue<Received> traces = new LinkedBlockingQueue<>();

@@ -187,10 +187,10 @@ public final class AgentConfig {
     ConfigLoader l =
         new ConfigLoader(
             Collections.<String, String>emptyMap(), Collections.<String, String>emptyMap());
-    l.endpoint = URI.create(ConfigKey.ENDPOINT.defaultValue);
+    l.endpoint = URI.create(ConfigKey.ENDPOINT.setting.defaultValue());
     l.serviceName = FALLBACK_SERVICE_NAME;
-    l.topicsInclude = ConfigKey.TOPICS_INCLUDE.defaultValue;
-    l.topicsExclude = ConfigKey.TOPICS_EXCLUDE.defaultValue;
+    l.topicsInclude = ConfigKey.TOPICS_INCLUDE.setting.defaultValue();
+    l.topicsExclude = ConfigKey.TOPICS_EXCLUDE.setting.defaultValue();
     l.logLevel = AgentLog.Level.INFO;
     return new AgentConfig(l, Collections.singletonList(error));
   }

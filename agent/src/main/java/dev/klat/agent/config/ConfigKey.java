@@ -1,6 +1,6 @@
 package dev.klat.agent.config;
 
-import dev.klat.model.SettingNames;
+import dev.klat.model.SettingDef;
 import dev.klat.model.SettingType;
 
 /**
@@ -44,39 +44,16 @@ enum ConfigKey {
   static final String PREFIX = "klat.";
   static final String ENV_PREFIX = "KLAT_";
 
-  /** The system property and file key, for example {@code klat.sampling.max-per-second}. */
-  final String key;
-
-  /** The environment variable, for example {@code KLAT_SAMPLING_MAX_PER_SECOND}. */
-  final String envName;
-
-  /** What values it takes, and how docs/configuration.md writes its type. */
-  final SettingType type;
-
-  /** The default in the syntax a user would write, parsed like a user value; null if none. */
-  final String defaultValue;
-
-  /** Old spellings of {@link #key}, still read with a warning. */
-  final String[] oldKeys;
-
-  /**
-   * The environment variables of {@link #oldKeys} that are not {@link #envName}: none so far, since
-   * the renames only turned dots into dashes, which map to the same variable.
-   */
-  final String[] oldEnvNames;
+  /** The key, its environment variable, type, default and old spellings. */
+  final SettingDef setting;
 
   ConfigKey(String key, SettingType type, String defaultValue, String... oldKeys) {
-    this.key = key;
-    this.envName = SettingNames.envName(key);
-    this.type = type;
-    this.defaultValue = defaultValue;
-    this.oldKeys = oldKeys;
-    this.oldEnvNames = SettingNames.oldEnvNames("", envName, oldKeys);
+    this.setting = new SettingDef(key, type, defaultValue, oldKeys);
   }
 
   static ConfigKey byKey(String key) {
     for (ConfigKey k : values()) {
-      if (k.key.equals(key)) {
+      if (k.setting.key().equals(key)) {
         return k;
       }
     }
@@ -86,10 +63,8 @@ enum ConfigKey {
   /** The key that {@code name} is an old spelling of, or null. */
   static ConfigKey byOldKey(String name) {
     for (ConfigKey k : values()) {
-      for (String old : k.oldKeys) {
-        if (old.equals(name)) {
-          return k;
-        }
+      if (k.setting.hasOldKey(name)) {
+        return k;
       }
     }
     return null;
@@ -98,13 +73,8 @@ enum ConfigKey {
   /** The key whose environment variable, or one of its old spellings', is {@code envName}. */
   static ConfigKey byEnvName(String envName) {
     for (ConfigKey k : values()) {
-      if (k.envName.equals(envName)) {
+      if (k.setting.hasEnvName(envName)) {
         return k;
-      }
-      for (String old : k.oldEnvNames) {
-        if (old.equals(envName)) {
-          return k;
-        }
       }
     }
     return null;
@@ -119,7 +89,7 @@ enum ConfigKey {
     int bestDistance = Integer.MAX_VALUE;
     String squashedUnknown = squash(unknown);
     for (ConfigKey k : values()) {
-      String candidate = env ? k.envName : k.key;
+      String candidate = env ? k.setting.envName() : k.setting.key();
       int distance = editDistance(unknown, candidate);
       if (distance > 2 && squash(candidate).equals(squashedUnknown)) {
         distance = 2;

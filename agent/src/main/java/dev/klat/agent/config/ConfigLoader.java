@@ -117,22 +117,22 @@ final class ConfigLoader {
       case HEADERS_ENABLED:
       case EXPORT_GZIP:
       case MICROMETER_ENABLED:
-        return key.type.booleanValue(value);
+        return key.setting.type().booleanValue(value);
       case ENDPOINT:
-        return key.type.urlValue(value);
+        return key.setting.type().urlValue(value);
       case SAMPLING_PROBABILITY:
       case SAMPLING_MAX_PER_SECOND:
-        return key.type.decimalValue(value);
+        return key.setting.type().decimalValue(value);
       case TOPICS_INCLUDE:
       case TOPICS_EXCLUDE:
         // The defaults are constants that ConfigLoaderTest compiles; compiling them at every start
         // would load and run the regex engine before main, for nothing.
-        return value.equals(key.defaultValue) ? value : ConfigValues.parseRegex(value);
+        return value.equals(key.setting.defaultValue()) ? value : ConfigValues.parseRegex(value);
       case METRICS_INTERVAL:
       case EXPORT_TIMEOUT:
-        return key.type.millisValue(value);
+        return key.setting.type().millisValue(value);
       case EXPORT_QUEUE_SIZE:
-        return key.type.intValue(value);
+        return key.setting.type().intValue(value);
       case LOG_LEVEL:
         return ConfigValues.parseLogLevel(value);
       case TEST_CLOCK_OFFSET:
@@ -175,10 +175,14 @@ final class ConfigLoader {
   private void warnOldSpellings(Map<?, ?> source, String where, boolean environment) {
     List<String> lines = new ArrayList<>(0);
     for (ConfigKey key : ConfigKey.values()) {
-      String[] oldNames = environment ? key.oldEnvNames : key.oldKeys;
+      String[] oldNames = environment ? key.setting.oldEnvNames() : key.setting.oldKeys();
       if (oldNames.length > 0) {
         SettingNames.addOldSpellingWarnings(
-            source, where, environment ? key.envName : key.key, oldNames, lines);
+            source,
+            where,
+            environment ? key.setting.envName() : key.setting.key(),
+            oldNames,
+            lines);
       }
     }
     for (String line : lines) {
@@ -209,9 +213,9 @@ final class ConfigLoader {
     file = props;
     fileSource = "config file " + raw.value;
     for (String name : new TreeSet<>(props.stringPropertyNames())) {
-      if (ConfigKey.CONFIG_FILE.key.equals(name)) {
+      if (ConfigKey.CONFIG_FILE.setting.key().equals(name)) {
         warn(
-            ConfigKey.CONFIG_FILE.key
+            ConfigKey.CONFIG_FILE.setting.key()
                 + " in "
                 + fileSource
                 + " is ignored: only a system property or environment variable can name the"
@@ -246,7 +250,7 @@ final class ConfigLoader {
     String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     if (trimmed.endsWith(OtlpPaths.TRACES) || trimmed.endsWith(OtlpPaths.METRICS)) {
       warn(
-          ConfigKey.ENDPOINT.key
+          ConfigKey.ENDPOINT.setting.key()
               + "="
               + AgentConfig.redact(endpoint)
               + " ends with a signal path, but it is the base URL: klat appends "
@@ -268,7 +272,7 @@ final class ConfigLoader {
             "invalid value \""
                 + printable(raw.value)
                 + "\" for "
-                + key.key
+                + key.setting.key()
                 + " (from "
                 + raw.source
                 + "): "
@@ -277,7 +281,7 @@ final class ConfigLoader {
       }
     }
     // The default goes through the same parser as user values: one syntax.
-    return key.defaultValue == null ? null : parse(key, key.defaultValue);
+    return key.setting.defaultValue() == null ? null : parse(key, key.setting.defaultValue());
   }
 
   private Raw resolve(ConfigKey key) {
@@ -285,7 +289,7 @@ final class ConfigLoader {
     if (raw != null || file == null) {
       return raw;
     }
-    String name = SettingNames.spellingIn(file, key.key, key.oldKeys);
+    String name = SettingNames.spellingIn(file, key.setting.key(), key.setting.oldKeys());
     String fromFile = name == null ? null : nonEmpty(file.getProperty(name));
     return fromFile == null ? null : new Raw(fromFile, fileSource);
   }
@@ -295,12 +299,12 @@ final class ConfigLoader {
    * else an old spelling ({@link ConfigKey#oldKeys}), which {@link #warnOldSpellings} reported.
    */
   private Raw fromSystemOrEnvironment(ConfigKey key) {
-    String name = SettingNames.spellingIn(sys, key.key, key.oldKeys);
+    String name = SettingNames.spellingIn(sys, key.setting.key(), key.setting.oldKeys());
     String fromSys = name == null ? null : nonEmpty(sys.get(name));
     if (fromSys != null) {
       return new Raw(fromSys, "system property " + name);
     }
-    String envName = SettingNames.spellingIn(env, key.envName, key.oldEnvNames);
+    String envName = SettingNames.spellingIn(env, key.setting.envName(), key.setting.oldEnvNames());
     String fromEnv = envName == null ? null : nonEmpty(env.get(envName));
     if (fromEnv != null) {
       return new Raw(fromEnv, "environment variable " + envName);

@@ -57,6 +57,6 @@ final class ConfigValues {
 
   /** One of the {@link ConfigKey#LOG_LEVEL} choices, in any case, as an {@link AgentLog.Level}. */
   static AgentLog.Level parseLogLevel(String value) {
-    return AgentLog.Level.parse(ConfigKey.LOG_LEVEL.type.choiceValue(value));
+    return AgentLog.Level.parse(ConfigKey.LOG_LEVEL.setting.type().choiceValue(value));
   }
 }

@@ -131,8 +131,9 @@ class AgentConfigTest {
     assertThat(config.exportQueueSize()).isEqualTo(10);
     assertThat(config.headersEnabled()).isFalse();
     assertThat(captured.text()).isEmpty();
-    assertThat(ConfigKey.SAMPLING_MAX_PER_SECOND.envName).isEqualTo("KLAT_SAMPLING_MAX_PER_SECOND");
-    assertThat(ConfigKey.CONFIG_FILE.envName).isEqualTo("KLAT_CONFIG_FILE");
+    assertThat(ConfigKey.SAMPLING_MAX_PER_SECOND.setting.envName())
+        .isEqualTo("KLAT_SAMPLING_MAX_PER_SECOND");
+    assertThat(ConfigKey.CONFIG_FILE.setting.envName()).isEqualTo("KLAT_CONFIG_FILE");
   }
 
   @Test

@@ -28,12 +28,12 @@ class ConfigLoaderTest {
   @Test
   void everyDefaultIsAValidValueOfItsKeyEvenTheRegexesThatStartUpDoesNotCompile() {
     for (ConfigKey key : ConfigKey.values()) {
-      if (key.defaultValue != null) {
-        assertThatCode(() -> ConfigValues.parseRegex(key.defaultValue))
-            .as(key.key)
+      if (key.setting.defaultValue() != null) {
+        assertThatCode(() -> ConfigValues.parseRegex(key.setting.defaultValue()))
+            .as(key.setting.key())
             .doesNotThrowAnyException();
-        assertThatCode(() -> ConfigLoader.parse(key, key.defaultValue))
-            .as(key.key)
+        assertThatCode(() -> ConfigLoader.parse(key, key.setting.defaultValue()))
+            .as(key.setting.key())
             .doesNotThrowAnyException();
       }
     }

@@ -140,11 +140,7 @@ class TelemetryTest {
   void aSteadyStreamOfSpansDoesNotStarveTheMetrics() throws Exception {
     collector.traceResponder =
         (exchange, request) -> {
-          try {
-            Thread.sleep(1);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
+          TestCollector.sleep(1);
           TestCollector.reply(exchange, 200, new byte[0]);
         };
     Telemetry telemetry =

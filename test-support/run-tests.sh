@@ -82,7 +82,9 @@ if ensure npm npm npm "GrafanaSchemaTest"; then
     && [ ! "$check/package-lock.json" -nt "$check/node_modules/.package-lock.json" ]; then
     say "npm packages" "present: $check/node_modules, as $check/package-lock.json pins them"
   elif npm ci --prefix "$check" --no-audit --no-fund --loglevel=error >>"$setup_log" 2>&1; then
-    say "npm packages" "installed $(find "$check/node_modules" -name package.json -path '*/node_modules/*/package.json' -not -path '*/node_modules/*/node_modules/*' | wc -l) packages into $check/node_modules (npm ci)"
+    # npm's hidden lockfile lists what it installed, one "node_modules/<name>" entry a package.
+    installed=$(grep -c '"node_modules/' "$check/node_modules/.package-lock.json")
+    say "npm packages" "installed $installed packages into $check/node_modules (npm ci)"
   else
     say "npm packages" "NOT INSTALLED (npm ci --prefix $check failed, see $setup_log): skips GrafanaSchemaTest"
     missing=$((missing + 1))

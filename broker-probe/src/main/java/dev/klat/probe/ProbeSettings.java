@@ -39,7 +39,7 @@ final class ProbeSettings {
       values[key.ordinal()] = value(key, system, environment, oldSpellings);
     }
     warnings = Collections.unmodifiableList(oldSpellings);
-    enabled = ProbeKey.ENABLED.setting.type().booleanValue(values[ProbeKey.ENABLED.ordinal()]);
+    enabled = bool(values, ProbeKey.ENABLED);
     endpoint =
         stripSlash(
             ProbeKey.ENDPOINT
@@ -53,7 +53,7 @@ final class ProbeSettings {
     resolutionMicros = millis(values, ProbeKey.RESOLUTION) * 1000;
     maxPartitions = integer(values, ProbeKey.MAX_PARTITIONS);
     maxRangesPerPartition = integer(values, ProbeKey.MAX_RANGES_PER_PARTITION);
-    gzip = ProbeKey.EXPORT_GZIP.setting.type().booleanValue(values[ProbeKey.EXPORT_GZIP.ordinal()]);
+    gzip = bool(values, ProbeKey.EXPORT_GZIP);
     timeoutMillis = (int) millis(values, ProbeKey.EXPORT_TIMEOUT);
     logLevel = ProbeKey.LOG_LEVEL.setting.type().choiceValue(values[ProbeKey.LOG_LEVEL.ordinal()]);
   }
@@ -97,6 +97,10 @@ final class ProbeSettings {
       throw e.forSetting(key.setting.key(), value);
     }
     return value;
+  }
+
+  private static boolean bool(String[] values, ProbeKey key) {
+    return key.setting.type().booleanValue(values[key.ordinal()]);
   }
 
   private static int integer(String[] values, ProbeKey key) {

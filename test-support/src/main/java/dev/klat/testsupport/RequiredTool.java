@@ -48,19 +48,9 @@ public enum RequiredTool {
     String command = command();
     require(
         found != null,
-        command
-            + " is not installed (Debian's "
-            + debianPackages
-            + ": apt-get install "
-            + debianPackages
-            + ")",
+        command + " is not installed (apt-get install " + debianPackages + ")",
         skipped);
     return found;
-  }
-
-  /** Whether the tool is installed, without skipping anything. */
-  public boolean installed() {
-    return find(System.getenv()) != null;
   }
 
   private String command() {
@@ -107,6 +97,6 @@ public enum RequiredTool {
         skipped
             + " skipped: "
             + missing
-            + " (./klat test installs it as root or with password-free sudo)");
+            + "; ./klat test installs it as root or with password-free sudo");
   }
 }

@@ -27,6 +27,12 @@ import java.util.regex.Pattern;
  */
 public final class SettingTableCheck {
 
+  private static final Pattern SEGMENT = Pattern.compile("[a-z][a-z0-9]*");
+  private static final Pattern LAST_SEGMENT = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+  private static final Pattern CELL_SEPARATOR = Pattern.compile("(?<!\\\\)\\|");
+
+  private SettingTableCheck() {}
+
   /**
    * One setting as its table declares it.
    *
@@ -112,12 +118,6 @@ public final class SettingTableCheck {
           value.getDeclaringClass().getSimpleName() + " has no SettingDef field named setting", e);
     }
   }
-
-  private static final Pattern SEGMENT = Pattern.compile("[a-z][a-z0-9]*");
-  private static final Pattern LAST_SEGMENT = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
-  private static final Pattern CELL_SEPARATOR = Pattern.compile("(?<!\\\\)\\|");
-
-  private SettingTableCheck() {}
 
   /**
    * The naming rule: lowercase ASCII words; a dot separates levels, a dash joins the words of one
@@ -269,7 +269,7 @@ public final class SettingTableCheck {
    * The rows of every table in {@code doc} whose first header cell is "key", each as header name to
    * cell (trimmed, {@code \|} unescaped).
    */
-  public static List<Map<String, String>> tableRows(Path doc) {
+  private static List<Map<String, String>> tableRows(Path doc) {
     List<String> lines;
     try {
       lines = Files.readAllLines(doc, StandardCharsets.UTF_8);
@@ -302,7 +302,7 @@ public final class SettingTableCheck {
   /**
    * The file {@code relative} to the repository's root, found upwards from the working directory.
    */
-  public static Path repositoryFile(String relative) {
+  private static Path repositoryFile(String relative) {
     Path dir = Paths.get("").toAbsolutePath();
     while (dir != null && !Files.exists(dir.resolve(relative))) {
       dir = dir.getParent();

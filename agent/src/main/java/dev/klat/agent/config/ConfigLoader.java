@@ -105,7 +105,7 @@ final class ConfigLoader {
   }
 
   /**
-   * The typed value of {@code key}, boxed: its type's parser ({@link ConfigKey#type}) or one of
+   * The typed value of {@code key}, boxed: its type's parser ({@link ConfigKey#setting}) or one of
    * {@link ConfigValues}, chosen here rather than passed as a lambda, because each lambda would
    * cost {@code premain} a generated class.
    *
@@ -296,7 +296,7 @@ final class ConfigLoader {
 
   /**
    * The value of {@code key} from the system properties, else the environment; under its key, or
-   * else an old spelling ({@link ConfigKey#oldKeys}), which {@link #warnOldSpellings} reported.
+   * else an old spelling ({@link ConfigKey#setting}), which {@link #warnOldSpellings} reported.
    */
   private Raw fromSystemOrEnvironment(ConfigKey key) {
     String name = SettingNames.spellingIn(sys, key.setting.key(), key.setting.oldKeys());

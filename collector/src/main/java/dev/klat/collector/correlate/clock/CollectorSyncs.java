@@ -64,5 +64,25 @@ public final class CollectorSyncs {
     offsets.bound(to, from, uncertainty - offset, nowNanos);
   }
 
+  /**
+   * Whether a bound {@code clock(to) - clock(from) <= upperNanos} that a record gives agrees with
+   * the two domains' own measurements: they put {@code clock(to) - clock(from)} at least at their
+   * offset less both uncertainties, and a record's bound may fall below that by at most {@code
+   * maxStepNanos} (drift and clock steps since the measurements). True when either domain has no
+   * recent measurement: then nothing contradicts the record.
+   */
+  public boolean allows(String from, String to, long upperNanos, long nowNanos, long maxStepNanos) {
+    Sync f = byDomain.get(from);
+    Sync t = byDomain.get(to);
+    if (f == null
+        || t == null
+        || nowNanos - f.offeredNanos > windowNanos
+        || nowNanos - t.offeredNanos > windowNanos) {
+      return true;
+    }
+    long lower = f.offsetNanos - t.offsetNanos - f.uncertaintyNanos - t.uncertaintyNanos;
+    return upperNanos >= lower - maxStepNanos;
+  }
+
   private record Sync(long offsetNanos, long uncertaintyNanos, long offeredNanos) {}
 }

@@ -64,7 +64,7 @@ enum CollectorKey {
       "metrics.max-topic-groups", positiveInt(), "1000", "metrics.max.topic.groups"),
   // Bounds in bytes and labels against hostile input (docs/security.md).
   METRICS_MAX_BROKERS("metrics.max-brokers", positiveInt(), "64"),
-  METRICS_MAX_BYTES("metrics.max-bytes", SettingType.integer(4096, Integer.MAX_VALUE), "16777216"),
+  METRICS_MAX_BYTES("metrics.max-bytes", SettingType.integer(4096, Integer.MAX_VALUE), "33554432"),
   JOIN_MAX_PENDING_BYTES("join.max-pending-bytes", positiveInt(), "268435456"),
   JOIN_MAX_GROUPS_PER_RECORD("join.max-groups-per-record", positiveInt(), "64"),
   PROBE_MAX_BYTES("probe.max-bytes", positiveInt(), "134217728"),

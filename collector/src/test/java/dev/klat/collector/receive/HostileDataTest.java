@@ -84,7 +84,47 @@ class HostileDataTest {
 
     JoinedBreakdown last = joined.get(joined.size() - 1);
     assertThat(last.key().offset()).isEqualTo(8);
+    assertThat(correlator.stats().implausibleClockBounds()).isEqualTo(1);
     // 15 ms from send to poll; the clocks agree within 0.4 ms, and clock.max-step is 1 s.
     assertThat(last.breakdown().e2eNanos()).isBetween(14_000_000L, 16_000_000L);
+  }
+
+  @Test
+  void namesLongerThanTheLimitAreRefusedPerSpanAndCountedByReason() throws Exception {
+    String longGroup = "g".repeat(WireNames.MAX_NAME_CHARS + 1);
+    byte[] body = DataAttacks.tracesOfManyGroups(1, NOW);
+    io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.Builder request =
+        io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.parseFrom(body)
+            .toBuilder();
+    var span = request.getResourceSpansBuilder(0).getScopeSpansBuilder(0).getSpansBuilder(0);
+    for (int i = 0; i < span.getAttributesCount(); i++) {
+      if (span.getAttributes(i).getKey().equals("messaging.consumer.group.name")) {
+        span.setAttributes(i, OtlpValues.str("messaging.consumer.group.name", longGroup));
+      }
+    }
+    byte[] refused = request.build().toByteArray();
+
+    byte[] answer = ingest.traces(refused, refused.length, false);
+
+    assertThat(ingest.stats().spansRejectedByReason()).containsEntry(WireNames.REASON_NAME, 1L);
+    assertThat(new String(answer, java.nio.charset.StandardCharsets.UTF_8))
+        .contains("of 256 characters (at most 255)");
+  }
+
+  @Test
+  void aKlatMetricPointWithATopicKafkaWouldRefuseIsRejectedInThePartialSuccess() throws Exception {
+    byte[] body =
+        new String(
+                DataAttacks.metricsOfManyTopics(2, NOW),
+                java.nio.charset.StandardCharsets.ISO_8859_1)
+            .replace("topic-00001", "topic/00001")
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+
+    byte[] answer = ingest.metrics(body, body.length, false);
+
+    assertThat(ingest.stats().pointsRejectedByReason()).containsEntry(WireNames.REASON_TOPIC, 1L);
+    assertThat(new String(answer, java.nio.charset.StandardCharsets.UTF_8))
+        .contains("klat.e2e.latency: topic name with a character Kafka does not allow");
+    assertThat(agentMetrics.merged(MetricDef.E2E_LATENCY, NOW)).hasSize(1);
   }
 }

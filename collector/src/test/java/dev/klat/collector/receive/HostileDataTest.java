@@ -8,6 +8,7 @@ import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.correlate.instants.BrokerInstants;
 import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
+import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.collector.hostile.DataAttacks;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TagKeys;
@@ -126,5 +127,30 @@ class HostileDataTest {
     assertThat(new String(answer, java.nio.charset.StandardCharsets.UTF_8))
         .contains("klat.e2e.latency: topic name with a character Kafka does not allow");
     assertThat(agentMetrics.merged(MetricDef.E2E_LATENCY, NOW)).hasSize(1);
+  }
+
+  @Test
+  void fortyThousandGroupsOnOneRecordJoinOnlyTheCap() throws Exception {
+    byte[] body = DataAttacks.tracesOfManyGroups(40_000, NOW);
+
+    ingest.traces(body, body.length, false);
+
+    assertThat(joined).hasSize(64); // join.max-groups-per-record's default
+    assertThat(correlator.stats().groupsRefused()).isEqualTo(40_000 - 64);
+  }
+
+  @Test
+  void probeDataOfMorePartitionsThanTheCapKeepsTheNewestPartitions() throws Exception {
+    ProbeTimelines timelines = new ProbeTimelines(4_096, 16);
+    OtlpIngest probes =
+        new OtlpIngest(correlator, agentMetrics, timelines, (broker, offset, uncertainty) -> {});
+    byte[] body = DataAttacks.probeLogsOfManyPartitions("orders", 5_000, NOW);
+
+    probes.logs(body, body.length);
+
+    assertThat(probes.stats().probeRecordsRejected()).isZero();
+    assertThat(timelines.lookup("orders", 4_999, 5, 1).hasAppend()).isTrue();
+    assertThat(timelines.lookup("orders", 0, 5, 1).hasAppend()).isFalse();
+    assertThat(timelines.partitionsEvicted()).isEqualTo(5_000 - 4_096);
   }
 }

@@ -1,8 +1,7 @@
 package dev.klat.collector.correlate.clock;
 
 import dev.klat.collector.correlate.join.Correlator;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.LinkedHashMap;
 
 /**
  * Each clock domain's latest measurement of its clock against the collector's (section 5 of the
@@ -16,10 +15,13 @@ public final class CollectorSyncs {
 
   private final int maxDomains;
   private final long windowNanos;
-  private final Map<String, Sync> byDomain = new HashMap<>();
+  // Insertion order kept as measurement order: the eldest measured least recently.
+  private final LinkedHashMap<String, Sync> byDomain = new LinkedHashMap<>();
 
   /**
-   * @param maxDomains how many clock domains are kept; beyond it all are forgotten at once
+   * @param maxDomains how many clock domains are kept; beyond it the least recently measured leaves
+   *     (forgetting all at once would let a flood of made-up instances wipe the real agents'
+   *     measurements, and with them what {@code clock.max-step} checks records against)
    * @param windowNanos how long a measurement is used after it was offered
    */
   public CollectorSyncs(int maxDomains, long windowNanos) {
@@ -38,8 +40,8 @@ public final class CollectorSyncs {
         || offsetNanos < -MAX_SYNC_NANOS) {
       return;
     }
-    if (byDomain.size() >= maxDomains && !byDomain.containsKey(domain)) {
-      byDomain.clear();
+    if (byDomain.remove(domain) == null && byDomain.size() >= maxDomains) {
+      byDomain.remove(byDomain.keySet().iterator().next());
     }
     byDomain.put(domain, new Sync(offsetNanos, uncertaintyNanos, nowNanos));
   }

@@ -107,6 +107,7 @@ public final class Collector implements AutoCloseable {
         new BreakdownMetrics(
             config.positiveInt("metrics.max-topic-groups"),
             config.positiveInt("metrics.max-brokers"),
+            BreakdownMetrics.maxHistogramsFor(config.positiveInt("metrics.max-bytes")),
             brokers::knows,
             System::currentTimeMillis);
     long clockWindowNanos = config.durationMillis("clock.window") * 1_000_000L;

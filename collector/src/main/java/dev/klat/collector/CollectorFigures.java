@@ -195,6 +195,7 @@ final class CollectorFigures {
     out.put("metricSeriesFolded", labelCounts[2]);
     out.put("topicGroupsFolded", breakdownMetrics.overflow());
     out.put("brokersFolded", breakdownMetrics.brokersFolded());
+    out.put("segmentHistogramsFolded", breakdownMetrics.histogramsFolded());
     out.put("replicaTopicsEvicted", brokers.replicaTopicsEvicted());
     out.put("tracesExported", traceExporter == null ? 0 : traceExporter.exported());
     out.put("tracesDropped", traceExporter == null ? 0 : traceExporter.dropped());

@@ -21,7 +21,9 @@ import java.util.function.LongSupplier;
  * agents. At most {@code maxTopicGroups} topic and group pairs get their own series; the rest are
  * folded into {@value #OTHER}. The broker label is the producer's {@code klat.leader.node_id}, from
  * the wire: at most {@code maxBrokers} node ids get series of their own, further ones are folded
- * into {@value #OTHER} and counted, so that forged node ids cannot multiply the series.
+ * into {@value #OTHER} and counted, so that forged node ids cannot multiply the series; and the
+ * segment histograms together are at most {@code maxHistograms}, as many as {@code /metrics} can
+ * show, further ones folded into one all-{@value #OTHER} histogram per segment and quality.
  * Thread-safe.
  */
 public final class BreakdownMetrics {
@@ -37,12 +39,18 @@ public final class BreakdownMetrics {
   private static final Segment[] SEGMENTS = Segment.values();
   private static final Quality[] QUALITIES = Quality.values();
 
+  /** The least text of one histogram series in {@code /metrics}: 137 bucket lines of 60 bytes. */
+  static final int HISTOGRAM_TEXT_BYTES = 8 * 1024;
+
   /** {@code metrics.max-brokers}' default, for the constructor without it. */
   public static final int DEFAULT_MAX_BROKERS = 64;
 
   private final int maxTopicGroups;
   private final int maxBrokers;
+  private final int maxHistograms;
   private final IntPredicate knownBroker;
+  private int histograms;
+  private long histogramsFolded;
   private final LongSupplier epochMillis;
   // The node ids not vouched for by discovery with series of their own, first come: without
   // discovery a real cluster's brokers lead from the start, and a forged one cannot push them out.
@@ -54,21 +62,38 @@ public final class BreakdownMetrics {
   private long overflow;
 
   public BreakdownMetrics(int maxTopicGroups, LongSupplier epochMillis) {
-    this(maxTopicGroups, DEFAULT_MAX_BROKERS, id -> false, epochMillis);
+    this(maxTopicGroups, DEFAULT_MAX_BROKERS, maxHistogramsFor(32 << 20), id -> false, epochMillis);
+  }
+
+  /**
+   * The segment histograms {@code /metrics} can show within {@code maxBytes}: a histogram series is
+   * at least {@value #HISTOGRAM_TEXT_BYTES} bytes of text (its 137 bucket lines), so more could
+   * only be dropped from the answer.
+   */
+  public static int maxHistogramsFor(int maxBytes) {
+    return Math.max(1, maxBytes / HISTOGRAM_TEXT_BYTES);
   }
 
   /**
    * @param maxTopicGroups topic and group pairs with series of their own
    * @param maxBrokers leader node ids with series of their own ({@code metrics.max-brokers}),
    *     besides those {@code knownBroker} vouches for
+   * @param maxHistograms segment histograms held together (each about 1 KB of counts and up to 14
+   *     KB of exemplars); further ones go to one all-{@value #OTHER} histogram per segment and
+   *     quality, counted
    * @param knownBroker whether a node id is a broker the collector knows (listed or discovered):
    *     its series are its own whatever the cap; must not block
    * @param epochMillis the wall clock of exemplars
    */
   public BreakdownMetrics(
-      int maxTopicGroups, int maxBrokers, IntPredicate knownBroker, LongSupplier epochMillis) {
+      int maxTopicGroups,
+      int maxBrokers,
+      int maxHistograms,
+      IntPredicate knownBroker,
+      LongSupplier epochMillis) {
     this.maxTopicGroups = maxTopicGroups;
     this.maxBrokers = maxBrokers;
+    this.maxHistograms = maxHistograms;
     this.knownBroker = knownBroker;
     this.epochMillis = epochMillis;
   }
@@ -94,11 +119,36 @@ public final class BreakdownMetrics {
         continue;
       }
       int i = segment.ordinal() * QUALITIES.length + b.quality(segment).ordinal();
-      if (segments[i] == null) {
-        segments[i] = new Histogram();
+      Histogram h = segments[i];
+      if (h == null && histograms < maxHistograms) {
+        h = segments[i] = new Histogram();
+        histograms++;
+      } else if (h == null) {
+        histogramsFolded++;
+        h = folded(i);
       }
-      segments[i].record(b.nanos(segment), traceId, now);
+      h.record(b.nanos(segment), traceId, now);
     }
+  }
+
+  // The histogram of all-OTHER labels for segment and quality i: at most one per i, uncounted.
+  private Histogram folded(int i) {
+    Histogram[] all =
+        byTopicGroup
+            .computeIfAbsent(List.of(OTHER, OTHER), k -> new TopicGroup())
+            .segments(FOLDED_BROKER);
+    if (all[i] == null) {
+      all[i] = new Histogram();
+    }
+    return all[i];
+  }
+
+  /**
+   * How many breakdowns went to an all-{@value #OTHER} segment histogram because {@code
+   * maxHistograms} were held.
+   */
+  public synchronized long histogramsFolded() {
+    return histogramsFolded;
   }
 
   // The node id as labelled: itself while admitted, else FOLDED_BROKER; -1 (unknown) stays.

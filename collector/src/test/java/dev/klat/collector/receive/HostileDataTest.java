@@ -64,6 +64,20 @@ class HostileDataTest {
   }
 
   @Test
+  void segmentHistogramsAreAtMostWhatMetricsMaxBytesCanShow() throws Exception {
+    BreakdownMetrics metrics =
+        new BreakdownMetrics(1_000, 5_000, 100, id -> false, () -> 0L); // 100 histograms
+    byte[] body = DataAttacks.tracesOfManyLeaders(5_000, NOW);
+
+    ingest.traces(body, body.length, false);
+    joined.forEach(metrics::record);
+
+    // 100 histograms, then one all-_other per segment and quality the breakdowns know.
+    assertThat(metrics.segmentSeries()).hasSizeLessThanOrEqualTo(100 + 20);
+    assertThat(metrics.histogramsFolded()).isPositive();
+  }
+
+  @Test
   void topicNamesKafkaWouldRefuseAreRefusedWhereTheyEnter() throws Exception {
     byte[] body = DataAttacks.tracesOfLongTopics(20, 64 * 1024, NOW);
 

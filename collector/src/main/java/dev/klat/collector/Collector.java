@@ -32,6 +32,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -77,10 +78,9 @@ public final class Collector implements AutoCloseable {
     agentMetrics =
         new AgentMetrics(
             config.positiveInt("metrics.max-streams"),
-            config.durationMillis("metrics.gauge-stale") * 1_000_000L);
-    breakdownMetrics =
-        new BreakdownMetrics(
-            config.positiveInt("metrics.max-topic-groups"), System::currentTimeMillis);
+            config.durationMillis("metrics.gauge-stale") * 1_000_000L,
+            config.positiveInt("metrics.max-topic-groups"),
+            System::nanoTime);
     recent = new RecentBreakdowns(config.positiveInt("api.recent-breakdowns"));
     diagnosisGauges =
         new DiagnosisGauges(
@@ -103,18 +103,29 @@ public final class Collector implements AutoCloseable {
             ? null
             : new TraceExporter(endpoint, config.positiveInt("traces.queue-size"));
     brokers = Brokers.start(config.brokerSettings());
+    breakdownMetrics =
+        new BreakdownMetrics(
+            config.positiveInt("metrics.max-topic-groups"),
+            config.positiveInt("metrics.max-brokers"),
+            BreakdownMetrics.maxHistogramsFor(config.positiveInt("metrics.max-bytes")),
+            brokers::knows,
+            System::currentTimeMillis);
     long clockWindowNanos = config.durationMillis("clock.window") * 1_000_000L;
     probeTimelines =
         new ProbeTimelines(
             config.positiveInt("probe.max-partitions"),
-            config.positiveInt("probe.max-ranges-per-term"));
+            config.positiveInt("probe.max-ranges-per-term"),
+            config.positiveInt("probe.max-bytes"));
     correlator =
         Correlator.sourced(
             new Correlator.Settings(
                 joinWindowNanos,
                 maxPending,
                 clockWindowNanos,
-                config.positiveInt("clock.max-pairs")),
+                config.positiveInt("clock.max-pairs"),
+                config.positiveInt("join.max-pending-bytes"),
+                config.positiveInt("join.max-groups-per-record"),
+                config.durationMillis("clock.max-step") * 1_000_000L),
             System::nanoTime,
             // Without brokers configured every lookup answers null, and this is the timestamp
             // source alone; without discovery no replica count is known.
@@ -217,9 +228,10 @@ public final class Collector implements AutoCloseable {
               recentQueries(),
               history,
               correlator::clockOffsets,
-              figures::stats,
+              this::stats,
               brokers::json,
-              this::problem);
+              this::problem,
+              config.positiveInt("metrics.max-bytes"));
     } catch (IOException | RuntimeException e) {
       if (r != null) {
         r.close();
@@ -245,6 +257,13 @@ public final class Collector implements AutoCloseable {
       joinMember.start();
       probeReader.start();
     }
+  }
+
+  // What /api/stats shows: the parts' counts and the admin port's own.
+  private Map<String, Long> stats() {
+    Map<String, Long> stats = figures.stats();
+    stats.put("metricsSeriesDropped", admin == null ? 0 : admin.metricsSeriesDropped());
+    return stats;
   }
 
   /** What {@code /healthz} reports: null while every part works, else the first that stopped. */

@@ -163,7 +163,8 @@ final class CollectorFigures {
     out.put("probeRecordsNotKlat", r.probeRecordsNotKlat());
     out.put("probeBrokersAlive", (long) probeTimelines.liveBrokers(System.nanoTime()));
     out.put("probeRanges", probeTimelines.ranges());
-    out.put("probeRangesDropped", probeTimelines.droppedRanges());
+    out.put("probePartitionsEvicted", probeTimelines.partitionsEvicted());
+    out.put("probeEstimatedBytes", probeTimelines.estimatedBytes());
     out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());
     out.put("probeAppendRangesWithRequest", probeTimelines.appendRangesWithRequest());
     out.put("producerSpans", c.producerSpans());
@@ -180,11 +181,22 @@ final class CollectorFigures {
     out.put("pendingRecords", (long) c.pendingRecords());
     out.put("brokerDataWaits", c.brokerDataWaits());
     out.put("brokerDataWaitsTimedOut", c.brokerDataWaitsTimedOut());
+    out.put("evictedRecordsForBytes", c.evictedForBytes());
+    out.put("pendingRecordsEstimatedBytes", c.pendingBytes());
+    out.put("consumerGroupsRefused", c.groupsRefused());
+    out.put("implausibleClockBounds", c.implausibleClockBounds());
     long[] metricCounts = agentMetrics.counts();
     out.put("metricPointsIgnored", metricCounts[0]);
     out.put("agentRestartsSeen", metricCounts[1]);
     out.put("metricStreams", (long) agentMetrics.streamCount());
+    long[] labelCounts = agentMetrics.labelCounts();
+    out.put("metricPointsFolded", labelCounts[0]);
+    out.put("metricTopicGroupsExpired", labelCounts[1]);
+    out.put("metricSeriesFolded", labelCounts[2]);
     out.put("topicGroupsFolded", breakdownMetrics.overflow());
+    out.put("brokersFolded", breakdownMetrics.brokersFolded());
+    out.put("segmentHistogramsFolded", breakdownMetrics.histogramsFolded());
+    out.put("replicaTopicsEvicted", brokers.replicaTopicsEvicted());
     out.put("tracesExported", traceExporter == null ? 0 : traceExporter.exported());
     out.put("tracesDropped", traceExporter == null ? 0 : traceExporter.dropped());
     if (joinMember != null) {
@@ -208,6 +220,8 @@ final class CollectorFigures {
       out.put("probeTopicReaderRetries", probeReader.startRetries());
     }
     r.requestsRejected().forEach((reason, n) -> out.put("requestsRejected." + reason, n));
+    r.spansRejectedByReason().forEach((reason, n) -> out.put("spansRejected." + reason, n));
+    r.pointsRejectedByReason().forEach((reason, n) -> out.put("pointsRejected." + reason, n));
     return out;
   }
 

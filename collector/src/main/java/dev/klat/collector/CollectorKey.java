@@ -62,6 +62,13 @@ enum CollectorKey {
       "metrics.gauge.stale.ms"),
   METRICS_MAX_TOPIC_GROUPS(
       "metrics.max-topic-groups", positiveInt(), "1000", "metrics.max.topic.groups"),
+  // Bounds in bytes and labels against hostile input (docs/security.md).
+  METRICS_MAX_BROKERS("metrics.max-brokers", positiveInt(), "64"),
+  METRICS_MAX_BYTES("metrics.max-bytes", SettingType.integer(4096, Integer.MAX_VALUE), "33554432"),
+  JOIN_MAX_PENDING_BYTES("join.max-pending-bytes", positiveInt(), "268435456"),
+  JOIN_MAX_GROUPS_PER_RECORD("join.max-groups-per-record", positiveInt(), "64"),
+  PROBE_MAX_BYTES("probe.max-bytes", positiveInt(), "134217728"),
+  CLOCK_MAX_STEP("clock.max-step", positiveDuration(), "1s"),
   API_RECENT_BREAKDOWNS("api.recent-breakdowns", positiveInt(), "100000", "api.recent.breakdowns"),
   DIAGNOSIS_WINDOW("diagnosis.window", positiveDuration(), "5m", "diagnosis.window.ms"),
   DIAGNOSIS_INTERVAL("diagnosis.interval", positiveDuration(), "15s", "diagnosis.interval.ms"),

@@ -1,11 +1,15 @@
 package dev.klat.collector.aggregate;
 
 import dev.klat.model.MetricDef;
+import dev.klat.model.TagKeys;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -20,7 +24,13 @@ import java.util.function.Predicate;
  * are added directly. A gauge takes the most recent point of any instance.
  *
  * <p>At most {@code maxStreams} streams are kept; the least recently updated is retired first, and
- * gauges not updated for {@code gaugeStaleNanos} disappear. Thread-safe.
+ * gauges not updated for {@code gaugeStaleNanos} disappear. Labels come from the wire, so they are
+ * capped too: at most {@code maxTopicGroups} topic and group (or client id) pairs get series of
+ * their own, further pairs are folded into {@value #OTHER} (counted), and a pair that no point has
+ * updated for {@code gaugeStaleNanos} (collector clock) leaves, with its series, when a new pair
+ * needs its place, so that the pairs of a past deployment do not hold the cap forever. The series
+ * of streams that left (retired) are at most {@code maxStreams} as well; beyond it their counts go
+ * to a series whose every label is {@value #OTHER}. Thread-safe.
  */
 public final class AgentMetrics {
 
@@ -38,8 +48,26 @@ public final class AgentMetrics {
       long[] bucketCounts,
       double sum) {}
 
+  /** The label value of topics, groups and client ids beyond the caps. */
+  public static final String OTHER = "_other";
+
+  /** {@code metrics.max-topic-groups}' default, for the constructor without it. */
+  public static final int DEFAULT_MAX_TOPIC_GROUPS = 1_000;
+
+  // The labels that name who a series is about; every other label (partition, reason, instant)
+  // takes few values per pair.
+  private static final List<String> PAIR_LABELS =
+      List.of(TagKeys.TOPIC, TagKeys.GROUP, TagKeys.CLIENT_ID);
+
   private final int maxStreams;
   private final long gaugeStaleNanos;
+  private final int maxTopicGroups;
+  private final LongSupplier nowNanos;
+  // Access order: the eldest pair is the least recently updated; the value its last update.
+  private final LinkedHashMap<List<String>, long[]> pairs = new LinkedHashMap<>(16, 0.75f, true);
+  private long pointsFolded;
+  private long pairsExpired;
+  private long seriesFolded;
   private final Map<String, MetricDef> defs = new HashMap<>();
   // Access order: the eldest stream is the least recently updated.
   private final LinkedHashMap<StreamKey, Stream> streams = new LinkedHashMap<>(16, 0.75f, true);
@@ -48,8 +76,22 @@ public final class AgentMetrics {
   private long resets;
 
   public AgentMetrics(int maxStreams, long gaugeStaleNanos) {
+    this(maxStreams, gaugeStaleNanos, DEFAULT_MAX_TOPIC_GROUPS, System::nanoTime);
+  }
+
+  /**
+   * @param maxStreams instance streams kept ({@code metrics.max-streams}), and retired series
+   * @param gaugeStaleNanos how long a gauge, or a pair, lives without a point
+   * @param maxTopicGroups topic and group pairs with series of their own ({@code
+   *     metrics.max-topic-groups})
+   * @param nowNanos the collector's monotonic clock, to age pairs (points carry the agents' clock)
+   */
+  public AgentMetrics(
+      int maxStreams, long gaugeStaleNanos, int maxTopicGroups, LongSupplier nowNanos) {
     this.maxStreams = maxStreams;
     this.gaugeStaleNanos = gaugeStaleNanos;
+    this.maxTopicGroups = maxTopicGroups;
+    this.nowNanos = nowNanos;
     for (MetricDef def : MetricDef.all()) {
       defs.put(def.name(), def);
     }
@@ -92,11 +134,11 @@ public final class AgentMetrics {
         return false;
       }
     }
-    SeriesKey series = new SeriesKey(def.name(), labels(def, p.attributes()));
+    SeriesKey series = new SeriesKey(def.name(), admitted(labels(def, p.attributes())));
     Accumulated value =
         new Accumulated(folded, p.type() == Exposition.Type.HISTOGRAM ? p.sum() : p.value());
     if (p.delta() && p.type() != Exposition.Type.GAUGE) {
-      retired.computeIfAbsent(series, k -> Accumulated.empty(histogram)).add(value);
+      retiredFor(series, histogram).add(value);
       return true;
     }
     StreamKey key = new StreamKey(p.instance(), series);
@@ -104,7 +146,7 @@ public final class AgentMetrics {
     boolean cumulative = p.type() != Exposition.Type.GAUGE;
     if (cumulative && p.timeNanos() <= takeOver.countedThroughNanos()) {
       // Counted by the member this stream came from: the count here starts at this point.
-      Accumulated base = retired.computeIfAbsent(series, k -> Accumulated.empty(histogram));
+      Accumulated base = retiredFor(series, histogram);
       if (stream == null) {
         streams.put(key, new Stream(p.startNanos(), p.timeNanos(), value));
         evictIfFull();
@@ -117,7 +159,7 @@ public final class AgentMetrics {
     }
     if (stream == null) {
       if (cumulative && p.startNanos() < takeOver.startedBeforeEpochNanos()) {
-        retired.computeIfAbsent(series, k -> Accumulated.empty(histogram)).subtract(value);
+        retiredFor(series, histogram).subtract(value);
       }
       streams.put(key, new Stream(p.startNanos(), p.timeNanos(), value));
       evictIfFull();
@@ -138,7 +180,7 @@ public final class AgentMetrics {
     boolean restarted = p.startNanos() != stream.startNanos || value.total() < stream.last.total();
     if (restarted) {
       resets++;
-      retired.computeIfAbsent(series, k -> Accumulated.empty(histogram)).add(stream.last);
+      retiredFor(series, histogram).add(stream.last);
       stream.replace(p.startNanos(), p.timeNanos(), value);
     } else if (p.timeNanos() >= stream.timeNanos) {
       stream.replace(p.startNanos(), p.timeNanos(), value);
@@ -162,9 +204,7 @@ public final class AgentMetrics {
       Accumulated last = e.getValue().last;
       if (last.counts != null
           || defs.get(e.getKey().series().name()).instrument() == MetricDef.Instrument.COUNTER) {
-        retired
-            .computeIfAbsent(e.getKey().series(), k -> Accumulated.empty(last.counts != null))
-            .add(last);
+        retiredFor(e.getKey().series(), last.counts != null).add(last);
       }
     }
   }
@@ -172,6 +212,82 @@ public final class AgentMetrics {
   /** Counts of points that were not klat metrics, and of detected stream resets. */
   public synchronized long[] counts() {
     return new long[] {ignoredPoints, resets};
+  }
+
+  /**
+   * What the label caps did since start: points folded into {@value #OTHER} because {@code
+   * maxTopicGroups} pairs were live, pairs that left after {@code gaugeStaleNanos} without a point,
+   * and retired series folded because {@code maxStreams} were kept.
+   */
+  public synchronized long[] labelCounts() {
+    return new long[] {pointsFolded, pairsExpired, seriesFolded};
+  }
+
+  // The labels as kept: those of an admitted pair, else the pair's labels folded into OTHER.
+  private Map<String, String> admitted(Map<String, String> labels) {
+    List<String> pair = new ArrayList<>(PAIR_LABELS.size());
+    boolean named = false;
+    for (String key : PAIR_LABELS) {
+      String value = labels.get(key);
+      pair.add(value == null ? "" : value);
+      named |= value != null;
+    }
+    if (!named) {
+      return labels;
+    }
+    long now = nowNanos.getAsLong();
+    long[] seen = pairs.get(pair);
+    if (seen != null) {
+      seen[0] = now;
+      return labels;
+    }
+    if (pairs.size() >= maxTopicGroups) {
+      Map.Entry<List<String>, long[]> eldest = pairs.entrySet().iterator().next();
+      if (now - eldest.getValue()[0] <= gaugeStaleNanos) {
+        pointsFolded++;
+        Map<String, String> folded = new TreeMap<>(labels);
+        for (String key : PAIR_LABELS) {
+          folded.computeIfPresent(key, (k, v) -> OTHER);
+        }
+        folded.remove(TagKeys.PARTITION);
+        return folded;
+      }
+      pairs.remove(eldest.getKey());
+      forget(eldest.getKey());
+      pairsExpired++;
+    }
+    pairs.put(pair, new long[] {now});
+    return labels;
+  }
+
+  // Drops every stream and retired series of a pair that left.
+  private void forget(List<String> pair) {
+    streams.keySet().removeIf(k -> pairOf(k.series().labels()).equals(pair));
+    retired.keySet().removeIf(k -> pairOf(k.labels()).equals(pair));
+  }
+
+  private static List<String> pairOf(Map<String, String> labels) {
+    List<String> pair = new ArrayList<>(PAIR_LABELS.size());
+    for (String key : PAIR_LABELS) {
+      pair.add(labels.getOrDefault(key, ""));
+    }
+    return pair;
+  }
+
+  // The retired part of a series; beyond maxStreams of them, new ones share one all-OTHER series.
+  private Accumulated retiredFor(SeriesKey series, boolean histogram) {
+    Accumulated value = retired.get(series);
+    if (value != null) {
+      return value;
+    }
+    SeriesKey key = series;
+    if (retired.size() >= maxStreams) {
+      seriesFolded++;
+      Map<String, String> folded = new TreeMap<>();
+      series.labels().forEach((k, v) -> folded.put(k, OTHER));
+      key = new SeriesKey(series.name(), folded);
+    }
+    return retired.computeIfAbsent(key, k -> Accumulated.empty(histogram));
   }
 
   /**
@@ -235,9 +351,7 @@ public final class AgentMetrics {
       if (last.counts != null
           || defs.get(eldest.getKey().series().name()).instrument()
               == MetricDef.Instrument.COUNTER) {
-        retired
-            .computeIfAbsent(eldest.getKey().series(), k -> Accumulated.empty(last.counts != null))
-            .add(last);
+        retiredFor(eldest.getKey().series(), last.counts != null).add(last);
       }
     }
   }

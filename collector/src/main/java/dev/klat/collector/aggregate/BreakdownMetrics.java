@@ -6,9 +6,12 @@ import dev.klat.model.Quality;
 import dev.klat.model.Segment;
 import dev.klat.model.TagKeys;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 /**
@@ -16,7 +19,12 @@ import java.util.function.LongSupplier;
  * and segment quality, each bucket keeping the most recent breakdown that fell in it as its
  * exemplar; and, per topic and group, exemplars for the end-to-end histogram merged from the
  * agents. At most {@code maxTopicGroups} topic and group pairs get their own series; the rest are
- * folded into {@value #OTHER}. Thread-safe.
+ * folded into {@value #OTHER}. The broker label is the producer's {@code klat.leader.node_id}, from
+ * the wire: at most {@code maxBrokers} node ids get series of their own, further ones are folded
+ * into {@value #OTHER} and counted, so that forged node ids cannot multiply the series; and the
+ * segment histograms together are at most {@code maxHistograms}, as many as {@code /metrics} can
+ * show, further ones folded into one all-{@value #OTHER} histogram per segment and quality.
+ * Thread-safe.
  */
 public final class BreakdownMetrics {
   /** The topic and group of series beyond the limit. */
@@ -25,18 +33,68 @@ public final class BreakdownMetrics {
   /** The broker label of breakdowns whose producer did not report the partition leader. */
   public static final String UNKNOWN_BROKER = "unknown";
 
+  // The node id that labels as OTHER: below -1, which means unknown.
+  private static final int FOLDED_BROKER = -2;
+
   private static final Segment[] SEGMENTS = Segment.values();
   private static final Quality[] QUALITIES = Quality.values();
 
+  /** The least text of one histogram series in {@code /metrics}: 137 bucket lines of 60 bytes. */
+  static final int HISTOGRAM_TEXT_BYTES = 8 * 1024;
+
+  /** {@code metrics.max-brokers}' default, for the constructor without it. */
+  public static final int DEFAULT_MAX_BROKERS = 64;
+
   private final int maxTopicGroups;
+  private final int maxBrokers;
+  private final int maxHistograms;
+  private final IntPredicate knownBroker;
+  private int histograms;
+  private long histogramsFolded;
   private final LongSupplier epochMillis;
+  // The node ids not vouched for by discovery with series of their own, first come: without
+  // discovery a real cluster's brokers lead from the start, and a forged one cannot push them out.
+  private final Set<Integer> brokers = new HashSet<>();
+  private long brokersFolded;
   // Per topic and group: the e2e exemplars and the histograms by segment and quality, so that a
   // breakdown costs one map lookup.
   private final Map<List<String>, TopicGroup> byTopicGroup = new LinkedHashMap<>();
   private long overflow;
 
   public BreakdownMetrics(int maxTopicGroups, LongSupplier epochMillis) {
+    this(maxTopicGroups, DEFAULT_MAX_BROKERS, maxHistogramsFor(32 << 20), id -> false, epochMillis);
+  }
+
+  /**
+   * The segment histograms {@code /metrics} can show within {@code maxBytes}: a histogram series is
+   * at least {@value #HISTOGRAM_TEXT_BYTES} bytes of text (its 137 bucket lines), so more could
+   * only be dropped from the answer.
+   */
+  public static int maxHistogramsFor(int maxBytes) {
+    return Math.max(1, maxBytes / HISTOGRAM_TEXT_BYTES);
+  }
+
+  /**
+   * @param maxTopicGroups topic and group pairs with series of their own
+   * @param maxBrokers leader node ids with series of their own ({@code metrics.max-brokers}),
+   *     besides those {@code knownBroker} vouches for
+   * @param maxHistograms segment histograms held together (each about 1 KB of counts and up to 14
+   *     KB of exemplars); further ones go to one all-{@value #OTHER} histogram per segment and
+   *     quality, counted
+   * @param knownBroker whether a node id is a broker the collector knows (listed or discovered):
+   *     its series are its own whatever the cap; must not block
+   * @param epochMillis the wall clock of exemplars
+   */
+  public BreakdownMetrics(
+      int maxTopicGroups,
+      int maxBrokers,
+      int maxHistograms,
+      IntPredicate knownBroker,
+      LongSupplier epochMillis) {
     this.maxTopicGroups = maxTopicGroups;
+    this.maxBrokers = maxBrokers;
+    this.maxHistograms = maxHistograms;
+    this.knownBroker = knownBroker;
     this.epochMillis = epochMillis;
   }
 
@@ -55,17 +113,60 @@ public final class BreakdownMetrics {
     String traceId = joined.hasTraceId() ? joined.traceIdHex() : null;
     Breakdown b = joined.breakdown();
     series.e2e.offer(b.e2eNanos(), traceId, now);
-    Histogram[] segments = series.segments(joined.leaderNodeId());
+    Histogram[] segments = series.segments(brokerLabel(joined.leaderNodeId()));
     for (Segment segment : SEGMENTS) {
       if (!b.isKnown(segment)) {
         continue;
       }
       int i = segment.ordinal() * QUALITIES.length + b.quality(segment).ordinal();
-      if (segments[i] == null) {
-        segments[i] = new Histogram();
+      Histogram h = segments[i];
+      if (h == null && histograms < maxHistograms) {
+        h = segments[i] = new Histogram();
+        histograms++;
+      } else if (h == null) {
+        histogramsFolded++;
+        h = folded(i);
       }
-      segments[i].record(b.nanos(segment), traceId, now);
+      h.record(b.nanos(segment), traceId, now);
     }
+  }
+
+  // The histogram of all-OTHER labels for segment and quality i: at most one per i, uncounted.
+  private Histogram folded(int i) {
+    Histogram[] all =
+        byTopicGroup
+            .computeIfAbsent(List.of(OTHER, OTHER), k -> new TopicGroup())
+            .segments(FOLDED_BROKER);
+    if (all[i] == null) {
+      all[i] = new Histogram();
+    }
+    return all[i];
+  }
+
+  /**
+   * How many breakdowns went to an all-{@value #OTHER} segment histogram because {@code
+   * maxHistograms} were held.
+   */
+  public synchronized long histogramsFolded() {
+    return histogramsFolded;
+  }
+
+  // The node id as labelled: itself while admitted, else FOLDED_BROKER; -1 (unknown) stays.
+  private int brokerLabel(int leaderNodeId) {
+    if (leaderNodeId < 0 || brokers.contains(leaderNodeId) || knownBroker.test(leaderNodeId)) {
+      return leaderNodeId;
+    }
+    if (brokers.size() < maxBrokers) {
+      brokers.add(leaderNodeId);
+      return leaderNodeId;
+    }
+    brokersFolded++;
+    return FOLDED_BROKER;
+  }
+
+  /** How many breakdowns had their leader's node id folded into {@value #OTHER}. */
+  public synchronized long brokersFolded() {
+    return brokersFolded;
   }
 
   /** How many breakdowns were folded into {@value #OTHER}. */
@@ -115,7 +216,10 @@ public final class BreakdownMetrics {
 
     Histogram[] segments(int leaderNodeId) {
       if (leaderNodeId != lastLeader || lastSegments == null) {
-        String broker = leaderNodeId >= 0 ? Integer.toString(leaderNodeId) : UNKNOWN_BROKER;
+        String broker =
+            leaderNodeId == FOLDED_BROKER
+                ? OTHER
+                : leaderNodeId >= 0 ? Integer.toString(leaderNodeId) : UNKNOWN_BROKER;
         lastSegments =
             segmentsByBroker.computeIfAbsent(
                 broker, k -> new Histogram[SEGMENTS.length * QUALITIES.length]);

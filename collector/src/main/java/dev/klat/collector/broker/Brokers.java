@@ -309,6 +309,19 @@ public final class Brokers implements AutoCloseable {
     return replicas;
   }
 
+  /** Topics that left the replica counts' asked-about set, the least recently asked first. */
+  public long replicaTopicsEvicted() {
+    return replicas.evicted();
+  }
+
+  /**
+   * Whether {@code nodeId} is a broker the collector reads (listed, or discovered and not yet
+   * forgotten): such a node id is a real broker's, whatever a span says. Never blocks.
+   */
+  public boolean knows(int nodeId) {
+    return targets.containsKey(nodeId);
+  }
+
   /** Every broker's state, by node id. */
   public List<BrokerStatus> status() {
     long now = epochNanos.getAsLong();

@@ -20,12 +20,15 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -34,8 +37,8 @@ import java.util.logging.Logger;
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
  * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
- * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers}
- * and {@code /healthz}.
+ * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers},
+ * {@code /healthz} (liveness) and {@code /readyz} (readiness: {@code /metrics} can be produced).
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -74,8 +77,17 @@ public final class AdminServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * {@code metrics.max-bytes}' default: 32 MiB, about 1,500 histogram series (one is 21 KB with its
+   * 137 buckets and five labels); a scrape's peak heap is about three times the text.
+   */
+  public static final int DEFAULT_METRICS_MAX_BYTES = 32 << 20;
+
   private final HttpServer server;
   private final ExecutorService executor;
+  private final Supplier<List<Exposition.Family>> metrics;
+  private final int metricsMaxBytes;
+  private final AtomicLong metricsSeriesDropped = new AtomicLong();
 
   public AdminServer(
       InetSocketAddress address,
@@ -87,6 +99,35 @@ public final class AdminServer implements AutoCloseable {
       Supplier<String> brokersJson,
       Supplier<String> problem)
       throws IOException {
+    this(
+        address,
+        metrics,
+        recent,
+        history,
+        clocks,
+        stats,
+        brokersJson,
+        problem,
+        DEFAULT_METRICS_MAX_BYTES);
+  }
+
+  /**
+   * @param metricsMaxBytes the most bytes a {@code /metrics} answer holds ({@code
+   *     metrics.max-bytes}); series beyond it are dropped and counted
+   */
+  public AdminServer(
+      InetSocketAddress address,
+      Supplier<List<Exposition.Family>> metrics,
+      RecentQueries recent,
+      BreakdownHistory history,
+      Supplier<List<ClockOffset>> clocks,
+      Supplier<Map<String, Long>> stats,
+      Supplier<String> brokersJson,
+      Supplier<String> problem,
+      int metricsMaxBytes)
+      throws IOException {
+    this.metrics = metrics;
+    this.metricsMaxBytes = metricsMaxBytes;
     server = HttpServer.create(address, 64);
     executor =
         Executors.newFixedThreadPool(
@@ -110,7 +151,7 @@ public final class AdminServer implements AutoCloseable {
                       om
                           ? PrometheusWriter.OPENMETRICS_CONTENT_TYPE
                           : PrometheusWriter.TEXT_CONTENT_TYPE,
-                      PrometheusWriter.write(metrics.get(), om));
+                      metricsText(om, true).text());
                 }));
     server.createContext(
         "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent)));
@@ -140,6 +181,7 @@ public final class AdminServer implements AutoCloseable {
         exchange ->
             serve(exchange, ex -> new Response(200, "application/json", brokersJson.get())));
     server.createContext("/healthz", exchange -> serve(exchange, ex -> health(problem.get())));
+    server.createContext("/readyz", exchange -> serve(exchange, ex -> readiness()));
     String page = loadPage();
     server.createContext(
         "/",
@@ -153,6 +195,54 @@ public final class AdminServer implements AutoCloseable {
                       : new Response(404, "text/plain", "not found\n");
                 }));
     server.start();
+  }
+
+  /**
+   * {@code /metrics} as written under {@code metrics.max-bytes}: the collector's own families
+   * first, so that its health counts survive a budget filled by the agents' labels, then the others
+   * in {@code MetricDef} order; the series that do not fit are dropped, and counted when {@code
+   * counted} (a scrape, not a readiness probe).
+   */
+  PrometheusWriter.Written metricsText(boolean openMetrics, boolean counted) {
+    List<Exposition.Family> families = new ArrayList<>(metrics.get());
+    families.sort(
+        Comparator.comparing((Exposition.Family f) -> !f.name().startsWith(OWN_FAMILY_PREFIX)));
+    PrometheusWriter.Written written =
+        PrometheusWriter.write(families, openMetrics, metricsMaxBytes);
+    if (counted) {
+      metricsSeriesDropped.addAndGet(written.seriesDropped());
+    }
+    return written;
+  }
+
+  private static final String OWN_FAMILY_PREFIX = "klat_collector_";
+
+  /**
+   * {@code /readyz}: 200 when {@code /metrics} can be produced now, 503 with the reason when it
+   * cannot (a part failed, or the heap could not hold it). Produces it to find out, so a probe
+   * costs what a scrape does. {@code /healthz} is liveness only and does not depend on it.
+   */
+  Response readiness() {
+    try {
+      PrometheusWriter.Written written = metricsText(false, false);
+      return new Response(
+          200,
+          "text/plain",
+          "ready: /metrics is "
+              + written.text().length()
+              + " characters, "
+              + written.seriesDropped()
+              + " series over metrics.max-bytes dropped\n");
+    } catch (RuntimeException | OutOfMemoryError e) {
+      return new Response(503, "text/plain", "/metrics cannot be produced: " + e + "\n");
+    }
+  }
+
+  /**
+   * Series dropped from {@code /metrics} answers since start because of {@code metrics.max-bytes}.
+   */
+  public long metricsSeriesDropped() {
+    return metricsSeriesDropped.get();
   }
 
   // The live page: plain HTML and JavaScript that reads /api/history, then polls /api/breakdown;

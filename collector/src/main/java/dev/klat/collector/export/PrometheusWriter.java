@@ -19,41 +19,108 @@ final class PrometheusWriter {
 
   private PrometheusWriter() {}
 
+  /**
+   * What was written: the text, at most the budget's bytes in UTF-8, and how many series did not
+   * fit.
+   */
+  record Written(String text, long seriesDropped) {}
+
   static String write(List<Exposition.Family> families, boolean openMetrics) {
-    StringBuilder out = new StringBuilder(16 * 1024);
+    return write(families, openMetrics, Integer.MAX_VALUE).text();
+  }
+
+  /**
+   * Writes the families in their order until the next series would take the text over {@code
+   * maxBytes} (UTF-8); that series and every later one are dropped and counted, so a scrape never
+   * costs more than the budget whatever the labels hold. The family headers of a dropped series are
+   * not written; OpenMetrics' {@code # EOF} always is.
+   */
+  static Written write(List<Exposition.Family> families, boolean openMetrics, int maxBytes) {
+    int budget = maxBytes - (openMetrics ? EOF.length() : 0);
+    StringBuilder out = new StringBuilder(Math.min(16 * 1024, Math.max(0, maxBytes)));
+    StringBuilder series = new StringBuilder(1024);
+    int bytes = 0;
+    long dropped = 0;
     for (Exposition.Family f : families) {
       if (f.series().isEmpty()) {
         continue;
       }
-      String familyName =
-          openMetrics && f.type() == Exposition.Type.COUNTER && f.name().endsWith("_total")
-              ? f.name().substring(0, f.name().length() - "_total".length())
-              : f.name();
-      out.append("# TYPE ").append(familyName).append(' ').append(typeName(f.type())).append('\n');
-      if (openMetrics && !f.unit().isEmpty()) {
-        out.append("# UNIT ").append(familyName).append(' ').append(f.unit()).append('\n');
+      if (dropped > 0) {
+        dropped += f.series().size();
+        continue;
       }
-      out.append("# HELP ").append(familyName).append(' ');
-      escapeHelp(out, f.help());
-      out.append('\n');
+      series.setLength(0);
+      header(series, f, openMetrics);
+      String header = series.toString();
+      boolean headerWritten = false;
       for (Exposition.Series s : f.series()) {
-        if (f.type() == Exposition.Type.HISTOGRAM) {
-          histogram(out, familyName, s, openMetrics);
-        } else {
-          String sample =
-              f.type() == Exposition.Type.COUNTER && !familyName.endsWith("_total")
-                  ? familyName + "_total"
-                  : familyName;
-          out.append(sample);
-          labels(out, s.labels(), null);
-          out.append(' ').append(number(s.value())).append('\n');
+        if (dropped > 0) {
+          dropped++;
+          continue;
         }
+        series.setLength(0);
+        if (!headerWritten) {
+          series.append(header);
+        }
+        writeSeries(series, f, s, openMetrics);
+        int length = utf8Length(series);
+        if (bytes + length > budget) {
+          dropped++;
+          continue;
+        }
+        out.append(series);
+        bytes += length;
+        headerWritten = true;
       }
     }
     if (openMetrics) {
-      out.append("# EOF\n");
+      out.append(EOF);
     }
-    return out.toString();
+    return new Written(out.toString(), dropped);
+  }
+
+  private static final String EOF = "# EOF\n";
+
+  private static int utf8Length(CharSequence s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      n += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+    }
+    return n;
+  }
+
+  private static String familyName(Exposition.Family f, boolean openMetrics) {
+    return openMetrics && f.type() == Exposition.Type.COUNTER && f.name().endsWith("_total")
+        ? f.name().substring(0, f.name().length() - "_total".length())
+        : f.name();
+  }
+
+  private static void header(StringBuilder out, Exposition.Family f, boolean openMetrics) {
+    String familyName = familyName(f, openMetrics);
+    out.append("# TYPE ").append(familyName).append(' ').append(typeName(f.type())).append('\n');
+    if (openMetrics && !f.unit().isEmpty()) {
+      out.append("# UNIT ").append(familyName).append(' ').append(f.unit()).append('\n');
+    }
+    out.append("# HELP ").append(familyName).append(' ');
+    escapeHelp(out, f.help());
+    out.append('\n');
+  }
+
+  private static void writeSeries(
+      StringBuilder out, Exposition.Family f, Exposition.Series s, boolean openMetrics) {
+    String familyName = familyName(f, openMetrics);
+    if (f.type() == Exposition.Type.HISTOGRAM) {
+      histogram(out, familyName, s, openMetrics);
+    } else {
+      String sample =
+          f.type() == Exposition.Type.COUNTER && !familyName.endsWith("_total")
+              ? familyName + "_total"
+              : familyName;
+      out.append(sample);
+      labels(out, s.labels(), null);
+      out.append(' ').append(number(s.value())).append('\n');
+    }
   }
 
   private static void histogram(

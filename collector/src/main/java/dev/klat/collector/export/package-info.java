@@ -1,2 +1,5 @@
-/** What leaves the collector: Prometheus exposition, the HTTP API and traces over OTLP. */
+/**
+ * What leaves the collector: Prometheus exposition (under {@code metrics.max-bytes}), the HTTP API
+ * with liveness ({@code /healthz}) and readiness ({@code /readyz}), and traces over OTLP.
+ */
 package dev.klat.collector.export;

@@ -9,11 +9,16 @@ import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.JoinInput;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
+import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
+import dev.klat.model.TagKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Decodes OTLP export requests and hands their content to the join and the metric merger, for both
@@ -23,6 +28,20 @@ public final class OtlpIngest implements OtlpSink {
   // Shared: stackless, and a full table refuses many requests in a row.
   private static final BusyException JOIN_TABLE_FULL =
       new BusyException("join-table-full", "join table full, retry later");
+
+  /** The reason a metric point the merger cannot use is counted under. */
+  static final String REASON_MALFORMED = "malformed-point";
+
+  private static final Set<String> KLAT_METRICS = new HashSet<>();
+  // Labels of agent metrics holding names (topics are checked by Kafka's rule).
+  private static final List<String> NAME_LABELS =
+      List.of(TagKeys.GROUP, TagKeys.CLIENT_ID, TagKeys.REASON, TagKeys.INSTANT);
+
+  static {
+    for (MetricDef def : MetricDef.all()) {
+      KLAT_METRICS.add(def.name());
+    }
+  }
 
   private final Correlator correlator;
   private final AgentMetrics agentMetrics;
@@ -157,7 +176,7 @@ public final class OtlpIngest implements OtlpSink {
         correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
       }
     }
-    stats.spansRejected.addAndGet(batch.rejected);
+    batch.rejectedByReason.forEach(stats::spansRejected);
     stats.spansNotKlat.addAndGet(batch.notKlat);
   }
 
@@ -167,6 +186,7 @@ public final class OtlpIngest implements OtlpSink {
    */
   private static final class TraceBatch implements OtlpProtobuf.SpanSink {
     final List<JoinInput> items = new ArrayList<>();
+    final Map<String, Long> rejectedByReason = new HashMap<>(4);
     long received;
     long rejected;
     long notKlat;
@@ -190,6 +210,7 @@ public final class OtlpIngest implements OtlpSink {
       } else if (result.consumer() != null) {
         items.add(result.consumer());
       } else if (result.rejected() != null) {
+        rejectedByReason.merge(result.reason(), 1L, Long::sum);
         if (rejected++ == 0) {
           firstError = result.rejected();
         }
@@ -225,19 +246,23 @@ public final class OtlpIngest implements OtlpSink {
     long rejected = 0;
     String firstError = "";
     Map<String, Object> resource = null;
+    Map<String, Long> rejectedByReason = new HashMap<>(4);
     for (OtlpMetricPoint p : points) {
       if (p.resource != resource) {
         resource = p.resource;
         offerClockSync(resource);
       }
       newest[0] = Math.max(newest[0], p.timeNanos);
-      String error = accept(p, takeOver);
-      if (error != null && rejected++ == 0) {
-        firstError = error;
+      String[] error = accept(p, takeOver);
+      if (error != null) {
+        rejectedByReason.merge(error[0], 1L, Long::sum);
+        if (rejected++ == 0) {
+          firstError = error[1];
+        }
       }
     }
     stats.pointsReceived.addAndGet(points.size());
-    stats.pointsRejected.addAndGet(rejected);
+    rejectedByReason.forEach(stats::pointsRejected);
     return partialSuccess(json, rejected, firstError, "rejectedDataPoints");
   }
 
@@ -248,7 +273,8 @@ public final class OtlpIngest implements OtlpSink {
     }
   }
 
-  private String accept(OtlpMetricPoint p, AgentMetrics.TakeOver takeOver) {
+  // {reason, message}, or null when the point was taken (or ignored as not klat's).
+  private String[] accept(OtlpMetricPoint p, AgentMetrics.TakeOver takeOver) {
     Exposition.Type type;
     if (p.type == OtlpMetricPoint.Type.HISTOGRAM) {
       type = Exposition.Type.HISTOGRAM;
@@ -261,22 +287,24 @@ public final class OtlpIngest implements OtlpSink {
     if (accumulates
         && p.temporality != OtlpMetricPoint.TEMPORALITY_DELTA
         && p.temporality != OtlpMetricPoint.TEMPORALITY_CUMULATIVE) {
-      return p.name + ": aggregation temporality unspecified";
+      return new String[] {REASON_MALFORMED, p.name + ": aggregation temporality unspecified"};
     }
     if (type == Exposition.Type.HISTOGRAM && p.bucketCounts.length != p.bounds.length + 1) {
       if (p.bucketCounts.length == 0) {
         return null; // a count-only histogram carries nothing to merge per bucket
       }
-      return p.name
-          + ": "
-          + p.bucketCounts.length
-          + " bucket counts for "
-          + p.bounds.length
-          + " bounds";
+      return new String[] {
+        REASON_MALFORMED,
+        p.name + ": " + p.bucketCounts.length + " bucket counts for " + p.bounds.length + " bounds"
+      };
     }
     Object instance = p.resource.get(SpanAttributes.INSTANCE_ID.name());
     if (instance == null) {
       instance = p.resource.get("service.instance.id");
+    }
+    String[] refused = labelProblem(p, instance == null ? "" : String.valueOf(instance));
+    if (refused != null) {
+      return refused;
     }
     agentMetrics.accept(
         new AgentMetrics.Point(
@@ -293,6 +321,52 @@ public final class OtlpIngest implements OtlpSink {
             p.sum),
         takeOver);
     return null;
+  }
+
+  /**
+   * Checks the strings of a klat metric's point the merger would keep (its labels and instance)
+   * where they enter; other metrics are ignored by the merger and keep nothing.
+   */
+  private static String[] labelProblem(OtlpMetricPoint p, String instance) {
+    if (!KLAT_METRICS.contains(p.name)) {
+      return null;
+    }
+    String problem = WireNames.nameProblem("instance id", instance);
+    if (problem != null) {
+      return new String[] {WireNames.REASON_NAME, p.name + ": " + problem};
+    }
+    String topic = p.attributes.get(TagKeys.TOPIC);
+    problem = topic == null ? null : WireNames.topicProblem(topic);
+    if (problem != null) {
+      return new String[] {WireNames.REASON_TOPIC, p.name + ": " + problem};
+    }
+    for (String key : NAME_LABELS) {
+      String value = p.attributes.get(key);
+      problem = value == null ? null : WireNames.nameProblem(key, value);
+      if (problem != null) {
+        return new String[] {WireNames.REASON_NAME, p.name + ": " + problem};
+      }
+    }
+    String partition = p.attributes.get(TagKeys.PARTITION);
+    if (partition != null && !isPartition(partition)) {
+      return new String[] {
+        WireNames.REASON_LABEL, p.name + ": partition is not a partition number"
+      };
+    }
+    return null;
+  }
+
+  // 0 to Integer.MAX_VALUE in decimal, as Kafka numbers partitions.
+  private static boolean isPartition(String s) {
+    if (s.isEmpty() || s.length() > 10) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return Long.parseLong(s) <= Integer.MAX_VALUE;
   }
 
   private static byte[] partialSuccess(

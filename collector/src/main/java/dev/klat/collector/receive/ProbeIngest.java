@@ -93,6 +93,10 @@ final class ProbeIngest {
   record Rejections(long count, String firstError) {}
 
   private String store(int brokerId, long instanceId, PartitionRanges ranges) {
+    String topicProblem = WireNames.topicProblem(ranges.topic());
+    if (topicProblem != null) {
+      return topicProblem;
+    }
     List<long[]> appends = new ArrayList<>();
     List<long[]> commits = new ArrayList<>();
     int[] followers;

@@ -19,6 +19,35 @@ public final class ReceiverStats {
   final AtomicLong probeRecordsRejected = new AtomicLong();
   final AtomicLong probeRecordsNotKlat = new AtomicLong();
   private final Map<String, AtomicLong> requestsRejected = new ConcurrentHashMap<>();
+  // By reason: a fixed set of short words (SpanMapper, WireNames, OtlpIngest), never wire text.
+  private final Map<String, AtomicLong> spansRejectedByReason = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> pointsRejectedByReason = new ConcurrentHashMap<>();
+
+  void spansRejected(String reason, long count) {
+    spansRejected.addAndGet(count);
+    spansRejectedByReason.computeIfAbsent(reason, k -> new AtomicLong()).addAndGet(count);
+  }
+
+  void pointsRejected(String reason, long count) {
+    pointsRejected.addAndGet(count);
+    pointsRejectedByReason.computeIfAbsent(reason, k -> new AtomicLong()).addAndGet(count);
+  }
+
+  /** Spans rejected (partial success), by reason. */
+  public Map<String, Long> spansRejectedByReason() {
+    return snapshot(spansRejectedByReason);
+  }
+
+  /** Metric data points rejected (partial success), by reason. */
+  public Map<String, Long> pointsRejectedByReason() {
+    return snapshot(pointsRejectedByReason);
+  }
+
+  private static Map<String, Long> snapshot(Map<String, AtomicLong> counts) {
+    Map<String, Long> out = new TreeMap<>();
+    counts.forEach((k, v) -> out.put(k, v.get()));
+    return out;
+  }
 
   void rejected(String reason) {
     requestsRejected.computeIfAbsent(reason, k -> new AtomicLong()).incrementAndGet();
@@ -102,8 +131,6 @@ public final class ReceiverStats {
 
   /** Requests refused as a whole, by reason. */
   public Map<String, Long> requestsRejected() {
-    Map<String, Long> out = new TreeMap<>();
-    requestsRejected.forEach((k, v) -> out.put(k, v.get()));
-    return out;
+    return snapshot(requestsRejected);
   }
 }

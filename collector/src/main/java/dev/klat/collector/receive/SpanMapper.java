@@ -21,10 +21,33 @@ final class SpanMapper {
   // Instants beyond 2^62 ns (year 2116) are garbage; below it no difference can overflow.
   private static final long MAX_EPOCH_NANOS = 1L << 62;
 
-  /** The outcome of mapping one span: exactly one of the fields is set, or none (ignored). */
-  record Result(ProducerSpan producer, ConsumerSpan consumer, String rejected) {
-    static final Result IGNORED = new Result(null, null, null);
-    static final Result NOT_JOINABLE = new Result(null, null, null);
+  /** The reason a span lacking what the join needs is counted under. */
+  static final String REASON_INCOMPLETE = "incomplete";
+
+  /**
+   * The outcome of mapping one span: exactly one of the span fields is set, or none (ignored); a
+   * rejected span has the message for the partial success and the reason it is counted under
+   * ({@link #REASON_INCOMPLETE}, or a {@link WireNames} reason).
+   */
+  record Result(ProducerSpan producer, ConsumerSpan consumer, String rejected, String reason) {
+    static final Result IGNORED = new Result(null, null, null, null);
+    static final Result NOT_JOINABLE = new Result(null, null, null, null);
+  }
+
+  /** A span refused for a name the collector does not keep, with the reason it is counted under. */
+  static final class Refused extends IllegalArgumentException {
+    final String reason;
+
+    Refused(String reason, String message) {
+      super(message);
+      this.reason = reason;
+    }
+
+    // A hostile sender may send many: no stack trace to fill.
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
   }
 
   private SpanMapper() {}
@@ -53,18 +76,20 @@ final class SpanMapper {
     KlatAttributes a = span.attributes;
     try {
       if (a.has(KlatAttributes.POLL_TIME)) {
-        return new Result(null, consumer(span), null);
+        return new Result(null, consumer(span), null, null);
       }
       if (a.has(KlatAttributes.SEND_TIME)) {
         if (a.has(KlatAttributes.ERROR_TYPE) || !a.has(KlatAttributes.OFFSET)) {
           // A failed send has no offset and no latency: nothing to join, nothing wrong.
           return Result.NOT_JOINABLE;
         }
-        return new Result(producer(span), null, null);
+        return new Result(producer(span), null, null, null);
       }
       return Result.IGNORED;
+    } catch (Refused e) {
+      return new Result(null, null, e.getMessage(), e.reason);
     } catch (IllegalArgumentException e) {
-      return new Result(null, null, e.getMessage());
+      return new Result(null, null, e.getMessage(), REASON_INCOMPLETE);
     }
   }
 
@@ -81,8 +106,8 @@ final class SpanMapper {
         time(a, KlatAttributes.DRAIN_TIME),
         ack == 0 ? Long.MIN_VALUE : ack,
         logAppendTimeMs(a),
-        (int) optionalLong(a, KlatAttributes.LEADER_NODE_ID, -1),
-        a.asString(KlatAttributes.CLIENT_ID),
+        leaderNodeId(a),
+        name(a, KlatAttributes.CLIENT_ID),
         new ProducerEvidence(
             evidence(a, KlatAttributes.LINGER_MS),
             evidence(a, KlatAttributes.BATCH_SIZE),
@@ -96,7 +121,7 @@ final class SpanMapper {
             evidence(a, KlatAttributes.REQUEST_BATCHES),
             isAcksAll(a.asString(KlatAttributes.ACKS)),
             millisAsNanos(evidence(a, KlatAttributes.METADATA_WAIT)),
-            a.asString(KlatAttributes.RETRY_ERROR)));
+            name(a, KlatAttributes.RETRY_ERROR)));
   }
 
   // -1, unknown, stays -1; so does a value too large to be a wait.
@@ -111,7 +136,7 @@ final class SpanMapper {
 
   private static ConsumerSpan consumer(OtlpSpan span) {
     KlatAttributes a = span.attributes;
-    String group = a.asString(KlatAttributes.GROUP);
+    String group = name(a, KlatAttributes.GROUP);
     if (group.isEmpty()) {
       throw new IllegalArgumentException(
           "consumer span without " + SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME);
@@ -128,7 +153,7 @@ final class SpanMapper {
         time(a, KlatAttributes.FETCH_RESPONSE_TIME),
         time(a, KlatAttributes.POLL_TIME),
         logAppendTimeMs(a),
-        a.asString(KlatAttributes.CLIENT_ID),
+        name(a, KlatAttributes.CLIENT_ID),
         new ConsumerEvidence(
             fetchMinBytes(a),
             evidence(a, KlatAttributes.FETCH_MAX_WAIT_MS),
@@ -164,12 +189,32 @@ final class SpanMapper {
       throw new IllegalArgumentException(
           "span without " + SpanAttributes.MESSAGING_DESTINATION_NAME);
     }
+    String problem = WireNames.topicProblem(topic);
+    if (problem != null) {
+      throw new Refused(WireNames.REASON_TOPIC, problem);
+    }
     long partition = requiredLong(a, KlatAttributes.PARTITION);
     long offset = requiredLong(a, KlatAttributes.OFFSET);
     if (partition < 0 || partition > Integer.MAX_VALUE || offset < 0) {
       throw new IllegalArgumentException("negative partition or offset");
     }
     return new RecordKey(topic, (int) partition, offset);
+  }
+
+  // A name the span carries, at most WireNames.MAX_NAME_CHARS long, or "" when absent.
+  private static String name(KlatAttributes a, int slot) {
+    String value = a.asString(slot);
+    String problem = WireNames.nameProblem(KlatAttributes.name(slot), value);
+    if (problem != null) {
+      throw new Refused(WireNames.REASON_NAME, problem);
+    }
+    return value;
+  }
+
+  // A broker's node id is an int32 in Kafka; anything else reads as unknown.
+  private static int leaderNodeId(KlatAttributes a) {
+    long id = optionalLong(a, KlatAttributes.LEADER_NODE_ID, -1);
+    return id >= 0 && id <= Integer.MAX_VALUE ? (int) id : -1;
   }
 
   private static long instanceId(OtlpSpan span) {

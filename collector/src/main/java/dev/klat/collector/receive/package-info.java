@@ -2,6 +2,8 @@
  * The OTLP receivers (HTTP and gRPC) with their limits and counts, and the decoding of OTLP
  * protobuf and JSON: spans into the join's inputs, metric points into the merged agent metrics, the
  * broker probes' log records into the probe timelines ({@link OtlpIngest}), or, in the ingest role,
- * the request bodies handed on whole ({@link OtlpSink}).
+ * the request bodies handed on whole ({@link OtlpSink}). Every string the collector keeps is
+ * checked here, where it enters ({@link WireNames}); a span or point that fails is refused alone,
+ * with its reason in the partial success and counted.
  */
 package dev.klat.collector.receive;

@@ -24,4 +24,21 @@ class ReplicaStoreTest {
     assertThat(store.replicationFactor("other", 0)).isEqualTo(-1);
     assertThat(store.wanted()).containsExactlyInAnyOrder("orders", "other");
   }
+
+  @Test
+  void aTopicAskedAfterTheCapEvictsTheLeastRecentlyAskedInsteadOfBeingIgnoredForGood() {
+    ReplicaStore store = new ReplicaStore();
+    for (int i = 0; i < ReplicaStore.MAX_TOPICS; i++) {
+      store.replicationFactor("topic-" + i, 0);
+    }
+    store.replicationFactor("topic-0", 0); // asked again: the most recent
+
+    store.replicationFactor("new-topic", 0);
+
+    assertThat(store.wanted())
+        .hasSizeLessThanOrEqualTo(ReplicaStore.MAX_TOPICS)
+        .contains("new-topic", "topic-0", "topic-9999")
+        .doesNotContain("topic-1");
+    assertThat(store.evicted()).isPositive();
+  }
 }

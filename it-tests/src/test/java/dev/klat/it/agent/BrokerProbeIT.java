@@ -68,7 +68,7 @@ class BrokerProbeIT {
         System.out.println("stats: " + stats);
         assertThat(number(stats, "probeRecordsReceived")).as(stats).isPositive();
         assertThat(number(stats, "probeRecordsRejected")).as(stats).isZero();
-        assertThat(number(stats, "probeRangesDropped")).as(stats).isZero();
+        assertThat(number(stats, "probePartitionsEvicted")).as(stats).isZero();
         // Replication factor 3: the high watermark moves when a follower's fetch catches up.
         assertThat(number(stats, "probeCommitRangesWithFollower")).as(stats).isPositive();
         // The applications' produce requests: each append read its request on the handler thread.

@@ -1,8 +1,7 @@
 package dev.klat.collector.correlate.clock;
 
 import dev.klat.collector.correlate.join.Correlator;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.LinkedHashMap;
 
 /**
  * Each clock domain's latest measurement of its clock against the collector's (section 5 of the
@@ -16,10 +15,13 @@ public final class CollectorSyncs {
 
   private final int maxDomains;
   private final long windowNanos;
-  private final Map<String, Sync> byDomain = new HashMap<>();
+  // Insertion order kept as measurement order: the eldest measured least recently.
+  private final LinkedHashMap<String, Sync> byDomain = new LinkedHashMap<>();
 
   /**
-   * @param maxDomains how many clock domains are kept; beyond it all are forgotten at once
+   * @param maxDomains how many clock domains are kept; beyond it the least recently measured leaves
+   *     (forgetting all at once would let a flood of made-up instances wipe the real agents'
+   *     measurements, and with them what {@code clock.max-step} checks records against)
    * @param windowNanos how long a measurement is used after it was offered
    */
   public CollectorSyncs(int maxDomains, long windowNanos) {
@@ -38,8 +40,8 @@ public final class CollectorSyncs {
         || offsetNanos < -MAX_SYNC_NANOS) {
       return;
     }
-    if (byDomain.size() >= maxDomains && !byDomain.containsKey(domain)) {
-      byDomain.clear();
+    if (byDomain.remove(domain) == null && byDomain.size() >= maxDomains) {
+      byDomain.remove(byDomain.keySet().iterator().next());
     }
     byDomain.put(domain, new Sync(offsetNanos, uncertaintyNanos, nowNanos));
   }
@@ -62,6 +64,26 @@ public final class CollectorSyncs {
     long uncertainty = f.uncertaintyNanos + t.uncertaintyNanos;
     offsets.bound(from, to, offset + uncertainty, nowNanos);
     offsets.bound(to, from, uncertainty - offset, nowNanos);
+  }
+
+  /**
+   * Whether a bound {@code clock(to) - clock(from) <= upperNanos} that a record gives agrees with
+   * the two domains' own measurements: they put {@code clock(to) - clock(from)} at least at their
+   * offset less both uncertainties, and a record's bound may fall below that by at most {@code
+   * maxStepNanos} (drift and clock steps since the measurements). True when either domain has no
+   * recent measurement: then nothing contradicts the record.
+   */
+  public boolean allows(String from, String to, long upperNanos, long nowNanos, long maxStepNanos) {
+    Sync f = byDomain.get(from);
+    Sync t = byDomain.get(to);
+    if (f == null
+        || t == null
+        || nowNanos - f.offeredNanos > windowNanos
+        || nowNanos - t.offeredNanos > windowNanos) {
+      return true;
+    }
+    long lower = f.offsetNanos - t.offsetNanos - f.uncertaintyNanos - t.uncertaintyNanos;
+    return upperNanos >= lower - maxStepNanos;
   }
 
   private record Sync(long offsetNanos, long uncertaintyNanos, long offeredNanos) {}

@@ -50,9 +50,29 @@ public final class Correlator {
    * @param maxPendingRecords how many records may wait at once
    * @param clockWindowNanos the sliding window of the clock offset bounds
    * @param maxClockPairs how many directed pairs of clock domains are tracked
+   * @param maxPendingBytes the estimated bytes the waiting records may hold ({@link
+   *     JoinTable#estimatedBytes})
+   * @param maxGroupsPerRecord how many consumer groups one record joins or waits for
+   * @param clockMaxStepNanos how far a record's clock bound may contradict what two clock domains'
+   *     own measurements against the collector say before it is implausible and not used
    */
   public record Settings(
-      long windowNanos, int maxPendingRecords, long clockWindowNanos, int maxClockPairs) {
+      long windowNanos,
+      int maxPendingRecords,
+      long clockWindowNanos,
+      int maxClockPairs,
+      long maxPendingBytes,
+      int maxGroupsPerRecord,
+      long clockMaxStepNanos) {
+    /** {@code join.max-pending-bytes}' default: 256 MiB. */
+    public static final long DEFAULT_MAX_PENDING_BYTES = 256L << 20;
+
+    /** {@code join.max-groups-per-record}' default. */
+    public static final int DEFAULT_MAX_GROUPS_PER_RECORD = 64;
+
+    /** {@code clock.max-step}'s default: 1 s. */
+    public static final long DEFAULT_CLOCK_MAX_STEP_NANOS = 1_000_000_000L;
+
     public Settings {
       if (windowNanos <= 0 || maxPendingRecords <= 0 || clockWindowNanos <= 0) {
         throw new IllegalArgumentException("window and limits must be positive");
@@ -60,6 +80,22 @@ public final class Correlator {
       if (maxClockPairs <= 0) {
         throw new IllegalArgumentException("maxClockPairs must be positive");
       }
+      if (maxPendingBytes <= 0 || maxGroupsPerRecord <= 0 || clockMaxStepNanos <= 0) {
+        throw new IllegalArgumentException("byte, group and clock step limits must be positive");
+      }
+    }
+
+    /** The settings with the defaults of the byte, group and clock step limits. */
+    public Settings(
+        long windowNanos, int maxPendingRecords, long clockWindowNanos, int maxClockPairs) {
+      this(
+          windowNanos,
+          maxPendingRecords,
+          clockWindowNanos,
+          maxClockPairs,
+          DEFAULT_MAX_PENDING_BYTES,
+          DEFAULT_MAX_GROUPS_PER_RECORD,
+          DEFAULT_CLOCK_MAX_STEP_NANOS);
     }
   }
 
@@ -77,14 +113,22 @@ public final class Correlator {
    *     window
    * @param traceMismatches consumer spans whose trace id differed from the producer span of the
    *     same record, so they were not joined
-   * @param evicted records that left the table before their window ended because it was full
-   * @param droppedSpans spans of evicted records that had not joined: counted here, not as
-   *     unjoined, because they did not get their whole window
+   * @param evicted records that left the table before their window ended because it was full (of
+   *     records or of bytes)
+   * @param droppedSpans spans of evicted records that had not joined, and consumer spans refused
+   *     because their record had {@code maxGroupsPerRecord} groups: counted here, not as unjoined,
+   *     because they did not get their whole window
    * @param invalid joined pairs whose instants could not form a breakdown
    * @param clampedInstants instants moved by {@link Breakdown#compute}
    * @param pendingRecords records waiting now
    * @param brokerDataWaits joined records whose breakdown waited for their leader's broker probe
    * @param brokerDataWaitsTimedOut of those, the ones computed without it after the longest wait
+   * @param evictedForBytes of the evicted records, those that left because of the byte budget
+   * @param pendingBytes the estimated bytes of the records waiting now
+   * @param groupsRefused consumer spans refused because their record had {@code maxGroupsPerRecord}
+   *     groups
+   * @param implausibleClockBounds joined pairs whose clock bound contradicted the clock domains'
+   *     own measurements by more than {@code clockMaxStepNanos}, and was not used
    */
   public record Stats(
       long producerSpans,
@@ -100,7 +144,11 @@ public final class Correlator {
       long clampedInstants,
       int pendingRecords,
       long brokerDataWaits,
-      long brokerDataWaitsTimedOut) {}
+      long brokerDataWaitsTimedOut,
+      long evictedForBytes,
+      long pendingBytes,
+      long groupsRefused,
+      long implausibleClockBounds) {}
 
   private final Settings settings;
   private final LongSupplier clockNanos;
@@ -120,6 +168,7 @@ public final class Correlator {
   private long traceMismatches;
   private long invalid;
   private long clampedInstants;
+  private long groupsRefused;
 
   /**
    * @param settings the window and limits
@@ -150,11 +199,15 @@ public final class Correlator {
     this.clockNanos = clockNanos;
     this.brokerInstants = brokerInstants;
     this.sink = sink;
-    this.table = new JoinTable(settings.windowNanos(), settings.maxPendingRecords());
+    this.table =
+        new JoinTable(
+            settings.windowNanos(), settings.maxPendingRecords(), settings.maxPendingBytes());
     this.offsets = new ClockOffsets(settings.clockWindowNanos(), settings.maxClockPairs());
     this.collectorSyncs = new CollectorSyncs(MAX_HOST_NAMES, settings.clockWindowNanos());
     this.brokerDataWaits = new BrokerDataWaits<>(settings.maxPendingRecords());
-    this.pairs = new PairBreakdowns(hostNames, offsets, collectorSyncs, brokerInstants);
+    this.pairs =
+        new PairBreakdowns(
+            hostNames, offsets, collectorSyncs, brokerInstants, settings.clockMaxStepNanos());
   }
 
   /** Offers one producer span; joins it with every consumer group already waiting for it. */
@@ -177,6 +230,7 @@ public final class Correlator {
       return;
     }
     entry.producer = span;
+    table.added(entry, JoinTable.producerBytes(span));
     if (entry.waiting == null) {
       return;
     }
@@ -209,6 +263,12 @@ public final class Correlator {
       duplicates++;
       return;
     }
+    // Each group is looked for in the record's lists: a cap keeps that linear scan short.
+    if (entry.groups() >= settings.maxGroupsPerRecord()) {
+      groupsRefused++;
+      return;
+    }
+    table.added(entry, JoinTable.consumerBytes(span));
     if (entry.producer != null && sameTrace(entry.producer, span)) {
       join(entry, entry.producer, span, now, source);
       return;
@@ -311,12 +371,16 @@ public final class Correlator {
         table.unjoinedConsumerSpans(),
         traceMismatches,
         table.evicted(),
-        table.droppedSpans(),
+        table.droppedSpans() + groupsRefused,
         invalid,
         clampedInstants,
         table.size(),
         brokerDataWaits.waits(),
-        brokerDataWaits.timedOut());
+        brokerDataWaits.timedOut(),
+        table.evictedForBytes(),
+        table.estimatedBytes(),
+        groupsRefused,
+        pairs.implausibleClockBounds());
   }
 
   /**

@@ -9,8 +9,13 @@ import java.util.List;
  * window from the arrival of its first span, at most {@code maxRecords} at once. When the window
  * ends, the spans of a record that found no partner are counted as unjoined; when the table is
  * full, the oldest record leaves early and its spans that had not joined are counted as dropped, so
- * memory is bounded whatever the senders do. Not thread-safe: confined to the {@link Correlator}'s
- * lock.
+ * memory is bounded whatever the senders do.
+ *
+ * <p>Bounded in bytes too: each record's size is estimated as it grows ({@link #ENTRY_BYTES} plus
+ * its topic's length, {@link #SPAN_BYTES} plus the lengths of its strings per span, from the
+ * objects' fields with compressed references and one byte per character, the compact strings of the
+ * ASCII names {@code WireNames} lets in), and while the sum is over {@code maxBytes} the oldest
+ * record leaves, counted as evicted. Not thread-safe: confined to the {@link Correlator}'s lock.
  */
 final class JoinTable {
 
@@ -25,6 +30,8 @@ final class JoinTable {
     // H on the producer's clock as a group whose fetch waited for the record placed it, or
     // MIN_VALUE.
     long waitedCommitNanos = Long.MIN_VALUE;
+    // The estimate of what this record holds, as JoinTable.added grew it.
+    long bytes;
 
     Entry(long deadlineNanos) {
       this.deadlineNanos = deadlineNanos;
@@ -45,6 +52,12 @@ final class JoinTable {
       return false;
     }
 
+    /** The groups that joined or wait for this record. */
+    int groups() {
+      return (joinedGroups == null ? 0 : joinedGroups.size())
+          + (waiting == null ? 0 : waiting.size());
+    }
+
     // Spans of this record that found no partner: the producer's if no group joined it, and
     // every consumer span still waiting for the producer's.
     long unjoinedSpans() {
@@ -53,8 +66,26 @@ final class JoinTable {
     }
   }
 
+  /**
+   * A waiting record without its spans: the entry, its key and the map's node (the topic's
+   * characters are added).
+   */
+  static final int ENTRY_BYTES = 120;
+
+  /**
+   * A producer or consumer span with its evidence and its own key, without its strings (their
+   * characters are added, each string with {@link #STRING_BYTES}).
+   */
+  static final int SPAN_BYTES = 240;
+
+  /** A string's header and its array's. */
+  static final int STRING_BYTES = 40;
+
   private final long windowNanos;
   private final int maxRecords;
+  private final long maxBytes;
+  private long bytes;
+  private long evictedForBytes;
   // Insertion order is arrival order, and every entry waits the same window, so the head is
   // always the first to expire.
   private final LinkedHashMap<RecordKey, Entry> pending = new LinkedHashMap<>();
@@ -64,8 +95,48 @@ final class JoinTable {
   private long droppedSpans;
 
   JoinTable(long windowNanos, int maxRecords) {
+    this(windowNanos, maxRecords, Long.MAX_VALUE);
+  }
+
+  JoinTable(long windowNanos, int maxRecords, long maxBytes) {
     this.windowNanos = windowNanos;
     this.maxRecords = maxRecords;
+    this.maxBytes = maxBytes;
+  }
+
+  /** The estimated bytes a producer span adds to its record. */
+  static long producerBytes(ProducerSpan span) {
+    return SPAN_BYTES + chars(span.clientId()) + chars(span.evidence().retryError());
+  }
+
+  /** The estimated bytes a consumer span adds to its record (its group stays once joined). */
+  static long consumerBytes(ConsumerSpan span) {
+    return SPAN_BYTES + chars(span.group()) + chars(span.clientId());
+  }
+
+  private static long chars(String s) {
+    return s == null || s.isEmpty() ? 0 : STRING_BYTES + s.length();
+  }
+
+  /**
+   * Adds {@code spanBytes} to the estimate of {@code entry}'s record; while the table is over its
+   * byte budget, the oldest other records leave.
+   */
+  void added(Entry entry, long spanBytes) {
+    entry.bytes += spanBytes;
+    bytes += spanBytes;
+    Iterator<Entry> it = pending.values().iterator();
+    while (bytes > maxBytes && it.hasNext()) {
+      Entry oldest = it.next();
+      if (oldest == entry) {
+        continue;
+      }
+      it.remove();
+      evicted++;
+      evictedForBytes++;
+      droppedSpans += oldest.unjoinedSpans();
+      bytes -= oldest.bytes;
+    }
   }
 
   /**
@@ -82,9 +153,11 @@ final class JoinTable {
       it.remove();
       evicted++;
       droppedSpans += oldest.unjoinedSpans();
+      bytes -= oldest.bytes;
     }
     entry = new Entry(nowNanos + windowNanos);
     pending.put(key, entry);
+    added(entry, ENTRY_BYTES + key.topic().length());
     return entry;
   }
 
@@ -96,6 +169,7 @@ final class JoinTable {
         return;
       }
       it.remove();
+      bytes -= head.bytes;
       if (head.producer != null && head.joinedGroups == null) {
         unjoinedProducerSpans++;
       }
@@ -138,5 +212,15 @@ final class JoinTable {
 
   long droppedSpans() {
     return droppedSpans;
+  }
+
+  /** Of the evicted records, those that left because of the byte budget. */
+  long evictedForBytes() {
+    return evictedForBytes;
+  }
+
+  /** The estimated bytes the waiting records hold. */
+  long estimatedBytes() {
+    return bytes;
   }
 }

@@ -20,16 +20,25 @@ final class PairBreakdowns {
   private final ClockOffsets offsets;
   private final CollectorSyncs collectorSyncs;
   private final BrokerInstants brokerInstants;
+  private final long clockMaxStepNanos;
+  private long implausibleClockBounds;
 
   PairBreakdowns(
       HostNames hostNames,
       ClockOffsets offsets,
       CollectorSyncs collectorSyncs,
-      BrokerInstants brokerInstants) {
+      BrokerInstants brokerInstants,
+      long clockMaxStepNanos) {
     this.hostNames = hostNames;
     this.offsets = offsets;
     this.collectorSyncs = collectorSyncs;
     this.brokerInstants = brokerInstants;
+    this.clockMaxStepNanos = clockMaxStepNanos;
+  }
+
+  /** Records whose clock bounds contradicted their hosts' own clock measurements, not used. */
+  long implausibleClockBounds() {
+    return implausibleClockBounds;
   }
 
   /** The breakdown of a joined pair, or null when its instants cannot form one. */
@@ -43,11 +52,19 @@ final class PairBreakdowns {
     // Section 5: every record bounds the offsets of the hosts it passed through. Record first,
     // then estimate, so that a pair's first record is already aligned by its own bounds.
     if (producerHost != null && consumerHost != null) {
-      offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
       collectorSyncs.bound(offsets, producerHost, consumerHost, now);
     }
-    if (append != null && append.readOnBrokerClock() && producerHost != null) {
-      boundBroker(append, p, c, producerHost, consumerHost, now);
+    boolean plausible =
+        producerHost == null
+            || consumerHost == null
+            || plausible(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
+    if (append != null && append.readOnBrokerClock() && producerHost != null && plausible) {
+      plausible = boundBroker(append, p, c, producerHost, consumerHost, now);
+    } else if (plausible && producerHost != null && consumerHost != null) {
+      offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
+    }
+    if (!plausible) {
+      implausibleClockBounds++;
     }
     ClockOffset consumerOffset =
         producerHost != null && consumerHost != null
@@ -102,8 +119,9 @@ final class PairBreakdowns {
         c.evidence());
   }
 
-  // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution.
-  private void boundBroker(
+  // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution;
+  // with R - D between producer and consumer. None is kept unless all are plausible.
+  private boolean boundBroker(
       BrokerInstant append,
       ProducerSpan p,
       ConsumerSpan c,
@@ -116,12 +134,29 @@ final class PairBreakdowns {
     long latest = append.nanos() + half;
     offsets.brokerDomain(broker);
     collectorSyncs.bound(offsets, producerHost, broker, now);
+    boolean consumerKnown = consumerHost != null;
+    if (!plausible(producerHost, broker, latest - p.drainNanos(), now)
+        || (p.hasAck() && !plausible(broker, producerHost, p.ackNanos() - earliest, now))
+        || (consumerKnown
+            && !plausible(broker, consumerHost, c.fetchResponseNanos() - earliest, now))) {
+      return false;
+    }
+    if (consumerKnown) {
+      offsets.bound(producerHost, consumerHost, c.fetchResponseNanos() - p.drainNanos(), now);
+    }
     offsets.bound(producerHost, broker, latest - p.drainNanos(), now);
     if (p.hasAck()) {
       offsets.bound(broker, producerHost, p.ackNanos() - earliest, now);
     }
-    if (consumerHost != null) {
+    if (consumerKnown) {
       offsets.bound(broker, consumerHost, c.fetchResponseNanos() - earliest, now);
     }
+    return true;
+  }
+
+  // Whether a record's bound clock(to) - clock(from) <= upperNanos agrees, within clock.max-step,
+  // with what both domains measured against the collector (true when either has not).
+  private boolean plausible(String from, String to, long upperNanos, long now) {
+    return collectorSyncs.allows(from, to, upperNanos, now, clockMaxStepNanos);
   }
 }

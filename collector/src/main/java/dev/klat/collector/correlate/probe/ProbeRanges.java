@@ -133,6 +133,18 @@ final class ProbeRanges {
     return count;
   }
 
+  /**
+   * The bytes its arrays hold, by their lengths: 32 a range, and 16 more for an append's request
+   * times or 4 for a commit's follower, plus the arrays' headers.
+   */
+  long bytes() {
+    int perRange = 32 + (followers != null ? 4 : 16);
+    return (long) firsts.length * perRange + ARRAY_HEADERS_BYTES;
+  }
+
+  // Five arrays of 16 bytes of header, and the object's own 40.
+  private static final int ARRAY_HEADERS_BYTES = 5 * 16 + 40;
+
   // The slot of the i-th range, oldest first.
   int slotOf(int i) {
     return count < firsts.length ? i : (next + i) % firsts.length;

@@ -2,6 +2,8 @@ package dev.klat.collector.correlate.probe;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +17,10 @@ import java.util.Map;
  *
  * <p>Bounded: each term keeps its latest {@code maxRangesPerTerm} ranges of each kind, each
  * partition its latest {@value #TERMS_PER_PARTITION} terms, and at most {@code maxPartitions}
- * partitions are held (beyond it a new partition's ranges are dropped and counted). Thread-safe.
+ * partitions, estimated at most {@code maxBytes} (the rings' arrays by their lengths, {@link
+ * ProbeRanges#bytes}, plus {@link #PARTITION_BYTES} and the topic's length a partition), are held:
+ * beyond either, the least recently updated partition leaves (counted), so a cluster with more
+ * active partitions than the cap keeps the ones its probes report now. Thread-safe.
  */
 public final class ProbeTimelines implements CommitWaits {
 
@@ -26,6 +31,12 @@ public final class ProbeTimelines implements CommitWaits {
   public static final long PROBE_ALIVE_NANOS = 5_000_000_000L;
 
   static final int TERMS_PER_PARTITION = 4;
+
+  /** A partition's key, its terms' list and the map's node, without its rings. */
+  static final int PARTITION_BYTES = 200;
+
+  /** {@code probe.max-bytes}' default: 128 MiB. */
+  public static final long DEFAULT_MAX_BYTES = 128L << 20;
 
   /**
    * What the probe knows of one offset, on its leader's clock: {@code L} and {@code H} in epoch
@@ -59,9 +70,12 @@ public final class ProbeTimelines implements CommitWaits {
 
   private final int maxPartitions;
   private final int maxRangesPerTerm;
-  private final Map<PartitionKey, List<Term>> partitions = new HashMap<>();
+  private final long maxBytes;
+  // Insertion order kept as update order: the eldest is the least recently updated partition.
+  private final LinkedHashMap<PartitionKey, Partition> partitions = new LinkedHashMap<>();
+  private long bytes;
+  private long partitionsEvicted;
   private final Map<Integer, BrokerCoverage> brokers = new HashMap<>();
-  private long droppedRanges;
   private long ranges;
   private long commitRangesWithFollower;
   private long appendRangesWithRequest;
@@ -71,11 +85,21 @@ public final class ProbeTimelines implements CommitWaits {
    * @param maxRangesPerTerm ranges of each kind a term keeps, the oldest leaving first
    */
   public ProbeTimelines(int maxPartitions, int maxRangesPerTerm) {
-    if (maxPartitions <= 0 || maxRangesPerTerm <= 0) {
+    this(maxPartitions, maxRangesPerTerm, DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * @param maxPartitions partitions held at once
+   * @param maxRangesPerTerm ranges of each kind a term keeps, the oldest leaving first
+   * @param maxBytes the estimated bytes of every partition's ranges together
+   */
+  public ProbeTimelines(int maxPartitions, int maxRangesPerTerm, long maxBytes) {
+    if (maxPartitions <= 0 || maxRangesPerTerm <= 0 || maxBytes <= 0) {
       throw new IllegalArgumentException("limits must be positive");
     }
     this.maxPartitions = maxPartitions;
     this.maxRangesPerTerm = maxRangesPerTerm;
+    this.maxBytes = maxBytes;
   }
 
   /**
@@ -86,7 +110,7 @@ public final class ProbeTimelines implements CommitWaits {
     BrokerCoverage coverage = brokers.get(brokerId);
     if (coverage == null) {
       if (brokers.size() >= maxPartitions) {
-        return;
+        forgetLeastRecentBroker();
       }
       coverage = new BrokerCoverage();
       brokers.put(brokerId, coverage);
@@ -152,11 +176,11 @@ public final class ProbeTimelines implements CommitWaits {
       long latestNanos,
       long requestQueueNanos,
       long requestLocalNanos) {
-    Term t = term(term, topic, partition);
-    if (t != null) {
-      t.appends.addAppend(
-          first, last, earliestNanos, latestNanos, requestQueueNanos, requestLocalNanos);
-    }
+    Partition p = partition(topic, partition);
+    Term t = p.term(term, maxRangesPerTerm);
+    t.appends.addAppend(
+        first, last, earliestNanos, latestNanos, requestQueueNanos, requestLocalNanos);
+    resized(p);
     if (requestQueueNanos >= 0 || requestLocalNanos >= 0) {
       appendRangesWithRequest++;
     }
@@ -175,10 +199,10 @@ public final class ProbeTimelines implements CommitWaits {
       long earliestNanos,
       long latestNanos,
       int followerId) {
-    Term t = term(term, topic, partition);
-    if (t != null) {
-      t.commits.addCommit(first, last, earliestNanos, latestNanos, followerId);
-    }
+    Partition p = partition(topic, partition);
+    Term t = p.term(term, maxRangesPerTerm);
+    t.commits.addCommit(first, last, earliestNanos, latestNanos, followerId);
+    resized(p);
     if (followerId >= 0) {
       commitRangesWithFollower++;
     }
@@ -189,10 +213,11 @@ public final class ProbeTimelines implements CommitWaits {
    * them, both of one term; either may be unknown.
    */
   public synchronized Instants lookup(String topic, int partition, long offset, int leaderId) {
-    List<Term> terms = partitions.get(new PartitionKey(topic, partition));
-    if (terms == null) {
+    Partition held = partitions.get(new PartitionKey(topic, partition));
+    if (held == null) {
       return Instants.NONE;
     }
+    List<Term> terms = held.terms;
     for (int i = terms.size() - 1; i >= 0; i--) {
       Term t = terms.get(i);
       if (t.key.brokerId() != leaderId && leaderId >= 0) {
@@ -227,8 +252,8 @@ public final class ProbeTimelines implements CommitWaits {
       return null;
     }
     List<long[]> waits = new ArrayList<>(); // {start, end, follower}, cut to the interval
-    for (List<Term> terms : partitions.values()) {
-      for (Term t : terms) {
+    for (Partition p : partitions.values()) {
+      for (Term t : p.terms) {
         if (t.key.brokerId() != leaderId) {
           continue;
         }
@@ -271,9 +296,14 @@ public final class ProbeTimelines implements CommitWaits {
     return new CommitWait(held, follower);
   }
 
-  /** Ranges dropped since start because the partition limit was reached. */
-  public synchronized long droppedRanges() {
-    return droppedRanges;
+  /** Partitions that left since start, the least recently updated, for a newer one or for bytes. */
+  public synchronized long partitionsEvicted() {
+    return partitionsEvicted;
+  }
+
+  /** The estimated bytes of the ranges held now. */
+  public synchronized long estimatedBytes() {
+    return bytes;
   }
 
   /** Commit ranges received since start that named the follower whose fetch moved them. */
@@ -291,29 +321,87 @@ public final class ProbeTimelines implements CommitWaits {
     return ranges;
   }
 
-  private Term term(TermKey key, String topic, int partition) {
+  // The partition's entry, now the most recently updated; the least recently updated leaves when
+  // a new one would exceed the cap.
+  private Partition partition(String topic, int partition) {
     ranges++;
-    PartitionKey p = new PartitionKey(topic, partition);
-    List<Term> terms = partitions.get(p);
-    if (terms == null) {
-      if (partitions.size() >= maxPartitions) {
-        droppedRanges++;
-        return null;
+    PartitionKey key = new PartitionKey(topic, partition);
+    Partition p = partitions.remove(key);
+    if (p == null) {
+      while (partitions.size() >= maxPartitions) {
+        evictEldest();
       }
-      terms = new ArrayList<>(1);
-      partitions.put(p, terms);
+      p = new Partition(PARTITION_BYTES + topic.length());
+      bytes += p.bytes;
     }
-    for (int i = terms.size() - 1; i >= 0; i--) {
-      if (terms.get(i).key.equals(key)) {
-        return terms.get(i);
+    partitions.put(key, p);
+    return p;
+  }
+
+  // Counts a partition's new size; while over the byte budget the least recently updated others
+  // leave.
+  private void resized(Partition p) {
+    long now = p.measure();
+    bytes += now - p.bytes;
+    p.bytes = now;
+    while (bytes > maxBytes && partitions.size() > 1) {
+      evictEldest();
+    }
+  }
+
+  // Broker ids come from the wire too: a full table forgets the one that reported longest ago.
+  private void forgetLeastRecentBroker() {
+    Integer oldest = null;
+    long oldestAt = 0;
+    for (Map.Entry<Integer, BrokerCoverage> e : brokers.entrySet()) {
+      if (oldest == null || e.getValue().reportedAtNanos - oldestAt < 0) {
+        oldest = e.getKey();
+        oldestAt = e.getValue().reportedAtNanos;
       }
     }
-    if (terms.size() >= TERMS_PER_PARTITION) {
-      terms.remove(0);
+    brokers.remove(oldest);
+  }
+
+  private void evictEldest() {
+    Iterator<Partition> it = partitions.values().iterator();
+    Partition eldest = it.next();
+    it.remove();
+    bytes -= eldest.bytes;
+    partitionsEvicted++;
+  }
+
+  // One partition's terms, oldest first, and their estimated bytes.
+  private static final class Partition {
+    final List<Term> terms = new ArrayList<>(1);
+    final long fixedBytes;
+    long bytes;
+
+    Partition(long fixedBytes) {
+      this.fixedBytes = fixedBytes;
+      this.bytes = fixedBytes;
     }
-    Term t = new Term(key, maxRangesPerTerm);
-    terms.add(t);
-    return t;
+
+    Term term(TermKey key, int maxRanges) {
+      for (int i = terms.size() - 1; i >= 0; i--) {
+        if (terms.get(i).key.equals(key)) {
+          return terms.get(i);
+        }
+      }
+      if (terms.size() >= TERMS_PER_PARTITION) {
+        terms.remove(0);
+      }
+      Term t = new Term(key, maxRanges);
+      terms.add(t);
+      return t;
+    }
+
+    long measure() {
+      long total = fixedBytes;
+      for (Term t : terms) {
+        total += t.appends.bytes() + t.commits.bytes();
+      }
+      return total;
+    }
   }
 
   /**

@@ -35,15 +35,28 @@ class CollectorSyncsTest {
   }
 
   @Test
-  void beyondItsDomainsItForgetsAllAndKeepsTheNewest() {
+  void beyondItsDomainsTheLeastRecentlyMeasuredLeaves() {
     CollectorSyncs small = new CollectorSyncs(2, WINDOW);
     small.keep("a", 1, 1, 0);
     small.keep("b", 1, 1, 0);
+    small.keep("a", 1, 1, 0); // measured again: b is now the least recent
     small.keep("c", 1, 1, 0);
-    small.keep("d", 1, 1, 0);
     small.bound(offsets, "a", "b", 0);
     assertThat(offsets.pairCount()).isZero();
-    small.bound(offsets, "c", "d", 0);
+    small.bound(offsets, "a", "c", 0);
     assertThat(offsets.pairCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aRecordsBoundIsAllowedUnlessItFallsBelowTheMeasurementsByMoreThanTheStep() {
+    syncs.keep("p", 0, 200_000, 0);
+    syncs.keep("c", 0, 200_000, 0);
+    long second = 1_000_000_000L;
+    assertThat(syncs.allows("p", "c", -400_000 - second, 0, second)).isTrue();
+    assertThat(syncs.allows("p", "c", -400_001 - second, 0, second)).isFalse();
+    assertThat(syncs.allows("p", "unknown", -3_600 * second, 0, second)).isTrue();
+    assertThat(syncs.allows("p", "c", -3_600 * second, WINDOW + 1, second))
+        .as("stale measurements allow anything")
+        .isTrue();
   }
 }

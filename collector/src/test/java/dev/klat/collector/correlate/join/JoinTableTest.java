@@ -62,4 +62,25 @@ class JoinTableTest {
     assertThat(entry.hasGroup("b")).isTrue();
     assertThat(entry.hasGroup("c")).isFalse();
   }
+
+  @Test
+  void recordsOf64KbTopicsStayUnderTheByteBudgetTheOldestLeavingFirst() {
+    long budget = 1 << 20;
+    JoinTable table = new JoinTable(WINDOW, 500_000, budget);
+    String padding = "t".repeat(64 * 1024 - 8);
+    for (int i = 0; i < 100; i++) {
+      RecordKey key = new RecordKey(String.format("%08d", i) + padding, 0, i);
+      JoinTable.Entry entry = table.entryFor(key, i);
+      entry.producer = producer(i);
+      table.added(entry, JoinTable.producerBytes(entry.producer));
+      assertThat(table.estimatedBytes()).isLessThanOrEqualTo(budget);
+    }
+    // A topic's characters alone: the estimate holds at least what the table holds.
+    assertThat((long) table.size() * 64 * 1024).isLessThanOrEqualTo(table.estimatedBytes());
+    assertThat(table.size()).isBetween(10, 16);
+    assertThat(table.evictedForBytes()).isEqualTo(100 - table.size());
+    assertThat(table.droppedSpans()).isEqualTo(100 - table.size());
+    assertThat(table.entryFor(new RecordKey("00000099" + padding, 0, 99), 100).producer)
+        .isNotNull();
+  }
 }

@@ -11,6 +11,21 @@ class ProbeTimelinesTest {
   private final TermKey broker1 = new TermKey(1, 0xAAL, 5);
 
   @Test
+  void aPartitionBeyondTheCapEvictsTheLeastRecentlyUpdatedOneInsteadOfBeingLostForGood() {
+    ProbeTimelines timelines = new ProbeTimelines(4, 100);
+    for (int p = 0; p < 4; p++) {
+      timelines.append(broker1, "t", p, 0, 9, 1_000, 1_000);
+    }
+    timelines.append(broker1, "t", 0, 10, 19, 2_000, 2_000); // 0 is now the most recent
+
+    timelines.append(broker1, "t", 4, 0, 9, 3_000, 3_000);
+
+    assertThat(timelines.lookup("t", 4, 5, 1).hasAppend()).isTrue();
+    assertThat(timelines.lookup("t", 1, 5, 1).hasAppend()).as("least recently updated").isFalse();
+    assertThat(timelines.lookup("t", 0, 5, 1).hasAppend()).isTrue();
+  }
+
+  @Test
   void anOffsetGetsTheAppendAndTheCommitOfItsRanges() {
     ProbeTimelines timelines = new ProbeTimelines(10, 100);
     timelines.append(broker1, "t", 0, 100, 109, 1_000, 1_000);
@@ -168,12 +183,29 @@ class ProbeTimelinesTest {
   }
 
   @Test
-  void partitionsBeyondTheLimitAreDroppedAndCounted() {
+  void aPartitionBeyondTheLimitEvictsTheOtherAndIsCounted() {
     ProbeTimelines timelines = new ProbeTimelines(1, 4);
     timelines.append(broker1, "t", 0, 0, 0, 1, 1);
     timelines.append(broker1, "t", 1, 0, 0, 1, 1);
-    assertThat(timelines.droppedRanges()).isEqualTo(1);
-    assertThat(timelines.lookup("t", 1, 0, 1).hasAppend()).isFalse();
+    assertThat(timelines.partitionsEvicted()).isEqualTo(1);
+    assertThat(timelines.lookup("t", 1, 0, 1).hasAppend()).isTrue();
+    assertThat(timelines.lookup("t", 0, 0, 1).hasAppend()).isFalse();
+  }
+
+  @Test
+  void theEstimatedBytesStayUnderTheBudgetTheLeastRecentlyUpdatedLeavingFirst() {
+    long budget = 64 * 1024;
+    ProbeTimelines timelines = new ProbeTimelines(4096, 4096, budget);
+    for (int p = 0; p < 100; p++) {
+      for (int i = 0; i < 50; i++) {
+        timelines.append(broker1, "t", p, i * 10, i * 10 + 9, i, i);
+        timelines.commit(broker1, "t", p, i * 10, i * 10 + 9, i, i, -1);
+      }
+      assertThat(timelines.estimatedBytes()).isLessThanOrEqualTo(budget);
+    }
+    assertThat(timelines.partitionsEvicted()).isPositive();
+    assertThat(timelines.lookup("t", 99, 5, 1).hasAppend()).isTrue();
+    assertThat(timelines.lookup("t", 0, 5, 1).hasAppend()).isFalse();
   }
 
   @Test

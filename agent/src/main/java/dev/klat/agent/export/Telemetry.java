@@ -1,6 +1,7 @@
 package dev.klat.agent.export;
 
 import dev.klat.agent.metrics.MetricsRegistry;
+import dev.klat.agentcore.auth.Secrets;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.otlp.ClockSync;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
@@ -81,9 +82,16 @@ public final class Telemetry {
     try {
       this.sender =
           new OtlpHttpSender(
-              settings.endpoint(), settings.headers(), settings.gzip(), agentVersion, time);
+              settings.endpoint(),
+              settings.headers(),
+              settings.tls(),
+              settings.gzip(),
+              agentVersion,
+              time);
     } catch (IOException e) {
-      throw new IllegalArgumentException("invalid endpoint " + settings.endpoint(), e);
+      // Not the cause: its message quotes the URL, user info and all.
+      throw new IllegalArgumentException(
+          "invalid endpoint " + Secrets.redactUserInfo(settings.endpoint()));
     }
     this.channel = new ExportChannel(sender, this.log, counters, time, random);
     this.metricsExport = new MetricsExport(registry, channel, time);

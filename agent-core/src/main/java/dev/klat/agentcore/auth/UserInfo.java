@@ -32,9 +32,25 @@ public final class UserInfo {
 
   /** {@code url} without its user info; as it is when it has none. */
   public static String strip(String url) {
+    int[] bounds = bounds(url);
+    return bounds == null ? url : url.substring(0, bounds[0]) + url.substring(bounds[1] + 1);
+  }
+
+  /**
+   * The user info of {@code url}, still percent-encoded, or null: what lies between {@code //} and
+   * the last {@code @} of the authority, as {@link #strip} removes it (so that a raw {@code @} in a
+   * password cannot move the host).
+   */
+  public static String raw(String url) {
+    int[] bounds = bounds(url);
+    return bounds == null ? null : url.substring(bounds[0], bounds[1]);
+  }
+
+  /** The start of the user info and the index of the '@' that ends it; null without one. */
+  private static int[] bounds(String url) {
     int authority = url.indexOf("//");
     if (authority < 0) {
-      return url;
+      return null;
     }
     int start = authority + 2;
     int end = url.indexOf('/', start);
@@ -42,6 +58,6 @@ public final class UserInfo {
       end = url.length();
     }
     int at = url.lastIndexOf('@', end - 1);
-    return at < start ? url : url.substring(0, start) + url.substring(at + 1);
+    return at < start ? null : new int[] {start, at};
   }
 }

@@ -148,7 +148,7 @@ public final class OtlpHttpSender {
     String withoutUserInfo = UserInfo.strip(endpointBase);
     URL base = new URL(withoutUserInfo);
     Map<String, String> all = new LinkedHashMap<>(headers);
-    String rawUserInfo = new URL(endpointBase).getUserInfo();
+    String rawUserInfo = UserInfo.raw(endpointBase);
     if (rawUserInfo != null && !ExportHeaders.has(all, "Authorization")) {
       all.put("Authorization", UserInfo.basicAuthorization(rawUserInfo));
     }

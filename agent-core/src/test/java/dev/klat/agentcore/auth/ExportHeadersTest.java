@@ -68,6 +68,8 @@ class ExportHeadersTest {
     assertThat(UserInfo.strip("https://user:pass@host:4318/otlp"))
         .isEqualTo("https://host:4318/otlp");
     assertThat(UserInfo.strip("https://host:4318/a@b")).isEqualTo("https://host:4318/a@b");
+    assertThat(UserInfo.raw("https://u:p@ss@host:4318/a@b")).isEqualTo("u:p@ss");
+    assertThat(UserInfo.raw("https://host:4318/a@b")).isNull();
     assertThat(Secrets.redactUserInfo("https://user:pa@ss@host:4318/x"))
         .isEqualTo("https://***@host:4318/x");
     assertThat(Secrets.redactUserInfo("user:pass@host")).isEqualTo("***@host");

@@ -163,7 +163,7 @@ public final class ExportTls {
       synchronized (this) {
         factory = socketFactory;
         if (factory == null) {
-          factory = newContext().getSocketFactory();
+          factory = new HostnameCheckingSocketFactory(newContext().getSocketFactory());
           socketFactory = factory;
         }
       }

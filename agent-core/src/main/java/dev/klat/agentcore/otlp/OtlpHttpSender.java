@@ -2,6 +2,7 @@ package dev.klat.agentcore.otlp;
 
 import dev.klat.agentcore.auth.ExportHeaders;
 import dev.klat.agentcore.auth.ExportTls;
+import dev.klat.agentcore.auth.HostnameCheckingSocketFactory;
 import dev.klat.agentcore.auth.Secrets;
 import dev.klat.agentcore.auth.UserInfo;
 import dev.klat.agentcore.clock.TimeSource;
@@ -36,7 +37,9 @@ import javax.net.ssl.SSLSocketFactory;
  * set {@code Authorization}; the URL connected to, {@link #endpoint()} and every message go without
  * it, and a header value never appears in a {@link Result#detail}. With an {@link ExportTls}, an
  * {@code https} connection uses its socket factory, set on that connection only; without one, the
- * JDK's default. Each failure is counted by {@link FailureReason} in {@link #failures()}.
+ * JDK's default trust. Either way the handshake checks the host name, whatever host name verifier
+ * the application set JVM-wide. Each failure is counted by {@link FailureReason} in {@link
+ * #failures()}.
  */
 public final class OtlpHttpSender {
 
@@ -110,6 +113,8 @@ public final class OtlpHttpSender {
   private final String hostPort;
   private final Map<String, String> headers;
   private final ExportTls tls;
+  // The JDK's default TLS with host names checked, when no ExportTls is given; exporter thread.
+  private SSLSocketFactory defaultTls;
   private final ExportFailures failures = new ExportFailures();
   private final boolean gzip;
   private final TimeSource time;
@@ -268,11 +273,11 @@ public final class OtlpHttpSender {
     HttpURLConnection connection = null;
     try {
       connection = (HttpURLConnection) url.openConnection();
-      if (tls != null && connection instanceof HttpsURLConnection) {
+      if (connection instanceof HttpsURLConnection) {
         SSLSocketFactory factory;
         try {
-          factory = tls.socketFactory();
-        } catch (GeneralSecurityException e) {
+          factory = socketFactory();
+        } catch (GeneralSecurityException | RuntimeException e) {
           return failed(
               Outcome.REJECTED, -1, -1, e.getClass().getSimpleName(), FailureReason.TLS_SETUP);
         }
@@ -347,6 +352,22 @@ public final class OtlpHttpSender {
     } finally {
       inFlight = null;
     }
+  }
+
+  /**
+   * The exporter's own TLS, else the JDK's default, either checking host names in the handshake
+   * ({@link HostnameCheckingSocketFactory}); made once, on the exporter thread.
+   */
+  private SSLSocketFactory socketFactory() throws GeneralSecurityException {
+    if (tls != null) {
+      return tls.socketFactory();
+    }
+    SSLSocketFactory factory = defaultTls;
+    if (factory == null) {
+      factory = new HostnameCheckingSocketFactory((SSLSocketFactory) SSLSocketFactory.getDefault());
+      defaultTls = factory;
+    }
+    return factory;
   }
 
   /** Counts a failure, with its credentials-free detail and, the first time, its advice. */

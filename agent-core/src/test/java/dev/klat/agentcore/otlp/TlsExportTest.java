@@ -15,6 +15,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.Base64;
 import java.util.Map;
+import javax.net.ssl.HostnameVerifier;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -190,10 +193,17 @@ class TlsExportTest {
     InetAddress ipv6 = InetAddress.getByName("::1");
     collector = tryHttps(ipv6);
     assumeThat(collector).as("IPv6 loopback available").isNotNull();
-    // The certificate names localhost and 127.0.0.1, not ::1.
+    // The certificate names localhost and 127.0.0.1, not ::1; and an application that turned host
+    // name checks off JVM-wide does not turn off the exporter's.
     OtlpHttpSender sender = sender(collector.endpoint(), Map.of(), trusting(pki));
-
-    Result result = sender.sendTraces(BODY, 2000, 2000);
+    HostnameVerifier before = HttpsURLConnection.getDefaultHostnameVerifier();
+    HttpsURLConnection.setDefaultHostnameVerifier((host, session) -> true);
+    Result result;
+    try {
+      result = sender.sendTraces(BODY, 2000, 2000);
+    } finally {
+      HttpsURLConnection.setDefaultHostnameVerifier(before);
+    }
 
     assertThat(result.reason).as(result.toString()).isEqualTo(FailureReason.TLS_HOSTNAME);
     assertThat(result.advice).contains("does not name the host of klat.endpoint");
@@ -207,6 +217,35 @@ class TlsExportTest {
       return TestCollector.https(serverContext(server, false), false, address);
     } catch (IOException e) {
       return null;
+    }
+  }
+
+  @Test
+  void anHttpsUrlToAPlainHttpPortIsExplained() throws Exception {
+    // A plain HTTP server answers the ClientHello with an HTTP error, as a collector's plain port
+    // does.
+    try (ServerSocket plain = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread answer =
+          new Thread(
+              () -> {
+                try (Socket socket = plain.accept()) {
+                  socket.getInputStream().read(new byte[512]);
+                  socket
+                      .getOutputStream()
+                      .write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes());
+                } catch (IOException ignored) {
+                  // The test fails on the client's side if this does.
+                }
+              });
+      answer.start();
+
+      Result result =
+          sender("https://localhost:" + plain.getLocalPort(), Map.of(), trusting(pki))
+              .sendTraces(BODY, 2000, 2000);
+
+      assertThat(result.reason).as(result.toString()).isEqualTo(FailureReason.TLS_NOT_TLS);
+      assertThat(result.advice).contains("does not speak TLS");
+      answer.join(2000);
     }
   }
 

@@ -89,5 +89,10 @@ final class RuntimeStarter {
     public void warn(String message) {
       log.warnThrottled("export", message);
     }
+
+    @Override
+    public void warnOnce(String key, String message) {
+      log.warnOnce(key, message);
+    }
   }
 }

@@ -12,6 +12,21 @@ class AttachArgumentsTest {
   void clear() {
     System.clearProperty("klat.test.attach.one");
     System.clearProperty("klat.test.attach.two");
+    System.clearProperty("klat.export.headers");
+  }
+
+  @Test
+  void aHeaderListKeepsItsCommasAndARefusedPartHidesItsValue() {
+    AttachArguments.applyAsSystemProperties(
+        "klat.export.headers=X-A=1,Authorization=Bearer%20tok3n, klat.test.attach.one=x");
+
+    assertThat(System.getProperty("klat.export.headers"))
+        .isEqualTo("X-A=1,Authorization=Bearer%20tok3n");
+    assertThat(System.getProperty("klat.test.attach.one")).isEqualTo("x");
+    assertThatThrownBy(
+            () -> AttachArguments.applyAsSystemProperties("klat.endpoint=x,Authorization=tok3n"))
+        .hasMessageContaining("'Authorization=...'")
+        .hasMessageNotContaining("tok3n");
   }
 
   @Test
@@ -34,7 +49,7 @@ class AttachArgumentsTest {
   void aPartThatIsNotAKlatSettingIsRefusedByName() {
     assertThatThrownBy(() -> AttachArguments.applyAsSystemProperties("user.home=/tmp"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("'user.home=/tmp' is not klat.key=value");
+        .hasMessageContaining("'user.home=...' is not klat.key=value");
     assertThatThrownBy(() -> AttachArguments.applyAsSystemProperties("klat.endpoint"))
         .hasMessageContaining("'klat.endpoint'");
   }

@@ -1,12 +1,12 @@
 package dev.klat.probe;
 
+import dev.klat.agentcore.auth.Secrets;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.log.AgentLog;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
 import dev.klat.model.SettingValueException;
 import java.lang.instrument.Instrumentation;
 import java.security.SecureRandom;
-import java.util.Collections;
 
 /**
  * The broker probe's entry point ({@code -javaagent:klat-broker-probe.jar}, through {@code
@@ -44,7 +44,8 @@ public final class BrokerProbe {
               new LogsEncoder(settings.serviceName, instanceId, version),
               new OtlpHttpSender(
                   settings.endpoint,
-                  Collections.<String, String>emptyMap(),
+                  settings.exportHeaders,
+                  settings.exportTls,
                   settings.gzip,
                   version,
                   TimeSource.SYSTEM),
@@ -63,7 +64,7 @@ public final class BrokerProbe {
           "broker probe "
               + version
               + ": sending leader appends and high-watermark advances to "
-              + settings.endpoint);
+              + Secrets.redactUserInfo(settings.endpoint));
     } catch (SettingValueException e) {
       // The message names the key, the value and what it must be: the whole story in one line.
       log.error("broker probe: not started, the broker runs without it: " + e.getMessage());

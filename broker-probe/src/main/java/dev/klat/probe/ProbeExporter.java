@@ -165,10 +165,28 @@ final class ProbeExporter implements Runnable {
       pausedUntilNanos =
           System.nanoTime() + backoff.nextDelayMillis(result.retryAfterMillis) * 1_000_000L;
     }
+    report(result);
+  }
+
+  /**
+   * Logs a failed request: a token or certificate to fix once, with what to check (the sender
+   * counts every failure by reason); anything else at most once a minute.
+   */
+  void report(OtlpHttpSender.Result result) {
+    if (result.reason != null && result.reason.explained()) {
+      if (result.advice != null) {
+        log.warnOnce(
+            "probe-send." + result.reason.id,
+            "broker probe: "
+                + result.advice
+                + "; the broker's events are dropped and counted, and the broker is not affected");
+      }
+      return;
+    }
     log.warnThrottled(
         "probe-send",
         "broker probe: the collector at "
-            + settings.endpoint
+            + sender.endpoint()
             + " did not take the broker's events ("
             + result
             + "); they are dropped and counted, and the broker is not affected");

@@ -25,6 +25,11 @@ enum ProbeKey {
   // Deflater per request costs the broker more CPU than the bytes it saves.
   EXPORT_GZIP("klat.export.gzip", SettingType.bool(), "false"),
   EXPORT_TIMEOUT("klat.export.timeout", SettingType.duration(100, 600_000), "10s"),
+  // The export's credentials, read as the client agent reads them (agent-core's auth package).
+  EXPORT_HEADERS("klat.export.headers", SettingType.text("list of name=value"), null),
+  EXPORT_CERTIFICATE("klat.export.certificate", SettingType.text("path"), null),
+  EXPORT_CLIENT_CERTIFICATE("klat.export.client.certificate", SettingType.text("path"), null),
+  EXPORT_CLIENT_KEY("klat.export.client.key", SettingType.text("path"), null),
   LOG_LEVEL("klat.log.level", SettingType.choice("off", "error", "warn", "info", "debug"), "info");
 
   /** The system property, its environment variable, type, default and old spellings. */

@@ -1,5 +1,8 @@
 package dev.klat.probe;
 
+import dev.klat.agentcore.auth.ExportHeaders;
+import dev.klat.agentcore.auth.ExportTls;
+import dev.klat.agentcore.auth.Secrets;
 import dev.klat.model.SettingNames;
 import dev.klat.model.SettingValueException;
 import java.util.ArrayList;
@@ -13,7 +16,9 @@ import java.util.Properties;
  * KLAT_*} (a system property wins), the way the client agent reads its own: values are trimmed and
  * an empty one counts as not set. The keys, types and defaults are {@link ProbeKey}'s, listed in
  * {@code docs/broker-probe.md}. A bad value, {@code klat.enabled=yes} too, is a {@link
- * SettingValueException} naming the key, which turns the probe off, never the broker.
+ * SettingValueException} naming the key, which turns the probe off, never the broker. The export's
+ * credentials are read as the client agent reads them: a header list is never quoted, nor the user
+ * info of the endpoint.
  */
 final class ProbeSettings {
 
@@ -28,8 +33,12 @@ final class ProbeSettings {
   final boolean gzip;
   final int timeoutMillis;
   final String logLevel;
+  final Map<String, String> exportHeaders;
 
-  /** One line per old spelling read, naming the new key. */
+  /** The exporter's own TLS; null when no file is set (the JDK's defaults). */
+  final ExportTls exportTls;
+
+  /** One line per old spelling read, naming the new key, and per doubtful export setting. */
   final List<String> warnings;
 
   private ProbeSettings(Properties system, Map<String, String> environment) {
@@ -38,7 +47,6 @@ final class ProbeSettings {
     for (ProbeKey key : ProbeKey.values()) {
       values[key.ordinal()] = value(key, system, environment, oldSpellings);
     }
-    warnings = Collections.unmodifiableList(oldSpellings);
     enabled = bool(values, ProbeKey.ENABLED);
     endpoint =
         stripSlash(
@@ -47,6 +55,14 @@ final class ProbeSettings {
                 .type()
                 .urlValue(values[ProbeKey.ENDPOINT.ordinal()])
                 .toString());
+    exportHeaders = headers(values[ProbeKey.EXPORT_HEADERS.ordinal()]);
+    exportTls =
+        tls(
+            values[ProbeKey.EXPORT_CERTIFICATE.ordinal()],
+            values[ProbeKey.EXPORT_CLIENT_CERTIFICATE.ordinal()],
+            values[ProbeKey.EXPORT_CLIENT_KEY.ordinal()]);
+    warnAboutCredentials(oldSpellings);
+    warnings = Collections.unmodifiableList(oldSpellings);
     serviceName = values[ProbeKey.SERVICE_NAME.ordinal()];
     exportIntervalMillis = millis(values, ProbeKey.EXPORT_INTERVAL);
     queueSize = integer(values, ProbeKey.QUEUE_SIZE);
@@ -94,9 +110,45 @@ final class ProbeSettings {
     try {
       key.setting.type().check(value);
     } catch (SettingValueException e) {
-      throw e.forSetting(key.setting.key(), value);
+      throw e.forSetting(
+          key.setting.key(), key == ProbeKey.ENDPOINT ? Secrets.redactUserInfo(value) : value);
     }
     return value;
+  }
+
+  /** A header list is a secret: an error says what is wrong with it, never what it holds. */
+  private static Map<String, String> headers(String value) {
+    try {
+      return ExportHeaders.parse(value);
+    } catch (SettingValueException e) {
+      throw e.forSetting(ProbeKey.EXPORT_HEADERS.setting.key(), Secrets.describeHidden(value));
+    }
+  }
+
+  private static ExportTls tls(String certificate, String clientCertificate, String clientKey) {
+    try {
+      return ExportTls.load(certificate, clientCertificate, clientKey);
+    } catch (ExportTls.Invalid e) {
+      throw e.problem().forSetting(e.setting(), e.path() == null ? "(not set)" : e.path());
+    }
+  }
+
+  private void warnAboutCredentials(List<String> warnings) {
+    boolean https = endpoint.regionMatches(true, 0, "https:", 0, 6);
+    String shown = Secrets.redactUserInfo(endpoint);
+    if (!https && exportTls != null) {
+      warnings.add(
+          "the TLS files of klat.export.* are not used: klat.endpoint=" + shown + " is not https");
+    }
+    boolean userInfo = !shown.equals(endpoint);
+    if (!https && (userInfo || ExportHeaders.has(exportHeaders, "Authorization"))) {
+      warnings.add("credentials go in clear text: klat.endpoint=" + shown + " is not https");
+    }
+    if (userInfo && ExportHeaders.has(exportHeaders, "Authorization")) {
+      warnings.add(
+          "the user info of klat.endpoint is not sent: klat.export.headers sets Authorization,"
+              + " which wins");
+    }
   }
 
   private static boolean bool(String[] values, ProbeKey key) {

@@ -185,9 +185,18 @@ public final class MetricDef {
   public static final MetricDef AGENT_EXPORT_SPANS_EXPORTED =
       counter("klat.agent.export.spans.exported", "Spans the OTLP endpoint accepted.");
 
-  /** {@code klat.agent.export.requests.failed}: OTLP export requests that failed. */
+  /**
+   * {@code klat.agent.export.requests.failed}: OTLP export requests that failed, by reason: {@code
+   * unavailable} (no answer, or 429/502/503/504), {@code rejected} (another status), {@code
+   * unauthorized} (401), {@code forbidden} (403), and the TLS failures {@code tls_untrusted},
+   * {@code tls_expired}, {@code tls_hostname}, {@code tls_client_certificate}, {@code tls_not_tls},
+   * {@code tls_handshake}, {@code tls_setup} (the agents' {@code FailureReason}).
+   */
   public static final MetricDef AGENT_EXPORT_REQUESTS_FAILED =
-      counter("klat.agent.export.requests.failed", "OTLP export requests that failed.");
+      counter(
+          "klat.agent.export.requests.failed",
+          "OTLP export requests that failed, by reason.",
+          TagKeys.REASON);
 
   /**
    * {@code klat.agent.export.series.overflow}: instruments the agent folded into the {@code _other}

@@ -179,7 +179,7 @@ class NamesTest {
             "klat.agent.export.spans.dropped COUNTER 1 klat_agent_export_spans_dropped_total []",
             "klat.agent.export.spans.exported COUNTER 1 klat_agent_export_spans_exported_total []",
             "klat.agent.export.requests.failed COUNTER 1"
-                + " klat_agent_export_requests_failed_total []",
+                + " klat_agent_export_requests_failed_total [reason]",
             "klat.agent.export.series.overflow COUNTER 1"
                 + " klat_agent_export_series_overflow_total []",
             "klat.collector.spans.received COUNTER 1 klat_collector_spans_received_total []",

@@ -1,5 +1,10 @@
 package dev.klat.agentcore.otlp;
 
+import dev.klat.agentcore.auth.ExportHeaders;
+import dev.klat.agentcore.auth.ExportTls;
+import dev.klat.agentcore.auth.HostnameCheckingSocketFactory;
+import dev.klat.agentcore.auth.Secrets;
+import dev.klat.agentcore.auth.UserInfo;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.model.ClockSyncHeaders;
 import dev.klat.model.OtlpPaths;
@@ -9,6 +14,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
+import java.security.GeneralSecurityException;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
@@ -17,12 +23,23 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Sends OTLP/HTTP protobuf requests with {@link HttpURLConnection} (Java 8, nothing to ship) and
  * classifies the outcome per the OTLP/HTTP specification. Every answer that carries the klat
  * collector's clock headers also feeds {@link #clockSync()}. Never throws; used by the exporter
  * thread only, except {@link #abort()}.
+ *
+ * <p><b>Credentials.</b> The configured headers go with every request. User info in the endpoint
+ * ({@code https://user:password@host}) is sent as {@code Authorization: Basic}, unless the headers
+ * set {@code Authorization}; the URL connected to, {@link #endpoint()} and every message go without
+ * it, and a header value never appears in a {@link Result#detail}. With an {@link ExportTls}, an
+ * {@code https} connection uses its socket factory, set on that connection only; without one, the
+ * JDK's default trust. Either way the handshake checks the host name, whatever host name verifier
+ * the application set JVM-wide. Each failure is counted by {@link FailureReason} in {@link
+ * #failures()}.
  */
 public final class OtlpHttpSender {
 
@@ -46,14 +63,35 @@ public final class OtlpHttpSender {
     /** The delay the server asked for with {@code Retry-After}, capped; -1 if it did not. */
     public final long retryAfterMillis;
 
-    /** A short description for the log. */
+    /** A short description for the log, without credentials. */
     public final String detail;
 
+    /** Why it failed; null for a success. */
+    public final FailureReason reason;
+
+    /**
+     * The one line that explains a configuration problem ({@link FailureReason#explained()}), on
+     * the first failure of its reason in this sender; else null. Log it once, as it is.
+     */
+    public final String advice;
+
     Result(Outcome outcome, int httpStatus, long retryAfterMillis, String detail) {
+      this(outcome, httpStatus, retryAfterMillis, detail, null, null);
+    }
+
+    Result(
+        Outcome outcome,
+        int httpStatus,
+        long retryAfterMillis,
+        String detail,
+        FailureReason reason,
+        String advice) {
       this.outcome = outcome;
       this.httpStatus = httpStatus;
       this.retryAfterMillis = retryAfterMillis;
       this.detail = detail;
+      this.reason = reason;
+      this.advice = advice;
     }
 
     @Override
@@ -72,7 +110,12 @@ public final class OtlpHttpSender {
   private final URL tracesUrl;
   private final URL metricsUrl;
   private final URL logsUrl;
+  private final String hostPort;
   private final Map<String, String> headers;
+  private final ExportTls tls;
+  // The JDK's default TLS with host names checked, when no ExportTls is given; exporter thread.
+  private SSLSocketFactory defaultTls;
+  private final ExportFailures failures = new ExportFailures();
   private final boolean gzip;
   private final TimeSource time;
   private final String userAgent;
@@ -82,6 +125,7 @@ public final class OtlpHttpSender {
   private volatile HttpURLConnection inFlight;
   private volatile boolean aborted;
 
+  /** A sender with the JDK's default TLS, for tests and benchmarks; see the full constructor. */
   public OtlpHttpSender(
       String endpointBase,
       Map<String, String> headers,
@@ -89,19 +133,51 @@ public final class OtlpHttpSender {
       String agentVersion,
       TimeSource time)
       throws IOException {
-    this.endpointBase = endpointBase;
-    this.tracesUrl = new URL(endpointBase + OtlpPaths.TRACES);
-    this.metricsUrl = new URL(endpointBase + OtlpPaths.METRICS);
-    this.logsUrl = new URL(endpointBase + OtlpPaths.LOGS);
-    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    this(endpointBase, headers, null, gzip, agentVersion, time);
+  }
+
+  /**
+   * @param endpointBase the base URL; user info in it becomes basic authentication
+   * @param headers sent with every request ({@code klat.export.headers}, checked)
+   * @param tls the exporter's own TLS for an https endpoint; null for the JDK's default
+   * @throws IOException if the URL does not parse
+   */
+  public OtlpHttpSender(
+      String endpointBase,
+      Map<String, String> headers,
+      ExportTls tls,
+      boolean gzip,
+      String agentVersion,
+      TimeSource time)
+      throws IOException {
+    String withoutUserInfo = UserInfo.strip(endpointBase);
+    URL base = new URL(withoutUserInfo);
+    Map<String, String> all = new LinkedHashMap<>(headers);
+    String rawUserInfo = UserInfo.raw(endpointBase);
+    if (rawUserInfo != null && !ExportHeaders.has(all, "Authorization")) {
+      all.put("Authorization", UserInfo.basicAuthorization(rawUserInfo));
+    }
+    this.endpointBase = withoutUserInfo;
+    this.hostPort =
+        base.getHost() + ":" + (base.getPort() < 0 ? base.getDefaultPort() : base.getPort());
+    this.tracesUrl = new URL(withoutUserInfo + OtlpPaths.TRACES);
+    this.metricsUrl = new URL(withoutUserInfo + OtlpPaths.METRICS);
+    this.logsUrl = new URL(withoutUserInfo + OtlpPaths.LOGS);
+    this.headers = Collections.unmodifiableMap(all);
+    this.tls = tls;
     this.gzip = gzip;
     this.userAgent = "klat-agent/" + agentVersion;
     this.time = time;
   }
 
-  /** The endpoint's base URL, as configured, for messages. */
+  /** The endpoint's base URL, as configured but without user info, for messages. */
   public String endpoint() {
     return endpointBase;
+  }
+
+  /** This sender's failed requests by reason. */
+  public ExportFailures failures() {
+    return failures;
   }
 
   /** The clock samples of this sender's exchanges; exporter thread only. */
@@ -197,6 +273,17 @@ public final class OtlpHttpSender {
     HttpURLConnection connection = null;
     try {
       connection = (HttpURLConnection) url.openConnection();
+      if (connection instanceof HttpsURLConnection) {
+        SSLSocketFactory factory;
+        try {
+          factory = socketFactory();
+        } catch (GeneralSecurityException | RuntimeException e) {
+          return failed(
+              Outcome.REJECTED, -1, -1, e.getClass().getSimpleName(), FailureReason.TLS_SETUP);
+        }
+        // This connection's only: the JVM's default factory, the application's, stays as it is.
+        ((HttpsURLConnection) connection).setSSLSocketFactory(factory);
+      }
       inFlight = connection;
       connection.setRequestMethod("POST");
       connection.setDoOutput(true);
@@ -240,18 +327,73 @@ public final class OtlpHttpSender {
         // on its keep-alive cleaner thread); disconnect drops the socket.
         connection.disconnect();
       }
-      return classify(status, retryAfterMillis);
+      Result result = classify(status, retryAfterMillis);
+      return result.outcome == Outcome.SUCCESS
+          ? result
+          : failed(
+              result.outcome,
+              status,
+              result.retryAfterMillis,
+              result.detail,
+              FailureReason.ofStatus(status));
     } catch (IOException | RuntimeException e) {
-      // IOException: refused, reset, timed out, unknown host: the collector may come back.
+      // IOException: refused, reset, timed out, unknown host, a TLS handshake that failed: the
+      // collector (or its certificate) may come back.
       // RuntimeException: HttpURLConnection rejected something locally, which will not change.
       if (connection != null) {
         connection.disconnect();
       }
-      Outcome outcome = e instanceof IOException ? Outcome.RETRYABLE : Outcome.REJECTED;
-      return new Result(outcome, -1, -1, e.getClass().getSimpleName() + ": " + e.getMessage());
+      String detail = e.getClass().getSimpleName() + ": " + e.getMessage();
+      if (e instanceof IOException) {
+        return failed(
+            Outcome.RETRYABLE, -1, -1, detail, FailureReason.ofException((IOException) e));
+      }
+      return failed(Outcome.REJECTED, -1, -1, detail, FailureReason.REJECTED);
     } finally {
       inFlight = null;
     }
+  }
+
+  /**
+   * The exporter's own TLS, else the JDK's default, either checking host names in the handshake
+   * ({@link HostnameCheckingSocketFactory}); made once, on the exporter thread.
+   */
+  private SSLSocketFactory socketFactory() throws GeneralSecurityException {
+    if (tls != null) {
+      return tls.socketFactory();
+    }
+    SSLSocketFactory factory = defaultTls;
+    if (factory == null) {
+      factory = new HostnameCheckingSocketFactory((SSLSocketFactory) SSLSocketFactory.getDefault());
+      defaultTls = factory;
+    }
+    return factory;
+  }
+
+  /** Counts a failure, with its credentials-free detail and, the first time, its advice. */
+  private Result failed(
+      Outcome outcome, int status, long retryAfterMillis, String rawDetail, FailureReason reason) {
+    String detail = withoutSecrets(rawDetail);
+    String advice = failures.record(reason) ? reason.advice(endpointBase, hostPort, detail) : null;
+    return new Result(outcome, status, retryAfterMillis, detail, reason, advice);
+  }
+
+  /**
+   * {@code text} with every header value of four characters or more masked: a JDK message may quote
+   * what it refused (an illegal character in a header value), and the headers carry tokens. Shorter
+   * values are no secret worth mangling a message for.
+   */
+  String withoutSecrets(String text) {
+    if (text == null) {
+      return null;
+    }
+    String result = text;
+    for (String value : headers.values()) {
+      if (value.length() >= 4 && result.contains(value)) {
+        result = result.replace(value, Secrets.MASK);
+      }
+    }
+    return result;
   }
 
   /** Returns true if the body was read to its end, false if it was abandoned at the limit. */

@@ -2,6 +2,9 @@ package dev.klat.agentcore.otlp;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import dev.klat.model.ClockSyncHeaders;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -19,10 +22,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
+import javax.net.ssl.SSLContext;
 
 /**
  * A real OTLP/HTTP receiver on 127.0.0.1: decodes every request with the opentelemetry-proto
- * classes and answers what the test tells it to. Public for the client agent's export tests.
+ * classes and answers what the test tells it to. {@link #https} makes one that speaks TLS (the
+ * JDK's {@code HttpsServer}), with client authentication if asked. Public for the client agent's
+ * export tests.
  */
 public final class TestCollector implements AutoCloseable {
 
@@ -58,6 +64,7 @@ public final class TestCollector implements AutoCloseable {
   }
 
   private final HttpServer server;
+  private final String scheme;
   private final ExecutorService executor = Executors.newCachedThreadPool();
   public final BlockingQueue<Received> traces = new LinkedBlockingQueue<>();
   public final BlockingQueue<Received> metrics = new LinkedBlockingQueue<>();
@@ -67,14 +74,60 @@ public final class TestCollector implements AutoCloseable {
   public volatile Responder metricsResponder = OK;
 
   public TestCollector() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    this(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), "http");
+  }
+
+  private TestCollector(HttpServer server, String scheme) {
+    this.server = server;
+    this.scheme = scheme;
     server.createContext("/", this::handle);
     server.setExecutor(executor);
     server.start();
   }
 
+  /**
+   * A collector speaking TLS with {@code context}'s key, on {@code address}, that requires a client
+   * certificate trusted by {@code context} when {@code needClientAuth}.
+   */
+  public static TestCollector https(SSLContext context, boolean needClientAuth, InetAddress address)
+      throws IOException {
+    return https(context, needClientAuth, address, null);
+  }
+
+  /** {@link #https}, speaking only {@code protocols} (such as {@code TLSv1.2}) unless null. */
+  public static TestCollector https(
+      SSLContext context, boolean needClientAuth, InetAddress address, String[] protocols)
+      throws IOException {
+    HttpsServer server = HttpsServer.create(new InetSocketAddress(address, 0), 0);
+    server.setHttpsConfigurator(
+        new HttpsConfigurator(context) {
+          @Override
+          public void configure(HttpsParameters parameters) {
+            javax.net.ssl.SSLParameters ssl = context.getDefaultSSLParameters();
+            ssl.setNeedClientAuth(needClientAuth);
+            if (protocols != null) {
+              ssl.setProtocols(protocols);
+            }
+            parameters.setSSLParameters(ssl);
+          }
+        });
+    return new TestCollector(server, "https");
+  }
+
+  /** {@link #https} on 127.0.0.1. */
+  public static TestCollector https(SSLContext context, boolean needClientAuth) throws IOException {
+    return https(context, needClientAuth, InetAddress.getLoopbackAddress());
+  }
+
+  /** The base URL, by the loopback address's number: {@code http://127.0.0.1:<port>}. */
   public String endpoint() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return endpoint(server.getAddress().getAddress().getHostAddress());
+  }
+
+  /** The base URL by {@code host}, such as {@code localhost}. */
+  public String endpoint(String host) {
+    String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+    return scheme + "://" + h + ":" + server.getAddress().getPort();
   }
 
   private void handle(HttpExchange exchange) throws IOException {

@@ -1,5 +1,6 @@
 package dev.klat.agent.config;
 
+import dev.klat.agentcore.auth.ExportTls;
 import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.OtlpPaths;
 import java.net.URI;
@@ -77,6 +78,8 @@ public final class AgentConfig {
   private final int exportQueueSize;
   private final long exportTimeoutMillis;
   private final boolean exportGzip;
+  private final Map<String, String> exportHeaders;
+  private final ExportTls exportTls;
   private final boolean micrometerEnabled;
   private final AgentLog.Level logLevel;
   private final long testClockOffsetMillis;
@@ -101,6 +104,8 @@ public final class AgentConfig {
     this.exportQueueSize = l.exportQueueSize;
     this.exportTimeoutMillis = l.exportTimeoutMillis;
     this.exportGzip = l.exportGzip;
+    this.exportHeaders = l.exportHeaders;
+    this.exportTls = l.exportTls;
     this.micrometerEnabled = l.micrometerEnabled;
     this.logLevel = l.logLevel;
     this.testClockOffsetMillis = l.testClockOffsetMillis;
@@ -332,6 +337,28 @@ public final class AgentConfig {
   }
 
   /**
+   * {@code klat.export.headers} (list of {@code name=value}, no default): HTTP headers sent with
+   * every export request, in the format of OpenTelemetry's {@code OTEL_EXPORTER_OTLP_HEADERS}
+   * (values percent-decoded), which klat does not read. Not {@code klat.headers.enabled}, which is
+   * about Kafka record headers. A secret: never logged.
+   *
+   * @return the headers, in order; empty if none
+   */
+  public Map<String, String> exportHeaders() {
+    return exportHeaders;
+  }
+
+  /**
+   * {@code klat.export.certificate}, {@code klat.export.client.certificate} and {@code
+   * klat.export.client.key} (paths, no default): the exporter's own TLS, read at start-up.
+   *
+   * @return the files' certificates and key, or null when none is set (the JDK's default trust)
+   */
+  public ExportTls exportTls() {
+    return exportTls;
+  }
+
+  /**
    * {@code klat.micrometer.enabled} (boolean, default {@code false}): also record the every-record
    * latency histograms into Micrometer timers registered in the application's own {@code
    * Metrics.globalRegistry}, when the application has Micrometer; klat's own export is unchanged.
@@ -389,6 +416,12 @@ public final class AgentConfig {
         + formatNumber(samplingMaxPerSecond)
         + " headers.enabled="
         + headersEnabled
+        + (exportHeaders.isEmpty() ? "" : " export.headers=" + exportHeaders.size() + " (hidden)")
+        + (exportTls == null
+            ? ""
+            : " export.tls="
+                + (exportTls.hasTrustedCertificates() ? "ca" : "jdk-trust")
+                + (exportTls.hasClientCertificate() ? "+client-certificate" : ""))
         + " micrometer.enabled="
         + micrometerEnabled
         + " topics.include="

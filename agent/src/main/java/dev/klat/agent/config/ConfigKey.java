@@ -34,6 +34,11 @@ enum ConfigKey {
       "klat.export.queue.size"),
   EXPORT_TIMEOUT("klat.export.timeout", SettingType.duration(1, Long.MAX_VALUE), "10s"),
   EXPORT_GZIP("klat.export.gzip", SettingType.bool(), "true"),
+  /** A secret: a bad value is reported without quoting it. */
+  EXPORT_HEADERS("klat.export.headers", SettingType.text("list of name=value"), null),
+  EXPORT_CERTIFICATE("klat.export.certificate", SettingType.text("path"), null),
+  EXPORT_CLIENT_CERTIFICATE("klat.export.client.certificate", SettingType.text("path"), null),
+  EXPORT_CLIENT_KEY("klat.export.client.key", SettingType.text("path"), null),
   MICROMETER_ENABLED("klat.micrometer.enabled", SettingType.bool(), "false"),
   LOG_LEVEL("klat.log.level", SettingType.choice("off", "error", "warn", "info", "debug"), "info"),
   /** For tests only: shifts the agent's wall clock, as if the host's clock were wrong. */

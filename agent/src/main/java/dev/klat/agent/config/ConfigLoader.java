@@ -1,5 +1,8 @@
 package dev.klat.agent.config;
 
+import dev.klat.agentcore.auth.ExportHeaders;
+import dev.klat.agentcore.auth.ExportTls;
+import dev.klat.agentcore.auth.Secrets;
 import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.OtlpPaths;
 import dev.klat.model.SettingNames;
@@ -69,6 +72,8 @@ final class ConfigLoader {
   int exportQueueSize;
   long exportTimeoutMillis;
   boolean exportGzip;
+  Map<String, String> exportHeaders = Collections.emptyMap();
+  ExportTls exportTls;
   boolean micrometerEnabled;
   AgentLog.Level logLevel;
   long testClockOffsetMillis;
@@ -99,9 +104,74 @@ final class ConfigLoader {
     exportQueueSize = (Integer) value(ConfigKey.EXPORT_QUEUE_SIZE);
     exportTimeoutMillis = (Long) value(ConfigKey.EXPORT_TIMEOUT);
     exportGzip = (Boolean) value(ConfigKey.EXPORT_GZIP);
+    readExportCredentials();
     micrometerEnabled = (Boolean) value(ConfigKey.MICROMETER_ENABLED);
     logLevel = (AgentLog.Level) value(ConfigKey.LOG_LEVEL);
     testClockOffsetMillis = (Long) value(ConfigKey.TEST_CLOCK_OFFSET);
+  }
+
+  /**
+   * {@code klat.export.headers} and the TLS files, read and checked now, so that a mistake stops
+   * the agent at start-up rather than every export. A header list is a secret: an error says what
+   * is wrong with it, never what it holds.
+   */
+  @SuppressWarnings("unchecked")
+  private void readExportCredentials() {
+    Map<String, String> headers = (Map<String, String>) value(ConfigKey.EXPORT_HEADERS);
+    exportHeaders = headers == null ? Collections.<String, String>emptyMap() : headers;
+    Raw certificate = resolve(ConfigKey.EXPORT_CERTIFICATE);
+    Raw clientCertificate = resolve(ConfigKey.EXPORT_CLIENT_CERTIFICATE);
+    Raw clientKey = resolve(ConfigKey.EXPORT_CLIENT_KEY);
+    try {
+      exportTls =
+          ExportTls.load(
+              certificate == null ? null : certificate.value,
+              clientCertificate == null ? null : clientCertificate.value,
+              clientKey == null ? null : clientKey.value);
+    } catch (ExportTls.Invalid e) {
+      ConfigKey key = ConfigKey.byKey(e.setting());
+      Raw raw = resolve(key);
+      error(
+          (raw == null
+                  ? key.setting.key() + " is not set"
+                  : "invalid value \""
+                      + printable(raw.value)
+                      + "\" for "
+                      + key.setting.key()
+                      + " (from "
+                      + raw.source
+                      + ")")
+              + ": "
+              + e.problem().getMessage()
+              + CONSEQUENCE);
+    }
+    boolean https = "https".equalsIgnoreCase(endpoint.getScheme());
+    if (!https && exportTls != null) {
+      warn(
+          "the TLS files of klat.export.* are not used: "
+              + ConfigKey.ENDPOINT.setting.key()
+              + "="
+              + AgentConfig.redact(endpoint)
+              + " is not https");
+    }
+    boolean credentials =
+        endpoint.getRawUserInfo() != null || ExportHeaders.has(exportHeaders, "Authorization");
+    if (!https && credentials) {
+      warn(
+          "credentials go in clear text: "
+              + ConfigKey.ENDPOINT.setting.key()
+              + "="
+              + AgentConfig.redact(endpoint)
+              + " is not https");
+    }
+    if (endpoint.getRawUserInfo() != null && ExportHeaders.has(exportHeaders, "Authorization")) {
+      warn(
+          "the user info of "
+              + ConfigKey.ENDPOINT.setting.key()
+              + " is not sent: "
+              + ConfigKey.EXPORT_HEADERS.setting.key()
+              + " sets Authorization, which wins");
+    }
   }
 
   /**
@@ -137,6 +207,8 @@ final class ConfigLoader {
         return ConfigValues.parseLogLevel(value);
       case TEST_CLOCK_OFFSET:
         return ConfigValues.parseSignedDurationMillis(value);
+      case EXPORT_HEADERS:
+        return ExportHeaders.parse(value);
       case SERVICE_NAME:
       case CONFIG_FILE:
       default:
@@ -270,7 +342,7 @@ final class ConfigLoader {
       } catch (SettingValueException e) {
         error(
             "invalid value \""
-                + printable(raw.value)
+                + printable(shown(key, raw.value))
                 + "\" for "
                 + key.setting.key()
                 + " (from "
@@ -282,6 +354,14 @@ final class ConfigLoader {
     }
     // The default goes through the same parser as user values: one syntax.
     return key.setting.defaultValue() == null ? null : parse(key, key.setting.defaultValue());
+  }
+
+  /** What a message may show of {@code key}'s value: credentials hidden. */
+  private static String shown(ConfigKey key, String value) {
+    if (key == ConfigKey.EXPORT_HEADERS) {
+      return Secrets.describeHidden(value);
+    }
+    return key == ConfigKey.ENDPOINT ? Secrets.redactUserInfo(value) : value;
   }
 
   private Raw resolve(ConfigKey key) {

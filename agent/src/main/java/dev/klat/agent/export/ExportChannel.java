@@ -38,6 +38,22 @@ final class ExportChannel {
     backoff.reset();
   }
 
+  /**
+   * Whether {@code failure} is a configuration problem ({@link
+   * dev.klat.agentcore.otlp.FailureReason#explained()}): then its advice, on the first failure of
+   * its reason, goes to the log once, and no other warning follows for it; the counters tell how
+   * often it recurs.
+   */
+  boolean explain(OtlpHttpSender.Result failure) {
+    if (failure.reason == null || !failure.reason.explained()) {
+      return false;
+    }
+    if (failure.advice != null) {
+      log.warnOnce(failure.reason.id, failure.advice);
+    }
+    return true;
+  }
+
   /** Pauses all sending for the server's {@code Retry-After} or the next backoff delay. */
   void pauseAfter(OtlpHttpSender.Result failure) {
     long delayMillis = backoff.nextDelayMillis(failure.retryAfterMillis);

@@ -17,4 +17,16 @@ public interface ExportLog {
    * @param message one line, without a trailing newline
    */
   void warn(String message);
+
+  /**
+   * Reports a configuration problem (a refused token, an untrusted certificate) that the export
+   * layer explains once per {@code key}; an implementation must not throttle it away behind other
+   * warnings. By default, {@link #warn}.
+   *
+   * @param key names the problem, for example {@code export.unauthorized}
+   * @param message one line, without a trailing newline
+   */
+  default void warnOnce(String key, String message) {
+    warn(message);
+  }
 }

@@ -2,6 +2,8 @@ package dev.klat.agent.export;
 
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.metrics.MetricsRegistry;
+import dev.klat.agentcore.auth.ExportTls;
+import dev.klat.agentcore.auth.Secrets;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.util.Collections;
@@ -29,6 +31,7 @@ public final class ExportSettings {
   private final int readTimeoutMillis;
   private final Map<String, String> resourceAttributes;
   private final Map<String, String> headers;
+  private final ExportTls tls;
 
   private ExportSettings(Builder b) {
     this.endpoint = b.endpoint;
@@ -46,6 +49,7 @@ public final class ExportSettings {
     this.resourceAttributes =
         Collections.unmodifiableMap(new LinkedHashMap<>(b.resourceAttributes));
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
+    this.tls = b.tls;
   }
 
   /** Returns a new builder with the agent's defaults ({@link AgentConfig#defaults()}). */
@@ -55,7 +59,8 @@ public final class ExportSettings {
 
   /**
    * Returns a builder holding what {@code config} says about export: endpoint, service name,
-   * metrics interval, queue size, request timeout and gzip. The rest keeps its default.
+   * metrics interval, queue size, request timeout, gzip, headers and TLS. The rest keeps its
+   * default.
    *
    * @param config a loaded configuration
    * @return a new builder
@@ -67,7 +72,9 @@ public final class ExportSettings {
         .metricsIntervalMillis(config.metricsIntervalMillis())
         .spanQueueCapacity(config.exportQueueSize())
         .readTimeoutMillis((int) Math.min(Integer.MAX_VALUE, config.exportTimeoutMillis()))
-        .gzip(config.exportGzip());
+        .gzip(config.exportGzip())
+        .headers(config.exportHeaders())
+        .tls(config.exportTls());
   }
 
   /**
@@ -197,6 +204,15 @@ public final class ExportSettings {
     return headers;
   }
 
+  /**
+   * Returns the exporter's own TLS for an https endpoint.
+   *
+   * @return the CA certificates and client key it uses, or null for the JDK's defaults
+   */
+  public ExportTls tls() {
+    return tls;
+  }
+
   /** Builds {@link ExportSettings}. Not thread-safe. */
   public static final class Builder {
     private String endpoint;
@@ -213,6 +229,7 @@ public final class ExportSettings {
     private int readTimeoutMillis;
     private final Map<String, String> resourceAttributes = new LinkedHashMap<>();
     private final Map<String, String> headers = new LinkedHashMap<>();
+    private ExportTls tls;
 
     private Builder() {}
 
@@ -235,14 +252,17 @@ public final class ExportSettings {
       try {
         url = new URL(trimmed);
       } catch (MalformedURLException e) {
-        throw new IllegalArgumentException("endpoint is not a URL: " + endpoint, e);
+        throw new IllegalArgumentException(
+            "endpoint is not a URL: " + Secrets.redactUserInfo(endpoint));
       }
       if (!"http".equals(url.getProtocol()) && !"https".equals(url.getProtocol())) {
-        throw new IllegalArgumentException("endpoint must be http or https: " + endpoint);
+        throw new IllegalArgumentException(
+            "endpoint must be http or https: " + Secrets.redactUserInfo(endpoint));
       }
       if (url.getHost().isEmpty() || url.getQuery() != null || url.getRef() != null) {
         throw new IllegalArgumentException(
-            "endpoint must have a host and no query or fragment: " + endpoint);
+            "endpoint must have a host and no query or fragment: "
+                + Secrets.redactUserInfo(endpoint));
       }
       this.endpoint = trimmed;
       return this;
@@ -419,6 +439,32 @@ public final class ExportSettings {
         throw new IllegalArgumentException("invalid value for header " + name);
       }
       headers.put(name, value);
+      return this;
+    }
+
+    /**
+     * Adds every header of {@code headers}, as {@link #header} does. Default: none.
+     *
+     * @param headers names and values, for example {@link AgentConfig#exportHeaders()}
+     * @return this builder
+     * @throws IllegalArgumentException if one is invalid (the message does not quote its value)
+     */
+    public Builder headers(Map<String, String> headers) {
+      for (Map.Entry<String, String> header : headers.entrySet()) {
+        header(header.getKey(), header.getValue());
+      }
+      return this;
+    }
+
+    /**
+     * Sets the exporter's own TLS, used when the endpoint is https. Default: null, the JDK's
+     * default trust and no client certificate.
+     *
+     * @param tls from {@link AgentConfig#exportTls()}, or null
+     * @return this builder
+     */
+    public Builder tls(ExportTls tls) {
+      this.tls = tls;
       return this;
     }
 

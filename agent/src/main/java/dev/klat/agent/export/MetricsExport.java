@@ -37,7 +37,9 @@ final class MetricsExport {
    */
   OtlpHttpSender.Result send(OtlpEncoder encoder, int connectTimeoutMillis, int readTimeoutMillis) {
     List<MetricFamily> families = registry.collect();
-    families.addAll(channel.counters.families(registry.overflowCount(), startEpochNanos));
+    families.addAll(
+        channel.counters.families(
+            registry.overflowCount(), startEpochNanos, channel.sender.failures()));
     long timeEpochNanos = time.epochNanos();
     for (List<MetricFamily> chunk : OtlpEncoder.chunk(families, MAX_POINTS_PER_REQUEST)) {
       ProtoWriter request = encoder.writeMetrics(chunk, timeEpochNanos);
@@ -52,6 +54,12 @@ final class MetricsExport {
         continue;
       }
       channel.counters.exportFailed();
+      if (channel.explain(result)) {
+        if (result.outcome == OtlpHttpSender.Outcome.RETRYABLE) {
+          return result;
+        }
+        continue;
+      }
       if (result.outcome == OtlpHttpSender.Outcome.RETRYABLE) {
         channel.log.warn(
             RateLimitedLog.Kind.EXPORT_RETRYABLE,

@@ -36,6 +36,18 @@ final class RateLimitedLog {
     this.time = time;
   }
 
+  /**
+   * Passes {@code message} on as {@link ExportLog#warnOnce}: a line that explains a configuration
+   * problem, which the caller sends once per reason.
+   */
+  void warnOnce(String key, String message) {
+    try {
+      log.warnOnce("export." + key, PREFIX + message);
+    } catch (Throwable ignored) {
+      // A broken logger must not stop the exporter.
+    }
+  }
+
   /** Returns true if the message was passed on, false if it was suppressed. */
   boolean warn(Kind kind, String message) {
     int k = kind.ordinal();

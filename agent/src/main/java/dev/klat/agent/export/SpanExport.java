@@ -87,6 +87,9 @@ final class SpanExport {
         if (finalFlush || pending.attempts >= MAX_ATTEMPTS_PER_BATCH) {
           dropPending();
         }
+        if (channel.explain(result)) {
+          return result;
+        }
         channel.log.warn(
             RateLimitedLog.Kind.EXPORT_RETRYABLE,
             "sending spans to "
@@ -97,6 +100,9 @@ final class SpanExport {
       default:
         channel.counters.exportFailed();
         dropPending();
+        if (channel.explain(result)) {
+          return null;
+        }
         channel.log.warn(
             RateLimitedLog.Kind.EXPORT_REJECTED,
             "spans rejected by " + channel.sender.endpoint() + ", dropped: " + result.detail);

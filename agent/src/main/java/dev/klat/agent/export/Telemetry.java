@@ -1,6 +1,7 @@
 package dev.klat.agent.export;
 
 import dev.klat.agent.metrics.MetricsRegistry;
+import dev.klat.agentcore.auth.Secrets;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.otlp.ClockSync;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
@@ -32,9 +33,12 @@ import java.util.function.DoubleSupplier;
  * server's {@code Retry-After} or an exponential backoff; meanwhile the queue fills and then drops.
  * A span batch is tried at most {@value SpanExport#MAX_ATTEMPTS_PER_BATCH} times, then dropped. A
  * failed metrics request is never resent: the next one carries the same cumulative totals, newer. A
- * rejected request (other 4xx/5xx) is dropped at once. Every failure is counted, and warned about
- * through the {@link ExportLog} at most once a minute per kind. The pipeline's own health is
- * exported as metrics too (see {@link ExportCounters}).
+ * rejected request (other 4xx/5xx, 401 and 403 included) is dropped at once. Every failure is
+ * counted by reason, and warned about through the {@link ExportLog} at most once a minute per kind;
+ * a configuration problem (a refused token, an untrusted or expired certificate: {@link
+ * dev.klat.agentcore.otlp.FailureReason#explained()}) instead once, with what to check ({@link
+ * ExportLog#warnOnce}). The pipeline's own health is exported as metrics too (see {@link
+ * ExportCounters}).
  *
  * <p>Nothing is registered with the JVM: the caller adds a shutdown hook that calls {@link
  * #shutdown}.
@@ -81,9 +85,16 @@ public final class Telemetry {
     try {
       this.sender =
           new OtlpHttpSender(
-              settings.endpoint(), settings.headers(), settings.gzip(), agentVersion, time);
+              settings.endpoint(),
+              settings.headers(),
+              settings.tls(),
+              settings.gzip(),
+              agentVersion,
+              time);
     } catch (IOException e) {
-      throw new IllegalArgumentException("invalid endpoint " + settings.endpoint(), e);
+      // Not the cause: its message quotes the URL, user info and all.
+      throw new IllegalArgumentException(
+          "invalid endpoint " + Secrets.redactUserInfo(settings.endpoint()));
     }
     this.channel = new ExportChannel(sender, this.log, counters, time, random);
     this.metricsExport = new MetricsExport(registry, channel, time);

@@ -3,6 +3,7 @@ package dev.klat.agent.export;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.agent.metrics.MetricFamily;
+import dev.klat.agentcore.otlp.ExportFailures;
 import dev.klat.model.MetricDef;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ class ExportCountersTest {
     counters.spansDropped(2);
     counters.spansExported(5);
     counters.exportFailed();
-    List<MetricFamily> families = counters.families(7, 1_000L);
+    List<MetricFamily> families = counters.families(7, 1_000L, new ExportFailures());
     assertThat(families)
         .extracting(f -> f.name)
         .containsExactly(

@@ -2,6 +2,9 @@ package dev.klat.collector;
 
 import dev.klat.collector.broker.BrokerEndpoints;
 import dev.klat.collector.broker.BrokerSettings;
+import dev.klat.collector.broker.ExporterAuth;
+import dev.klat.collector.broker.JmxAuth;
+import dev.klat.collector.broker.SecretFile;
 import dev.klat.model.SettingNames;
 import dev.klat.model.SettingType;
 import dev.klat.model.SettingValueException;
@@ -227,7 +230,18 @@ public final class CollectorConfig {
         historyMs,
         durationMillis("brokers.discovery-interval"),
         (int) Math.min(durationMillis("brokers.connect-timeout"), Integer.MAX_VALUE),
-        (int) Math.min(durationMillis("brokers.read-timeout"), Integer.MAX_VALUE));
+        (int) Math.min(durationMillis("brokers.read-timeout"), Integer.MAX_VALUE),
+        KafkaClientConfig.read("brokers.kafka-config", string("brokers.kafka-config")),
+        JmxAuth.of(
+            string("brokers.jmx-username"),
+            SecretFile.read("brokers.jmx-password-file", string("brokers.jmx-password-file")),
+            bool("brokers.jmx-ssl")),
+        ExporterAuth.of(
+            string("brokers.exporter-username"),
+            SecretFile.read(
+                "brokers.exporter-password-file", string("brokers.exporter-password-file")),
+            SecretFile.read("brokers.exporter-token-file", string("brokers.exporter-token-file")),
+            string("brokers.exporter-certificate")));
   }
 
   /** The most points a history keeps per pair: bounds its memory (about 90 bytes a point). */

@@ -16,10 +16,11 @@ import java.util.logging.Logger;
  * Kafka client properties from a file ({@code brokers.kafka-config}, {@code spans.kafka.config}):
  * how the collector's clients reach a secured cluster ({@code security.protocol}, {@code sasl.*},
  * {@code ssl.*}, or any other client property). The file goes under what klat sets itself: a key
- * klat sets for a client (its client id, timeouts, serializers, the producer's acks) keeps klat's
- * value, and a client created over such a key logs a warning naming the key (never its value: a
- * {@code sasl.jaas.config} holds a password). The keys that only a klat setting may give ({@link
- * #REFUSED}) fail start-up.
+ * klat sets for a client ({@code bootstrap.servers} from its own setting, {@code group.id} from
+ * {@code spans.kafka.group}, its client id, timeouts, serializers, the producer's acks) keeps
+ * klat's value, and a client created over such a key logs a warning naming the key (never its
+ * value: a {@code sasl.jaas.config} holds a password). So a file written for Kafka's own tools
+ * ({@code --command-config}, often with a {@code bootstrap.servers}) serves as it is.
  *
  * @param setting the setting that named the file, for messages
  * @param path the file, or empty for none
@@ -30,12 +31,6 @@ public record KafkaClientConfig(String setting, String path, Map<String, String>
 
   /** A file larger than this is not a client properties file. */
   static final long MAX_FILE_BYTES = 1024 * 1024;
-
-  /** Keys a file may not set, each with the klat setting that sets it. */
-  static final Map<String, String> REFUSED =
-      Map.of(
-          "bootstrap.servers", "brokers.bootstrap or spans.kafka.bootstrap-servers",
-          "group.id", "spans.kafka.group");
 
   /** No file: the clients connect in plaintext, as Kafka's defaults have it. */
   public static KafkaClientConfig none(String setting) {
@@ -49,8 +44,8 @@ public record KafkaClientConfig(String setting, String path, Map<String, String>
   /**
    * Reads the file {@code path} names, or none when it is empty.
    *
-   * @throws IllegalArgumentException naming {@code setting} and the file when it cannot be read, is
-   *     too large, or sets a key of {@link #REFUSED}
+   * @throws IllegalArgumentException naming {@code setting} and the file when it cannot be read or
+   *     is too large
    */
   static KafkaClientConfig read(String setting, String path) {
     String p = path.trim();
@@ -74,11 +69,6 @@ public record KafkaClientConfig(String setting, String path, Map<String, String>
     }
     Map<String, String> out = new TreeMap<>();
     for (String key : loaded.stringPropertyNames()) {
-      String instead = REFUSED.get(key);
-      if (instead != null) {
-        throw new IllegalArgumentException(
-            setting + ": " + p + " sets " + key + ", which klat sets from " + instead);
-      }
       out.put(key, loaded.getProperty(key).trim());
     }
     return new KafkaClientConfig(setting, p, out);
@@ -126,5 +116,11 @@ public record KafkaClientConfig(String setting, String path, Map<String, String>
       m.put(String.valueOf(e.getKey()), e.getValue());
     }
     return over(m, client);
+  }
+
+  /** The setting, the file and its keys: never a value, some are secrets. */
+  @Override
+  public String toString() {
+    return setting + (path.isEmpty() ? " (none)" : " (" + path + ": " + keys() + ")");
   }
 }

@@ -77,6 +77,7 @@ final class ProcessBroker implements Broker {
     command.add("--config");
     command.add(configFile.toString());
     command.add("--ignore-formatted");
+    command.addAll(cluster.formatArguments());
     return spawn(command);
   }
 
@@ -129,7 +130,11 @@ final class ProcessBroker implements Broker {
     try {
       Files.writeString(
           logFile,
-          "\n===== klat: starting " + String.join(" ", command.subList(4, command.size())) + "\n",
+          "\n===== klat: starting "
+              // The SCRAM users' passwords stay out of the log.
+              + String.join(" ", command.subList(4, command.size()))
+                  .replaceAll("password=[^,\\]]*", "password=***")
+              + "\n",
           StandardCharsets.UTF_8,
           java.nio.file.StandardOpenOption.CREATE,
           java.nio.file.StandardOpenOption.APPEND);

@@ -60,8 +60,9 @@ final class ClusterSecurity {
     p.put("ssl.truststore.type", "PKCS12");
     p.put("ssl.truststore.location", tls.trustStore().toAbsolutePath().toString());
     p.put("ssl.truststore.password", tls.password());
-    // Certificate principals by their common name: User:klat-collector, not the whole DN.
-    p.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+)(,.*)?$/$1/,DEFAULT");
+    // Certificate principals by their common name: User:klat-collector, not the whole DN (whose
+    // RFC 2253 form may put the CN anywhere: "O=klat tests,CN=klat-collector").
+    p.put("ssl.principal.mapping.rules", "RULE:^(.*,)?CN=([^,]+)(,.*)?$/$2/,DEFAULT");
     for (Listener listener : List.of(Listener.CLIENT, Listener.SECOND_CLIENT)) {
       String prefix = "listener.name." + listener.name().toLowerCase(Locale.ROOT) + ".";
       switch (spec.security(listener)) {

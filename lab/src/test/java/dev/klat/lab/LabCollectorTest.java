@@ -15,7 +15,8 @@ class LabCollectorTest {
                 "1=http://127.0.0.1:9404/metrics,2=http://127.0.0.1:9405/metrics",
                 "127.0.0.1:9092",
                 null,
-                null, null))
+                null,
+                null))
         .containsExactly(
             "--brokers.exporter=1=http://127.0.0.1:9404/metrics,2=http://127.0.0.1:9405/metrics",
             "--brokers.scrape-interval=2s");

@@ -164,6 +164,44 @@ public final class CollectorConfig {
     brokerSettings();
     mode();
     spanTopics();
+    warnUnusedClientSettings();
+  }
+
+  // A security setting whose connection is off is most likely a mistake in another setting.
+  private void warnUnusedClientSettings() {
+    unusedUnless(
+        !string("brokers.bootstrap").isBlank(), "brokers.bootstrap", "brokers.kafka-config");
+    unusedUnless(mode() != Mode.ALL, "mode ingest or join", "spans.kafka.config");
+    unusedUnless(
+        !string("brokers.jmx").isBlank() || !string("brokers.jmx-port").isBlank(),
+        "brokers.jmx or brokers.jmx-port",
+        "brokers.jmx-username",
+        "brokers.jmx-password-file");
+    if (bool("brokers.jmx-ssl")) {
+      unusedUnless(
+          !string("brokers.jmx").isBlank() || !string("brokers.jmx-port").isBlank(),
+          "brokers.jmx or brokers.jmx-port",
+          "brokers.jmx-ssl");
+    }
+    unusedUnless(
+        !string("brokers.exporter").isBlank() || !string("brokers.exporter-port").isBlank(),
+        "brokers.exporter or brokers.exporter-port",
+        "brokers.exporter-username",
+        "brokers.exporter-password-file",
+        "brokers.exporter-token-file",
+        "brokers.exporter-certificate");
+  }
+
+  private void unusedUnless(boolean used, String needs, String... keys) {
+    for (String key : keys) {
+      if (!used && !string(key).isBlank() && !warnings.contains(unused(key, needs))) {
+        warnings.add(unused(key, needs));
+      }
+    }
+  }
+
+  private static String unused(String key, String needs) {
+    return key + " is set but applies only with " + needs + ": ignored";
   }
 
   /** The role this process plays: {@code all}, {@code ingest} or {@code join}. */

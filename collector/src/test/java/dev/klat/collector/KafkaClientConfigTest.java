@@ -83,6 +83,26 @@ class KafkaClientConfigTest {
   }
 
   @Test
+  void aSecuritySettingWhoseConnectionIsOffIsAWarning(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("client.properties"), "security.protocol=SSL\n");
+    assertThat(
+            CollectorConfig.of(
+                    Map.of(
+                        "brokers.kafka-config",
+                        file.toString(),
+                        "spans.kafka.config",
+                        file.toString(),
+                        "brokers.jmx-ssl",
+                        "true"))
+                .warnings())
+        .containsExactlyInAnyOrder(
+            "brokers.kafka-config is set but applies only with brokers.bootstrap: ignored",
+            "spans.kafka.config is set but applies only with mode ingest or join: ignored",
+            "brokers.jmx-ssl is set but applies only with brokers.jmx or brokers.jmx-port:"
+                + " ignored");
+  }
+
+  @Test
   void noFileIsPlaintextAndAMissingFileNamesTheSetting() {
     assertThat(CollectorConfig.of(Map.of()).brokerSettings().kafka().properties()).isEmpty();
     assertThatThrownBy(

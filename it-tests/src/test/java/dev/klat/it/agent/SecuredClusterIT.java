@@ -43,9 +43,10 @@ import org.junit.jupiter.api.Timeout;
  * collector's principal, {@code User:klat-collector} on both listeners (its SCRAM user, and the
  * common name of its certificate), holds only the ACLs docs/security.md lists; the applications run
  * as the fixture's admin. The collector discovers the broker over SASL_SSL ({@code
- * brokers.kafka-config}) and the sampled records get exact broker instants; then scaled out, the
- * ingest role writing over SASL_SSL and two join members reading over mTLS ({@code
- * spans.kafka.config}), every sampled record is counted once.
+ * brokers.kafka-config}), reads its request metrics over JMX with TLS and a password ({@code
+ * brokers.jmx-*}, the CA in the collector JVM's default trust store), and the sampled records get
+ * exact broker instants; then scaled out, the ingest role writing over SASL_SSL and two join
+ * members reading over mTLS ({@code spans.kafka.config}), every sampled record is counted once.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SecuredClusterIT {
@@ -64,6 +65,8 @@ class SecuredClusterIT {
   private static Path scramConfig;
   private static Path mtlsConfig;
   private static Path appConfig;
+  private static Path jmxPassword;
+  private static Path trustStore;
 
   @BeforeAll
   static void startSecuredCluster() throws Exception {
@@ -72,6 +75,8 @@ class SecuredClusterIT {
     TestPki.Issued broker = pki.leaf("klat-broker").serverAndClient().issue();
     TestPki.Issued collector = pki.leaf(PRINCIPAL).client().issue();
     String scramPassword = "scram-" + System.nanoTime();
+    String jmxSecret = "jmx-" + System.nanoTime();
+    trustStore = pki.trustStore();
     // The probes of the broker send to whichever collector listens here: the one of the test.
     otlpPort = freePort();
     cluster =
@@ -82,6 +87,7 @@ class SecuredClusterIT {
             .listener(Listener.SECOND_CLIENT, ListenerSecurity.MTLS)
             .scramUser(PRINCIPAL, scramPassword)
             .tlsUser(PRINCIPAL, collector.keyStore())
+            .jmxUser("klat-monitor", jmxSecret)
             .brokerProbe(
                 Paths.get(System.getProperty("klat.broker-probe.jar")),
                 "http://127.0.0.1:" + otlpPort)
@@ -93,6 +99,7 @@ class SecuredClusterIT {
     scramConfig = write("collector-scram.properties", clientOnly(Listener.CLIENT));
     mtlsConfig = write("collector-mtls.properties", clientOnly(Listener.SECOND_CLIENT));
     appConfig = write("app-admin.properties", withoutBootstrap(cluster.clientProperties()));
+    jmxPassword = Files.writeString(dir.resolve("jmx-password"), jmxSecret + "\n");
   }
 
   @AfterAll
@@ -130,17 +137,26 @@ class SecuredClusterIT {
   }
 
   @Test
-  void discoversTheBrokerOverSaslSslAndBreaksDownWithExactBrokerInstants() throws Exception {
+  void discoversTheBrokerOverSaslSslAndReadsItOverJmxWithTlsAndAPassword() throws Exception {
     int adminPort = freePort();
-    int exporterPort = cluster.broker(1).metricsEndpoint().getPort();
+    String jmxUrl = cluster.broker(1).jmxServiceUrl();
+    String jmxPort = jmxUrl.substring(jmxUrl.lastIndexOf(':') + 1, jmxUrl.lastIndexOf('/'));
     Process collector =
         startCollector(
+            // RMI over TLS trusts the JVM's default trust store (docs/security.md).
+            List.of(
+                "-Djavax.net.ssl.trustStore=" + trustStore,
+                "-Djavax.net.ssl.trustStorePassword=" + TestPki.STORE_PASSWORD,
+                "-Djavax.net.ssl.trustStoreType=PKCS12"),
             otlpPort,
             adminPort,
             "--otlp.grpc.enabled=false",
             "--brokers.bootstrap=" + cluster.bootstrapServers(),
             "--brokers.kafka-config=" + scramConfig,
-            "--brokers.exporter-port=" + exporterPort,
+            "--brokers.jmx-port=" + jmxPort,
+            "--brokers.jmx-username=klat-monitor",
+            "--brokers.jmx-password-file=" + jmxPassword,
+            "--brokers.jmx-ssl=true",
             "--brokers.scrape-interval=1s",
             "--brokers.discovery-interval=2s");
     try {
@@ -168,8 +184,9 @@ class SecuredClusterIT {
       String answer = BrokerProbeIT.awaitBreakdowns(adminPort, TOPIC, GROUP, RECORDS);
       BrokerProbeIT.assertMeasuredByTheProbe(answer, RECORDS, RECORDS);
       assertThat(get(adminPort, "/api/brokers", null))
-          .as("the broker's request metrics, scraped from its exporter")
-          .contains("\"up\":true");
+          .as("the broker's request metrics, read over JMX with TLS and a password")
+          .contains("\"up\":true")
+          .contains("\"source\":\"jmx\"");
     } finally {
       stop(collector);
     }

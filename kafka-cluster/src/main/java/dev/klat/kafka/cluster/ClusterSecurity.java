@@ -85,6 +85,55 @@ final class ClusterSecurity {
     return p;
   }
 
+  /**
+   * The JVM options of a broker's remote JMX: open and plaintext, or with {@link
+   * KafkaClusterSpec#jmxUser} TLS (registry and connector, the brokers' key store, through the
+   * agent's own {@code ssl.config.file} so that the broker's default TLS context is untouched) and
+   * a read-only user, whose files go into the broker's {@code directory}.
+   */
+  static List<String> jmxOptions(KafkaClusterSpec spec, java.nio.file.Path directory) {
+    if (spec.jmxUser() == null) {
+      return List.of(
+          "-Dcom.sun.management.jmxremote.authenticate=false",
+          "-Dcom.sun.management.jmxremote.ssl=false");
+    }
+    ClusterTls tls = spec.tls();
+    java.nio.file.Path password = directory.resolve("jmxremote.password");
+    java.nio.file.Path access = directory.resolve("jmxremote.access");
+    java.nio.file.Path ssl = directory.resolve("jmxremote-ssl.properties");
+    try {
+      Files.createDirectories(directory);
+      Files.writeString(access, spec.jmxUser() + " readonly\n");
+      writeOwnerOnly(password, spec.jmxUser() + " " + spec.jmxPassword() + "\n");
+      writeOwnerOnly(
+          ssl,
+          "javax.net.ssl.keyStore="
+              + tls.brokerKeyStore().toAbsolutePath()
+              + "\njavax.net.ssl.keyStorePassword="
+              + tls.password()
+              + "\njavax.net.ssl.keyStoreType=PKCS12\n");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot write the JMX files in " + directory, e);
+    }
+    return List.of(
+        "-Dcom.sun.management.jmxremote.authenticate=true",
+        "-Dcom.sun.management.jmxremote.password.file=" + password,
+        "-Dcom.sun.management.jmxremote.access.file=" + access,
+        "-Dcom.sun.management.jmxremote.ssl=true",
+        "-Dcom.sun.management.jmxremote.registry.ssl=true",
+        "-Dcom.sun.management.jmxremote.ssl.config.file=" + ssl);
+  }
+
+  // The JVM's agent refuses a password or TLS configuration file that others can read.
+  private static void writeOwnerOnly(java.nio.file.Path file, String text) throws IOException {
+    Files.deleteIfExists(file);
+    Files.createFile(
+        file,
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, text);
+  }
+
   /** The {@code kafka-storage format} arguments that create the SCRAM users. */
   List<String> formatArguments() {
     if (!usesScram()) {

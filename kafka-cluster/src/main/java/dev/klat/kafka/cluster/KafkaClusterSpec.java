@@ -29,8 +29,12 @@ public final class KafkaClusterSpec {
   private final Map<Listener, ListenerSecurity> listenerSecurity;
   private final Map<String, String> scramUsers;
   private final Map<String, Path> tlsUsers;
+  private final String jmxUser;
+  private final String jmxPassword;
 
   private KafkaClusterSpec(Builder builder) {
+    this.jmxUser = builder.jmxUser;
+    this.jmxPassword = builder.jmxPassword;
     this.tls = builder.tls;
     this.listenerSecurity = Collections.unmodifiableMap(new EnumMap<>(builder.listenerSecurity));
     this.scramUsers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.scramUsers));
@@ -110,6 +114,16 @@ public final class KafkaClusterSpec {
     return tlsUsers;
   }
 
+  /** The read-only JMX user of every broker, or null when JMX is open and plaintext. */
+  public String jmxUser() {
+    return jmxUser;
+  }
+
+  /** Its password, or null. */
+  public String jmxPassword() {
+    return jmxPassword;
+  }
+
   /** Builds a {@link KafkaClusterSpec}; every setter states its default. */
   public static final class Builder {
     private final int brokerCount;
@@ -124,6 +138,8 @@ public final class KafkaClusterSpec {
     private final Map<Listener, ListenerSecurity> listenerSecurity = new EnumMap<>(Listener.class);
     private final Map<String, String> scramUsers = new LinkedHashMap<>();
     private final Map<String, Path> tlsUsers = new LinkedHashMap<>();
+    private String jmxUser;
+    private String jmxPassword;
 
     private Builder(int brokerCount) {
       if (brokerCount < 1) {
@@ -242,7 +258,24 @@ public final class KafkaClusterSpec {
       return this;
     }
 
+    /**
+     * Secures every broker's remote JMX as production does: TLS for the RMI registry and the
+     * connector with the brokers' key store of {@link #tls}, and a password for one read-only user.
+     * Open and plaintext by default. A client then needs the CA in its JVM's default trust store.
+     */
+    public Builder jmxUser(String name, String password) {
+      if (!name.matches("[A-Za-z0-9._-]+") || password.isEmpty() || password.contains(" ")) {
+        throw new IllegalArgumentException("a JMX user is [A-Za-z0-9._-]+ with a password");
+      }
+      this.jmxUser = name;
+      this.jmxPassword = password;
+      return this;
+    }
+
     public KafkaClusterSpec build() {
+      if (jmxUser != null && tls == null) {
+        throw new IllegalArgumentException("a JMX user needs tls(ClusterTls)");
+      }
       if (!listenerSecurity.isEmpty() && tls == null) {
         throw new IllegalArgumentException("a secured listener needs tls(ClusterTls)");
       }

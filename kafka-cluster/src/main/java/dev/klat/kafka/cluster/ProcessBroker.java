@@ -100,8 +100,7 @@ final class ProcessBroker implements Broker {
     command.add("-Dcom.sun.management.jmxremote.rmi.port=" + ports.jmx());
     command.add("-Dcom.sun.management.jmxremote.host=" + Ports.LOOPBACK);
     command.add("-Djava.rmi.server.hostname=" + Ports.LOOPBACK);
-    command.add("-Dcom.sun.management.jmxremote.authenticate=false");
-    command.add("-Dcom.sun.management.jmxremote.ssl=false");
+    command.addAll(ClusterSecurity.jmxOptions(cluster.spec(), directory));
     command.add(
         "-javaagent:"
             + distribution.jmxExporterAgent

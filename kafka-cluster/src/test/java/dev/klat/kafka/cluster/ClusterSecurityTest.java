@@ -58,6 +58,34 @@ class ClusterSecurityTest {
   }
 
   @Test
+  void aJmxUserGetsTlsAndOwnerOnlyFiles(@TempDir Path dir) throws Exception {
+    TestPki pki = TestPki.create(dir.resolve("pki"), "test CA");
+    TestPki.Issued broker = pki.leaf("klat-broker").serverAndClient().issue();
+    KafkaClusterSpec spec =
+        KafkaClusterSpec.brokers(1)
+            .tls(new ClusterTls(broker.keyStore(), pki.trustStore(), TestPki.STORE_PASSWORD))
+            .jmxUser("monitor", "pw")
+            .build();
+    Path brokerDir = dir.resolve("broker-1");
+    assertThat(ClusterSecurity.jmxOptions(spec, brokerDir))
+        .contains(
+            "-Dcom.sun.management.jmxremote.authenticate=true",
+            "-Dcom.sun.management.jmxremote.ssl=true",
+            "-Dcom.sun.management.jmxremote.registry.ssl=true");
+    for (String file : new String[] {"jmxremote.password", "jmxremote-ssl.properties"}) {
+      assertThat(
+              java.nio.file.attribute.PosixFilePermissions.toString(
+                  java.nio.file.Files.getPosixFilePermissions(brokerDir.resolve(file))))
+          .as(file)
+          .isEqualTo("rw-------");
+    }
+    assertThat(ClusterSecurity.jmxOptions(KafkaClusterSpec.brokers(1).build(), brokerDir))
+        .containsExactly(
+            "-Dcom.sun.management.jmxremote.authenticate=false",
+            "-Dcom.sun.management.jmxremote.ssl=false");
+  }
+
+  @Test
   void aPlaintextClusterAddsNothingAndASecuredOneNeedsTls() {
     assertThat(new ClusterSecurity(KafkaClusterSpec.brokers(1).build()).brokerProperties())
         .isEmpty();

@@ -2,7 +2,10 @@ package dev.klat.kafka.cluster;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
@@ -91,16 +94,16 @@ final class ClusterSecurity {
    * agent's own {@code ssl.config.file} so that the broker's default TLS context is untouched) and
    * a read-only user, whose files go into the broker's {@code directory}.
    */
-  static List<String> jmxOptions(KafkaClusterSpec spec, java.nio.file.Path directory) {
+  static List<String> jmxOptions(KafkaClusterSpec spec, Path directory) {
     if (spec.jmxUser() == null) {
       return List.of(
           "-Dcom.sun.management.jmxremote.authenticate=false",
           "-Dcom.sun.management.jmxremote.ssl=false");
     }
     ClusterTls tls = spec.tls();
-    java.nio.file.Path password = directory.resolve("jmxremote.password");
-    java.nio.file.Path access = directory.resolve("jmxremote.access");
-    java.nio.file.Path ssl = directory.resolve("jmxremote-ssl.properties");
+    Path password = directory.resolve("jmxremote.password");
+    Path access = directory.resolve("jmxremote.access");
+    Path ssl = directory.resolve("jmxremote-ssl.properties");
     try {
       Files.createDirectories(directory);
       Files.writeString(access, spec.jmxUser() + " readonly\n");
@@ -113,7 +116,7 @@ final class ClusterSecurity {
               + tls.password()
               + "\njavax.net.ssl.keyStoreType=PKCS12\n");
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot write the JMX files in " + directory, e);
+      throw new UncheckedIOException("cannot write the JMX files in " + directory, e);
     }
     return List.of(
         "-Dcom.sun.management.jmxremote.authenticate=true",
@@ -125,12 +128,10 @@ final class ClusterSecurity {
   }
 
   // The JVM's agent refuses a password or TLS configuration file that others can read.
-  private static void writeOwnerOnly(java.nio.file.Path file, String text) throws IOException {
+  private static void writeOwnerOnly(Path file, String text) throws IOException {
     Files.deleteIfExists(file);
     Files.createFile(
-        file,
-        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(file, text);
   }
 
@@ -182,7 +183,7 @@ final class ClusterSecurity {
         yield scramClient(bootstrap, principal, password);
       }
       case MTLS -> {
-        var keyStore = spec.tlsUsers().get(principal);
+        Path keyStore = spec.tlsUsers().get(principal);
         if (keyStore == null) {
           throw new IllegalArgumentException("no TLS user " + principal + " in the spec");
         }

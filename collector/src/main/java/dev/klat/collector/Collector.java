@@ -176,6 +176,7 @@ public final class Collector implements AutoCloseable {
       probeReader =
           new ProbeLogReader(
               topics.bootstrapServers(),
+              topics.client(),
               topics.logsTopic(),
               2 * joinWindowNanos / 1_000_000L,
               ingest);
@@ -318,7 +319,7 @@ public final class Collector implements AutoCloseable {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, topics.bootstrapServers());
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, "klat-collector-topics");
-    return p;
+    return topics.client().over(p, "the join role's admin");
   }
 
   /** Everything {@code /metrics} shows, in {@link dev.klat.model.MetricDef} order. */

@@ -2,6 +2,9 @@ package dev.klat.collector;
 
 import dev.klat.collector.broker.BrokerEndpoints;
 import dev.klat.collector.broker.BrokerSettings;
+import dev.klat.collector.broker.ExporterAuth;
+import dev.klat.collector.broker.JmxAuth;
+import dev.klat.collector.broker.SecretFile;
 import dev.klat.model.SettingNames;
 import dev.klat.model.SettingType;
 import dev.klat.model.SettingValueException;
@@ -161,6 +164,44 @@ public final class CollectorConfig {
     brokerSettings();
     mode();
     spanTopics();
+    warnUnusedClientSettings();
+  }
+
+  // A security setting whose connection is off is most likely a mistake in another setting.
+  private void warnUnusedClientSettings() {
+    unusedUnless(
+        !string("brokers.bootstrap").isBlank(), "brokers.bootstrap", "brokers.kafka-config");
+    unusedUnless(mode() != Mode.ALL, "mode ingest or join", "spans.kafka.config");
+    unusedUnless(
+        !string("brokers.jmx").isBlank() || !string("brokers.jmx-port").isBlank(),
+        "brokers.jmx or brokers.jmx-port",
+        "brokers.jmx-username",
+        "brokers.jmx-password-file");
+    if (bool("brokers.jmx-ssl")) {
+      unusedUnless(
+          !string("brokers.jmx").isBlank() || !string("brokers.jmx-port").isBlank(),
+          "brokers.jmx or brokers.jmx-port",
+          "brokers.jmx-ssl");
+    }
+    unusedUnless(
+        !string("brokers.exporter").isBlank() || !string("brokers.exporter-port").isBlank(),
+        "brokers.exporter or brokers.exporter-port",
+        "brokers.exporter-username",
+        "brokers.exporter-password-file",
+        "brokers.exporter-token-file",
+        "brokers.exporter-certificate");
+  }
+
+  private void unusedUnless(boolean used, String needs, String... keys) {
+    for (String key : keys) {
+      if (!used && !string(key).isBlank() && !warnings.contains(unused(key, needs))) {
+        warnings.add(unused(key, needs));
+      }
+    }
+  }
+
+  private static String unused(String key, String needs) {
+    return key + " is set but applies only with " + needs + ": ignored";
   }
 
   /** The role this process plays: {@code all}, {@code ingest} or {@code join}. */
@@ -227,7 +268,18 @@ public final class CollectorConfig {
         historyMs,
         durationMillis("brokers.discovery-interval"),
         (int) Math.min(durationMillis("brokers.connect-timeout"), Integer.MAX_VALUE),
-        (int) Math.min(durationMillis("brokers.read-timeout"), Integer.MAX_VALUE));
+        (int) Math.min(durationMillis("brokers.read-timeout"), Integer.MAX_VALUE),
+        KafkaClientConfig.read("brokers.kafka-config", string("brokers.kafka-config")),
+        JmxAuth.of(
+            string("brokers.jmx-username"),
+            SecretFile.read("brokers.jmx-password-file", string("brokers.jmx-password-file")),
+            bool("brokers.jmx-ssl")),
+        ExporterAuth.of(
+            string("brokers.exporter-username"),
+            SecretFile.read(
+                "brokers.exporter-password-file", string("brokers.exporter-password-file")),
+            SecretFile.read("brokers.exporter-token-file", string("brokers.exporter-token-file")),
+            string("brokers.exporter-certificate")));
   }
 
   /** The most points a history keeps per pair: bounds its memory (about 90 bytes a point). */

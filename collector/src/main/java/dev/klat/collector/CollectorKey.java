@@ -116,7 +116,17 @@ enum CollectorKey {
       positiveDuration(),
       "5s",
       "brokers.read.timeout",
-      "brokers.read.timeout.ms");
+      "brokers.read.timeout.ms"),
+  // How the collector reaches secured clusters, JMX agents and exporters (docs/security.md).
+  BROKERS_KAFKA_CONFIG("brokers.kafka-config", SettingType.text("path"), ""),
+  SPANS_KAFKA_CONFIG("spans.kafka.config", SettingType.text("path"), ""),
+  BROKERS_JMX_USERNAME("brokers.jmx-username", SettingType.text("user"), ""),
+  BROKERS_JMX_PASSWORD_FILE("brokers.jmx-password-file", SettingType.text("path"), ""),
+  BROKERS_JMX_SSL("brokers.jmx-ssl", SettingType.bool(), "false"),
+  BROKERS_EXPORTER_USERNAME("brokers.exporter-username", SettingType.text("user"), ""),
+  BROKERS_EXPORTER_PASSWORD_FILE("brokers.exporter-password-file", SettingType.text("path"), ""),
+  BROKERS_EXPORTER_TOKEN_FILE("brokers.exporter-token-file", SettingType.text("path"), ""),
+  BROKERS_EXPORTER_CERTIFICATE("brokers.exporter-certificate", SettingType.text("path"), "");
 
   /** The prefix of a key as a system property, and (mapped) as an environment variable. */
   static final String PROPERTY_PREFIX = "klat.collector.";

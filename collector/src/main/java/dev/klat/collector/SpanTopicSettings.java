@@ -11,6 +11,7 @@ package dev.klat.collector;
  * @param group the join members' consumer group
  * @param partitions partitions of each topic the collector creates
  * @param replicationFactor replicas of each topic it creates (at most the brokers there are)
+ * @param client the client properties of every client of this cluster ({@code spans.kafka.config})
  */
 public record SpanTopicSettings(
     String bootstrapServers,
@@ -19,7 +20,28 @@ public record SpanTopicSettings(
     String logsTopic,
     String group,
     int partitions,
-    short replicationFactor) {
+    short replicationFactor,
+    KafkaClientConfig client) {
+
+  /** Plaintext clients. */
+  public SpanTopicSettings(
+      String bootstrapServers,
+      String spansTopic,
+      String metricsTopic,
+      String logsTopic,
+      String group,
+      int partitions,
+      short replicationFactor) {
+    this(
+        bootstrapServers,
+        spansTopic,
+        metricsTopic,
+        logsTopic,
+        group,
+        partitions,
+        replicationFactor,
+        KafkaClientConfig.none("spans.kafka.config"));
+  }
 
   /**
    * Reads the {@code spans.kafka.*} settings.
@@ -44,7 +66,8 @@ public record SpanTopicSettings(
         nonEmpty(config, "spans.kafka.logs-topic"),
         nonEmpty(config, "spans.kafka.group"),
         config.positiveInt("spans.kafka.partitions"),
-        (short) replicationFactor);
+        (short) replicationFactor,
+        KafkaClientConfig.read("spans.kafka.config", config.string("spans.kafka.config")));
   }
 
   private static String nonEmpty(CollectorConfig config, String key) {

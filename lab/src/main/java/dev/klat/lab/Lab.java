@@ -92,7 +92,8 @@ final class Lab {
                   cluster.exporters(),
                   cluster.bootstrapServers(),
                   options.brokerExporterPort(),
-                  options.brokerJmxPort()),
+                  options.brokerJmxPort(),
+                  options.commandConfig()),
               logs.resolve("collector.log"));
           return null;
         });

@@ -41,9 +41,14 @@ final class LabCollector implements AutoCloseable {
    * @param exporters the embedded brokers as {@code --brokers.exporter} wants them, or empty
    * @param exporterPort {@code --broker-exporter-port}, or null
    * @param jmxPort {@code --broker-jmx-port}, or null
+   * @param commandConfig {@code --command-config}, which discovery then uses too, or null
    */
   static List<String> brokerArguments(
-      String exporters, String bootstrap, Integer exporterPort, Integer jmxPort) {
+      String exporters,
+      String bootstrap,
+      Integer exporterPort,
+      Integer jmxPort,
+      Path commandConfig) {
     List<String> args = new ArrayList<>();
     if (!exporters.isEmpty()) {
       args.add("--brokers.exporter=" + exporters);
@@ -54,6 +59,10 @@ final class LabCollector implements AutoCloseable {
       }
       if (jmxPort != null) {
         args.add("--brokers.jmx-port=" + jmxPort);
+      }
+      if (commandConfig != null) {
+        // The same listener and client settings as the lab's own clients.
+        args.add("--brokers.kafka-config=" + commandConfig.toAbsolutePath());
       }
     }
     if (!args.isEmpty()) {

@@ -116,12 +116,6 @@ record LabOptions(
           "--broker-exporter-port and --broker-jmx-port apply to --bootstrap-server: the embedded"
               + " cluster's brokers are read by the broker probe and their exporters already");
     }
-    if ((exporterPort != null || jmxPort != null) && commandConfig != null) {
-      // The collector discovers the brokers with a plaintext Admin client (docs/collector.md).
-      throw new IllegalArgumentException(
-          "--broker-exporter-port and --broker-jmx-port need a plaintext listener: the collector's"
-              + " broker discovery cannot use --command-config yet");
-    }
     List<String> ordered = new ArrayList<>();
     for (String name : Experiments.NAMES) {
       if (chosen.isEmpty() || chosen.contains(name)) {

@@ -15,6 +15,7 @@ class LabCollectorTest {
                 "1=http://127.0.0.1:9404/metrics,2=http://127.0.0.1:9405/metrics",
                 "127.0.0.1:9092",
                 null,
+                null,
                 null))
         .containsExactly(
             "--brokers.exporter=1=http://127.0.0.1:9404/metrics,2=http://127.0.0.1:9405/metrics",
@@ -23,23 +24,35 @@ class LabCollectorTest {
 
   @Test
   void aUserClusterWithAPortIsDiscoveredThroughTheLabsBootstrap() {
-    assertThat(LabCollector.brokerArguments("", "kafka-1:9092,kafka-2:9092", 9404, null))
+    assertThat(LabCollector.brokerArguments("", "kafka-1:9092,kafka-2:9092", 9404, null, null))
         .containsExactly(
             "--brokers.bootstrap=kafka-1:9092,kafka-2:9092",
             "--brokers.exporter-port=9404",
             "--brokers.scrape-interval=2s");
-    assertThat(LabCollector.brokerArguments("", "kafka-1:9092", null, 9999))
+    assertThat(LabCollector.brokerArguments("", "kafka-1:9092", null, 9999, null))
         .containsExactly(
             "--brokers.bootstrap=kafka-1:9092",
             "--brokers.jmx-port=9999",
             "--brokers.scrape-interval=2s");
-    assertThat(LabCollector.brokerArguments("", "kafka-1:9092", 9404, 9999))
+    assertThat(LabCollector.brokerArguments("", "kafka-1:9092", 9404, 9999, null))
         .contains("--brokers.exporter-port=9404", "--brokers.jmx-port=9999");
   }
 
   @Test
+  void aSecuredUserClusterIsDiscoveredWithTheLabsCommandConfig() {
+    assertThat(
+            LabCollector.brokerArguments(
+                "", "kafka-1:9093", 9404, null, Paths.get("/etc/lab-client.properties")))
+        .containsExactly(
+            "--brokers.bootstrap=kafka-1:9093",
+            "--brokers.exporter-port=9404",
+            "--brokers.kafka-config=/etc/lab-client.properties",
+            "--brokers.scrape-interval=2s");
+  }
+
+  @Test
   void aUserClusterWithoutAPortIsNotRead() {
-    assertThat(LabCollector.brokerArguments("", "kafka-1:9092", null, null)).isEmpty();
+    assertThat(LabCollector.brokerArguments("", "kafka-1:9092", null, null, null)).isEmpty();
   }
 
   @Test
@@ -48,7 +61,7 @@ class LabCollectorTest {
     List<String> command =
         collector.command(
             Paths.get("/opt/klat-collector.jar"),
-            LabCollector.brokerArguments("", "kafka-1:9092", 9404, null));
+            LabCollector.brokerArguments("", "kafka-1:9092", 9404, null, null));
     assertThat(command)
         .containsSubsequence(
             "-jar",

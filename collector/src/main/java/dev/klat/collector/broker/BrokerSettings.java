@@ -1,5 +1,6 @@
 package dev.klat.collector.broker;
 
+import dev.klat.collector.KafkaClientConfig;
 import java.net.URI;
 import java.util.Map;
 import javax.management.remote.JMXServiceURL;
@@ -18,6 +19,9 @@ import javax.management.remote.JMXServiceURL;
  * @param discoveryIntervalMs time between discoveries
  * @param connectTimeoutMs connect timeout of every scrape and discovery
  * @param readTimeoutMs read timeout of every scrape and discovery
+ * @param kafka the client properties of discovery ({@code brokers.kafka-config})
+ * @param jmxAuth credentials and TLS of the JMX reads
+ * @param exporterAuth credentials and trust of the exporter scrapes
  */
 public record BrokerSettings(
     Map<Integer, URI> exporters,
@@ -30,7 +34,40 @@ public record BrokerSettings(
     long historyMs,
     long discoveryIntervalMs,
     int connectTimeoutMs,
-    int readTimeoutMs) {
+    int readTimeoutMs,
+    KafkaClientConfig kafka,
+    JmxAuth jmxAuth,
+    ExporterAuth exporterAuth) {
+
+  /** Plaintext, no credentials. */
+  public BrokerSettings(
+      Map<Integer, URI> exporters,
+      Map<Integer, JMXServiceURL> jmx,
+      String bootstrap,
+      int exporterPort,
+      int jmxPort,
+      long scrapeIntervalMs,
+      long staleMs,
+      long historyMs,
+      long discoveryIntervalMs,
+      int connectTimeoutMs,
+      int readTimeoutMs) {
+    this(
+        exporters,
+        jmx,
+        bootstrap,
+        exporterPort,
+        jmxPort,
+        scrapeIntervalMs,
+        staleMs,
+        historyMs,
+        discoveryIntervalMs,
+        connectTimeoutMs,
+        readTimeoutMs,
+        KafkaClientConfig.none("brokers.kafka-config"),
+        JmxAuth.NONE,
+        ExporterAuth.NONE);
+  }
 
   /** True when any broker is configured or discovery is on. */
   public boolean enabled() {

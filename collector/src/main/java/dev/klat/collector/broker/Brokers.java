@@ -105,8 +105,22 @@ public final class Brokers implements AutoCloseable {
         settings.bootstrap().isEmpty()
             ? null
             : new Discovery.ViaAdmin(
-                settings.bootstrap(), settings.connectTimeoutMs() + settings.readTimeoutMs());
+                settings.bootstrap(),
+                settings.connectTimeoutMs() + settings.readTimeoutMs(),
+                settings.kafka());
+    if (settings.exporterAuth().authenticates() && sendsCredentialsInClear(settings)) {
+      LOG.warning(
+          "brokers.exporter: credentials go to an http:// exporter in clear text; use https (see"
+              + " brokers.exporter-certificate)");
+    }
     return new Brokers(settings, Brokers::wallClockNanos, discovery, settings.enabled());
+  }
+
+  private static boolean sendsCredentialsInClear(BrokerSettings settings) {
+    boolean discoveredInClear = settings.exporterPort() > 0 && !settings.exporterAuth().https();
+    return discoveredInClear
+        || settings.exporters().values().stream()
+            .anyMatch(uri -> "http".equalsIgnoreCase(uri.getScheme()));
   }
 
   private static long wallClockNanos() {
@@ -138,11 +152,13 @@ public final class Brokers implements AutoCloseable {
   }
 
   private ExporterSource exporterSource(URI uri) {
-    return new ExporterSource(uri, settings.connectTimeoutMs(), settings.readTimeoutMs());
+    return new ExporterSource(
+        uri, settings.connectTimeoutMs(), settings.readTimeoutMs(), settings.exporterAuth());
   }
 
   private JmxSource jmxSource(JMXServiceURL url) {
-    return new JmxSource(url, settings.connectTimeoutMs(), settings.readTimeoutMs());
+    return new JmxSource(
+        url, settings.connectTimeoutMs(), settings.readTimeoutMs(), settings.jmxAuth());
   }
 
   private BrokerHistory newHistory() {
@@ -255,7 +271,12 @@ public final class Brokers implements AutoCloseable {
             String h = host.contains(":") ? "[" + host + "]" : host;
             sources.add(
                 exporterSource(
-                    URI.create("http://" + h + ":" + settings.exporterPort() + "/metrics")));
+                    URI.create(
+                        (settings.exporterAuth().https() ? "https://" : "http://")
+                            + h
+                            + ":"
+                            + settings.exporterPort()
+                            + "/metrics")));
           }
           if (settings.jmxPort() > 0) {
             try {

@@ -1,5 +1,6 @@
 package dev.klat.collector.broker;
 
+import dev.klat.collector.KafkaClientConfig;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,11 +38,18 @@ interface Discovery extends AutoCloseable {
   final class ViaAdmin implements Discovery {
     private final String bootstrap;
     private final int timeoutMs;
+    private final KafkaClientConfig client;
     private Admin admin;
 
     ViaAdmin(String bootstrap, int timeoutMs) {
+      this(bootstrap, timeoutMs, KafkaClientConfig.none("brokers.kafka-config"));
+    }
+
+    /** With the client properties of {@code brokers.kafka-config} (security) under klat's own. */
+    ViaAdmin(String bootstrap, int timeoutMs, KafkaClientConfig client) {
       this.bootstrap = bootstrap;
       this.timeoutMs = timeoutMs;
+      this.client = client;
     }
 
     @Override
@@ -58,7 +66,7 @@ interface Discovery extends AutoCloseable {
         p.put(
             AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG,
             Integer.toString(timeoutMs));
-        admin = Admin.create(p);
+        admin = Admin.create(client.over(p, "discovery"));
       }
       Map<Integer, String> out = new TreeMap<>();
       for (Node node :

@@ -23,11 +23,17 @@ final class ExporterSource implements Source {
   private final URI endpoint;
   private final int connectTimeoutMs;
   private final int readTimeoutMs;
+  private final ExporterAuth auth;
 
   ExporterSource(URI endpoint, int connectTimeoutMs, int readTimeoutMs) {
+    this(endpoint, connectTimeoutMs, readTimeoutMs, ExporterAuth.NONE);
+  }
+
+  ExporterSource(URI endpoint, int connectTimeoutMs, int readTimeoutMs, ExporterAuth auth) {
     this.endpoint = endpoint;
     this.connectTimeoutMs = connectTimeoutMs;
     this.readTimeoutMs = readTimeoutMs;
+    this.auth = auth;
   }
 
   @Override
@@ -48,6 +54,9 @@ final class ExporterSource implements Source {
     connection.setUseCaches(false);
     // Not OpenMetrics: the exporter would then name the counts differently.
     connection.setRequestProperty("Accept", "text/plain;version=0.0.4");
+    // Never followed: a redirect would carry the credentials elsewhere.
+    connection.setInstanceFollowRedirects(false);
+    auth.apply(connection);
     long beforeNanos = epochNanos.getAsLong();
     int status = connection.getResponseCode();
     // The exporter reads JMX while it answers, so the values are of about the time it answered.

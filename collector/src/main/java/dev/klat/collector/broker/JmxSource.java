@@ -43,11 +43,21 @@ final class JmxSource implements Source {
   private final JMXServiceURL url;
   private final ObjectName[][] names;
   private final Map<String, Object> environment = new HashMap<>();
+  private final JmxAuth auth;
+  private final int connectTimeoutMs;
+  private final int readTimeoutMs;
   private JMXConnector connector;
   private MBeanServerConnection connection;
 
   JmxSource(JMXServiceURL url, int connectTimeoutMs, int readTimeoutMs) {
+    this(url, connectTimeoutMs, readTimeoutMs, JmxAuth.NONE);
+  }
+
+  JmxSource(JMXServiceURL url, int connectTimeoutMs, int readTimeoutMs, JmxAuth auth) {
     this.url = url;
+    this.auth = auth;
+    this.connectTimeoutMs = connectTimeoutMs;
+    this.readTimeoutMs = readTimeoutMs;
     names = new ObjectName[Phase.REQUESTS.length][Phase.ALL.length];
     for (Request request : Phase.REQUESTS) {
       for (Phase phase : Phase.ALL) {
@@ -140,7 +150,10 @@ final class JmxSource implements Source {
   @Override
   public Reading read(LongSupplier epochNanos) throws IOException {
     if (connection == null) {
-      connector = JMXConnectorFactory.connect(url, environment);
+      Map<String, Object> env = new HashMap<>(environment);
+      // Per connection: a rotated password file is read again.
+      auth.apply(env, connectTimeoutMs, readTimeoutMs);
+      connector = JMXConnectorFactory.connect(url, env);
       connection = connector.getMBeanServerConnection();
     }
     try {

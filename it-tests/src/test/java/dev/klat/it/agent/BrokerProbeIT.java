@@ -104,7 +104,7 @@ class BrokerProbeIT {
     assertThat(app.exitCode()).as(app.output()).isZero();
   }
 
-  private static void awaitLiveProbes(int adminPort, int brokers) throws Exception {
+  static void awaitLiveProbes(int adminPort, int brokers) throws Exception {
     // The probe's backoff is at most 5 s, and an idle probe reports every second.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     String stats = get(adminPort, "/api/stats");
@@ -116,7 +116,13 @@ class BrokerProbeIT {
   }
 
   private static String awaitBreakdowns(int adminPort, int count) throws Exception {
-    String query = "/api/breakdown?topic=" + TOPIC + "&group=" + GROUP + "&window=10m";
+    return awaitBreakdowns(adminPort, TOPIC, GROUP, count);
+  }
+
+  /** The breakdown of topic and group once it counts {@code count} records (60 s at most). */
+  static String awaitBreakdowns(int adminPort, String topic, String group, int count)
+      throws Exception {
+    String query = "/api/breakdown?topic=" + topic + "&group=" + group + "&window=10m";
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     String answer = get(adminPort, query);
     while (!answer.contains("\"count\":" + count) && System.nanoTime() < deadline) {
@@ -128,7 +134,7 @@ class BrokerProbeIT {
     return answer;
   }
 
-  private static void assertMeasuredByTheProbe(String answer, int count, int atLeast) {
+  static void assertMeasuredByTheProbe(String answer, int count, int atLeast) {
     for (String segment : new String[] {"publish", "commit"}) {
       Matcher quality =
           Pattern.compile(
@@ -142,7 +148,7 @@ class BrokerProbeIT {
     }
   }
 
-  private static long number(String json, String key) {
+  static long number(String json, String key) {
     Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\":(-?\\d+)").matcher(json);
     assertThat(m.find()).as("%s in %s", key, json).isTrue();
     return Long.parseLong(m.group(1));

@@ -157,18 +157,26 @@ class CollectorEndToEndIT {
    * Starts the collector jar on these ports, with more options; its log goes to target/app-logs.
    */
   static Process startCollector(int otlpPort, int adminPort, String... options) throws IOException {
+    return startCollector(List.of(), otlpPort, adminPort, options);
+  }
+
+  /** The same, with JVM options (a trust store, say) before {@code -jar}. */
+  static Process startCollector(
+      List<String> jvmOptions, int otlpPort, int adminPort, String... options) throws IOException {
     Path jar = Paths.get(System.getProperty("klat.collector.jar"));
     Path logs = Files.createDirectories(Paths.get("target", "app-logs"));
     List<String> command =
         new ArrayList<>(
             List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-jar",
-                jar.toString(),
-                "--otlp.http.port=" + otlpPort,
-                "--otlp.grpc.port=" + freePort(),
-                "--admin.port=" + adminPort));
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+    command.addAll(jvmOptions);
+    command.addAll(
+        List.of(
+            "-jar",
+            jar.toString(),
+            "--otlp.http.port=" + otlpPort,
+            "--otlp.grpc.port=" + freePort(),
+            "--admin.port=" + adminPort));
     command.addAll(List.of(options));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)

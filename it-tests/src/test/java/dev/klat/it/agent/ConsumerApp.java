@@ -91,7 +91,25 @@ public final class ConsumerApp {
     properties.put("client.id", "it-consumer-app-producer");
     properties.put("key.serializer", StringSerializer.class.getName());
     properties.put("value.serializer", valueSerializer.getName());
+    properties.putAll(securedClientSettings());
     return new KafkaProducer<>(properties);
+  }
+
+  /**
+   * The client properties of the file named by {@code -Dklat.it.client-config} (a secured cluster's
+   * listener: security protocol, SASL, trust store), or none.
+   */
+  private static Properties securedClientSettings() {
+    Properties settings = new Properties();
+    String file = System.getProperty("klat.it.client-config");
+    if (file != null) {
+      try (java.io.Reader in = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of(file))) {
+        settings.load(in);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return settings;
   }
 
   /** Writes a {@code long[1]} holder as the decimal string of its value. */
@@ -120,6 +138,7 @@ public final class ConsumerApp {
     }
     properties.put("key.deserializer", StringDeserializer.class.getName());
     properties.put("value.deserializer", StringDeserializer.class.getName());
+    properties.putAll(securedClientSettings());
     return new KafkaConsumer<>(properties);
   }
 

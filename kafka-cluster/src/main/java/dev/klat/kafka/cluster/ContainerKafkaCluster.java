@@ -53,6 +53,10 @@ final class ContainerKafkaCluster
   }
 
   static KafkaCluster start(KafkaClusterSpec spec) {
+    if (spec.secured()) {
+      throw new UnsupportedOperationException(
+          "secured listeners run on the process backend only (" + BACKEND_PROPERTY + "=process)");
+    }
     KafkaDistribution distribution = KafkaDistribution.load();
     Path workDirectory;
     try {

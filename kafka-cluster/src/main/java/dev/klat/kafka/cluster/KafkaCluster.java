@@ -2,13 +2,18 @@ package dev.klat.kafka.cluster;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.acl.AclBinding;
 
 /**
  * A running Kafka cluster of one or more KRaft brokers.
@@ -86,13 +91,38 @@ public interface KafkaCluster extends AutoCloseable {
   Path workDirectory();
 
   /**
-   * Client properties that reach this cluster: {@code bootstrap.servers} and nothing else, so that
-   * callers add what their test is about.
+   * Client properties that reach this cluster: {@code bootstrap.servers} and, on a secured cluster
+   * ({@link KafkaClusterSpec.Builder#listener}), the security properties of the fixture's admin, a
+   * super user, on {@link Listener#CLIENT}; nothing else, so that callers add what their test is
+   * about.
    */
   default Properties clientProperties() {
     Properties properties = new Properties();
     properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
     return properties;
+  }
+
+  /**
+   * Client properties of the named principal on {@code listener} ({@link Listener#CLIENT} or {@link
+   * Listener#SECOND_CLIENT}): its bootstrap servers and, as the listener is secured, the trust
+   * store and the SCRAM credentials or the client certificate of a user the spec declared.
+   *
+   * @throws IllegalArgumentException for a principal the spec does not know
+   */
+  default Properties clientProperties(Listener listener, String principal) {
+    throw new UnsupportedOperationException("this cluster has no secured listeners");
+  }
+
+  /** Adds ACLs as the fixture's admin and waits until the controller took them. */
+  default void createAcls(Collection<AclBinding> acls) {
+    try (Admin admin = admin()) {
+      admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("creating ACLs " + acls + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating ACLs", e);
+    }
   }
 
   /** A new admin client for this cluster; the caller closes it. */

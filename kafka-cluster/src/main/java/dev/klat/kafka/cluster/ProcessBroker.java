@@ -77,6 +77,7 @@ final class ProcessBroker implements Broker {
     command.add("--config");
     command.add(configFile.toString());
     command.add("--ignore-formatted");
+    command.addAll(cluster.formatArguments());
     return spawn(command);
   }
 
@@ -99,8 +100,7 @@ final class ProcessBroker implements Broker {
     command.add("-Dcom.sun.management.jmxremote.rmi.port=" + ports.jmx());
     command.add("-Dcom.sun.management.jmxremote.host=" + Ports.LOOPBACK);
     command.add("-Djava.rmi.server.hostname=" + Ports.LOOPBACK);
-    command.add("-Dcom.sun.management.jmxremote.authenticate=false");
-    command.add("-Dcom.sun.management.jmxremote.ssl=false");
+    command.addAll(ClusterSecurity.jmxOptions(cluster.spec(), directory));
     command.add(
         "-javaagent:"
             + distribution.jmxExporterAgent
@@ -129,7 +129,11 @@ final class ProcessBroker implements Broker {
     try {
       Files.writeString(
           logFile,
-          "\n===== klat: starting " + String.join(" ", command.subList(4, command.size())) + "\n",
+          "\n===== klat: starting "
+              // The SCRAM users' passwords stay out of the log.
+              + String.join(" ", command.subList(4, command.size()))
+                  .replaceAll("password=[^,\\]]*", "password=***")
+              + "\n",
           StandardCharsets.UTF_8,
           java.nio.file.StandardOpenOption.CREATE,
           java.nio.file.StandardOpenOption.APPEND);

@@ -24,11 +24,13 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster<ProcessBroker> {
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
   private final KafkaClusterSpec spec;
+  private final ClusterSecurity security;
   private final Thread reaper;
 
   private ProcessKafkaCluster(KafkaClusterSpec spec, Path workDirectory, String clusterId) {
     super(workDirectory, clusterId);
     this.spec = spec;
+    this.security = new ClusterSecurity(spec);
     // A test JVM that dies without closing the cluster must not leave brokers behind.
     this.reaper = new Thread(this::killAll, "klat-kafka-cluster-reaper");
     Runtime.getRuntime().addShutdownHook(reaper);
@@ -109,6 +111,7 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster<ProcessBroker> {
               + ",CONTROLLER://127.0.0.1:"
               + p.controller());
       properties.put("log.dirs", directory.resolve("data").toString());
+      properties.putAll(security.brokerProperties());
       properties.putAll(spec.brokerProperties());
       brokers.add(
           new ProcessBroker(
@@ -168,6 +171,27 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster<ProcessBroker> {
 
   void awaitReady(Collection<ProcessBroker> waitingFor, Duration timeout) {
     readiness.await(waitingFor, timeout);
+  }
+
+  @Override
+  public Properties clientProperties() {
+    return security.admin(bootstrapServers());
+  }
+
+  @Override
+  public Properties clientProperties(Listener listener, String principal) {
+    String bootstrap =
+        switch (listener) {
+          case CLIENT -> bootstrapServers();
+          case SECOND_CLIENT -> secondClientBootstrapServers();
+          default -> throw new IllegalArgumentException("not a client listener: " + listener);
+        };
+    return security.client(listener, bootstrap, principal);
+  }
+
+  /** The {@code kafka-storage format} arguments that create the SCRAM users. */
+  List<String> formatArguments() {
+    return security.formatArguments();
   }
 
   KafkaClusterSpec spec() {

@@ -80,12 +80,12 @@ public final class KafkaIngest implements OtlpSink, AutoCloseable {
     admin.put(AdminClientConfig.CLIENT_ID_CONFIG, "klat-ingest-admin");
     admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) START_TIMEOUT.toMillis());
     admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) START_TIMEOUT.toMillis() / 2);
-    try (Admin client = Admin.create(admin)) {
+    try (Admin client = Admin.create(topics.client().over(admin, "the ingest role's admin"))) {
       SpanTopics.ensure(client, topics);
     }
     KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(
-            producerConfig(topics.bootstrapServers()),
+            topics.client().over(producerConfig(topics.bootstrapServers()), "the ingest producer"),
             new ByteArraySerializer(),
             new ByteArraySerializer());
     try {

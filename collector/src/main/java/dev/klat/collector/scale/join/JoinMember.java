@@ -141,7 +141,7 @@ public final class JoinMember implements AutoCloseable {
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "klat-join-member");
     p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    return p;
+    return settings.topics().client().over(p, "the join member");
   }
 
   /**

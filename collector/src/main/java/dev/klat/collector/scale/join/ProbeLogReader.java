@@ -1,5 +1,6 @@
 package dev.klat.collector.scale.join;
 
+import dev.klat.collector.KafkaClientConfig;
 import dev.klat.collector.receive.OtlpIngest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,12 +54,24 @@ public final class ProbeLogReader implements AutoCloseable {
    * @param ingest decodes the probes' records
    */
   public ProbeLogReader(
-      String bootstrapServers, String topic, long lookBackMillis, OtlpIngest ingest) {
-    this(bootstrapServers, topic, lookBackMillis, ingest, Duration.ofSeconds(30), RETRY_MILLIS);
+      String bootstrapServers,
+      KafkaClientConfig client,
+      String topic,
+      long lookBackMillis,
+      OtlpIngest ingest) {
+    this(
+        bootstrapServers,
+        client,
+        topic,
+        lookBackMillis,
+        ingest,
+        Duration.ofSeconds(30),
+        RETRY_MILLIS);
   }
 
   ProbeLogReader(
       String bootstrapServers,
+      KafkaClientConfig client,
       String topic,
       long lookBackMillis,
       OtlpIngest ingest,
@@ -75,7 +88,7 @@ public final class ProbeLogReader implements AutoCloseable {
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "klat-probe-reader");
     p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    this.consumer = new KafkaConsumer<>(p);
+    this.consumer = new KafkaConsumer<>(client.over(p, "the probe topic reader"));
     this.thread = new Thread(this::run, "klat-probe-reader");
     this.thread.setDaemon(true);
   }

@@ -2,6 +2,7 @@ package dev.klat.collector.scale.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.klat.collector.KafkaClientConfig;
 import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.correlate.instants.BrokerInstants;
 import dev.klat.collector.correlate.join.Correlator;
@@ -26,6 +27,7 @@ class ProbeLogReaderTest {
     try (ProbeLogReader reader =
         new ProbeLogReader(
             "127.0.0.1:1",
+            KafkaClientConfig.none("spans.kafka.config"),
             "klat-logs",
             MINUTE / 1_000_000,
             new OtlpIngest(correlator, new AgentMetrics(100, Long.MAX_VALUE)),

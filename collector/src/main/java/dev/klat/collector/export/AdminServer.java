@@ -15,6 +15,7 @@ import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
+import dev.klat.collector.security.ListenerSecurity;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -34,8 +35,10 @@ import java.util.logging.Logger;
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
  * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
- * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers}
- * and {@code /healthz}.
+ * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers},
+ * {@code /healthz} and {@code /readyz}, and the page. With tokens on, {@code /metrics} and {@code
+ * /api/*} need one; the probes and the page (which asks for the token when an API call gets 401)
+ * stay open.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -85,9 +88,10 @@ public final class AdminServer implements AutoCloseable {
       Supplier<List<ClockOffset>> clocks,
       Supplier<Map<String, Long>> stats,
       Supplier<String> brokersJson,
-      Supplier<String> problem)
+      Supplier<String> problem,
+      ListenerSecurity security)
       throws IOException {
-    server = HttpServer.create(address, 64);
+    server = security.httpServer(address, 64);
     executor =
         Executors.newFixedThreadPool(
             2,
@@ -97,49 +101,65 @@ public final class AdminServer implements AutoCloseable {
               return t;
             });
     server.setExecutor(executor);
-    server.createContext(
-        "/metrics",
-        exchange ->
-            serve(
-                exchange,
-                ex -> {
-                  String accept = ex.getRequestHeaders().getFirst("Accept");
-                  boolean om = accept != null && accept.contains("application/openmetrics-text");
-                  return new Response(
-                      200,
-                      om
-                          ? PrometheusWriter.OPENMETRICS_CONTENT_TYPE
-                          : PrometheusWriter.TEXT_CONTENT_TYPE,
-                      PrometheusWriter.write(metrics.get(), om));
-                }));
-    server.createContext(
-        "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent)));
-    server.createContext(
-        "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, recent)));
-    server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent)));
-    server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent)));
-    server.createContext(
-        "/api/history",
-        exchange ->
-            serve(
-                exchange,
-                ex ->
-                    new Response(
-                        200,
-                        "application/json",
-                        HistoryApi.answer(query(ex.getRequestURI().getRawQuery()), history))));
-    server.createContext(
-        "/api/clocks",
-        exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
-    server.createContext(
-        "/api/stats",
-        exchange ->
-            serve(exchange, ex -> new Response(200, "application/json", stats(stats.get()))));
-    server.createContext(
-        "/api/brokers",
-        exchange ->
-            serve(exchange, ex -> new Response(200, "application/json", brokersJson.get())));
+    security.protect(
+        server.createContext(
+            "/metrics",
+            exchange ->
+                serve(
+                    exchange,
+                    ex -> {
+                      String accept = ex.getRequestHeaders().getFirst("Accept");
+                      boolean om =
+                          accept != null && accept.contains("application/openmetrics-text");
+                      return new Response(
+                          200,
+                          om
+                              ? PrometheusWriter.OPENMETRICS_CONTENT_TYPE
+                              : PrometheusWriter.TEXT_CONTENT_TYPE,
+                          PrometheusWriter.write(metrics.get(), om));
+                    })));
+    // Every /api/ path, the ones below and any other (404), needs the token when tokens are on.
+    security.protect(server.createContext("/api/", exchange -> serve(exchange, ex -> NOT_FOUND)));
+    security.protect(
+        server.createContext(
+            "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent))));
+    security.protect(
+        server.createContext(
+            "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, recent))));
+    security.protect(
+        server.createContext(
+            "/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent))));
+    security.protect(
+        server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent))));
+    security.protect(
+        server.createContext(
+            "/api/history",
+            exchange ->
+                serve(
+                    exchange,
+                    ex ->
+                        new Response(
+                            200,
+                            "application/json",
+                            HistoryApi.answer(query(ex.getRequestURI().getRawQuery()), history)))));
+    security.protect(
+        server.createContext(
+            "/api/clocks",
+            exchange ->
+                serve(exchange, ex -> new Response(200, "application/json", clocks(clocks)))));
+    security.protect(
+        server.createContext(
+            "/api/stats",
+            exchange ->
+                serve(exchange, ex -> new Response(200, "application/json", stats(stats.get())))));
+    security.protect(
+        server.createContext(
+            "/api/brokers",
+            exchange ->
+                serve(exchange, ex -> new Response(200, "application/json", brokersJson.get()))));
+    // Liveness and readiness stay open: kubelet probes carry no token.
     server.createContext("/healthz", exchange -> serve(exchange, ex -> health(problem.get())));
+    server.createContext("/readyz", exchange -> serve(exchange, ex -> READY));
     String page = loadPage();
     server.createContext(
         "/",
@@ -173,6 +193,11 @@ public final class AdminServer implements AutoCloseable {
   }
 
   record Response(int status, String contentType, String body) {}
+
+  private static final Response NOT_FOUND = new Response(404, "text/plain", "not found\n");
+
+  /** {@code /readyz}: 200 while the collector serves. */
+  static final Response READY = new Response(200, "text/plain", "ready\n");
 
   private static void serve(HttpExchange exchange, Function<HttpExchange, Response> handler) {
     // The request body is never read: GET has none, and reading a missing one would block.

@@ -89,7 +89,8 @@ class HistoryApiTest {
             List::of,
             Map::of,
             () -> "[]",
-            () -> null);
+            () -> null,
+            dev.klat.collector.security.ListenerSecurity.PLAIN);
   }
 
   @AfterAll

@@ -1,0 +1,115 @@
+package dev.klat.collector.security;
+
+import com.sun.net.httpserver.HttpContext;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsServer;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+/**
+ * How one listener is secured: TLS (with its client-auth mode) or not, tokens or not. The listeners
+ * ask it for their server ({@link #httpServer}, {@link #grpc}) and have it guard each context that
+ * needs a token ({@link #protect}).
+ */
+public final class ListenerSecurity {
+  /** Plain HTTP, no token: what a listener is without settings. */
+  public static final ListenerSecurity PLAIN =
+      new ListenerSecurity("", null, ClientAuth.NONE, null, null);
+
+  private final String listener;
+  private final ServerTls tls;
+  private final ClientAuth clientAuth;
+  private final BearerTokens tokens;
+  private final AuthCounts counts;
+
+  /**
+   * @param listener the {@code listener} label of the auth counts
+   * @param tls null for plain HTTP
+   * @param tokens null when no token is asked for
+   */
+  public ListenerSecurity(
+      String listener,
+      ServerTls tls,
+      ClientAuth clientAuth,
+      BearerTokens tokens,
+      AuthCounts counts) {
+    this.listener = listener;
+    this.tls = tls;
+    this.clientAuth = clientAuth;
+    this.tokens = tokens;
+    this.counts = counts;
+  }
+
+  /** Whether the listener speaks TLS. */
+  public boolean tls() {
+    return tls != null;
+  }
+
+  /** Whether the listener asks for a token. */
+  public boolean tokens() {
+    return tokens != null;
+  }
+
+  /** An unstarted HTTP server on {@code address}, HTTPS when TLS is on. */
+  public HttpServer httpServer(InetSocketAddress address, int backlog) throws IOException {
+    if (tls == null) {
+      return HttpServer.create(address, backlog);
+    }
+    HttpsServer server = HttpsServer.create(address, backlog);
+    server.setHttpsConfigurator(tls.httpsConfigurator(clientAuth));
+    return server;
+  }
+
+  /** Makes {@code context} need a token, when tokens are on; returns it. */
+  public HttpContext protect(HttpContext context) {
+    if (tokens != null) {
+      context.getFilters().add(new TokenFilter(listener, tokens, counts));
+    }
+    return context;
+  }
+
+  /** Puts TLS and the token check, as configured, on a gRPC server; returns it. */
+  public NettyServerBuilder grpc(NettyServerBuilder builder) throws IOException {
+    if (tls != null) {
+      builder.sslContext(tls.grpcContext(clientAuth));
+    }
+    if (tokens != null) {
+      builder.intercept(new TokenInterceptor(listener, tokens, counts));
+    }
+    return builder;
+  }
+
+  /**
+   * The start-up warning for a listener bound to {@code bound}, or null: one line when it is
+   * reachable from other hosts (not loopback) without TLS or without tokens, as the OpenTelemetry
+   * Collector warns.
+   *
+   * @param name how the line names the listener ({@code OTLP/HTTP})
+   * @param tokensSetting the key that turns its tokens on
+   * @param exposes what a stranger could do with it
+   */
+  public String exposureWarning(
+      String name, InetSocketAddress bound, String tokensSetting, String exposes) {
+    InetAddress address = bound.getAddress();
+    if ((address != null && address.isLoopbackAddress()) || (tls != null && tokens != null)) {
+      return null;
+    }
+    String missing =
+        tls == null && tokens == null
+            ? "without TLS (tls.cert-file, tls.key-file) and without tokens (" + tokensSetting + ")"
+            : tls == null
+                ? "without TLS (tls.cert-file, tls.key-file)"
+                : "without tokens (" + tokensSetting + ")";
+    return name
+        + " listens on "
+        + (address == null ? bound.getHostString() : address.getHostAddress())
+        + ":"
+        + bound.getPort()
+        + ", reachable from other hosts, "
+        + missing
+        + ": "
+        + exposes;
+  }
+}

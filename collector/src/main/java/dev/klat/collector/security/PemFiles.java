@@ -80,6 +80,15 @@ final class PemFiles {
    * @throws GeneralSecurityException when there is none, it is encrypted, or it does not parse
    */
   static PrivateKey privateKey(byte[] pem) throws GeneralSecurityException {
+    return privateKey(pem, null);
+  }
+
+  /**
+   * As {@link #privateKey(byte[])}; an {@code EC PRIVATE KEY} that does not name its curve (some
+   * tools leave it out) takes the curve of {@code certificateKey}, the public key it pairs with.
+   */
+  static PrivateKey privateKey(byte[] pem, java.security.PublicKey certificateKey)
+      throws GeneralSecurityException {
     Matcher m = BLOCK.matcher(new String(pem, StandardCharsets.US_ASCII));
     while (m.find()) {
       String type = m.group(1);
@@ -90,8 +99,18 @@ final class PemFiles {
         case "RSA PRIVATE KEY":
           return pkcs8(sequence(VERSION_0, RSA_ALGORITHM, tlv(0x04, der)));
         case "EC PRIVATE KEY":
-          return pkcs8(
-              sequence(VERSION_0, sequence(EC_PUBLIC_KEY_OID, ecCurve(der)), tlv(0x04, der)));
+          byte[] curve = ecCurve(der);
+          byte[] algorithm;
+          if (curve != null) {
+            algorithm = sequence(EC_PUBLIC_KEY_OID, curve);
+          } else if (certificateKey != null && certificateKey.getAlgorithm().equals("EC")) {
+            algorithm = firstElement(certificateKey.getEncoded());
+          } else {
+            throw new GeneralSecurityException(
+                "the EC key does not name its curve: write it as PKCS#8"
+                    + " (`openssl pkcs8 -topk8 -nocrypt`)");
+          }
+          return pkcs8(sequence(VERSION_0, algorithm, tlv(0x04, der)));
         case "ENCRYPTED PRIVATE KEY":
           throw new GeneralSecurityException(
               "the key is encrypted: write it unencrypted, for example with"
@@ -157,8 +176,9 @@ final class PemFiles {
   }
 
   /**
-   * The curve (its OID, tag and length included) of an OpenSSL EC key: {@code ECPrivateKey ::=
-   * SEQUENCE { version, privateKey OCTET STRING, [0] parameters OID, ... }} (RFC 5915).
+   * The curve (its OID, tag and length included) of an OpenSSL EC key, or null when it names none:
+   * {@code ECPrivateKey ::= SEQUENCE { version, privateKey OCTET STRING, [0] parameters OID, ... }}
+   * (RFC 5915).
    */
   private static byte[] ecCurve(byte[] sec1) throws GeneralSecurityException {
     int[] pos = {0};
@@ -175,8 +195,19 @@ final class PemFiles {
       System.arraycopy(sec1, start, oid, 0, oid.length);
       return oid;
     }
-    throw new GeneralSecurityException(
-        "the EC key does not name its curve: write it as PKCS#8 (`openssl pkcs8 -topk8 -nocrypt`)");
+    return null;
+  }
+
+  /** The first element (tag, length and value) inside a DER SEQUENCE. */
+  private static byte[] firstElement(byte[] sequence) throws GeneralSecurityException {
+    int[] pos = {0};
+    expect(sequence, pos, 0x30);
+    readLength(sequence, pos);
+    int start = pos[0];
+    pos[0]++;
+    int length = readLength(sequence, pos);
+    pos[0] += length;
+    return java.util.Arrays.copyOfRange(sequence, start, pos[0]);
   }
 
   private static void expect(byte[] der, int[] pos, int tag) throws GeneralSecurityException {
@@ -188,7 +219,8 @@ final class PemFiles {
 
   private static void skip(byte[] der, int[] pos, int tag) throws GeneralSecurityException {
     expect(der, pos, tag);
-    pos[0] += readLength(der, pos);
+    int length = readLength(der, pos); // before the addition: it moves pos past the length bytes
+    pos[0] += length;
   }
 
   private static int readLength(byte[] der, int[] pos) throws GeneralSecurityException {

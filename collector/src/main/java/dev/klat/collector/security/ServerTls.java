@@ -119,8 +119,12 @@ public final class ServerTls {
       @Override
       public void configure(HttpsParameters params) {
         SSLParameters p = jdkContext.getDefaultSSLParameters();
-        p.setNeedClientAuth(clientAuth == ClientAuth.NEED);
-        p.setWantClientAuth(clientAuth == ClientAuth.WANT);
+        // One call: each of the two setters clears the other's flag.
+        if (clientAuth == ClientAuth.NEED) {
+          p.setNeedClientAuth(true);
+        } else {
+          p.setWantClientAuth(clientAuth == ClientAuth.WANT);
+        }
         params.setSSLParameters(p);
       }
     };
@@ -150,7 +154,7 @@ public final class ServerTls {
     List<X509Certificate> chain = PemFiles.certificates(certPem);
     PrivateKey key;
     try {
-      key = PemFiles.privateKey(keyPem);
+      key = PemFiles.privateKey(keyPem, chain.get(0).getPublicKey());
     } catch (GeneralSecurityException e) {
       throw new GeneralSecurityException("tls.key-file: " + e.getMessage(), e);
     }

@@ -249,7 +249,7 @@ public final class Collector implements AutoCloseable {
     receiver = r;
     grpcReceiver = g;
     admin = a;
-    for (String warning : exposureWarnings()) {
+    for (String warning : exposureWarnings(config)) {
       LOG.warning(warning);
     }
     if (joinMember != null) {
@@ -309,7 +309,7 @@ public final class Collector implements AutoCloseable {
    * One line per listener reachable from other hosts without TLS or without tokens; none for
    * loopback ones.
    */
-  List<String> exposureWarnings() {
+  List<String> exposureWarnings(CollectorConfig config) {
     List<String> out = new java.util.ArrayList<>();
     if (receiver != null) {
       add(
@@ -318,6 +318,7 @@ public final class Collector implements AutoCloseable {
               .otlpHttp()
               .exposureWarning(
                   "OTLP/HTTP",
+                  config.string("otlp.http.host"),
                   receiver.address(),
                   "otlp.auth.tokens-file",
                   "anyone who reaches it can send spans and metrics"));
@@ -329,6 +330,7 @@ public final class Collector implements AutoCloseable {
               .otlpGrpc()
               .exposureWarning(
                   "OTLP/gRPC",
+                  config.string("otlp.grpc.host"),
                   grpcReceiver.address(),
                   "otlp.auth.tokens-file",
                   "anyone who reaches it can send spans and metrics"));
@@ -339,6 +341,7 @@ public final class Collector implements AutoCloseable {
             .admin()
             .exposureWarning(
                 "The admin port (/metrics, /api/*)",
+                config.string("admin.host"),
                 admin.address(),
                 "admin.auth.tokens-file",
                 "anyone who reaches it can read topics, groups, latencies and host names"));

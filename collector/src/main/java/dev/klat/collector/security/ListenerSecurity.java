@@ -87,11 +87,12 @@ public final class ListenerSecurity {
    * Collector warns.
    *
    * @param name how the line names the listener ({@code OTLP/HTTP})
+   * @param host the host as configured (the bound address may be its IPv6 form)
    * @param tokensSetting the key that turns its tokens on
    * @param exposes what a stranger could do with it
    */
   public String exposureWarning(
-      String name, InetSocketAddress bound, String tokensSetting, String exposes) {
+      String name, String host, InetSocketAddress bound, String tokensSetting, String exposes) {
     InetAddress address = bound.getAddress();
     if ((address != null && address.isLoopbackAddress()) || (tls != null && tokens != null)) {
       return null;
@@ -104,7 +105,7 @@ public final class ListenerSecurity {
                 : "without tokens (" + tokensSetting + ")";
     return name
         + " listens on "
-        + (address == null ? bound.getHostString() : address.getHostAddress())
+        + host
         + ":"
         + bound.getPort()
         + ", reachable from other hosts, "

@@ -320,7 +320,7 @@ public final class Collector implements AutoCloseable {
                   "OTLP/HTTP",
                   config.string("otlp.http.host"),
                   receiver.address(),
-                  "otlp.auth.tokens-file",
+                  "otlp.auth-tokens-file",
                   "anyone who reaches it can send spans and metrics"));
     }
     if (grpcReceiver != null) {
@@ -332,7 +332,7 @@ public final class Collector implements AutoCloseable {
                   "OTLP/gRPC",
                   config.string("otlp.grpc.host"),
                   grpcReceiver.address(),
-                  "otlp.auth.tokens-file",
+                  "otlp.auth-tokens-file",
                   "anyone who reaches it can send spans and metrics"));
     }
     add(
@@ -343,7 +343,7 @@ public final class Collector implements AutoCloseable {
                 "The admin port (/metrics, /api/*)",
                 config.string("admin.host"),
                 admin.address(),
-                "admin.auth.tokens-file",
+                "admin.auth-tokens-file",
                 "anyone who reaches it can read topics, groups, latencies and host names"));
     return out;
   }

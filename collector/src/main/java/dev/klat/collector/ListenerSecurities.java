@@ -20,7 +20,7 @@ import java.util.logging.Logger;
 
 /**
  * The TLS and tokens of the collector's three listeners, from the {@code tls.*}, {@code
- * *.tls.client-auth} and {@code *.auth.tokens-file} settings: what each listener is given, the
+ * *.tls-client-auth} and {@code *.auth-tokens-file} settings: what each listener is given, the
  * thread that re-reads the files every {@link #RELOAD_INTERVAL_MS}, and their counts for {@code
  * /metrics}.
  */
@@ -58,10 +58,10 @@ final class ListenerSecurities implements AutoCloseable {
                 Path.of(cert),
                 Path.of(config.string("tls.key-file").trim()),
                 optionalPath(config, "tls.client-ca-file"));
-    otlpTokens = tokens(config, "otlp.auth.tokens-file");
-    adminTokens = tokens(config, "admin.auth.tokens-file");
+    otlpTokens = tokens(config, "otlp.auth-tokens-file");
+    adminTokens = tokens(config, "admin.auth-tokens-file");
     ClientAuth otlpAuth = otlpClientAuth(config);
-    ClientAuth adminAuth = ClientAuth.of(config.string("admin.tls.client-auth"));
+    ClientAuth adminAuth = ClientAuth.of(config.string("admin.tls-client-auth"));
     otlpHttp = new ListenerSecurity(OTLP_HTTP, tls, otlpAuth, otlpTokens, counts);
     otlpGrpc = new ListenerSecurity(OTLP_GRPC, tls, otlpAuth, otlpTokens, counts);
     admin = new ListenerSecurity(ADMIN, tls, adminAuth, adminTokens, counts);
@@ -98,7 +98,7 @@ final class ListenerSecurities implements AutoCloseable {
           "tls.client-ca-file checks client certificates over TLS: set tls.cert-file and"
               + " tls.key-file too");
     }
-    for (String authKey : new String[] {"otlp.tls.client-auth", "admin.tls.client-auth"}) {
+    for (String authKey : new String[] {"otlp.tls-client-auth", "admin.tls-client-auth"}) {
       String mode = config.string(authKey).trim();
       if ((mode.equalsIgnoreCase("want") || mode.equalsIgnoreCase("need")) && !clientCa) {
         throw new IllegalArgumentException(
@@ -110,9 +110,9 @@ final class ListenerSecurities implements AutoCloseable {
     }
   }
 
-  /** {@code otlp.tls.client-auth}, by default {@code need} when a client CA is set. */
+  /** {@code otlp.tls-client-auth}, by default {@code need} when a client CA is set. */
   private static ClientAuth otlpClientAuth(CollectorConfig config) {
-    String mode = config.string("otlp.tls.client-auth").trim();
+    String mode = config.string("otlp.tls-client-auth").trim();
     if (mode.isEmpty()) {
       return config.string("tls.client-ca-file").trim().isEmpty()
           ? ClientAuth.NONE

@@ -64,7 +64,7 @@ class ListenerSecurityTest {
                 settings(
                     "tls.cert-file", server.certificatePem().toString(),
                     "tls.key-file", server.keyPem().toString(),
-                    "admin.auth.tokens-file", adminTokens.toString())))) {
+                    "admin.auth-tokens-file", adminTokens.toString())))) {
       HttpClient http = HttpClient.newBuilder().sslContext(TlsClients.context(pki, null)).build();
       String base = "https://127.0.0.1:" + collector.adminAddress().getPort();
       for (String open : List.of("/healthz", "/readyz", "/")) {
@@ -93,7 +93,9 @@ class ListenerSecurityTest {
       assertThatThrownBy(
               () ->
                   HttpClient.newHttpClient()
-                      .send(HttpRequest.newBuilder(otlp).build(), HttpResponse.BodyHandlers.ofString()))
+                      .send(
+                          HttpRequest.newBuilder(otlp).build(),
+                          HttpResponse.BodyHandlers.ofString()))
           .isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
     }
   }
@@ -141,7 +143,7 @@ class ListenerSecurityTest {
     assertThat(warnings).hasSize(1);
     assertThat(warnings.get(0))
         .startsWith("The admin port (/metrics, /api/*) listens on 0.0.0.0:")
-        .contains("reachable from other hosts, without tokens (admin.auth.tokens-file)")
+        .contains("reachable from other hosts, without tokens (admin.auth-tokens-file)")
         .doesNotContain("without TLS");
   }
 
@@ -165,8 +167,8 @@ class ListenerSecurityTest {
   void settingsThatDoNotGoTogetherStopStartUpNamingTheirKeys() {
     assertThatThrownBy(() -> CollectorConfig.of(settings("tls.cert-file", "/x.pem")))
         .hasMessageContaining("tls.cert-file and tls.key-file go together");
-    assertThatThrownBy(() -> CollectorConfig.of(settings("admin.tls.client-auth", "need")))
-        .hasMessageContaining("admin.tls.client-auth=need needs tls.client-ca-file");
+    assertThatThrownBy(() -> CollectorConfig.of(settings("admin.tls-client-auth", "need")))
+        .hasMessageContaining("admin.tls-client-auth=need needs tls.client-ca-file");
     assertThatThrownBy(
             () ->
                 Collector.start(

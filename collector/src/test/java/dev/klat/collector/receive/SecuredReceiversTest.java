@@ -190,7 +190,7 @@ class SecuredReceiversTest {
 
   @Test
   void tokensRefuseMissingAndUnknownWith401AndCountEachResult() throws Exception {
-    BearerTokens tokens = BearerTokens.load("otlp.auth.tokens-file", tokensFile);
+    BearerTokens tokens = BearerTokens.load("otlp.auth-tokens-file", tokensFile);
     http(new ListenerSecurity("otlp-http", tls(false), ClientAuth.NONE, tokens, counts));
     SSLContext tls = TlsClients.context(pki, null);
 
@@ -213,7 +213,7 @@ class SecuredReceiversTest {
 
   @Test
   void grpcOverTlsAnswersUnauthenticatedWithoutAnAcceptedToken() throws Exception {
-    BearerTokens tokens = BearerTokens.load("otlp.auth.tokens-file", tokensFile);
+    BearerTokens tokens = BearerTokens.load("otlp.auth-tokens-file", tokensFile);
     grpc =
         new OtlpGrpcReceiver(
             new InetSocketAddress("127.0.0.1", 0),

@@ -15,7 +15,7 @@ class BearerTokensTest {
   void acceptsTheFilesTokensByNameAndTellsMissingMalformedAndUnknownApart() throws Exception {
     Path file = dir.resolve("tokens");
     Files.writeString(file, "# agents\nagents = s3cret-1\n\n  prometheus=Zm9v+/bar==\n");
-    BearerTokens tokens = BearerTokens.load("otlp.auth.tokens-file", file);
+    BearerTokens tokens = BearerTokens.load("otlp.auth-tokens-file", file);
 
     assertThat(tokens.names()).containsExactly("agents", "prometheus");
     assertThat(tokens.check("Bearer s3cret-1"))
@@ -32,14 +32,14 @@ class BearerTokensTest {
       throws Exception {
     Path file = dir.resolve("tokens");
     Files.writeString(file, "agents=first\nother=has space\n");
-    assertThatThrownBy(() -> BearerTokens.load("admin.auth.tokens-file", file))
+    assertThatThrownBy(() -> BearerTokens.load("admin.auth-tokens-file", file))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("admin.auth.tokens-file")
+        .hasMessageContaining("admin.auth-tokens-file")
         .hasMessageContaining("line 2 (other)")
         .hasMessageNotContaining("has space");
 
     Files.writeString(file, "agents=first\n");
-    BearerTokens tokens = BearerTokens.load("admin.auth.tokens-file", file);
+    BearerTokens tokens = BearerTokens.load("admin.auth-tokens-file", file);
     Files.writeString(file, "agents=second\nagents=third\n");
     tokens.reloadIfChanged();
     tokens.reloadIfChanged();

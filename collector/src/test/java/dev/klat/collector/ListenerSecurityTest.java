@@ -88,6 +88,28 @@ class ListenerSecurityTest {
                   + "token=\"prometheus\"} 1",
               "klat_collector_reload_failures_total{setting=\"tls.cert-file\"} 0")
           .doesNotContain("read-token-1");
+      // ./klat diagnose over HTTPS with the CA and a token file (as Prometheus's credentials_file).
+      Path tokenFile = dir.resolve("read-token");
+      Files.writeString(tokenFile, "read-token-1\n");
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      String[] args = {"--collector", base, "--ca-file", pki.caPem().toString()};
+      assertThat(
+              dev.klat.collector.cli.DiagnoseCommand.run(
+                  args, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true)))
+          .isEqualTo(1);
+      assertThat(err.toString()).contains("answered 401").contains("--token-file");
+      String[] withToken = {
+        "--collector", base, "--ca-file", pki.caPem().toString(), "--token-file=" + tokenFile
+      };
+      err.reset();
+      assertThat(
+              dev.klat.collector.cli.DiagnoseCommand.run(
+                  withToken,
+                  new java.io.PrintStream(out, true),
+                  new java.io.PrintStream(err, true)))
+          .as(err.toString())
+          .isZero();
       // The OTLP port speaks TLS with the same certificate, which the JVM's own CAs do not trust.
       URI otlp = URI.create("https://127.0.0.1:" + collector.otlpAddress().getPort() + "/");
       assertThatThrownBy(

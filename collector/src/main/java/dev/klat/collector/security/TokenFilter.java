@@ -47,6 +47,7 @@ final class TokenFilter extends Filter {
                 + tokensSetting
                 + "\n")
             .getBytes(StandardCharsets.UTF_8);
+    discardBody(exchange);
     boolean head = "HEAD".equals(exchange.getRequestMethod());
     exchange.sendResponseHeaders(401, head ? -1 : body.length);
     if (!head) {
@@ -56,6 +57,31 @@ final class TokenFilter extends Filter {
     }
     // An unread request body is drained up to the server's small limit, or the connection closed.
     exchange.close();
+  }
+
+  /** The most body bytes read and dropped before a 401; beyond it the connection is closed. */
+  static final long DISCARD_LIMIT_BYTES = 1024 * 1024;
+
+  // A client still sending when the 401 goes out and the connection closes would see a reset, not
+  // the 401, and an OTLP client retries a reset. Reading and dropping an agent's usual export
+  // costs no memory; the limit keeps a stranger from making the collector read more.
+  private static void discardBody(HttpExchange exchange) {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    String chunked = exchange.getRequestHeaders().getFirst("Transfer-Encoding");
+    if ((length == null || length.trim().equals("0")) && chunked == null) {
+      return; // no body: reading would wait for one
+    }
+    byte[] sink = new byte[16 * 1024];
+    long read = 0;
+    try {
+      java.io.InputStream in = exchange.getRequestBody();
+      int n;
+      while (read < DISCARD_LIMIT_BYTES && (n = in.read(sink)) >= 0) {
+        read += n;
+      }
+    } catch (IOException ignored) {
+      // the client went away
+    }
   }
 
   @Override

@@ -101,7 +101,12 @@ public final class Collector implements AutoCloseable {
     TraceExporter.Settings traces = config.traceSettings();
     // First: a TLS or tokens file that does not load stops start-up before anything runs.
     listeners = new ListenerSecurities(config);
-    traceExporter = traces == null ? null : new TraceExporter(traces);
+    try {
+      traceExporter = traces == null ? null : new TraceExporter(traces);
+    } catch (RuntimeException e) {
+      listeners.close();
+      throw e;
+    }
     brokers = Brokers.start(config.brokerSettings());
     long clockWindowNanos = config.durationMillis("clock.window") * 1_000_000L;
     probeTimelines =

@@ -203,10 +203,23 @@ class SecuredReceiversTest {
         .contains("invalid_token");
     assertThat(post(tls, "Bearer agents-token-1").statusCode()).isEqualTo(200);
     assertThat(post(tls, "Bearer agents-token-1").statusCode()).isEqualTo(200);
+    // An export of an agent's usual size without a token: the 401 arrives, not a reset.
+    HttpResponse<String> large =
+        HttpClient.newBuilder()
+            .sslContext(tls)
+            .build()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("https://127.0.0.1:" + http.address().getPort() + "/v1/traces"))
+                    .header("Content-Type", "application/x-protobuf")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[400 * 1024]))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(large.statusCode()).isEqualTo(401);
 
     assertThat(counts.counts())
         .containsExactlyInAnyOrder(
-            new AuthCounts.Count("otlp-http", "missing", "", 1),
+            new AuthCounts.Count("otlp-http", "missing", "", 2),
             new AuthCounts.Count("otlp-http", "unknown", "", 1),
             new AuthCounts.Count("otlp-http", "accepted", "agents", 2));
   }

@@ -693,7 +693,7 @@ public final class BenchSuite {
 
     // The same path with TLS and a token, against a plain collector in the same run.
     String secureArgs =
-        System.getProperty("bench.collector.secure", quick ? "20 6" : "100 10").trim();
+        System.getProperty("bench.collector.secure", quick ? "20 6" : "100 16").trim();
     String secureOut = "";
     if (!secureArgs.isEmpty()) {
       List<String> secure = new ArrayList<>(prefix);

@@ -91,7 +91,9 @@ public final class AdminServer implements AutoCloseable {
       Supplier<String> problem,
       ListenerSecurity security)
       throws IOException {
-    server = security.httpServer(address, 64);
+    // With tokens on, every context but the probes' and the page's needs one (an unknown /api/
+    // path too: 401, then 404).
+    server = security.httpServer(address, 64, "/healthz", "/readyz", "/");
     executor =
         Executors.newFixedThreadPool(
             2,
@@ -101,63 +103,49 @@ public final class AdminServer implements AutoCloseable {
               return t;
             });
     server.setExecutor(executor);
-    security.protect(
-        server.createContext(
-            "/metrics",
-            exchange ->
-                serve(
-                    exchange,
-                    ex -> {
-                      String accept = ex.getRequestHeaders().getFirst("Accept");
-                      boolean om =
-                          accept != null && accept.contains("application/openmetrics-text");
-                      return new Response(
-                          200,
-                          om
-                              ? PrometheusWriter.OPENMETRICS_CONTENT_TYPE
-                              : PrometheusWriter.TEXT_CONTENT_TYPE,
-                          PrometheusWriter.write(metrics.get(), om));
-                    })));
-    // Every /api/ path, the ones below and any other (404), needs the token when tokens are on.
-    security.protect(server.createContext("/api/", exchange -> serve(exchange, ex -> NOT_FOUND)));
-    security.protect(
-        server.createContext(
-            "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent))));
-    security.protect(
-        server.createContext(
-            "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, recent))));
-    security.protect(
-        server.createContext(
-            "/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent))));
-    security.protect(
-        server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent))));
-    security.protect(
-        server.createContext(
-            "/api/history",
-            exchange ->
-                serve(
-                    exchange,
-                    ex ->
-                        new Response(
-                            200,
-                            "application/json",
-                            HistoryApi.answer(query(ex.getRequestURI().getRawQuery()), history)))));
-    security.protect(
-        server.createContext(
-            "/api/clocks",
-            exchange ->
-                serve(exchange, ex -> new Response(200, "application/json", clocks(clocks)))));
-    security.protect(
-        server.createContext(
-            "/api/stats",
-            exchange ->
-                serve(exchange, ex -> new Response(200, "application/json", stats(stats.get())))));
-    security.protect(
-        server.createContext(
-            "/api/brokers",
-            exchange ->
-                serve(exchange, ex -> new Response(200, "application/json", brokersJson.get()))));
-    // Liveness and readiness stay open: kubelet probes carry no token.
+    server.createContext(
+        "/metrics",
+        exchange ->
+            serve(
+                exchange,
+                ex -> {
+                  String accept = ex.getRequestHeaders().getFirst("Accept");
+                  boolean om = accept != null && accept.contains("application/openmetrics-text");
+                  return new Response(
+                      200,
+                      om
+                          ? PrometheusWriter.OPENMETRICS_CONTENT_TYPE
+                          : PrometheusWriter.TEXT_CONTENT_TYPE,
+                      PrometheusWriter.write(metrics.get(), om));
+                }));
+    server.createContext(
+        "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent)));
+    server.createContext(
+        "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, recent)));
+    server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent)));
+    server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent)));
+    server.createContext(
+        "/api/history",
+        exchange ->
+            serve(
+                exchange,
+                ex ->
+                    new Response(
+                        200,
+                        "application/json",
+                        HistoryApi.answer(query(ex.getRequestURI().getRawQuery()), history))));
+    server.createContext(
+        "/api/clocks",
+        exchange -> serve(exchange, ex -> new Response(200, "application/json", clocks(clocks))));
+    server.createContext(
+        "/api/stats",
+        exchange ->
+            serve(exchange, ex -> new Response(200, "application/json", stats(stats.get()))));
+    server.createContext(
+        "/api/brokers",
+        exchange ->
+            serve(exchange, ex -> new Response(200, "application/json", brokersJson.get())));
+    server.createContext("/api/", exchange -> serve(exchange, ex -> NOT_FOUND));
     server.createContext("/healthz", exchange -> serve(exchange, ex -> health(problem.get())));
     server.createContext("/readyz", exchange -> serve(exchange, ex -> READY));
     String page = loadPage();

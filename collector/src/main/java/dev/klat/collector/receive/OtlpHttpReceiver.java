@@ -83,22 +83,17 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     this.maxBodyBytes = limits.maxBodyBytes();
     this.ingest = ingest;
     this.slots = new RequestSlots(limits.maxConcurrentRequests(), "klat-otlp-http");
-    // HTTPS when TLS is on; every context needs a token when tokens are on (a filter, run before
-    // the handler reads anything).
+    // HTTPS when TLS is on; with tokens, every context checks one before its handler runs.
     this.server = security.httpServer(address, 256);
     server.setExecutor(slots.executor());
-    security.protect(
-        server.createContext(OtlpPaths.TRACES, exchange -> handle(exchange, Signal.TRACES)));
-    security.protect(
-        server.createContext(OtlpPaths.METRICS, exchange -> handle(exchange, Signal.METRICS)));
-    security.protect(
-        server.createContext(OtlpPaths.LOGS, exchange -> handle(exchange, Signal.LOGS)));
-    security.protect(
-        server.createContext(
-            "/",
-            exchange -> {
-              respond(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
-            }));
+    server.createContext(OtlpPaths.TRACES, exchange -> handle(exchange, Signal.TRACES));
+    server.createContext(OtlpPaths.METRICS, exchange -> handle(exchange, Signal.METRICS));
+    server.createContext(OtlpPaths.LOGS, exchange -> handle(exchange, Signal.LOGS));
+    server.createContext(
+        "/",
+        exchange -> {
+          respond(exchange, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
+        });
     server.start();
   }
 

@@ -1,17 +1,17 @@
 package dev.klat.collector.security;
 
-import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsServer;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Set;
 
 /**
  * How one listener is secured: TLS (with its client-auth mode) or not, tokens or not. The listeners
- * ask it for their server ({@link #httpServer}, {@link #grpc}) and have it guard each context that
- * needs a token ({@link #protect}).
+ * ask it for their server ({@link #httpServer}, {@link #grpc}), which checks the token before any
+ * handler runs.
  */
 public final class ListenerSecurity {
   /** Plain HTTP, no token: what a listener is without settings. */
@@ -52,22 +52,24 @@ public final class ListenerSecurity {
     return tokens != null;
   }
 
-  /** An unstarted HTTP server on {@code address}, HTTPS when TLS is on. */
-  public HttpServer httpServer(InetSocketAddress address, int backlog) throws IOException {
+  /**
+   * An unstarted HTTP server on {@code address}, HTTPS when TLS is on; when tokens are on, every
+   * context created on it needs one, except those of {@code openPaths} (exact context paths).
+   */
+  public HttpServer httpServer(InetSocketAddress address, int backlog, String... openPaths)
+      throws IOException {
+    HttpServer server;
     if (tls == null) {
-      return HttpServer.create(address, backlog);
+      server = HttpServer.create(address, backlog);
+    } else {
+      HttpsServer https = HttpsServer.create(address, backlog);
+      https.setHttpsConfigurator(tls.httpsConfigurator(clientAuth));
+      server = https;
     }
-    HttpsServer server = HttpsServer.create(address, backlog);
-    server.setHttpsConfigurator(tls.httpsConfigurator(clientAuth));
-    return server;
-  }
-
-  /** Makes {@code context} need a token, when tokens are on; returns it. */
-  public HttpContext protect(HttpContext context) {
-    if (tokens != null) {
-      context.getFilters().add(new TokenFilter(listener, tokens, counts));
-    }
-    return context;
+    return tokens == null
+        ? server
+        : new GuardedHttpServer(
+            server, new TokenFilter(listener, tokens, counts), Set.of(openPaths));
   }
 
   /** Puts TLS and the token check, as configured, on a gRPC server; returns it. */

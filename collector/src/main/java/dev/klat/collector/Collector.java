@@ -70,6 +70,7 @@ public final class Collector implements AutoCloseable {
   private final JoinMember joinMember;
   private final ProbeLogReader probeReader;
   private final CollectorFigures figures;
+  private final ListenerSecurities listeners;
 
   private Collector(CollectorConfig config) throws IOException {
     mode = config.mode();
@@ -97,11 +98,15 @@ public final class Collector implements AutoCloseable {
             historyIntervalNanos,
             config.historyPointsPerPair() * historyIntervalNanos,
             config.positiveInt("history.max-topic-groups"));
-    String endpoint = config.string("traces.endpoint");
-    traceExporter =
-        endpoint.isEmpty()
-            ? null
-            : new TraceExporter(endpoint, config.positiveInt("traces.queue-size"));
+    TraceExporter.Settings traces = config.traceSettings();
+    // First: a TLS or tokens file that does not load stops start-up before anything runs.
+    listeners = new ListenerSecurities(config);
+    try {
+      traceExporter = traces == null ? null : new TraceExporter(traces);
+    } catch (RuntimeException e) {
+      listeners.close();
+      throw e;
+    }
     brokers = Brokers.start(config.brokerSettings());
     breakdownMetrics =
         new BreakdownMetrics(
@@ -197,7 +202,8 @@ public final class Collector implements AutoCloseable {
             brokers,
             traceExporter,
             joinMember,
-            probeReader);
+            probeReader,
+            listeners);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;
@@ -207,33 +213,40 @@ public final class Collector implements AutoCloseable {
             config.positiveInt("otlp.max-concurrent-requests"));
     try {
       if (mode != Mode.JOIN) {
+        InetSocketAddress http = address(config, "otlp.http.host", "otlp.http.port");
         r =
-            new OtlpHttpReceiver(
-                new InetSocketAddress(
-                    config.string("otlp.http.host"), config.port("otlp.http.port")),
-                limits,
-                sink);
+            listen(
+                http,
+                "otlp.http.port",
+                () -> new OtlpHttpReceiver(http, limits, sink, listeners.otlpHttp()));
         if (config.bool("otlp.grpc.enabled")) {
+          InetSocketAddress grpc = address(config, "otlp.grpc.host", "otlp.grpc.port");
           g =
-              new OtlpGrpcReceiver(
-                  new InetSocketAddress(
-                      config.string("otlp.grpc.host"), config.port("otlp.grpc.port")),
-                  limits,
-                  sink);
+              listen(
+                  grpc,
+                  "otlp.grpc.port",
+                  () -> new OtlpGrpcReceiver(grpc, limits, sink, listeners.otlpGrpc()));
         }
       }
+      InetSocketAddress adminAddress = address(config, "admin.host", "admin.port");
       a =
-          new AdminServer(
-              new InetSocketAddress(config.string("admin.host"), config.port("admin.port")),
-              figures::families,
-              recentQueries(),
-              history,
-              correlator::clockOffsets,
-              this::stats,
-              brokers::json,
-              this::problem,
-              config.positiveInt("metrics.max-bytes"));
+          listen(
+              adminAddress,
+              "admin.port",
+              () ->
+                  new AdminServer(
+                      adminAddress,
+                      figures::families,
+                      recentQueries(),
+                      history,
+                      correlator::clockOffsets,
+                      this::stats,
+                      brokers::json,
+                      this::problem,
+                      listeners.admin(),
+                      config.positiveInt("metrics.max-bytes")));
     } catch (IOException | RuntimeException e) {
+      listeners.close();
       if (r != null) {
         r.close();
       }
@@ -254,6 +267,9 @@ public final class Collector implements AutoCloseable {
     receiver = r;
     grpcReceiver = g;
     admin = a;
+    for (String warning : exposureWarnings(config)) {
+      LOG.warning(warning);
+    }
     if (joinMember != null) {
       joinMember.start();
       probeReader.start();
@@ -265,6 +281,102 @@ public final class Collector implements AutoCloseable {
     Map<String, Long> stats = figures.stats();
     stats.put("metricsSeriesDropped", admin == null ? 0 : admin.metricsSeriesDropped());
     return stats;
+  }
+
+  /** Opens one listener. */
+  private interface Opener<T> {
+    T open() throws IOException;
+  }
+
+  /**
+   * Opens a listener; a failure says where, and which setting moves it ("cannot listen on
+   * 127.0.0.1:4318 (otlp.http.port): address already in use").
+   */
+  static <T> T listen(InetSocketAddress address, String portKey, Opener<T> opener)
+      throws IOException {
+    try {
+      return opener.open();
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot listen on "
+              + address.getHostString()
+              + ":"
+              + address.getPort()
+              + " ("
+              + portKey
+              + "): "
+              + rootMessage(e),
+          e);
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.toString() : root.getMessage();
+    // Netty's native transport says "bind(..) failed: Address already in use".
+    int colon = message.lastIndexOf(": ");
+    if (message.toLowerCase(java.util.Locale.ROOT).contains("already in use")) {
+      return "address already in use";
+    }
+    String text =
+        colon >= 0 && message.startsWith("bind(") ? message.substring(colon + 2) : message;
+    return text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
+  }
+
+  private static InetSocketAddress address(CollectorConfig config, String hostKey, String portKey) {
+    return new InetSocketAddress(config.string(hostKey), config.port(portKey));
+  }
+
+  /**
+   * One line per listener reachable from other hosts without TLS or without tokens; none for
+   * loopback ones.
+   */
+  List<String> exposureWarnings(CollectorConfig config) {
+    List<String> out = new java.util.ArrayList<>();
+    if (receiver != null) {
+      add(
+          out,
+          listeners
+              .otlpHttp()
+              .exposureWarning(
+                  "OTLP/HTTP",
+                  config.string("otlp.http.host"),
+                  receiver.address(),
+                  "otlp.auth-tokens-file",
+                  "anyone who reaches it can send spans and metrics"));
+    }
+    if (grpcReceiver != null) {
+      add(
+          out,
+          listeners
+              .otlpGrpc()
+              .exposureWarning(
+                  "OTLP/gRPC",
+                  config.string("otlp.grpc.host"),
+                  grpcReceiver.address(),
+                  "otlp.auth-tokens-file",
+                  "anyone who reaches it can send spans and metrics"));
+    }
+    add(
+        out,
+        listeners
+            .admin()
+            .exposureWarning(
+                "The admin port (/metrics, /api/*)",
+                config.string("admin.host"),
+                admin.address(),
+                "admin.auth-tokens-file",
+                "anyone who reaches it can read topics, groups, latencies and host names"));
+    return out;
+  }
+
+  private static void add(List<String> out, String warning) {
+    if (warning != null) {
+      out.add(warning);
+    }
   }
 
   /** What {@code /healthz} reports: null while every part works, else the first that stopped. */
@@ -420,6 +532,7 @@ public final class Collector implements AutoCloseable {
       grpcReceiver.close();
     }
     admin.close();
+    listeners.close();
     scheduler.shutdownNow();
     historySampler.shutdownNow();
     brokers.close();

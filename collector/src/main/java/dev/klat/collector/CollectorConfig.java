@@ -5,6 +5,7 @@ import dev.klat.collector.broker.BrokerSettings;
 import dev.klat.collector.broker.ExporterAuth;
 import dev.klat.collector.broker.JmxAuth;
 import dev.klat.collector.broker.SecretFile;
+import dev.klat.collector.export.TraceExporter;
 import dev.klat.model.SettingNames;
 import dev.klat.model.SettingType;
 import dev.klat.model.SettingValueException;
@@ -164,6 +165,8 @@ public final class CollectorConfig {
     brokerSettings();
     mode();
     spanTopics();
+    ListenerSecurities.check(this);
+    traceSettings();
     warnUnusedClientSettings();
   }
 
@@ -202,6 +205,38 @@ public final class CollectorConfig {
 
   private static String unused(String key, String needs) {
     return key + " is set but applies only with " + needs + ": ignored";
+  }
+
+  /**
+   * The trace exporter's settings, or null when {@code traces.endpoint} is empty.
+   *
+   * @throws IllegalArgumentException naming the key of a bad value
+   */
+  TraceExporter.Settings traceSettings() {
+    String endpoint = string("traces.endpoint").trim();
+    String clientCertificate = string("traces.client.certificate").trim();
+    String clientKey = string("traces.client.key").trim();
+    if (clientCertificate.isEmpty() != clientKey.isEmpty()) {
+      throw new IllegalArgumentException(
+          "traces.client.certificate and traces.client.key go together: set both or neither");
+    }
+    Map<String, String> headers =
+        TraceExporter.parseHeaders("traces.headers", string("traces.headers"));
+    if (endpoint.isEmpty()) {
+      return null;
+    }
+    return new TraceExporter.Settings(
+        endpoint,
+        positiveInt("traces.queue-size"),
+        headers,
+        optionalPath("traces.certificate"),
+        optionalPath("traces.client.certificate"),
+        optionalPath("traces.client.key"));
+  }
+
+  private Path optionalPath(String key) {
+    String value = string(key).trim();
+    return value.isEmpty() ? null : Path.of(value);
   }
 
   /** The role this process plays: {@code all}, {@code ingest} or {@code join}. */

@@ -36,11 +36,13 @@ final class CollectorFigures {
   private final TraceExporter traceExporter;
   private final JoinMember joinMember;
   private final ProbeLogReader probeReader;
+  private final ListenerSecurities listeners;
 
   /**
    * @param traceExporter null when traces are not exported
    * @param joinMember null outside the join role
    * @param probeReader null outside the join role
+   * @param listeners the listeners' TLS and tokens, for their counts
    */
   CollectorFigures(
       Correlator correlator,
@@ -52,7 +54,8 @@ final class CollectorFigures {
       Brokers brokers,
       TraceExporter traceExporter,
       JoinMember joinMember,
-      ProbeLogReader probeReader) {
+      ProbeLogReader probeReader,
+      ListenerSecurities listeners) {
     this.correlator = correlator;
     this.receiverStats = receiverStats;
     this.probeTimelines = probeTimelines;
@@ -63,6 +66,7 @@ final class CollectorFigures {
     this.traceExporter = traceExporter;
     this.joinMember = joinMember;
     this.probeReader = probeReader;
+    this.listeners = listeners;
   }
 
   /** Everything {@code /metrics} shows, in {@link MetricDef} order. */
@@ -98,6 +102,10 @@ final class CollectorFigures {
             .forEach(
                 (reason, count) ->
                     series.add(Exposition.Series.scalar(Map.of(TagKeys.REASON, reason), count)));
+      } else if (def == MetricDef.COLLECTOR_AUTH_REQUESTS) {
+        series.addAll(listeners.authSeries());
+      } else if (def == MetricDef.COLLECTOR_RELOAD_FAILURES) {
+        series.addAll(listeners.reloadFailureSeries());
       } else if (def == MetricDef.COLLECTOR_BROKER_UP) {
         for (BrokerStatus b : brokerStatus) {
           series.add(Exposition.Series.scalar(broker(b), b.up() ? 1 : 0));

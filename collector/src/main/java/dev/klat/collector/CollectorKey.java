@@ -45,6 +45,14 @@ enum CollectorKey {
   OTLP_GRPC_PORT("otlp.grpc.port", SettingType.port(), "4317"),
   ADMIN_HOST("admin.host", SettingType.text("host"), "127.0.0.1"),
   ADMIN_PORT("admin.port", SettingType.port(), "9464"),
+  // The listeners' TLS and tokens (docs/security.md), as the OpenTelemetry Collector names them.
+  TLS_CERT_FILE("tls.cert-file", SettingType.text("path"), ""),
+  TLS_KEY_FILE("tls.key-file", SettingType.text("path"), ""),
+  TLS_CLIENT_CA_FILE("tls.client-ca-file", SettingType.text("path"), ""),
+  OTLP_TLS_CLIENT_AUTH("otlp.tls-client-auth", clientAuth().orEmpty(), ""),
+  ADMIN_TLS_CLIENT_AUTH("admin.tls-client-auth", clientAuth(), "none"),
+  OTLP_AUTH_TOKENS_FILE("otlp.auth-tokens-file", SettingType.text("path"), ""),
+  ADMIN_AUTH_TOKENS_FILE("admin.auth-tokens-file", SettingType.text("path"), ""),
   JOIN_WINDOW("join.window", positiveDuration(), "60s", "join.window.ms"),
   JOIN_MAX_PENDING_RECORDS(
       "join.max-pending-records", positiveInt(), "500000", "join.max.pending.records"),
@@ -85,6 +93,11 @@ enum CollectorKey {
       "history.max-topic-groups", positiveInt(), "20", "history.max.topic.groups"),
   TRACES_ENDPOINT("traces.endpoint", SettingType.url().orEmpty(), ""),
   TRACES_QUEUE_SIZE("traces.queue-size", positiveInt(), "10000", "traces.queue.size"),
+  // The trace exporter's headers and TLS, as OTEL_EXPORTER_OTLP_TRACES_* name them.
+  TRACES_HEADERS("traces.headers", SettingType.text("key=value list"), ""),
+  TRACES_CERTIFICATE("traces.certificate", SettingType.text("path"), ""),
+  TRACES_CLIENT_CERTIFICATE("traces.client.certificate", SettingType.text("path"), ""),
+  TRACES_CLIENT_KEY("traces.client.key", SettingType.text("path"), ""),
   BROKERS_EXPORTER("brokers.exporter", SettingType.text("list"), ""),
   BROKERS_JMX("brokers.jmx", SettingType.text("list"), ""),
   BROKERS_BOOTSTRAP("brokers.bootstrap", SettingType.text("host:port list"), ""),
@@ -164,6 +177,10 @@ enum CollectorKey {
 
   private static SettingType positiveInt() {
     return SettingType.integer(1, Integer.MAX_VALUE);
+  }
+
+  private static SettingType clientAuth() {
+    return SettingType.choice("none", "want", "need");
   }
 
   private static SettingType positiveDuration() {

@@ -43,8 +43,14 @@ public final class Main {
     try {
       collector = Collector.start(config);
     } catch (java.io.IOException e) {
-      System.err.println("klat collector: cannot listen: " + e);
+      // "cannot listen on 127.0.0.1:4318 (otlp.http.port): address already in use"
+      System.err.println("klat collector: " + e.getMessage());
       System.exit(1);
+      return;
+    } catch (IllegalArgumentException e) {
+      // A TLS or tokens file that cannot be read or loaded, named by its setting.
+      System.err.println("klat collector: " + e.getMessage());
+      System.exit(2);
       return;
     }
     LOG.info(

@@ -39,7 +39,12 @@ import java.util.regex.Pattern;
  *       endpoint on {@code port + 1}; exits once it has joined every record of every round, and
  *       prints its own CPU time per round;
  *   <li>{@code client}: only the client, posting to a {@code server} on {@code port} and reading
- *       its join count from the admin endpoint between rounds, outside the timing.
+ *       its join count from the admin endpoint between rounds, outside the timing;
+ *   <li>{@code secure}: as {@code same}, with two collectors, one plain and one with TLS (a
+ *       throw-away CA's certificate) and a bearer token on OTLP/HTTP; each round posts the same
+ *       bodies to both, interleaved five requests at a time, and the last line is the secured
+ *       throughput over the plain one (a round's: the median of its slices' ratios), the mean of
+ *       the rounds from round 2 on (rounds 0 and 1 warm the JIT) with its 95% interval.
  * </ul>
  *
  * <p>The client's clock is the measure in every mode: the collector answers a request only after it
@@ -61,7 +66,9 @@ public final class IngestBench {
       case "same" -> same(requests, rounds);
       case "server" -> server(requests, rounds, port);
       case "client" -> client(requests, rounds, port);
-      default -> throw new IllegalArgumentException("mode is same, server or client: " + mode);
+      case "secure" -> secure(requests, rounds);
+      default ->
+          throw new IllegalArgumentException("mode is same, server, client or secure: " + mode);
     }
   }
 
@@ -76,6 +83,98 @@ public final class IngestBench {
         report(round, bodies, collector.correlator().stats().joined() - before, seconds);
       }
     }
+  }
+
+  private static void secure(int requests, int rounds) throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("klat-ingest-bench");
+    dev.klat.testsupport.tls.TestPki pki = dev.klat.testsupport.tls.TestPki.create(dir, "bench-ca");
+    dev.klat.testsupport.tls.TestPki.Issued cert =
+        pki.leaf("localhost").server().fileName("collector").issue();
+    java.nio.file.Path tokens = dir.resolve("tokens");
+    String token = "bench-" + Long.toHexString(new java.security.SecureRandom().nextLong());
+    java.nio.file.Files.writeString(tokens, "bench=" + token + "\n");
+    Map<String, String> secured = new java.util.HashMap<>(settings(requests, rounds, 0));
+    secured.put("tls.cert-file", cert.certificatePem().toString());
+    secured.put("tls.key-file", cert.keyPem().toString());
+    secured.put("otlp.auth-tokens-file", tokens.toString());
+    try (Collector plain = Collector.start(CollectorConfig.of(settings(requests, rounds, 0)));
+        Collector secure = Collector.start(CollectorConfig.of(secured))) {
+      URI plainUri = URI.create("http://127.0.0.1:" + plain.otlpAddress().getPort() + "/v1/traces");
+      URI secureUri =
+          URI.create("https://127.0.0.1:" + secure.otlpAddress().getPort() + "/v1/traces");
+      HttpClient plainHttp = HttpClient.newHttpClient();
+      HttpClient secureHttp =
+          HttpClient.newBuilder()
+              .sslContext(dev.klat.collector.security.TlsClients.context(pki, null))
+              .build();
+      List<Double> ratios = new ArrayList<>();
+      for (int round = 0; round < rounds; round++) {
+        List<byte[]> bodies = bodies(requests, round);
+        double plainSeconds = 0;
+        double secureSeconds = 0;
+        List<Double> sliceRatios = new ArrayList<>();
+        // Interleaved in slices of a few requests, in alternating order: on a shared machine the
+        // speed drifts within a round, and both sides see the same drift. A round's ratio is the
+        // median of its slices' ratios, so that a GC pause or another process landing on one
+        // side's slice does not decide the round.
+        for (int from = 0; from < bodies.size(); from += SLICE_REQUESTS) {
+          List<byte[]> slice = bodies.subList(from, Math.min(bodies.size(), from + SLICE_REQUESTS));
+          double p;
+          double t;
+          if ((from / SLICE_REQUESTS) % 2 == 0) {
+            p = post(plainHttp, plainUri, slice, null);
+            t = post(secureHttp, secureUri, slice, "Bearer " + token);
+          } else {
+            t = post(secureHttp, secureUri, slice, "Bearer " + token);
+            p = post(plainHttp, plainUri, slice, null);
+          }
+          plainSeconds += p;
+          secureSeconds += t;
+          sliceRatios.add(p / t);
+        }
+        double joins = (double) requests * PER_REQUEST;
+        java.util.Collections.sort(sliceRatios);
+        double ratio = sliceRatios.get(sliceRatios.size() / 2);
+        System.out.printf(
+            Locale.ROOT,
+            "round %d: plain %.0f joins/s, TLS and token %.0f joins/s, median ratio of %d slices"
+                + " %.3f%n",
+            round,
+            joins / plainSeconds,
+            joins / secureSeconds,
+            sliceRatios.size(),
+            ratio);
+        if (round >= SECURE_WARM_UP_ROUNDS) {
+          ratios.add(ratio);
+        }
+      }
+      if (ratios.size() >= 2) {
+        double mean = ratios.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double variance =
+            ratios.stream().mapToDouble(r -> (r - mean) * (r - mean)).sum() / (ratios.size() - 1);
+        double half = studentT95(ratios.size() - 1) * Math.sqrt(variance / ratios.size());
+        System.out.printf(
+            Locale.ROOT,
+            "TLS and token over plain, OTLP/HTTP joins/s: %.3f (95%% interval %.3f to %.3f,"
+                + " rounds %d to %d)%n",
+            mean,
+            mean - half,
+            mean + half,
+            SECURE_WARM_UP_ROUNDS,
+            rounds - 1);
+      }
+    }
+  }
+
+  private static final int SLICE_REQUESTS = 5;
+
+  // The TLS path has its own code to compile: two rounds, not one, before the ratios count.
+  private static final int SECURE_WARM_UP_ROUNDS = 2;
+
+  // Two-sided 95% quantiles of Student's t for 1 to 10 degrees of freedom, then the normal's.
+  private static double studentT95(int degrees) {
+    double[] t = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228};
+    return degrees <= t.length ? t[degrees - 1] : 1.96;
   }
 
   private static void server(int requests, int rounds, int port) throws Exception {
@@ -142,29 +241,37 @@ public final class IngestBench {
   // A joined record stays in the table for its window, in case another group consumes it too:
   // room for every round, so that no request meets a full table.
   private static Collector startCollector(int requests, int rounds, int port) throws Exception {
-    return Collector.start(
-        CollectorConfig.of(
-            Map.of(
-                "otlp.http.port",
-                Integer.toString(port),
-                "otlp.grpc.enabled",
-                "false",
-                "admin.port",
-                port == 0 ? "0" : Integer.toString(port + 1),
-                "join.max-pending-records",
-                Long.toString((long) rounds * requests * PER_REQUEST + 1))));
+    return Collector.start(CollectorConfig.of(settings(requests, rounds, port)));
+  }
+
+  private static Map<String, String> settings(int requests, int rounds, int port) {
+    return Map.of(
+        "otlp.http.port",
+        Integer.toString(port),
+        "otlp.grpc.enabled",
+        "false",
+        "admin.port",
+        port == 0 ? "0" : Integer.toString(port + 1),
+        "join.max-pending-records",
+        Long.toString((long) rounds * requests * PER_REQUEST + 1));
   }
 
   private static double post(HttpClient http, URI uri, List<byte[]> bodies) throws Exception {
+    return post(http, uri, bodies, null);
+  }
+
+  private static double post(HttpClient http, URI uri, List<byte[]> bodies, String authorization)
+      throws Exception {
     long startNanos = System.nanoTime();
     for (byte[] body : bodies) {
-      HttpResponse<Void> r =
-          http.send(
-              HttpRequest.newBuilder(uri)
-                  .header("Content-Type", "application/x-protobuf")
-                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                  .build(),
-              HttpResponse.BodyHandlers.discarding());
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(uri)
+              .header("Content-Type", "application/x-protobuf")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+      if (authorization != null) {
+        request.header("Authorization", authorization);
+      }
+      HttpResponse<Void> r = http.send(request.build(), HttpResponse.BodyHandlers.discarding());
       if (r.statusCode() != 200) {
         throw new IllegalStateException("HTTP " + r.statusCode());
       }

@@ -199,6 +199,24 @@ class DeployTest {
   }
 
   @Test
+  void theSecuredScrapeExamplePassesPromtoolWithTokenAndCaFiles(@TempDir Path dir)
+      throws Exception {
+    Path config = dir.resolve("prometheus-secured.yml");
+    Files.copy(DEPLOY.resolve("prometheus/prometheus-secured.yml"), config);
+    // promtool checks that the token file exists (the CA it reads only when scraping).
+    Files.createDirectories(dir.resolve("secrets"));
+    Files.writeString(dir.resolve("secrets/klat-admin-token"), "read-token\n");
+    Files.writeString(dir.resolve("secrets/klat-ca.pem"), "");
+    PromtoolTest.Result r = PromtoolTest.run("check", "config", config.toString());
+    assertThat(r.status()).as(r.output()).isZero();
+    JsonNode job = Queries.read(Queries.YAML, config).path("scrape_configs").path(0);
+    assertThat(job.path("scheme").asText()).isEqualTo("https");
+    assertThat(job.path("authorization").path("credentials_file").asText()).isNotEmpty();
+    assertThat(job.path("tls_config").path("ca_file").asText()).isNotEmpty();
+    assertThat(Files.readString(config)).contains("--admin.auth-tokens-file=");
+  }
+
+  @Test
   void prometheusScrapesServicesOnPortsTheyServe() {
     JsonNode config = Queries.read(Queries.YAML, DEPLOY.resolve("prometheus/prometheus.yml"));
     Set<String> brokers = new HashSet<>();

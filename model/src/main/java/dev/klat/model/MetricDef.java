@@ -243,6 +243,29 @@ public final class MetricDef {
           TagKeys.REASON);
 
   /**
+   * {@code klat.collector.auth.requests}: requests to a listener with tokens on, by listener,
+   * result ({@code accepted}, {@code missing}, {@code malformed}, {@code unknown}) and, when
+   * accepted, the token's name.
+   */
+  public static final MetricDef COLLECTOR_AUTH_REQUESTS =
+      counter(
+          "klat.collector.auth.requests",
+          "Requests checked for a bearer token, by listener, result and accepted token's name.",
+          TagKeys.LISTENER,
+          TagKeys.RESULT,
+          TagKeys.TOKEN);
+
+  /**
+   * {@code klat.collector.reload.failures}: changed TLS or tokens files the collector could not
+   * load (it keeps the ones loaded before), by the setting that names them.
+   */
+  public static final MetricDef COLLECTOR_RELOAD_FAILURES =
+      counter(
+          "klat.collector.reload.failures",
+          "Changed TLS or tokens files that could not be loaded; the loaded ones stay in use.",
+          TagKeys.SETTING);
+
+  /**
    * {@code klat.collector.broker.up}: 1 while the collector reads a broker's request metrics (its
    * last scrape succeeded and is recent), 0 while they are missing, stale or unreachable.
    */
@@ -326,6 +349,8 @@ public final class MetricDef {
               COLLECTOR_SPANS_DROPPED,
               COLLECTOR_INSTANTS_CLAMPED,
               COLLECTOR_REQUESTS_REJECTED,
+              COLLECTOR_AUTH_REQUESTS,
+              COLLECTOR_RELOAD_FAILURES,
               COLLECTOR_BROKER_UP,
               COLLECTOR_BROKER_SCRAPE_ERRORS,
               COLLECTOR_BROKER_SCRAPE_AGE,

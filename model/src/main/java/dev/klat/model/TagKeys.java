@@ -42,6 +42,21 @@ public final class TagKeys {
   /** {@value}: the host whose clock an offset is measured to. */
   public static final String TO_HOST = "to_host";
 
+  /**
+   * {@value}: one of the collector's listeners ({@code otlp-http}, {@code otlp-grpc}, {@code
+   * admin}).
+   */
+  public static final String LISTENER = "listener";
+
+  /** {@value}: how a check came out ({@code accepted}, {@code missing}, ...). */
+  public static final String RESULT = "result";
+
+  /** {@value}: the name of a bearer token in its tokens file (never the token). */
+  public static final String TOKEN = "token";
+
+  /** {@value}: the key of a setting, for example {@code tls.cert-file}. */
+  public static final String SETTING = "setting";
+
   private TagKeys() {}
 
   /**

@@ -189,6 +189,10 @@ class NamesTest {
             "klat.collector.instants.clamped COUNTER 1 klat_collector_instants_clamped_total []",
             "klat.collector.requests.rejected COUNTER 1 klat_collector_requests_rejected_total"
                 + " [reason]",
+            "klat.collector.auth.requests COUNTER 1 klat_collector_auth_requests_total"
+                + " [listener, result, token]",
+            "klat.collector.reload.failures COUNTER 1 klat_collector_reload_failures_total"
+                + " [setting]",
             "klat.collector.broker.up GAUGE 1 klat_collector_broker_up [broker]",
             "klat.collector.broker.scrape.errors COUNTER 1"
                 + " klat_collector_broker_scrape_errors_total [broker]",

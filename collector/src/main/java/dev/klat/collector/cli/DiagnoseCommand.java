@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klat.collector.diagnose.DiagnosisReport;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -11,19 +12,30 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * {@code ./klat diagnose}: asks a running collector's {@code /api/diagnosis} and prints the
  * findings. Exit status 0 with an answer (findings or not), 1 when the collector cannot answer, 2
- * for a bad argument.
+ * for a bad argument. With {@code --token-file} it sends the file's token (the whole file, trimmed,
+ * as Prometheus's {@code credentials_file}) as {@code Authorization: Bearer}; with {@code
+ * --ca-file} it trusts the CA certificates of that PEM file for an {@code https} collector instead
+ * of the JVM's.
  */
 public final class DiagnoseCommand {
   static final String USAGE =
-      "usage: ./klat diagnose [--collector http://HOST:PORT] [--topic T] [--group G]"
-          + " [--window 10m]";
+      "usage: ./klat diagnose [--collector http(s)://HOST:PORT] [--topic T] [--group G]"
+          + " [--window 10m] [--token-file FILE] [--ca-file CA.pem]";
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -56,14 +68,23 @@ public final class DiagnoseCommand {
       options.put(name, value);
     }
     String url = url(options);
+    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
+    try {
+      if (options.containsKey("ca-file")) {
+        client.sslContext(trusting(Path.of(options.get("ca-file"))));
+      }
+      if (options.containsKey("token-file")) {
+        request.header("Authorization", "Bearer " + token(Path.of(options.get("token-file"))));
+      }
+    } catch (IOException | GeneralSecurityException e) {
+      err.println("klat diagnose: " + e.getMessage());
+      return 2;
+    }
     try {
       HttpResponse<String> response =
-          HttpClient.newBuilder()
-              .connectTimeout(Duration.ofSeconds(5))
-              .build()
-              .send(
-                  HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
-                  HttpResponse.BodyHandlers.ofString());
+          client.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         err.println(
             "klat diagnose: "
@@ -71,7 +92,10 @@ public final class DiagnoseCommand {
                 + " answered "
                 + response.statusCode()
                 + ": "
-                + response.body());
+                + response.body()
+                + (response.statusCode() == 401
+                    ? " (give a token of its admin.auth-tokens-file with --token-file)"
+                    : ""));
         return response.statusCode() == 400 ? 2 : 1;
       }
       DiagnosisReport report = JSON.readValue(response.body(), DiagnosisReport.class);
@@ -91,8 +115,42 @@ public final class DiagnoseCommand {
     }
   }
 
+  /** The token in {@code file}: its whole content, trimmed. */
+  static String token(Path file) throws IOException {
+    String token = Files.readString(file, StandardCharsets.UTF_8).strip();
+    if (token.isEmpty() || token.chars().anyMatch(Character::isWhitespace)) {
+      throw new IOException(
+          "--token-file " + file + " must hold one token (no spaces or line breaks)");
+    }
+    return token;
+  }
+
+  /** A TLS context trusting the CA certificates of a PEM file. */
+  static SSLContext trusting(Path caFile) throws IOException, GeneralSecurityException {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    store.load(null, null);
+    int i = 0;
+    try (InputStream in = Files.newInputStream(caFile)) {
+      for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        store.setCertificateEntry("ca-" + i++, c);
+      }
+    } catch (IOException e) {
+      throw new IOException("--ca-file: cannot read " + caFile + ": " + e.getMessage(), e);
+    }
+    if (i == 0) {
+      throw new GeneralSecurityException("--ca-file " + caFile + " holds no PEM certificate");
+    }
+    TrustManagerFactory trust = TrustManagerFactory.getInstance("PKIX");
+    trust.init(store);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, trust.getTrustManagers(), null);
+    return context;
+  }
+
   private static boolean isOption(String name) {
     return name.equals("collector")
+        || name.equals("token-file")
+        || name.equals("ca-file")
         || name.equals("topic")
         || name.equals("group")
         || name.equals("window");

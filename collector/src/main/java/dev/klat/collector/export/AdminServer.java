@@ -15,6 +15,7 @@ import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
+import dev.klat.collector.security.ListenerSecurity;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -38,7 +39,9 @@ import java.util.logging.Logger;
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
  * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
  * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers},
- * {@code /healthz} (liveness) and {@code /readyz} (readiness: {@code /metrics} can be produced).
+ * {@code /healthz} (liveness), {@code /readyz} (readiness: {@code /metrics} can be produced),
+ * and the page. With tokens on, {@code /metrics} and {@code /api/*} need one; the probes and the
+ * page (which asks for the token when an API call gets 401) stay open.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -97,38 +100,15 @@ public final class AdminServer implements AutoCloseable {
       Supplier<List<ClockOffset>> clocks,
       Supplier<Map<String, Long>> stats,
       Supplier<String> brokersJson,
-      Supplier<String> problem)
-      throws IOException {
-    this(
-        address,
-        metrics,
-        recent,
-        history,
-        clocks,
-        stats,
-        brokersJson,
-        problem,
-        DEFAULT_METRICS_MAX_BYTES);
-  }
-
-  /**
-   * @param metricsMaxBytes the most bytes a {@code /metrics} answer holds ({@code
-   *     metrics.max-bytes}); series beyond it are dropped and counted
-   */
-  public AdminServer(
-      InetSocketAddress address,
-      Supplier<List<Exposition.Family>> metrics,
-      RecentQueries recent,
-      BreakdownHistory history,
-      Supplier<List<ClockOffset>> clocks,
-      Supplier<Map<String, Long>> stats,
-      Supplier<String> brokersJson,
       Supplier<String> problem,
+      ListenerSecurity security,
       int metricsMaxBytes)
       throws IOException {
     this.metrics = metrics;
     this.metricsMaxBytes = metricsMaxBytes;
-    server = HttpServer.create(address, 64);
+    // With tokens on, every context but the probes' and the page's needs one (an unknown /api/
+    // path too: 401, then 404).
+    server = security.httpServer(address, 64, "/healthz", "/readyz", "/");
     executor =
         Executors.newFixedThreadPool(
             2,
@@ -180,6 +160,7 @@ public final class AdminServer implements AutoCloseable {
         "/api/brokers",
         exchange ->
             serve(exchange, ex -> new Response(200, "application/json", brokersJson.get())));
+    server.createContext("/api/", exchange -> serve(exchange, ex -> NOT_FOUND));
     server.createContext("/healthz", exchange -> serve(exchange, ex -> health(problem.get())));
     server.createContext("/readyz", exchange -> serve(exchange, ex -> readiness()));
     String page = loadPage();
@@ -263,6 +244,10 @@ public final class AdminServer implements AutoCloseable {
   }
 
   record Response(int status, String contentType, String body) {}
+
+  private static final Response NOT_FOUND = new Response(404, "text/plain", "not found\n");
+
+  /** {@code /readyz}: 200 while the collector serves. */
 
   private static void serve(HttpExchange exchange, Function<HttpExchange, Response> handler) {
     // The request body is never read: GET has none, and reading a missing one would block.

@@ -3,12 +3,20 @@ package dev.klat.collector.export;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.OtlpPaths;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporterBuilder;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -43,16 +51,53 @@ public final class TraceExporter implements AutoCloseable {
    * @param queueCapacity how many breakdowns may wait to be sent
    */
   public TraceExporter(String endpoint, int queueCapacity) {
+    this(new Settings(endpoint, queueCapacity, Map.of(), null, null, null));
+  }
+
+  /**
+   * Where and how traces go: {@code traces.endpoint}, {@code traces.queue-size}, {@code
+   * traces.headers} (sent with every request, for example a tenant or an {@code Authorization}),
+   * {@code traces.certificate} (PEM: the CA an {@code https} endpoint's certificate chains to,
+   * instead of the JVM's), {@code traces.client.certificate} and {@code traces.client.key} (PEM,
+   * the key PKCS#8: this collector's certificate, when the endpoint asks for one).
+   *
+   * @param certificate null for the JVM's trusted CAs
+   * @param clientCertificate null for none, as {@code clientKey}
+   */
+  public record Settings(
+      String endpoint,
+      int queueCapacity,
+      Map<String, String> headers,
+      Path certificate,
+      Path clientCertificate,
+      Path clientKey) {}
+
+  /**
+   * Starts the exporter.
+   *
+   * @throws IllegalArgumentException naming the setting whose file cannot be read
+   */
+  public TraceExporter(Settings settings) {
+    String endpoint = settings.endpoint();
     String url =
         endpoint.endsWith(OtlpPaths.TRACES) ? endpoint : stripSlash(endpoint) + OtlpPaths.TRACES;
-    this.queue = new ArrayBlockingQueue<>(queueCapacity);
-    this.exporter =
+    this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
+    OtlpHttpSpanExporterBuilder builder =
         OtlpHttpSpanExporter.builder()
             .setEndpoint(url)
             .setTimeout(TIMEOUT)
             .setConnectTimeout(Duration.ofSeconds(5))
-            .setRetryPolicy(null)
-            .build();
+            .setRetryPolicy(null);
+    settings.headers().forEach(builder::addHeader);
+    if (settings.certificate() != null) {
+      builder.setTrustedCertificates(read("traces.certificate", settings.certificate()));
+    }
+    if (settings.clientCertificate() != null) {
+      builder.setClientTls(
+          read("traces.client.key", settings.clientKey()),
+          read("traces.client.certificate", settings.clientCertificate()));
+    }
+    this.exporter = builder.build();
     this.thread = new Thread(this::run, "klat-trace-exporter");
     thread.setDaemon(true);
     thread.start();
@@ -111,6 +156,54 @@ public final class TraceExporter implements AutoCloseable {
       // The exporter logs the failure itself, throttled.
       dropped.addAndGet(batch.size());
     }
+  }
+
+  private static byte[] read(String setting, Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(setting + ": cannot read " + file + ": " + e, e);
+    }
+  }
+
+  /**
+   * Parses {@code traces.headers} as OpenTelemetry's {@code OTEL_EXPORTER_OTLP_HEADERS}: {@code
+   * key=value} pairs separated by commas, each side URL-decoded (so {@code %2C} is a comma in a
+   * value) and trimmed. The message of a bad value names the pair by position, never its value (it
+   * may be a credential).
+   *
+   * @throws IllegalArgumentException naming {@code setting}
+   */
+  public static Map<String, String> parseHeaders(String setting, String value) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    if (value == null || value.isBlank()) {
+      return headers;
+    }
+    String[] pairs = value.split(",");
+    for (int i = 0; i < pairs.length; i++) {
+      String pair = pairs[i];
+      int eq = pair.indexOf('=');
+      String key;
+      String decoded;
+      try {
+        key = eq < 0 ? "" : decode(pair.substring(0, eq)).trim();
+        decoded = eq < 0 ? "" : decode(pair.substring(eq + 1)).trim();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            setting + ": pair " + (i + 1) + " has a bad %-escape (key=value,key2=value2)");
+      }
+      if (key.isEmpty() || !key.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+        throw new IllegalArgumentException(
+            setting + ": pair " + (i + 1) + " is not key=value with a header name as key");
+      }
+      headers.put(key, decoded);
+    }
+    return headers;
+  }
+
+  // Percent-decoding only: a '+' stays a '+' (a base64 credential keeps it).
+  private static String decode(String s) {
+    return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   private static String stripSlash(String s) {

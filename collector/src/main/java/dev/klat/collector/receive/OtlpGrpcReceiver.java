@@ -1,5 +1,6 @@
 package dev.klat.collector.receive;
 
+import dev.klat.collector.security.ListenerSecurity;
 import dev.klat.model.ClockSyncHeaders;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -68,18 +69,37 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
    */
   public OtlpGrpcReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest)
       throws IOException {
-    this(address, limits, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
+    this(address, limits, ingest, ListenerSecurity.PLAIN, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
-  /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
+  /** As above, with TLS and tokens as {@code security} says. */
+  public OtlpGrpcReceiver(
+      InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest, ListenerSecurity security)
+      throws IOException {
+    this(address, limits, ingest, security, SyncStamps.SYSTEM_EPOCH_NANOS);
+  }
+
+  /** Plain, on the given wall clock (nanoseconds since the epoch), for the tests. */
   OtlpGrpcReceiver(
       InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest, LongSupplier epochNanos)
+      throws IOException {
+    this(address, limits, ingest, ListenerSecurity.PLAIN, epochNanos);
+  }
+
+  private OtlpGrpcReceiver(
+      InetSocketAddress address,
+      ReceiverLimits limits,
+      OtlpSink ingest,
+      ListenerSecurity security,
+      LongSupplier epochNanos)
       throws IOException {
     this.ingest = ingest;
     this.epochNanos = epochNanos;
     this.slots = new RequestSlots(limits.maxConcurrentRequests(), "klat-otlp-grpc");
+    // TLS and the token interceptor, when on, are the security's part of the server.
     this.server =
-        NettyServerBuilder.forAddress(address)
+        security
+            .grpc(NettyServerBuilder.forAddress(address))
             .executor(slots.executor())
             .maxInboundMessageSize(limits.maxBodyBytes())
             .addService(service(TRACE_SERVICE, true))

@@ -2,6 +2,7 @@ package dev.klat.collector.receive;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.klat.collector.security.ListenerSecurity;
 import dev.klat.model.ClockSyncHeaders;
 import dev.klat.model.OtlpPaths;
 import java.io.IOException;
@@ -54,18 +55,36 @@ public final class OtlpHttpReceiver implements AutoCloseable {
    */
   public OtlpHttpReceiver(InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest)
       throws IOException {
-    this(address, limits, ingest, SyncStamps.SYSTEM_EPOCH_NANOS);
+    this(address, limits, ingest, ListenerSecurity.PLAIN, SyncStamps.SYSTEM_EPOCH_NANOS);
   }
 
-  /** As above, on the given wall clock (nanoseconds since the epoch), for the tests. */
+  /** As above, with TLS and tokens as {@code security} says. */
+  public OtlpHttpReceiver(
+      InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest, ListenerSecurity security)
+      throws IOException {
+    this(address, limits, ingest, security, SyncStamps.SYSTEM_EPOCH_NANOS);
+  }
+
+  /** Plain, on the given wall clock (nanoseconds since the epoch), for the tests. */
   OtlpHttpReceiver(
       InetSocketAddress address, ReceiverLimits limits, OtlpSink ingest, LongSupplier epochNanos)
+      throws IOException {
+    this(address, limits, ingest, ListenerSecurity.PLAIN, epochNanos);
+  }
+
+  private OtlpHttpReceiver(
+      InetSocketAddress address,
+      ReceiverLimits limits,
+      OtlpSink ingest,
+      ListenerSecurity security,
+      LongSupplier epochNanos)
       throws IOException {
     this.epochNanos = epochNanos;
     this.maxBodyBytes = limits.maxBodyBytes();
     this.ingest = ingest;
     this.slots = new RequestSlots(limits.maxConcurrentRequests(), "klat-otlp-http");
-    this.server = HttpServer.create(address, 256);
+    // HTTPS when TLS is on; with tokens, every context checks one before its handler runs.
+    this.server = security.httpServer(address, 256);
     server.setExecutor(slots.executor());
     server.createContext(OtlpPaths.TRACES, exchange -> handle(exchange, Signal.TRACES));
     server.createContext(OtlpPaths.METRICS, exchange -> handle(exchange, Signal.METRICS));

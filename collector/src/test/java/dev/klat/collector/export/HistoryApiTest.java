@@ -89,7 +89,9 @@ class HistoryApiTest {
             List::of,
             Map::of,
             () -> "[]",
-            () -> null);
+            () -> null,
+            dev.klat.collector.security.ListenerSecurity.PLAIN,
+            AdminServer.DEFAULT_METRICS_MAX_BYTES);
   }
 
   @AfterAll

@@ -107,6 +107,7 @@ class MetricsBudgetTest {
         Map::of,
         () -> "[]",
         () -> null,
+        dev.klat.collector.security.ListenerSecurity.PLAIN,
         maxBytes);
   }
 

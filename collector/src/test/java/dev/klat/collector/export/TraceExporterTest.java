@@ -52,6 +52,66 @@ class TraceExporterTest {
   }
 
   @Test
+  void anHttpsEndpointGetsTheHeadersAndTheClientCertificateAndIsTrustedByItsCa(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    dev.klat.testsupport.tls.TestPki pki = dev.klat.testsupport.tls.TestPki.create(dir, "tempo-ca");
+    dev.klat.testsupport.tls.TestPki.Issued tempo = pki.leaf("localhost").server().issue();
+    dev.klat.testsupport.tls.TestPki.Issued collector = pki.leaf("collector").client().issue();
+    BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+    com.sun.net.httpserver.HttpsServer server =
+        com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setHttpsConfigurator(
+        dev.klat.collector.security.ServerTls.load(
+                tempo.certificatePem(), tempo.keyPem(), pki.caPem())
+            .httpsConfigurator(dev.klat.collector.security.ClientAuth.NEED));
+    server.createContext(
+        "/",
+        exchange -> {
+          javax.net.ssl.SSLSession session =
+              ((com.sun.net.httpserver.HttpsExchange) exchange).getSSLSession();
+          seen.add(
+              exchange.getRequestHeaders().getFirst("X-Scope-OrgID")
+                  + " "
+                  + exchange.getRequestHeaders().getFirst("Authorization")
+                  + " "
+                  + ((java.security.cert.X509Certificate) session.getPeerCertificates()[0])
+                      .getSubjectX500Principal()
+                      .getName());
+          exchange.getRequestBody().readAllBytes();
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    server.start();
+    java.util.Map<String, String> headers =
+        TraceExporter.parseHeaders(
+            "traces.headers", "X-Scope-OrgID=klat,Authorization=Bearer%20a+b=");
+    TraceExporter exporter =
+        new TraceExporter(
+            new TraceExporter.Settings(
+                "https://localhost:" + server.getAddress().getPort(),
+                8,
+                headers,
+                pki.caPem(),
+                collector.certificatePem(),
+                collector.keyPem()));
+    try {
+      exporter.offer(BreakdownSpansTest.joinLogAppendTimeRecord());
+      assertThat(seen.poll(20, TimeUnit.SECONDS))
+          .isEqualTo("klat Bearer a+b= O=klat tests,CN=collector");
+    } finally {
+      server.stop(0);
+      exporter.close();
+    }
+  }
+
+  @Test
+  void badHeadersAreNamedByPositionNotByValue() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> TraceExporter.parseHeaders("traces.headers", "a=1,secret-without-key"))
+        .hasMessage("traces.headers: pair 2 is not key=value with a header name as key");
+  }
+
+  @Test
   void anUnreachableEndpointDropsAndCountsInsteadOfBlockingTheJoin() throws Exception {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0)) {

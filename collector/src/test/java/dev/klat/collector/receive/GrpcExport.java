@@ -2,7 +2,6 @@ package dev.klat.collector.receive;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +14,7 @@ public final class GrpcExport {
   /** What the receiver answered: its headers (empty on an error), trailers and status. */
   public record Answer(Metadata headers, Metadata trailers, Status status) {}
 
-  public static Answer traces(ManagedChannel channel, byte[] body) throws Exception {
+  public static Answer traces(io.grpc.Channel channel, byte[] body) throws Exception {
     CompletableFuture<Answer> done = new CompletableFuture<>();
     Metadata[] headers = {new Metadata()};
     ClientCall<byte[], byte[]> call =

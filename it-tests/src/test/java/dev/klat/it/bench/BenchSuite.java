@@ -691,6 +691,32 @@ public final class BenchSuite {
     System.out.println("collector: " + String.join(" ", ingest));
     String ingestOut = run(ingest, 1800);
 
+    // The same path with TLS and a token, against a plain collector in the same run.
+    String secureArgs =
+        System.getProperty("bench.collector.secure", quick ? "20 6" : "100 16").trim();
+    String secureOut = "";
+    if (!secureArgs.isEmpty()) {
+      List<String> secure = new ArrayList<>(prefix);
+      secure.addAll(
+          List.of(
+              javaExecutable(),
+              "-Xmx3g",
+              "-XX:+UseParallelGC",
+              "-cp",
+              String.join(
+                  File.pathSeparator,
+                  classpath,
+                  codeSource("dev.klat.testsupport.tls.TestPki"),
+                  codeSource("org.bouncycastle.cert.X509v3CertificateBuilder"),
+                  codeSource("org.bouncycastle.asn1.x509.Extension"),
+                  codeSource("org.bouncycastle.asn1.cms.ContentInfo")),
+              "dev.klat.collector.IngestBench"));
+      secure.addAll(List.of(secureArgs.split("\\s+")));
+      secure.add("secure");
+      System.out.println("collector: " + String.join(" ", secure));
+      secureOut = run(secure, 1800);
+    }
+
     StringBuilder out = new StringBuilder();
     out.append("\n## Collector\n\n");
     out.append(
@@ -735,8 +761,27 @@ public final class BenchSuite {
     if (!found) {
       out.append("| IngestBench | ? (no round reported) | |\n");
     }
+    if (!secureArgs.isEmpty()) {
+      Matcher ratio = SECURE_RATIO.matcher(secureOut);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%nOTLP/HTTP with TLS and a bearer token over plain (`IngestBench %s secure`, both"
+                  + " collectors in one JVM, interleaved five requests at a time): %s.%n",
+              secureArgs,
+              ratio.find()
+                  ? ratio.group(1)
+                      + " of the plain joins per second (95% interval "
+                      + ratio.group(2)
+                      + ")"
+                  : "? (no ratio reported)"));
+    }
     return out.toString();
   }
+
+  private static final Pattern SECURE_RATIO =
+      Pattern.compile(
+          "over plain, OTLP/HTTP joins/s: ([0-9.]+) \\(95% interval (-?[0-9.]+ to -?[0-9.]+)");
 
   private static String codeSource(String className) {
     try {

@@ -39,9 +39,9 @@ import java.util.logging.Logger;
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
  * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
  * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers},
- * {@code /healthz} (liveness), {@code /readyz} (readiness: {@code /metrics} can be produced),
- * and the page. With tokens on, {@code /metrics} and {@code /api/*} need one; the probes and the
- * page (which asks for the token when an API call gets 401) stay open.
+ * {@code /healthz} (liveness), {@code /readyz} (readiness: {@code /metrics} can be produced), and
+ * the page. With tokens on, {@code /metrics} and {@code /api/*} need one; the probes and the page
+ * (which asks for the token when an API call gets 401) stay open.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -131,7 +131,7 @@ public final class AdminServer implements AutoCloseable {
                       om
                           ? PrometheusWriter.OPENMETRICS_CONTENT_TYPE
                           : PrometheusWriter.TEXT_CONTENT_TYPE,
-                      metricsText(om, true).text());
+                      scrape(om).text());
                 }));
     server.createContext(
         "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent)));
@@ -199,24 +199,64 @@ public final class AdminServer implements AutoCloseable {
   private static final String OWN_FAMILY_PREFIX = "klat_collector_";
 
   /**
-   * {@code /readyz}: 200 when {@code /metrics} can be produced now, 503 with the reason when it
-   * cannot (a part failed, or the heap could not hold it). Produces it to find out, so a probe
-   * costs what a scrape does. {@code /healthz} is liveness only and does not depend on it.
+   * {@code /readyz}: 200 when {@code /metrics} can be produced, 503 with the reason when it cannot
+   * (a part failed, or the heap could not hold it). The outcome of a scrape in the last {@link
+   * #READINESS_REUSE_NANOS} answers; without one, {@code /metrics} is produced to find out, so a
+   * readiness probe between scrapes costs at most one rendering per that interval and never doubles
+   * the cost of a scraped collector. {@code /healthz} is liveness only and does not depend on it.
    */
   Response readiness() {
-    try {
-      PrometheusWriter.Written written = metricsText(false, false);
-      return new Response(
-          200,
-          "text/plain",
-          "ready: /metrics is "
-              + written.text().length()
-              + " characters, "
-              + written.seriesDropped()
-              + " series over metrics.max-bytes dropped\n");
-    } catch (RuntimeException | OutOfMemoryError e) {
-      return new Response(503, "text/plain", "/metrics cannot be produced: " + e + "\n");
+    Rendering last = lastRendering;
+    if (last == null || System.nanoTime() - last.atNanos() > READINESS_REUSE_NANOS) {
+      try {
+        last = rendered(metricsText(false, false));
+      } catch (RuntimeException | OutOfMemoryError e) {
+        last = failed(e);
+      }
     }
+    return last.problem() == null
+        ? new Response(
+            200,
+            "text/plain",
+            "ready: /metrics is "
+                + last.characters()
+                + " characters, "
+                + last.seriesDropped()
+                + " series over metrics.max-bytes dropped\n")
+        : new Response(503, "text/plain", "/metrics cannot be produced: " + last.problem() + "\n");
+  }
+
+  /** How long a rendering of {@code /metrics} answers {@code /readyz}: 30 s. */
+  static final long READINESS_REUSE_NANOS = 30_000_000_000L;
+
+  private volatile Rendering lastRendering;
+
+  /** What the last rendering of {@code /metrics} gave: its size, or why it failed. */
+  private record Rendering(long atNanos, int characters, long seriesDropped, String problem) {}
+
+  /** A scrape of {@code /metrics}, remembered for {@code /readyz}. */
+  private PrometheusWriter.Written scrape(boolean openMetrics) {
+    try {
+      PrometheusWriter.Written written = metricsText(openMetrics, true);
+      rendered(written);
+      return written;
+    } catch (RuntimeException | OutOfMemoryError e) {
+      failed(e);
+      throw e;
+    }
+  }
+
+  private Rendering rendered(PrometheusWriter.Written written) {
+    Rendering r =
+        new Rendering(System.nanoTime(), written.text().length(), written.seriesDropped(), null);
+    lastRendering = r;
+    return r;
+  }
+
+  private Rendering failed(Throwable e) {
+    Rendering r = new Rendering(System.nanoTime(), 0, 0, e.toString());
+    lastRendering = r;
+    return r;
   }
 
   /**
@@ -248,7 +288,6 @@ public final class AdminServer implements AutoCloseable {
   private static final Response NOT_FOUND = new Response(404, "text/plain", "not found\n");
 
   /** {@code /readyz}: 200 while the collector serves. */
-
   private static void serve(HttpExchange exchange, Function<HttpExchange, Response> handler) {
     // The request body is never read: GET has none, and reading a missing one would block.
     try {

@@ -53,7 +53,7 @@ final class OtlpJson {
       throws MalformedException {
     // Plain loops, no lambdas per element: a body of empty objects then allocates nothing per
     // element (JsonBodyMemoryTest measures it).
-    Resources resources = new Resources();
+    OtlpSpan span = new OtlpSpan();
     try (JsonParser p = open(body, length)) {
       object(p, "request");
       while (nextField(p)) {
@@ -62,66 +62,67 @@ final class OtlpJson {
           continue;
         }
         while (p.nextToken() != JsonToken.END_ARRAY) {
-          object(p, "resourceSpans");
-          Map<String, Object> resource = Map.of();
-          while (nextField(p)) {
-            if (p.currentName().equals("resource")) {
-              resource = resource(p);
-            } else {
-              p.skipChildren();
-            }
-          }
-          resources.add(resource);
+          resourceSpans(p, body, span, sink);
         }
       }
       end(p);
     } catch (IOException e) {
       throw malformed(e);
     }
-    OtlpSpan span = new OtlpSpan();
-    int index = 0;
-    try (JsonParser p = open(body, length)) {
-      object(p, "request");
-      while (nextField(p)) {
-        if (!is(p.currentName(), "resourceSpans", "resource_spans") || !array(p, "resourceSpans")) {
-          p.skipChildren();
-          continue;
+  }
+
+  /**
+   * One {@code ResourceSpans}. Its spans leave complete as soon as they are read, so they need
+   * their resource first: when the resource comes first (as OpenTelemetry's SDKs write it) the
+   * spans are read in the same pass; a scope list before the resource is skipped, its bytes read
+   * again once the resource is known. Only one resource is held at a time.
+   */
+  private static void resourceSpans(
+      JsonParser p, byte[] body, OtlpSpan span, OtlpProtobuf.SpanSink sink)
+      throws IOException, MalformedException {
+    object(p, "resourceSpans");
+    Map<String, Object> resource = Map.of();
+    boolean resourceRead = false;
+    long[] later = null; // start and end offsets of scope lists that came before the resource
+    int laterCount = 0;
+    while (nextField(p)) {
+      String name = p.currentName();
+      if (name.equals("resource")) {
+        resource = resource(p);
+        resourceRead = true;
+      } else if (!is(name, "scopeSpans", "scope_spans") || !array(p, "scopeSpans")) {
+        p.skipChildren();
+      } else if (resourceRead) {
+        scopeSpansList(p, span, resource, sink);
+      } else {
+        long start = p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        long end = p.currentTokenLocation().getByteOffset() + 1;
+        if (later == null) {
+          later = new long[2];
+        } else if (laterCount * 2 == later.length) {
+          later = Arrays.copyOf(later, later.length * 2);
         }
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          Map<String, Object> resource = resources.get(index++);
-          object(p, "resourceSpans");
-          while (nextField(p)) {
-            if (is(p.currentName(), "scopeSpans", "scope_spans") && array(p, "scopeSpans")) {
-              while (p.nextToken() != JsonToken.END_ARRAY) {
-                scopeSpans(p, span, resource, sink);
-              }
-            } else {
-              p.skipChildren();
-            }
-          }
-        }
+        later[laterCount * 2] = start;
+        later[laterCount * 2 + 1] = end;
+        laterCount++;
       }
-    } catch (IOException e) {
-      throw malformed(e);
+    }
+    for (int i = 0; i < laterCount; i++) {
+      int start = (int) later[2 * i];
+      try (JsonParser again = JSON.createParser(body, start, (int) later[2 * i + 1] - start)) {
+        again.nextToken();
+        scopeSpansList(again, span, resource, sink);
+      }
     }
   }
 
-  /** The resources of a trace request in order, the empty ones shared. */
-  private static final class Resources {
-    @SuppressWarnings("unchecked")
-    private Map<String, Object>[] items = new Map[16];
-
-    private int size;
-
-    void add(Map<String, Object> resource) {
-      if (size == items.length) {
-        items = Arrays.copyOf(items, size * 2);
-      }
-      items[size++] = resource;
-    }
-
-    Map<String, Object> get(int index) {
-      return items[index];
+  // The elements of a scopeSpans array, the parser on its start.
+  private static void scopeSpansList(
+      JsonParser p, OtlpSpan span, Map<String, Object> resource, OtlpProtobuf.SpanSink sink)
+      throws IOException, MalformedException {
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      scopeSpans(p, span, resource, sink);
     }
   }
 

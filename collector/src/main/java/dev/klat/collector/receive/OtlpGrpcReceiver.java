@@ -31,13 +31,13 @@ import java.util.logging.Logger;
  * UNAVAILABLE, which OTLP clients retry.
  *
  * <p>Memory: Netty holds a call's message until it is whole, up to {@code maxBodyBytes} of direct
- * memory. So a call takes a place among {@link ReceiverLimits#maxCallsReceiving()} (the receiving
- * budget in bodies of the largest size) from its start to its last byte, and is refused with
- * UNAVAILABLE (counted as {@code receiving-full}) when none is free; a call whose message has not
- * arrived whole within the read timeout is cancelled with DEADLINE_EXCEEDED (counted as {@code
- * read-timeout}), which frees what it held; and a connection must finish its handshake within the
- * read timeout, answer keep-alive pings and carry a call at least every five minutes. Once whole, a
- * message takes a decode slot like an HTTP body.
+ * memory, then it is copied to the heap for decoding. So a call takes a place among {@link
+ * ReceiverLimits#maxCallsReceiving()} (the receiving budget in bodies of the largest size) from its
+ * start to its answer, and is refused with UNAVAILABLE (counted as {@code receiving-full}) when
+ * none is free; a call whose message has not arrived whole within the read timeout is cancelled
+ * with DEADLINE_EXCEEDED (counted as {@code read-timeout}), which frees what it held; and a
+ * connection must finish its handshake within the read timeout, answer keep-alive pings and carry a
+ * call at least every five minutes. Once whole, a message takes a decode slot like an HTTP body.
  *
  * <p>Every answer carries the collector's wall clock at the call's start and at its answer ({@link
  * ClockSyncHeaders}, lower case): as response headers on success, as trailers on an error.
@@ -73,7 +73,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
 
   private final OtlpSink ingest;
   private final LongSupplier epochNanos;
-  private final Semaphore callsReceiving;
+  private final Semaphore callsHeld;
   private final long readTimeoutMillis;
   private final ScheduledExecutorService deadlines;
 
@@ -101,7 +101,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
     // gRPC's callbacks never wait for the wire (a message arrives whole), so two threads beside
     // the slots answer refusals.
     this.slots = new RequestSlots(limits.maxConcurrentRequests(), 2, "klat-otlp-grpc", null);
-    this.callsReceiving = new Semaphore(limits.maxCallsReceiving());
+    this.callsHeld = new Semaphore(limits.maxCallsReceiving());
     this.readTimeoutMillis = limits.readTimeoutMillis();
     this.deadlines =
         Executors.newSingleThreadScheduledExecutor(
@@ -149,7 +149,7 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
   private ServerCallHandler<byte[], byte[]> handler(boolean traces) {
     return (call, headers) -> {
       long receiveNanos = epochNanos.getAsLong();
-      if (!callsReceiving.tryAcquire()) {
+      if (!callsHeld.tryAcquire()) {
         ingest.stats().rejected("receiving-full");
         call.close(
             Status.UNAVAILABLE.withDescription(
@@ -189,12 +189,19 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
               return; // cut off by the read timeout
             }
           }
-          if (request == null) {
-            call.close(
-                Status.INVALID_ARGUMENT.withDescription("no request message"), sync(receiveNanos));
-            return;
+          try {
+            if (request == null) {
+              call.close(
+                  Status.INVALID_ARGUMENT.withDescription("no request message"),
+                  sync(receiveNanos));
+              return;
+            }
+            answer(call, traces, request, receiveNanos);
+          } finally {
+            // The message is dropped with the answer: its place goes back now.
+            request = null;
+            callsHeld.release();
           }
-          answer(call, traces, request, receiveNanos);
         }
 
         @Override
@@ -211,8 +218,9 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
   }
 
   /**
-   * A call from its start to its last byte: its place among the calls arriving is given back once,
-   * when the message is whole, the call is cancelled, or the read timeout cuts it off.
+   * A call from its start to its last byte: it ends once, when the message is whole (its place
+   * among the calls held goes back after the answer), or when the call is cancelled or the read
+   * timeout cuts it off (its place goes back at once).
    */
   private final class Arrival {
     static final int ARRIVING = 0;
@@ -229,7 +237,9 @@ public final class OtlpGrpcReceiver implements AutoCloseable {
       if (!state.compareAndSet(ARRIVING, end)) {
         return false;
       }
-      callsReceiving.release();
+      if (end != ARRIVED) {
+        callsHeld.release();
+      }
       ScheduledFuture<?> d = deadline;
       if (d != null && end != TIMED_OUT) {
         d.cancel(false);

@@ -31,13 +31,13 @@ import java.util.zip.ZipException;
  * so that an agent measures its clock against the collector's on exports it makes anyway.
  *
  * <p>Memory: a body is read into a buffer that grows as its bytes arrive, each growth taken from
- * the receiver's budget of bytes still arriving ({@code maxReceivingBytes}; 503 with {@code
- * Retry-After} when it is spent); a decode slot ({@code maxConcurrentRequests}) is taken only once
- * the body is whole, so a slow sender holds a thread and the bytes it sent, never a slot. A request
- * that has not arrived whole within the read timeout is cut off by the JDK's server (the process
- * sets {@code sun.net.httpserver.maxReqTime}, see {@code collector/DESIGN.md}) and counted as
- * {@code read-timeout}. At most {@code maxReceivingBytes} plus {@code maxConcurrentRequests} bodies
- * of at most {@code maxBodyBytes} are held at once.
+ * the receiver's budget of bytes ({@code maxReceivingBytes}; 503 with {@code Retry-After} when it
+ * is spent) and given back when the request ends, so the bodies held never pass that budget; a
+ * decode slot ({@code maxConcurrentRequests}) is taken only once the body is whole, so a slow
+ * sender holds a thread and the bytes it sent, never a slot. A request that has not arrived whole
+ * within the read timeout is cut off by the JDK's server (the process sets {@code
+ * sun.net.httpserver.maxReqTime}, see {@code collector/DESIGN.md}) and counted as {@code
+ * read-timeout}.
  */
 public final class OtlpHttpReceiver implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(OtlpHttpReceiver.class.getName());

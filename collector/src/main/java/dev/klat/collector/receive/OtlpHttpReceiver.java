@@ -48,9 +48,11 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   // Threads for bodies still arriving, beside those of the decode slots: each slow sender holds one
   // until the read timeout; more slow senders than this make requests queue, never refused.
   static final int RECEIVING_THREADS = 32;
-  // A body's buffer starts at most this large and doubles as its bytes arrive, so that a sender
-  // announcing a large body and sending nothing holds no more than this.
-  static final int FIRST_BUFFER_BYTES = 64 * 1024;
+  // A body's buffer starts at its announced length, at most this large, and doubles as its bytes
+  // arrive past it: an agent's batch (a few hundred KiB) is read into one array, while senders that
+  // announce a large body and send nothing hold at most this each, and, one per request thread, at
+  // most (32 + slots) MiB in all, less than the default budget.
+  static final int FIRST_BUFFER_BYTES = 1024 * 1024;
   // A body that has arrived whole waits this long for a decode slot before 503.
   static final long SLOT_WAIT_MILLIS = 1_000;
   private static final BusyException RECEIVING_FULL =

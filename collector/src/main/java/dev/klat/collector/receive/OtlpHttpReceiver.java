@@ -191,11 +191,14 @@ public final class OtlpHttpReceiver implements AutoCloseable {
           refuseBusy(exchange, 503, json, e);
           return;
         } catch (IOException e) {
-          // Closed under the read: by the JDK's server when the read timeout passed, else by the
-          // client.
-          if (System.nanoTime() - startNanos >= readTimeoutNanos) {
-            ingest.stats().rejected("read-timeout");
-          }
+          // Closed under the read: by the JDK's server when the read timeout passed (its clock
+          // started before this handler, at the connection's first byte), else by the client.
+          ingest
+              .stats()
+              .rejected(
+                  System.nanoTime() - startNanos >= readTimeoutNanos
+                      ? "read-timeout"
+                      : "connection-lost");
           exchange.close();
           return;
         }

@@ -210,7 +210,9 @@ public final class Collector implements AutoCloseable {
     ReceiverLimits limits =
         new ReceiverLimits(
             config.positiveInt("otlp.max-body-bytes"),
-            config.positiveInt("otlp.max-concurrent-requests"));
+            config.positiveInt("otlp.max-concurrent-requests"),
+            config.positiveLong("otlp.max-receiving-bytes"),
+            config.durationMillis("otlp.read-timeout"));
     try {
       if (mode != Mode.JOIN) {
         InetSocketAddress http = address(config, "otlp.http.host", "otlp.http.port");

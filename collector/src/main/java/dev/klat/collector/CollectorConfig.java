@@ -379,6 +379,11 @@ public final class CollectorConfig {
     return typed(key).intValue(string(key));
   }
 
+  /** A whole number that may exceed an int (a byte count). */
+  long positiveLong(String key) {
+    return typed(key).longValue(string(key));
+  }
+
   /** A port setting; 0 lets the system pick one. */
   int port(String key) {
     return typed(key).intValue(string(key));

@@ -40,6 +40,11 @@ enum CollectorKey {
       "otlp.max.body.bytes"),
   OTLP_MAX_CONCURRENT_REQUESTS(
       "otlp.max-concurrent-requests", positiveInt(), "4", "otlp.max.concurrent.requests"),
+  OTLP_MAX_RECEIVING_BYTES(
+      "otlp.max-receiving-bytes",
+      SettingType.integer(1, Long.MAX_VALUE),
+      Long.toString(64L * 1024 * 1024)),
+  OTLP_READ_TIMEOUT("otlp.read-timeout", SettingType.duration(1000, Long.MAX_VALUE), "10s"),
   OTLP_GRPC_ENABLED("otlp.grpc.enabled", SettingType.bool(), "true"),
   OTLP_GRPC_HOST("otlp.grpc.host", SettingType.text("host"), "127.0.0.1"),
   OTLP_GRPC_PORT("otlp.grpc.port", SettingType.port(), "4317"),

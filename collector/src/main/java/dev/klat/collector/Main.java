@@ -25,11 +25,6 @@ public final class Main {
       }
       return;
     }
-    // A client that sends its request this slowly is cut off, so slow senders cannot hold every
-    // connection (read once by the JDK's HTTP server; a -D flag given at start-up wins).
-    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-      System.setProperty("sun.net.httpserver.maxReqTime", "30");
-    }
     CollectorConfig config;
     try {
       config = CollectorConfig.parse(args, System.getProperties(), System.getenv());
@@ -39,6 +34,7 @@ public final class Main {
       return;
     }
     config.warnings().forEach(LOG::warning);
+    cutOffSlowRequests(config.durationMillis("otlp.read-timeout"));
     Collector collector;
     try {
       collector = Collector.start(config);
@@ -75,5 +71,24 @@ public final class Main {
                 },
                 "klat-shutdown"));
     stopped.await();
+  }
+
+  /**
+   * A request whose headers and body have not arrived whole within {@code otlp.read-timeout} is cut
+   * off (its connection closed), so that a slow sender holds a request thread for that long at
+   * most, never a decode slot. This is the JDK HTTP server's own timer ({@code
+   * sun.net.httpserver.maxReqTime}, in whole seconds, from the connection's first byte to the
+   * body's last), read once when the first server starts and applied to every server of the process
+   * (the OTLP receiver and the admin server); the collector is a process of its own, so setting it
+   * here touches nothing else. {@code maxRspTime} is left unset: its clock runs from the body's
+   * last byte and would include decoding. A {@code -D} flag given at start-up wins. See {@code
+   * collector/DESIGN.md}.
+   */
+  static void cutOffSlowRequests(long readTimeoutMillis) {
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty(
+          "sun.net.httpserver.maxReqTime",
+          Long.toString(Math.max(1, (readTimeoutMillis + 999) / 1000)));
+    }
   }
 }

@@ -10,8 +10,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -31,8 +31,14 @@ import java.util.zip.ZipException;
  * collector's wall clock at the request's receipt and at the response ({@link ClockSyncHeaders}),
  * so that an agent measures its clock against the collector's on exports it makes anyway.
  *
- * <p>Memory: at most {@code maxConcurrentRequests} bodies of at most {@code maxBodyBytes} each are
- * held at once; a request beyond that is refused before its body is read.
+ * <p>Memory: a body is read into a buffer that grows as its bytes arrive, each growth taken from
+ * the receiver's budget of bytes ({@code maxReceivingBytes}; 503 with {@code Retry-After} when it
+ * is spent) and given back when the request ends, so the bodies held never pass that budget; a
+ * decode slot ({@code maxConcurrentRequests}) is taken only once the body is whole, so a slow
+ * sender holds a thread and the bytes it sent, never a slot. A request that has not arrived whole
+ * within the read timeout is cut off by the JDK's server (the process sets {@code
+ * sun.net.httpserver.maxReqTime}, see {@code collector/DESIGN.md}) and counted as {@code
+ * read-timeout}.
  */
 public final class OtlpHttpReceiver implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(OtlpHttpReceiver.class.getName());
@@ -40,9 +46,24 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   private static final String JSON = "application/json";
   private static final String RETRY_AFTER_SECONDS = "1";
   static final long DISCARD_LIMIT_BYTES = 256L * 1024 * 1024;
+  // Threads for bodies still arriving, beside those of the decode slots: each slow sender holds one
+  // until the read timeout; more slow senders than this make requests queue, never refused.
+  static final int RECEIVING_THREADS = 32;
+  // A body's buffer starts at its announced length, at most this large, and doubles as its bytes
+  // arrive past it: an agent's batch (a few hundred KiB) is read into one array, while senders that
+  // announce a large body and send nothing hold at most this each, and, one per request thread, at
+  // most (32 + slots) MiB in all, less than the default budget.
+  static final int FIRST_BUFFER_BYTES = 1024 * 1024;
+  // A body that has arrived whole waits this long for a decode slot before 503.
+  static final long SLOT_WAIT_MILLIS = 1_000;
+  private static final BusyException RECEIVING_FULL =
+      new BusyException(
+          "receiving-full", "too many request bytes arriving at once (otlp.max-receiving-bytes)");
 
   private final HttpServer server;
   private final RequestSlots slots;
+  private final ByteBudget receiving;
+  private final long readTimeoutNanos;
   private final int maxBodyBytes;
   private final OtlpSink ingest;
   private final LongSupplier epochNanos;
@@ -82,7 +103,14 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     this.epochNanos = epochNanos;
     this.maxBodyBytes = limits.maxBodyBytes();
     this.ingest = ingest;
-    this.slots = new RequestSlots(limits.maxConcurrentRequests(), "klat-otlp-http");
+    this.receiving = new ByteBudget(limits.maxReceivingBytes());
+    this.readTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.readTimeoutMillis());
+    this.slots =
+        new RequestSlots(
+            limits.maxConcurrentRequests(),
+            RECEIVING_THREADS,
+            "klat-otlp-http",
+            () -> ingest.stats().rejected("threads-full"));
     // HTTPS when TLS is on; with tokens, every context checks one before its handler runs.
     this.server = security.httpServer(address, 256);
     server.setExecutor(slots.executor());
@@ -116,6 +144,7 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange, Signal signal) {
+    long startNanos = System.nanoTime();
     boolean traces = signal == Signal.TRACES;
     // t1 first: the request's headers have just arrived; the body may still be on the wire.
     exchange
@@ -157,49 +186,54 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         refuse(exchange, 415, json, "unsupported-encoding", "unsupported encoding " + encoding);
         return;
       }
-      if (!slots.tryAcquire()) {
-        exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
-        refuse(exchange, 503, json, "busy", "too many concurrent requests");
-        return;
-      }
-      try {
-        if (traces) {
-          try {
-            // Before the body is read: a refused body is discarded, never held.
-            ingest.admitTraces();
-          } catch (BusyException e) {
-            refuseBusy(exchange, json, e);
-            return;
-          }
+      if (traces) {
+        try {
+          // Before the body is read: a refused body is discarded, never held.
+          ingest.admitTraces();
+        } catch (BusyException e) {
+          refuseBusy(exchange, json, e);
+          return;
         }
+      }
+      Taken taken = new Taken();
+      try {
         Body body;
         try {
-          body = readBody(exchange, gzip);
+          body = readBody(exchange, gzip, taken);
         } catch (TooLargeException e) {
           refuse(exchange, 413, json, "too-large", "body over " + maxBodyBytes + " bytes");
           return;
         } catch (ZipException | java.io.EOFException e) {
           refuse(exchange, 400, json, "malformed", "bad gzip body: " + e.getMessage());
           return;
-        }
-        byte[] response;
-        try {
-          response =
-              switch (signal) {
-                case TRACES -> ingest.traces(body.bytes, body.length, json);
-                case METRICS -> ingest.metrics(body.bytes, body.length, json);
-                case LOGS -> ingest.logs(body.bytes, body.length);
-              };
-        } catch (MalformedException e) {
-          refuse(exchange, 400, json, "malformed", e.getMessage());
-          return;
         } catch (BusyException e) {
-          refuseBusy(exchange, json, e);
+          refuseBusy(exchange, 503, json, e);
+          return;
+        } catch (IOException e) {
+          // Closed under the read: by the JDK's server when the read timeout passed (its clock
+          // started before this handler, at the connection's first byte), else by the client.
+          ingest
+              .stats()
+              .rejected(
+                  System.nanoTime() - startNanos >= readTimeoutNanos
+                      ? "read-timeout"
+                      : "connection-lost");
+          exchange.close();
           return;
         }
-        respond(exchange, 200, json ? JSON : PROTOBUF, response);
+        // Only now, with the whole body here, a decode slot.
+        if (!slots.tryAcquire(SLOT_WAIT_MILLIS)) {
+          exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
+          refuse(exchange, 503, json, "busy", "too many concurrent requests");
+          return;
+        }
+        try {
+          decode(exchange, signal, json, body);
+        } finally {
+          slots.release();
+        }
       } finally {
-        slots.release();
+        taken.giveBack(receiving);
       }
     } catch (IOException e) {
       // The client went away; nothing to answer.
@@ -214,15 +248,55 @@ public final class OtlpHttpReceiver implements AutoCloseable {
     }
   }
 
+  private void decode(HttpExchange exchange, Signal signal, boolean json, Body body)
+      throws IOException {
+    byte[] response;
+    try {
+      response =
+          switch (signal) {
+            case TRACES -> ingest.traces(body.bytes, body.length, json);
+            case METRICS -> ingest.metrics(body.bytes, body.length, json);
+            case LOGS -> ingest.logs(body.bytes, body.length);
+          };
+    } catch (MalformedException e) {
+      refuse(exchange, 400, json, "malformed", e.getMessage());
+      return;
+    } catch (BusyException e) {
+      refuseBusy(exchange, json, e);
+      return;
+    }
+    respond(exchange, 200, json ? JSON : PROTOBUF, response);
+  }
+
   private record Body(byte[] bytes, int length) {}
+
+  /** The bytes a request took from the receiving budget, given back when it ends. */
+  private static final class Taken {
+    long bytes;
+
+    void giveBack(ByteBudget budget) {
+      budget.giveBack(bytes);
+      bytes = 0;
+    }
+  }
+
+  /** A buffer of {@code size} bytes, taken from the budget first. */
+  private byte[] allocate(int size, Taken taken) throws BusyException {
+    if (!receiving.tryTake(size)) {
+      throw RECEIVING_FULL;
+    }
+    taken.bytes += size;
+    return new byte[size];
+  }
 
   // The largest array a JVM reliably allocates.
   private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
-  private Body readBody(HttpExchange exchange, boolean gzip) throws IOException {
+  private Body readBody(HttpExchange exchange, boolean gzip, Taken taken)
+      throws IOException, BusyException {
     String lengthHeader = exchange.getRequestHeaders().getFirst("Content-Length");
     // In long: maxBodyBytes may be Integer.MAX_VALUE.
-    int capacity = (int) Math.min((long) maxBodyBytes + 1, 64 * 1024);
+    long limit = Math.min((long) maxBodyBytes + 1, MAX_ARRAY_BYTES);
     if (lengthHeader != null) {
       try {
         long declared = Long.parseLong(lengthHeader.trim());
@@ -231,8 +305,8 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         }
         if (!gzip && declared >= 0) {
           // One byte more than declared, so that the end of the stream is seen without growing
-          // the buffer: the body is read into one array and never copied.
-          capacity = (int) Math.min(declared + 1, MAX_ARRAY_BYTES);
+          // past it.
+          limit = Math.min(declared + 1, MAX_ARRAY_BYTES);
         }
       } catch (NumberFormatException e) {
         // The server rejects a bad Content-Length itself; read and limit.
@@ -243,7 +317,9 @@ public final class OtlpHttpReceiver implements AutoCloseable {
         gzip
             ? new GZIPInputStream(new LimitedInputStream(raw, maxBodyBytes), 8192)
             : new LimitedInputStream(raw, maxBodyBytes);
-    byte[] buf = new byte[capacity];
+    // Grown as the bytes arrive (each size taken from the budget before it is allocated), so that
+    // what a request holds is what it sent, not what it announced.
+    byte[] buf = allocate((int) Math.min(limit, FIRST_BUFFER_BYTES), taken);
     int size = 0;
     try (in) {
       while (true) {
@@ -251,8 +327,12 @@ public final class OtlpHttpReceiver implements AutoCloseable {
           if (size > maxBodyBytes || size >= MAX_ARRAY_BYTES) {
             throw new TooLargeException();
           }
-          long grown = Math.min((long) maxBodyBytes + 1, (long) size * 2);
-          buf = Arrays.copyOf(buf, (int) Math.min(grown, MAX_ARRAY_BYTES));
+          int grown = (int) Math.min(limit, (long) size * 2);
+          byte[] bigger = allocate(grown, taken);
+          System.arraycopy(buf, 0, bigger, 0, size);
+          receiving.giveBack(buf.length);
+          taken.bytes -= buf.length;
+          buf = bigger;
         }
         int n = in.read(buf, size, buf.length - size);
         if (n < 0) {
@@ -264,6 +344,10 @@ public final class OtlpHttpReceiver implements AutoCloseable {
           throw new TooLargeException();
         }
       }
+    } catch (IOException | BusyException | RuntimeException e) {
+      // The buffer is dropped: its bytes go back before the refusal discards the rest of the body.
+      taken.giveBack(receiving);
+      throw e;
     }
     return new Body(buf, size);
   }
@@ -286,8 +370,13 @@ public final class OtlpHttpReceiver implements AutoCloseable {
   }
 
   private void refuseBusy(HttpExchange exchange, boolean json, BusyException e) throws IOException {
+    refuseBusy(exchange, 429, json, e);
+  }
+
+  private void refuseBusy(HttpExchange exchange, int status, boolean json, BusyException e)
+      throws IOException {
     exchange.getResponseHeaders().set("Retry-After", RETRY_AFTER_SECONDS);
-    refuse(exchange, 429, json, e.reason(), e.getMessage());
+    refuse(exchange, status, json, e.reason(), e.getMessage());
   }
 
   private void refuse(

@@ -96,9 +96,7 @@ public final class OtlpIngest implements OtlpSink {
   public byte[] traces(byte[] body, int length, boolean json) throws MalformedException {
     TraceBatch batch = new TraceBatch();
     if (json) {
-      for (OtlpSpan span : OtlpJson.decodeTraces(body, length)) {
-        batch.accept(span);
-      }
+      OtlpJson.decodeTraces(body, length, batch);
     } else {
       OtlpProtobuf.decodeTraces(body, length, batch);
     }

@@ -102,6 +102,9 @@ final class OtlpMetricsProtobuf {
       int tag = r.tag();
       int field = tag >>> 3;
       if (field == 1 && (tag & 7) == ProtoReader.LENGTH_DELIMITED) {
+        if (out.size() >= OtlpMetricPoint.MAX_PER_REQUEST) {
+          throw OtlpMetricPoint.tooMany();
+        }
         int outer = r.push();
         OtlpMetricPoint point = point(r, type == OtlpMetricPoint.Type.HISTOGRAM);
         point.type = type;

@@ -2,6 +2,8 @@ package dev.klat.collector.receive;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -15,13 +17,26 @@ final class RequestSlots implements AutoCloseable {
   private final ExecutorService executor;
 
   /**
-   * More threads than request slots, so that refusals are answered while every slot decodes; the
-   * queue is bounded and a full one makes the accepting thread run the request itself, which slows
-   * accepting down instead of growing memory.
+   * {@code maxConcurrentRequests + receivingThreads} threads, so that refusals are answered while
+   * every slot decodes, and (HTTP) bodies arrive on threads of their own while every slot decodes.
+   * The queue is bounded; a full one makes the accepting thread run the request itself, which slows
+   * accepting down instead of growing memory, or, with {@code onShed}, refuses it: HTTP's accepting
+   * thread closes the connection then (a request there may wait for a slow sender's bytes, and the
+   * accepting thread serves every connection).
+   *
+   * @param onShed null, or counts a request refused because the queue was full
    */
-  RequestSlots(int maxConcurrentRequests, String threadName) {
+  RequestSlots(
+      int maxConcurrentRequests, int receivingThreads, String threadName, Runnable onShed) {
     this.slots = new Semaphore(maxConcurrentRequests);
-    int threads = maxConcurrentRequests + 2;
+    int threads = maxConcurrentRequests + receivingThreads;
+    RejectedExecutionHandler whenFull =
+        onShed == null
+            ? new ThreadPoolExecutor.CallerRunsPolicy()
+            : (r, pool) -> {
+              onShed.run();
+              throw new RejectedExecutionException("all request threads busy");
+            };
     this.executor =
         new ThreadPoolExecutor(
             threads,
@@ -34,7 +49,7 @@ final class RequestSlots implements AutoCloseable {
               t.setDaemon(true);
               return t;
             },
-            new ThreadPoolExecutor.CallerRunsPolicy());
+            whenFull);
   }
 
   /** The threads the server runs its requests on. */
@@ -45,6 +60,16 @@ final class RequestSlots implements AutoCloseable {
   /** Takes a slot if one is free; the caller refuses the request otherwise. */
   boolean tryAcquire() {
     return slots.tryAcquire();
+  }
+
+  /** Takes a slot if one is free or frees within {@code waitMillis}. */
+  boolean tryAcquire(long waitMillis) {
+    try {
+      return slots.tryAcquire(waitMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** Gives back a slot taken by {@link #tryAcquire()}. */

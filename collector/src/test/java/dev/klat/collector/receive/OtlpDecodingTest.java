@@ -230,15 +230,24 @@ class OtlpDecodingTest {
              {"key":"ratio","value":{"doubleValue":0.5}},
              {"key":"list","value":{"arrayValue":{"values":[]}}}]}]}]}]}
         """;
-    List<OtlpSpan> spans = json(json);
-    ProducerSpan p = SpanMapper.map(spans.get(0)).producer();
+    List<SpanMapper.Result> spans = new java.util.ArrayList<>();
+    long[] endNanos = new long[1];
+    byte[] bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    OtlpJson.decodeTraces(
+        bytes,
+        bytes.length,
+        span -> {
+          spans.add(SpanMapper.map(span));
+          endNanos[0] = span.endNanos;
+        });
+    ProducerSpan p = spans.get(0).producer();
     assertThat(p.traceIdHigh()).isEqualTo(0x0102030405060708L);
     assertThat(p.spanId()).isEqualTo(0x11);
     assertThat(p.instanceId()).isEqualTo(85);
     assertThat(p.key().offset()).isEqualTo(42);
     assertThat(p.drainNanos()).isEqualTo(S + 1_000_000);
     assertThat(p.ackNanos()).isEqualTo(Long.MIN_VALUE);
-    assertThat(spans.get(0).endNanos).isEqualTo(S + 9_000_000);
+    assertThat(endNanos[0]).isEqualTo(S + 9_000_000);
   }
 
   @Test
@@ -303,7 +312,7 @@ class OtlpDecodingTest {
         // fine
       }
       try {
-        OtlpJson.decodeTraces(garbage, garbage.length);
+        OtlpJson.decodeTraces(garbage, garbage.length, span -> {});
       } catch (MalformedException expected) {
         // fine
       }
@@ -314,8 +323,8 @@ class OtlpDecodingTest {
     assertThatThrownBy(() -> json("[".repeat(10_000))).isInstanceOf(MalformedException.class);
   }
 
-  private static List<OtlpSpan> json(String body) throws MalformedException {
+  private static void json(String body) throws MalformedException {
     byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    return OtlpJson.decodeTraces(bytes, bytes.length);
+    OtlpJson.decodeTraces(bytes, bytes.length, span -> {});
   }
 }

@@ -1,0 +1,282 @@
+package dev.klat.collector.hostile;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Attacks on the receivers' transport: bodies that cost memory to parse or to hold, senders that
+ * never finish. Each is one {@link Attack}; sizes come from the collector's defaults ({@code
+ * otlp.max-body-bytes} 16 MiB).
+ */
+final class TransportAttacks {
+  static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+  static final boolean LONG = Boolean.getBoolean("hostile.long");
+
+  private TransportAttacks() {}
+
+  /**
+   * OTLP/JSON of the largest size made of empty objects (spans, resources): a parser that builds
+   * the body as a tree needs tens of bytes per three of body, over 300 MB here. Posted by two
+   * clients at once, again and again.
+   */
+  static void emptyObjectsJson(HostileCollector target, long untilNanos, Outcomes log)
+      throws Exception {
+    byte[] spans = fill("{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[", "{},", "{}]}]}]}");
+    byte[] resources = fill("{\"resourceSpans\":[", "{},", "{}]}");
+    Thread other =
+        new Thread(() -> postUntil(target, untilNanos, log, "empty-resources", resources));
+    other.start();
+    postUntil(target, untilNanos, log, "empty-spans", spans);
+    other.join();
+  }
+
+  private static void postUntil(
+      HostileCollector target, long untilNanos, Outcomes log, String name, byte[] body) {
+    int times = LONG ? Integer.MAX_VALUE : 3;
+    for (int i = 0; i < times && System.nanoTime() < untilNanos; i++) {
+      int status =
+          target.post(
+              "/v1/traces", "application/json", null, HttpRequest.BodyPublishers.ofByteArray(body));
+      log.add(name + " " + status);
+    }
+  }
+
+  /**
+   * Sockets that send a request's headers, then one byte of the body every 5 s: each holds a
+   * request thread until {@code otlp.read-timeout} cuts it off, and is opened again.
+   */
+  static void slowSockets(HostileCollector target, long untilNanos, Outcomes log) throws Exception {
+    Socket[] sockets = new Socket[LONG ? 16 : 4];
+    try {
+      while (System.nanoTime() < untilNanos) {
+        for (int i = 0; i < sockets.length; i++) {
+          try {
+            if (sockets[i] == null) {
+              sockets[i] = slowRequest(target);
+            } else {
+              sockets[i].getOutputStream().write('x');
+              sockets[i].getOutputStream().flush();
+              if (cutOff(sockets[i])) {
+                throw new IOException("closed by the collector");
+              }
+            }
+          } catch (IOException e) {
+            log.add("slow-socket cut off");
+            closeQuietly(sockets[i]);
+            sockets[i] = null;
+          }
+        }
+        Thread.sleep(Math.min(5_000, Math.max(1, (untilNanos - System.nanoTime()) / 1_000_000)));
+      }
+    } finally {
+      for (Socket s : sockets) {
+        closeQuietly(s);
+      }
+    }
+  }
+
+  private static Socket slowRequest(HostileCollector target) throws IOException {
+    Socket s = new Socket("127.0.0.1", target.httpPort);
+    OutputStream out = s.getOutputStream();
+    out.write(
+        ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+                + "Content-Length: 1000000\r\n\r\nx")
+            .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    return s;
+  }
+
+  // Whether the collector closed the socket (end of stream or reset), without waiting.
+  private static boolean cutOff(Socket s) throws IOException {
+    s.setSoTimeout(1);
+    try {
+      return s.getInputStream().read() < 0;
+    } catch (java.net.SocketTimeoutException stillOpen) {
+      return false;
+    }
+  }
+
+  /**
+   * gRPC calls that send a message and never half-close, so that the collector holds each (22, as
+   * measured against the unbounded receiver; 64 in the long run), each closed one opened again.
+   */
+  static void hangingGrpcCalls(HostileCollector target, long untilNanos, Outcomes log)
+      throws Exception {
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", target.grpcPort)
+            .usePlaintext()
+            .maxInboundMessageSize(1 << 20)
+            .build();
+    byte[] message = new byte[(LONG ? 8 : 1) << 20];
+    Arrays.fill(message, (byte) 0x0a); // never read: the call never ends
+    List<ClientCall<byte[], byte[]>> calls = new ArrayList<>();
+    try {
+      java.util.concurrent.Semaphore closed = new java.util.concurrent.Semaphore(0);
+      for (int i = 0; i < (LONG ? 64 : 22); i++) {
+        calls.add(hangingCall(channel, message, log, closed));
+      }
+      while (System.nanoTime() < untilNanos) {
+        if (closed.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+          calls.add(hangingCall(channel, message, log, closed));
+        }
+      }
+    } finally {
+      for (ClientCall<byte[], byte[]> call : calls) {
+        call.cancel("attack over", null);
+      }
+      channel.shutdownNow();
+    }
+  }
+
+  private static ClientCall<byte[], byte[]> hangingCall(
+      ManagedChannel channel, byte[] message, Outcomes log, java.util.concurrent.Semaphore closed) {
+    ClientCall<byte[], byte[]> call = channel.newCall(TRACE_EXPORT, CallOptions.DEFAULT);
+    call.start(
+        new ClientCall.Listener<>() {
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            log.add("hanging-grpc " + status.getCode());
+            closed.release();
+          }
+        },
+        new Metadata());
+    call.request(1);
+    call.sendMessage(message);
+    return call;
+  }
+
+  /** One honest OTLP/gRPC trace export on {@code channel}: its status. */
+  static Status.Code export(ManagedChannel channel, byte[] body) throws Exception {
+    java.util.concurrent.CompletableFuture<Status> done =
+        new java.util.concurrent.CompletableFuture<>();
+    ClientCall<byte[], byte[]> call = channel.newCall(TRACE_EXPORT, CallOptions.DEFAULT);
+    call.start(
+        new ClientCall.Listener<>() {
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            done.complete(status);
+          }
+        },
+        new Metadata());
+    call.request(1);
+    call.sendMessage(body);
+    call.halfClose();
+    return done.get(30, TimeUnit.SECONDS).getCode();
+  }
+
+  /** Bodies over {@code otlp.max-body-bytes}: announced (Content-Length), then chunked. */
+  static void oversizedBodies(HostileCollector target, long untilNanos, Outcomes log) {
+    byte[] body = new byte[MAX_BODY_BYTES + 1024];
+    for (int i = 0; i < (LONG ? 20 : 2) && System.nanoTime() < untilNanos; i++) {
+      log.add(
+          "oversized "
+              + target.post(
+                  "/v1/traces",
+                  "application/x-protobuf",
+                  null,
+                  HttpRequest.BodyPublishers.ofByteArray(body)));
+      log.add(
+          "oversized-chunked "
+              + target.post(
+                  "/v1/traces",
+                  "application/x-protobuf",
+                  null,
+                  HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))));
+    }
+  }
+
+  /** A gzip body of 64 KiB that inflates to 64 MiB of zeros (1 GiB in the long run). */
+  static void gzipBombs(HostileCollector target, long untilNanos, Outcomes log) throws IOException {
+    byte[] bomb = gzipOfZeros((LONG ? 1024L : 64L) << 20);
+    for (int i = 0; i < (LONG ? 20 : 3) && System.nanoTime() < untilNanos; i++) {
+      log.add(
+          "gzip-bomb "
+              + target.post(
+                  "/v1/traces",
+                  "application/x-protobuf",
+                  "gzip",
+                  HttpRequest.BodyPublishers.ofByteArray(bomb)));
+    }
+  }
+
+  static byte[] gzipOfZeros(long bytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] zeros = new byte[1 << 16];
+    try (GZIPOutputStream gzip = new GZIPOutputStream(out, 1 << 16)) {
+      for (long written = 0; written < bytes; written += zeros.length) {
+        gzip.write(zeros);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * {@code head}, then {@code item} (ending in a comma) repeated, then {@code tail} (with the last
+   * item): the largest body.
+   */
+  static byte[] fill(String head, String item, String tail) {
+    byte[] h = head.getBytes(StandardCharsets.UTF_8);
+    byte[] i = item.getBytes(StandardCharsets.UTF_8);
+    byte[] t = tail.getBytes(StandardCharsets.UTF_8);
+    int count = (MAX_BODY_BYTES - h.length - t.length) / i.length;
+    byte[] body = Arrays.copyOf(h, h.length + count * i.length + t.length);
+    for (int n = 0; n < count; n++) {
+      System.arraycopy(i, 0, body, h.length + n * i.length, i.length);
+    }
+    System.arraycopy(t, 0, body, h.length + count * i.length, t.length);
+    return body;
+  }
+
+  private static void closeQuietly(Socket s) {
+    if (s != null) {
+      try {
+        s.close();
+      } catch (IOException ignored) {
+        // gone already
+      }
+    }
+  }
+
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      };
+
+  static final MethodDescriptor<byte[], byte[]> TRACE_EXPORT =
+      MethodDescriptor.<byte[], byte[]>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName("opentelemetry.proto.collector.trace.v1.TraceService/Export")
+          .setRequestMarshaller(BYTES)
+          .setResponseMarshaller(BYTES)
+          .build();
+}

@@ -200,9 +200,27 @@ class CollectorEndToEndIT {
     }
   }
 
+  /**
+   * Admin ports served over https with a token (the collectors of {@link SecuredClusterIT}), by
+   * port: {@link #get} reaches them with the test CA's sockets and the token; the others are plain.
+   */
+  static final Map<Integer, SecuredAdmin> SECURED_ADMINS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** How to reach a secured admin port: sockets trusting its CA, and its read token. */
+  record SecuredAdmin(javax.net.ssl.SSLSocketFactory sockets, String token) {}
+
   static String get(int port, String path, String accept) throws IOException {
+    SecuredAdmin secured = SECURED_ADMINS.get(port);
     HttpURLConnection connection =
-        (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL().openConnection();
+        (HttpURLConnection)
+            URI.create((secured == null ? "http" : "https") + "://127.0.0.1:" + port + path)
+                .toURL()
+                .openConnection();
+    if (secured != null) {
+      ((javax.net.ssl.HttpsURLConnection) connection).setSSLSocketFactory(secured.sockets());
+      connection.setRequestProperty("Authorization", "Bearer " + secured.token());
+    }
     if (accept != null) {
       connection.setRequestProperty("Accept", accept);
     }

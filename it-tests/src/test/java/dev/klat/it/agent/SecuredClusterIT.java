@@ -47,6 +47,9 @@ import org.junit.jupiter.api.Timeout;
  * brokers.jmx-*}, the CA in the collector JVM's default trust store), and the sampled records get
  * exact broker instants; then scaled out, the ingest role writing over SASL_SSL and two join
  * members reading over mTLS ({@code spans.kafka.config}), every sampled record is counted once.
+ * Every collector serves its three listeners over TLS with tokens; the broker probe and the agents
+ * export over https trusting the test CA, each with its own token. A wrong token and an untrusted
+ * collector cost the application nothing, are explained once by the agent and counted.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SecuredClusterIT {
@@ -67,6 +70,11 @@ class SecuredClusterIT {
   private static Path appConfig;
   private static Path jmxPassword;
   private static Path trustStore;
+  private static Path caPem;
+  private static Path otherCaPem;
+  private static String appToken;
+  private static CollectorEndToEndIT.SecuredAdmin securedAdmin;
+  private static List<String> collectorSecurity;
 
   @BeforeAll
   static void startSecuredCluster() throws Exception {
@@ -74,6 +82,26 @@ class SecuredClusterIT {
     TestPki pki = TestPki.create(dir.resolve("pki-" + System.nanoTime()), "klat IT CA");
     TestPki.Issued broker = pki.leaf("klat-broker").serverAndClient().issue();
     TestPki.Issued collector = pki.leaf(PRINCIPAL).client().issue();
+    // The collector's own listeners: TLS with a certificate for 127.0.0.1 and tokens on both.
+    TestPki.Issued collectorServer =
+        pki.leaf("localhost").server().fileName("collector-server").issue();
+    caPem = pki.caPem();
+    otherCaPem =
+        TestPki.create(dir.resolve("other-pki-" + System.nanoTime()), "not klat's CA").caPem();
+    String probeToken = "probe-" + System.nanoTime();
+    appToken = "app-" + System.nanoTime();
+    String adminToken = "admin-" + System.nanoTime();
+    Path otlpTokens =
+        Files.writeString(
+            dir.resolve("otlp-tokens"), "brokers=" + probeToken + "\napps=" + appToken + "\n");
+    Path adminTokens = Files.writeString(dir.resolve("admin-tokens"), "it=" + adminToken + "\n");
+    collectorSecurity =
+        List.of(
+            "--tls.cert-file=" + collectorServer.certificatePem(),
+            "--tls.key-file=" + collectorServer.keyPem(),
+            "--otlp.auth-tokens-file=" + otlpTokens,
+            "--admin.auth-tokens-file=" + adminTokens);
+    securedAdmin = new CollectorEndToEndIT.SecuredAdmin(trustingSockets(pki), adminToken);
     String scramPassword = "scram-" + System.nanoTime();
     String jmxSecret = "jmx-" + System.nanoTime();
     trustStore = pki.trustStore();
@@ -90,7 +118,9 @@ class SecuredClusterIT {
             .jmxUser("klat-monitor", jmxSecret)
             .brokerProbe(
                 Paths.get(System.getProperty("klat.broker-probe.jar")),
-                "http://127.0.0.1:" + otlpPort)
+                "https://127.0.0.1:" + otlpPort)
+            .brokerJvmOption("-Dklat.export.certificate=" + caPem)
+            .brokerJvmOption("-Dklat.export.headers=Authorization=Bearer%20" + probeToken)
             .start();
     cluster.createTopics(
         TopicSpec.named(TOPIC).partitions(2).build(),
@@ -142,7 +172,7 @@ class SecuredClusterIT {
     String jmxUrl = cluster.broker(1).jmxServiceUrl();
     String jmxPort = jmxUrl.substring(jmxUrl.lastIndexOf(':') + 1, jmxUrl.lastIndexOf('/'));
     Process collector =
-        startCollector(
+        startSecured(
             // RMI over TLS trusts the JVM's default trust store (docs/security.md).
             List.of(
                 "-Djavax.net.ssl.trustStore=" + trustStore,
@@ -187,9 +217,79 @@ class SecuredClusterIT {
           .as("the broker's request metrics, read over JMX with TLS and a password")
           .contains("\"up\":true")
           .contains("\"source\":\"jmx\"");
+      assertThat(authRequests(adminPort, "accepted", "apps"))
+          .as("the agent's exports, over TLS with its token")
+          .isPositive();
+      assertThat(authRequests(adminPort, "accepted", "brokers"))
+          .as("the broker probe's exports, over TLS with its token")
+          .isPositive();
     } finally {
       stop(collector);
     }
+  }
+
+  /**
+   * An agent with a token the collector does not know, then one that does not trust the collector's
+   * CA: the application consumes every record and exits as it would without klat, the agent
+   * explains each problem once, and the collector counts the refused token.
+   */
+  @Test
+  void aWrongTokenOrAnUntrustedCollectorCostsTheApplicationNothing() throws Exception {
+    int adminPort = freePort();
+    Process collector = startSecured(List.of(), otlpPort, adminPort, "--otlp.grpc.enabled=false");
+    try {
+      awaitHealthy(adminPort, collector);
+      AppJvm.Result wrongToken =
+          AppJvm.run(
+              "4.4.0",
+              appOptions(caPem, "not-a-token"),
+              ConsumerApp.class,
+              "e2e",
+              cluster.bootstrapServers(),
+              TOPIC,
+              GROUP + "-wrong-token",
+              "classic",
+              "30",
+              "10",
+              "0");
+      assertThat(wrongToken.exitCode()).as(wrongToken.output()).isZero();
+      assertThat(occurrences(wrongToken.output(), "refused the credentials (HTTP 401)"))
+          .as(wrongToken.output())
+          .isEqualTo(1);
+      assertThat(wrongToken.output()).doesNotContain("not-a-token");
+      assertThat(authRequests(adminPort, "unknown", null)).isPositive();
+      AppJvm.Result wrongCa =
+          AppJvm.run(
+              "4.4.0",
+              appOptions(otherCaPem, appToken),
+              ConsumerApp.class,
+              "e2e",
+              cluster.bootstrapServers(),
+              TOPIC,
+              GROUP + "-wrong-ca",
+              "classic",
+              "30",
+              "10",
+              "0");
+      assertThat(wrongCa.exitCode()).as(wrongCa.output()).isZero();
+      assertThat(occurrences(wrongCa.output(), "the server certificate is not trusted"))
+          .as(wrongCa.output())
+          .isEqualTo(1);
+      assertThat(wrongCa.output()).doesNotContain(appToken);
+      // The broker's probe kept exporting through all of it.
+      BrokerProbeIT.awaitLiveProbes(adminPort, 1);
+      assertThat(collector.isAlive()).isTrue();
+    } finally {
+      stop(collector);
+    }
+  }
+
+  private static int occurrences(String text, String part) {
+    int n = 0;
+    for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length())) {
+      n++;
+    }
+    return n;
   }
 
   @Test
@@ -214,12 +314,12 @@ class SecuredClusterIT {
     List<Process> processes = new ArrayList<>();
     try {
       int ingestAdmin = freePort();
-      Process ingest = startCollector(otlpPort, ingestAdmin, ingestOptions.toArray(String[]::new));
+      Process ingest = startSecured(List.of(), otlpPort, ingestAdmin, ingestOptions);
       processes.add(ingest);
       awaitHealthy(ingestAdmin, ingest);
       int[] memberPorts = {freePort(), freePort()};
       for (int port : memberPorts) {
-        Process member = startCollector(freePort(), port, joinOptions.toArray(String[]::new));
+        Process member = startSecured(List.of(), freePort(), port, joinOptions);
         processes.add(member);
         awaitHealthy(port, member);
       }
@@ -268,11 +368,63 @@ class SecuredClusterIT {
     }
   }
 
-  private static List<String> appOptions() {
+  /**
+   * A collector with TLS and tokens on its three listeners; {@code get} reaches its admin port with
+   * the test CA and the admin token.
+   */
+  private static Process startSecured(
+      List<String> jvmOptions, int otlpPort, int adminPort, List<String> options)
+      throws IOException {
+    CollectorEndToEndIT.SECURED_ADMINS.put(adminPort, securedAdmin);
+    List<String> all = new ArrayList<>(options);
+    all.addAll(collectorSecurity);
+    return startCollector(jvmOptions, otlpPort, adminPort, all.toArray(String[]::new));
+  }
+
+  private static Process startSecured(
+      List<String> jvmOptions, int otlpPort, int adminPort, String... options) throws IOException {
+    return startSecured(jvmOptions, otlpPort, adminPort, List.of(options));
+  }
+
+  private static javax.net.ssl.SSLSocketFactory trustingSockets(TestPki pki) throws Exception {
+    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    trust.setCertificateEntry("ca", pki.caCertificate());
+    javax.net.ssl.TrustManagerFactory factory =
+        javax.net.ssl.TrustManagerFactory.getInstance(
+            javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    factory.init(trust);
+    javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+    context.init(null, factory.getTrustManagers(), null);
+    return context.getSocketFactory();
+  }
+
+  /** The agent exporting over https, trusting {@code ca}, with {@code token}. */
+  private static List<String> appOptions(Path ca, String token) {
     List<String> options =
-        new ArrayList<>(AppJvm.agentOptions("http://127.0.0.1:" + otlpPort, "1.0"));
+        new ArrayList<>(AppJvm.agentOptions("https://127.0.0.1:" + otlpPort, "1.0"));
+    options.add("-Dklat.export.certificate=" + ca);
+    options.add("-Dklat.export.headers=Authorization=Bearer%20" + token);
     options.add("-Dklat.it.client-config=" + appConfig);
     return options;
+  }
+
+  private static List<String> appOptions() {
+    return appOptions(caPem, appToken);
+  }
+
+  /** The value of the auth counter for {@code result} and {@code token} on {@code /metrics}. */
+  private static double authRequests(int adminPort, String result, String token)
+      throws IOException {
+    double sum = 0;
+    for (String line : get(adminPort, "/metrics", null).split("\n")) {
+      if (line.startsWith("klat_collector_auth_requests_total{")
+          && line.contains("result=\"" + result + "\"")
+          && (token == null || line.contains("token=\"" + token + "\""))) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
   }
 
   private static String awaitBrokerDiscovered(int adminPort) throws Exception {

@@ -108,10 +108,13 @@ public final class IngestBench {
               .sslContext(dev.klat.collector.security.TlsClients.context(pki, null))
               .build();
       List<Double> ratios = new ArrayList<>();
+      List<Double> cpuRatios = new ArrayList<>();
       for (int round = 0; round < rounds; round++) {
         List<byte[]> bodies = bodies(requests, round);
         double plainSeconds = 0;
         double secureSeconds = 0;
+        long plainServerCpuNanos = 0;
+        long secureServerCpuNanos = 0;
         List<Double> sliceRatios = new ArrayList<>();
         // Interleaved in slices of a few requests, in alternating order: on a shared machine the
         // speed drifts within a round, and both sides see the same drift. A round's ratio is the
@@ -121,12 +124,21 @@ public final class IngestBench {
           List<byte[]> slice = bodies.subList(from, Math.min(bodies.size(), from + SLICE_REQUESTS));
           double p;
           double t;
+          long before;
           if ((from / SLICE_REQUESTS) % 2 == 0) {
+            before = ServerCpu.nanos();
             p = post(plainHttp, plainUri, slice, null);
+            long middle = ServerCpu.nanos();
             t = post(secureHttp, secureUri, slice, "Bearer " + token);
+            plainServerCpuNanos += middle - before;
+            secureServerCpuNanos += ServerCpu.nanos() - middle;
           } else {
+            before = ServerCpu.nanos();
             t = post(secureHttp, secureUri, slice, "Bearer " + token);
+            long middle = ServerCpu.nanos();
             p = post(plainHttp, plainUri, slice, null);
+            secureServerCpuNanos += middle - before;
+            plainServerCpuNanos += ServerCpu.nanos() - middle;
           }
           plainSeconds += p;
           secureSeconds += t;
@@ -135,34 +147,77 @@ public final class IngestBench {
         double joins = (double) requests * PER_REQUEST;
         java.util.Collections.sort(sliceRatios);
         double ratio = sliceRatios.get(sliceRatios.size() / 2);
+        double cpuRatio = (double) plainServerCpuNanos / secureServerCpuNanos;
         System.out.printf(
             Locale.ROOT,
             "round %d: plain %.0f joins/s, TLS and token %.0f joins/s, median ratio of %d slices"
-                + " %.3f%n",
+                + " %.3f; collector CPU per join plain %.0f ns, TLS and token %.0f ns, ratio %.3f%n",
             round,
             joins / plainSeconds,
             joins / secureSeconds,
             sliceRatios.size(),
-            ratio);
+            ratio,
+            plainServerCpuNanos / joins,
+            secureServerCpuNanos / joins,
+            cpuRatio);
         if (round >= SECURE_WARM_UP_ROUNDS) {
           ratios.add(ratio);
+          cpuRatios.add(cpuRatio);
         }
       }
-      if (ratios.size() >= 2) {
-        double mean = ratios.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        double variance =
-            ratios.stream().mapToDouble(r -> (r - mean) * (r - mean)).sum() / (ratios.size() - 1);
-        double half = studentT95(ratios.size() - 1) * Math.sqrt(variance / ratios.size());
-        System.out.printf(
-            Locale.ROOT,
-            "TLS and token over plain, OTLP/HTTP joins/s: %.3f (95%% interval %.3f to %.3f,"
-                + " rounds %d to %d)%n",
-            mean,
-            mean - half,
-            mean + half,
-            SECURE_WARM_UP_ROUNDS,
-            rounds - 1);
+      printRatio(
+          "TLS and token over plain, collector joins per CPU second (the sender's threads excluded)",
+          cpuRatios,
+          rounds);
+      printRatio("TLS and token over plain, OTLP/HTTP joins/s", ratios, rounds);
+    }
+  }
+
+  private static void printRatio(String what, List<Double> ratios, int rounds) {
+    if (ratios.size() < 2) {
+      return;
+    }
+    double mean = ratios.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    double variance =
+        ratios.stream().mapToDouble(r -> (r - mean) * (r - mean)).sum() / (ratios.size() - 1);
+    double half = studentT95(ratios.size() - 1) * Math.sqrt(variance / ratios.size());
+    System.out.printf(
+        Locale.ROOT,
+        "%s: %.3f (95%% interval %.3f to %.3f, rounds %d to %d)%n",
+        what,
+        mean,
+        mean - half,
+        mean + half,
+        SECURE_WARM_UP_ROUNDS,
+        rounds - 1);
+  }
+
+  /**
+   * The CPU time of the collectors' threads in this JVM: every thread but the sender's (the main
+   * thread and the JDK HTTP client's), so that the TLS work of the client, which in production runs
+   * in the agents' processes, is not charged to the collector.
+   */
+  private static final class ServerCpu {
+    private static final java.lang.management.ThreadMXBean THREADS =
+        ManagementFactory.getThreadMXBean();
+
+    static long nanos() {
+      long total = 0;
+      for (java.lang.management.ThreadInfo info :
+          THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+        if (info == null) {
+          continue;
+        }
+        String name = info.getThreadName();
+        if (name.equals("main") || name.startsWith("HttpClient")) {
+          continue;
+        }
+        long cpu = THREADS.getThreadCpuTime(info.getThreadId());
+        if (cpu > 0) {
+          total += cpu;
+        }
       }
+      return total;
     }
   }
 

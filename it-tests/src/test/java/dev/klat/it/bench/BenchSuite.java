@@ -763,15 +763,23 @@ public final class BenchSuite {
     }
     if (!secureArgs.isEmpty()) {
       Matcher ratio = SECURE_RATIO.matcher(secureOut);
+      Matcher cpuRatio = SECURE_CPU_RATIO.matcher(secureOut);
       out.append(
           String.format(
               Locale.ROOT,
               "%nOTLP/HTTP with TLS and a bearer token over plain (`IngestBench %s secure`, both"
-                  + " collectors in one JVM, interleaved five requests at a time): %s.%n",
+                  + " collectors in one JVM, interleaved five requests at a time): %s; %s.%n",
               secureArgs,
+              cpuRatio.find()
+                  ? cpuRatio.group(1)
+                      + " of the plain joins per CPU second of the collector (95% interval "
+                      + cpuRatio.group(2)
+                      + "; the sender's threads excluded)"
+                  : "? (no CPU ratio reported)",
               ratio.find()
                   ? ratio.group(1)
-                      + " of the plain joins per second (95% interval "
+                      + " of the plain joins per second, sender and collectors on one core (95%"
+                      + " interval "
                       + ratio.group(2)
                       + ")"
                   : "? (no ratio reported)"));
@@ -779,6 +787,10 @@ public final class BenchSuite {
     return out.toString();
   }
 
+  private static final Pattern SECURE_CPU_RATIO =
+      Pattern.compile(
+          "over plain, collector joins per CPU second[^:]*: ([0-9.]+) \\(95% interval"
+              + " (-?[0-9.]+ to -?[0-9.]+)");
   private static final Pattern SECURE_RATIO =
       Pattern.compile(
           "over plain, OTLP/HTTP joins/s: ([0-9.]+) \\(95% interval (-?[0-9.]+ to -?[0-9.]+)");

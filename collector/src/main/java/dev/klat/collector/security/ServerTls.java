@@ -114,35 +114,11 @@ public final class ServerTls {
   }
 
   /** For the JDK's {@code HttpsServer}: this TLS with the given client-auth mode. */
-  /**
-   * The JDK's enabled cipher suites, the AES-128-GCM ones first and the others in the JDK's order.
-   * The JDK prefers AES-256-GCM; AES-128-GCM is as safe for TLS and cheaper (10 AES rounds, not
-   * 14), and decryption is most of what TLS costs the collector per request (bodies of hundreds of
-   * KiB; docs/security.md, "What it costs"). Go's TLS, and with it the OpenTelemetry Collector,
-   * prefers it too on hardware with AES instructions.
-   */
-  static String[] aes128GcmFirst(String[] suites) {
-    List<String> ordered = new ArrayList<>();
-    for (String suite : suites) {
-      if (suite.contains("_AES_128_GCM_")) {
-        ordered.add(suite);
-      }
-    }
-    for (String suite : suites) {
-      if (!suite.contains("_AES_128_GCM_")) {
-        ordered.add(suite);
-      }
-    }
-    return ordered.toArray(new String[0]);
-  }
-
   public HttpsConfigurator httpsConfigurator(ClientAuth clientAuth) {
     return new HttpsConfigurator(jdkContext) {
       @Override
       public void configure(HttpsParameters params) {
         SSLParameters p = jdkContext.getDefaultSSLParameters();
-        p.setCipherSuites(aes128GcmFirst(p.getCipherSuites()));
-        p.setUseCipherSuitesOrder(true);
         // One call: each of the two setters clears the other's flag.
         if (clientAuth == ClientAuth.NEED) {
           p.setNeedClientAuth(true);

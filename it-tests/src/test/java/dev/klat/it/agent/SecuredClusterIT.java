@@ -57,8 +57,10 @@ class SecuredClusterIT {
   private static final String TOPIC = "secured-e2e";
   private static final String GROUP = "secured-e2e-group";
   private static final String SCALE_TOPIC = "secured-scale";
-  // Its own topic: records whose spans were refused must not wait in another test's topic.
-  private static final String REFUSED_TOPIC = "secured-refused";
+  // Topics of their own (the application wants an empty topic): records whose spans were refused
+  // must not wait in another test's topic.
+  private static final String REFUSED_TOKEN_TOPIC = "secured-refused-token";
+  private static final String REFUSED_CA_TOPIC = "secured-refused-ca";
   private static final String SCALE_GROUP = "secured-scale-group";
   private static final int RECORDS = 150;
   private static final int SCALE_RECORDS = 300;
@@ -127,7 +129,8 @@ class SecuredClusterIT {
     cluster.createTopics(
         TopicSpec.named(TOPIC).partitions(2).build(),
         TopicSpec.named(SCALE_TOPIC).partitions(2).build(),
-        TopicSpec.named(REFUSED_TOPIC).partitions(1).build());
+        TopicSpec.named(REFUSED_TOKEN_TOPIC).partitions(1).build(),
+        TopicSpec.named(REFUSED_CA_TOPIC).partitions(1).build());
     cluster.createAcls(collectorAcls());
     scramConfig = write("collector-scram.properties", clientOnly(Listener.CLIENT));
     mtlsConfig = write("collector-mtls.properties", clientOnly(Listener.SECOND_CLIENT));
@@ -149,7 +152,7 @@ class SecuredClusterIT {
    */
   private static List<AclBinding> collectorAcls() {
     List<AclBinding> acls = new ArrayList<>();
-    for (String topic : List.of(TOPIC, SCALE_TOPIC, REFUSED_TOPIC)) {
+    for (String topic : List.of(TOPIC, SCALE_TOPIC, REFUSED_TOKEN_TOPIC, REFUSED_CA_TOPIC)) {
       acls.add(allow(ResourceType.TOPIC, topic, AclOperation.DESCRIBE));
     }
     for (String topic : List.of("klat-spans", "klat-metrics", "klat-logs")) {
@@ -249,7 +252,7 @@ class SecuredClusterIT {
               ConsumerApp.class,
               "e2e",
               cluster.bootstrapServers(),
-              REFUSED_TOPIC,
+              REFUSED_TOKEN_TOPIC,
               GROUP + "-wrong-token",
               "classic",
               "30",
@@ -268,7 +271,7 @@ class SecuredClusterIT {
               ConsumerApp.class,
               "e2e",
               cluster.bootstrapServers(),
-              REFUSED_TOPIC,
+              REFUSED_CA_TOPIC,
               GROUP + "-wrong-ca",
               "classic",
               "30",

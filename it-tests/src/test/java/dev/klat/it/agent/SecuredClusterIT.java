@@ -203,19 +203,7 @@ class SecuredClusterIT {
           .contains("\"nodeId\":1,\"discovered\":true")
           .contains("\"errors\":0");
       BrokerProbeIT.awaitLiveProbes(adminPort, 1);
-      AppJvm.Result app =
-          AppJvm.run(
-              "4.4.0",
-              appOptions(),
-              ConsumerApp.class,
-              "e2e",
-              cluster.bootstrapServers(),
-              TOPIC,
-              GROUP,
-              "classic",
-              Integer.toString(RECORDS),
-              "10",
-              "0");
+      AppJvm.Result app = runApp(appOptions(), TOPIC, GROUP, RECORDS, 10);
       assertThat(app.exitCode()).as(app.output()).isZero();
       String answer = BrokerProbeIT.awaitBreakdowns(adminPort, TOPIC, GROUP, RECORDS);
       BrokerProbeIT.assertMeasuredByTheProbe(answer, RECORDS, RECORDS);
@@ -246,18 +234,12 @@ class SecuredClusterIT {
     try {
       awaitHealthy(adminPort, collector);
       AppJvm.Result wrongToken =
-          AppJvm.run(
-              "4.4.0",
+          runApp(
               appOptions(caPem, "not-a-token"),
-              ConsumerApp.class,
-              "e2e",
-              cluster.bootstrapServers(),
               REFUSED_TOKEN_TOPIC,
               GROUP + "-wrong-token",
-              "classic",
-              "30",
-              "10",
-              "0");
+              30,
+              10);
       assertThat(wrongToken.exitCode()).as(wrongToken.output()).isZero();
       assertThat(occurrences(wrongToken.output(), "refused the credentials (HTTP 401)"))
           .as(wrongToken.output())
@@ -265,18 +247,7 @@ class SecuredClusterIT {
       assertThat(wrongToken.output()).doesNotContain("not-a-token");
       assertThat(authRequests(adminPort, "unknown", null)).isPositive();
       AppJvm.Result wrongCa =
-          AppJvm.run(
-              "4.4.0",
-              appOptions(otherCaPem, appToken),
-              ConsumerApp.class,
-              "e2e",
-              cluster.bootstrapServers(),
-              REFUSED_CA_TOPIC,
-              GROUP + "-wrong-ca",
-              "classic",
-              "30",
-              "10",
-              "0");
+          runApp(appOptions(otherCaPem, appToken), REFUSED_CA_TOPIC, GROUP + "-wrong-ca", 30, 10);
       assertThat(wrongCa.exitCode()).as(wrongCa.output()).isZero();
       assertThat(occurrences(wrongCa.output(), "the server certificate is not trusted"))
           .as(wrongCa.output())
@@ -288,6 +259,27 @@ class SecuredClusterIT {
     } finally {
       stop(collector);
     }
+  }
+
+  /**
+   * The end-to-end application (produce, then consume as {@code group}) with the agent's {@code
+   * options}: {@code records} records, one every {@code intervalMs}.
+   */
+  private static AppJvm.Result runApp(
+      List<String> options, String topic, String group, int records, int intervalMs)
+      throws Exception {
+    return AppJvm.run(
+        "4.4.0",
+        options,
+        ConsumerApp.class,
+        "e2e",
+        cluster.bootstrapServers(),
+        topic,
+        group,
+        "classic",
+        Integer.toString(records),
+        Integer.toString(intervalMs),
+        "0");
   }
 
   private static int occurrences(String text, String part) {
@@ -329,19 +321,7 @@ class SecuredClusterIT {
         processes.add(member);
         awaitHealthy(port, member);
       }
-      AppJvm.Result app =
-          AppJvm.run(
-              "4.4.0",
-              appOptions(),
-              ConsumerApp.class,
-              "e2e",
-              cluster.bootstrapServers(),
-              SCALE_TOPIC,
-              SCALE_GROUP,
-              "classic",
-              Integer.toString(SCALE_RECORDS),
-              "5",
-              "0");
+      AppJvm.Result app = runApp(appOptions(), SCALE_TOPIC, SCALE_GROUP, SCALE_RECORDS, 5);
       assertThat(app.exitCode()).as(app.output()).isZero();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       long counted = 0;

@@ -230,6 +230,24 @@ public final class SpanAttributes {
       longValue(
           "klat.instance.id", "", "The random id of the agent instance, naming its clock domain.");
 
+  /**
+   * {@code klat.capture}: how the span's record was captured, a {@link Capture#id()}; absent on
+   * sampled records' spans (section 8 of the latency model), {@code "tail"} on a tail span.
+   */
+  public static final AttributeDef CAPTURE =
+      string("klat.capture", "How the record was captured: absent (sampled) or \"tail\".");
+
+  /**
+   * {@code klat.tail.threshold_ns}: on a tail span, the threshold its side's latency was above when
+   * the record was flagged ({@code A - S} on a producer span, {@code P - timestamp} on a consumer
+   * span).
+   */
+  public static final AttributeDef TAIL_THRESHOLD_NANOS =
+      longValue(
+          "klat.tail.threshold_ns",
+          NS,
+          "On a tail span: the threshold its side's latency was above when it was flagged.");
+
   /** {@code klat.segment}: a {@link Segment#id()}. */
   public static final AttributeDef SEGMENT =
       string("klat.segment", "The segment of the latency model, as Segment.id().");
@@ -332,6 +350,8 @@ public final class SpanAttributes {
               RECORD_UNCOMMITTED_TIME,
               ERROR_TYPE,
               INSTANCE_ID,
+              CAPTURE,
+              TAIL_THRESHOLD_NANOS,
               SEGMENT,
               QUALITY,
               METHOD,

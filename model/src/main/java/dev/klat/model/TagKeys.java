@@ -18,6 +18,9 @@ public final class TagKeys {
   /** {@value}: a {@link Segment#id()}. */
   public static final String SEGMENT = "segment";
 
+  /** How a breakdown was captured: a {@link Capture#id()}. */
+  public static final String CAPTURE = "capture";
+
   /** {@value}: a {@link Quality#id()}. */
   public static final String QUALITY = "quality";
 

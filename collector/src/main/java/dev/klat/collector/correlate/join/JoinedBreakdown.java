@@ -2,6 +2,7 @@ package dev.klat.collector.correlate.join;
 
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Capture;
 import dev.klat.model.Segment;
 import java.util.Set;
 
@@ -34,6 +35,9 @@ import java.util.Set;
  *     validation, recompression, the append), from the same probe, or -1 when unknown
  * @param producerEvidence the producer's settings and the record's batch, for the diagnosis
  * @param consumerEvidence the consumer's settings, for the diagnosis
+ * @param capture how the record was captured (section 8 of the latency model): {@link
+ *     Capture#SAMPLED} records alone make the percentiles; {@link Capture#TAIL} ones are counted
+ *     and split apart
  */
 public record JoinedBreakdown(
     RecordKey key,
@@ -52,7 +56,48 @@ public record JoinedBreakdown(
     long requestQueueNanos,
     long requestLocalNanos,
     ProducerEvidence producerEvidence,
-    ConsumerEvidence consumerEvidence) {
+    ConsumerEvidence consumerEvidence,
+    Capture capture) {
+
+  /** A breakdown of a sampled record. */
+  public JoinedBreakdown(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long producerSpanId,
+      long consumerSpanId,
+      Breakdown breakdown,
+      ClockOffset consumerOffset,
+      ClockOffset brokerOffset,
+      Set<Segment> flagged,
+      boolean e2eFlagged,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producerEvidence,
+      ConsumerEvidence consumerEvidence) {
+    this(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        producerSpanId,
+        consumerSpanId,
+        breakdown,
+        consumerOffset,
+        brokerOffset,
+        flagged,
+        e2eFlagged,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producerEvidence,
+        consumerEvidence,
+        Capture.SAMPLED);
+  }
 
   /** The trace id as 32 lowercase hex digits, as W3C Trace Context and exemplars write it. */
   public String traceIdHex() {

@@ -256,6 +256,28 @@ public final class Breakdown {
   }
 
   /**
+   * Returns produce and publish together, {@code L - S}, which a tail record flagged by its
+   * consumer alone has even though {@code D} is unknown (section 8 of the latency model).
+   *
+   * @return the duration in nanoseconds, or -1 when {@code L} is unknown
+   */
+  public long produceAndPublishNanos() {
+    int produce = Segment.PRODUCE.ordinal();
+    int publish = Segment.PUBLISH.ordinal();
+    return segmentNanos[publish] < 0 ? -1 : segmentNanos[produce] + segmentNanos[publish];
+  }
+
+  /**
+   * Returns whether the end-to-end latency is known: false for a tail record that lacks {@code S}
+   * or {@code P} (section 8 of the latency model).
+   *
+   * @return whether {@link #e2eNanos()} is a latency
+   */
+  public boolean isEndToEndKnown() {
+    return e2eNanos >= 0;
+  }
+
+  /**
    * Returns the end-to-end latency {@code P - S}, with {@code P} clamped to {@code P >= S}.
    *
    * @return the duration in nanoseconds, {@code >= 0}

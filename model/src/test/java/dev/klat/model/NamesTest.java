@@ -74,6 +74,8 @@ class NamesTest {
     expected.put("klat.record.uncommitted_time_unix_nano", AttributeDef.Type.LONG);
     expected.put("klat.error.type", AttributeDef.Type.STRING);
     expected.put("klat.instance.id", AttributeDef.Type.LONG);
+    expected.put("klat.capture", AttributeDef.Type.STRING);
+    expected.put("klat.tail.threshold_ns", AttributeDef.Type.LONG);
     expected.put("klat.segment", AttributeDef.Type.STRING);
     expected.put("klat.quality", AttributeDef.Type.STRING);
     expected.put("klat.method", AttributeDef.Type.STRING);

@@ -28,6 +28,7 @@ import dev.klat.collector.scale.SpanTopics;
 import dev.klat.collector.scale.ingest.KafkaIngest;
 import dev.klat.collector.scale.join.JoinMember;
 import dev.klat.collector.scale.join.ProbeLogReader;
+import dev.klat.model.Capture;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Instant;
@@ -471,6 +472,12 @@ public final class Collector implements AutoCloseable {
       @Override
       public List<SlowRecord> slowest(String topic, String group, long windowNanos, int limit) {
         return recent.slowest(topic, group, windowNanos, System.nanoTime(), limit);
+      }
+
+      @Override
+      public List<SlowRecord> slowest(
+          String topic, String group, Capture capture, long windowNanos, int limit) {
+        return recent.slowest(topic, group, capture, windowNanos, System.nanoTime(), limit);
       }
 
       @Override

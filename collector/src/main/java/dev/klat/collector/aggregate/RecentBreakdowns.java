@@ -4,6 +4,7 @@ import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Capture;
 import dev.klat.model.Instants;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;
@@ -24,11 +25,22 @@ import java.util.Map;
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;
   private static final Quality[] QUALITIES = Quality.values();
-  // Per slot, after the five segments: publish+commit (D to H, known where L is not), and the
-  // fetch round trip R - F (the whole fetch segment of a consumer that asked after the commit).
+  // Per slot, after the five segments: publish+commit (D to H, known where L is not), the fetch
+  // round trip R - F (the whole fetch segment of a consumer that asked after the commit), and
+  // produce+publish (S to L, known where D is not: a tail record flagged by its consumer alone).
   private static final int PUBLISH_AND_COMMIT = SEGMENTS;
   private static final int FETCH_ROUND_TRIP = SEGMENTS + 1;
-  private static final int COLUMNS = SEGMENTS + 2;
+  private static final int PRODUCE_AND_PUBLISH = SEGMENTS + 2;
+  private static final int COLUMNS = SEGMENTS + 3;
+  // The columns of the sampled summary's segments (produce+publish adds nothing to a sampled
+  // record, which knows D).
+  private static final int SAMPLED_COLUMNS = SEGMENTS + 2;
+  // The columns of the tail's split: the five segments and the two combined ones.
+  private static final int[] TAIL_COLUMNS = tailColumns();
+  // Which sides reported a slot's record (bits), for the tail's split.
+  private static final byte PRODUCER_SIDE = 1;
+  private static final byte CONSUMER_SIDE = 2;
+  private static final Capture[] CAPTURES = Capture.values();
   private static final String[] COLUMN_IDS = columnIds();
 
   private final int capacity;
@@ -38,6 +50,9 @@ public final class RecentBreakdowns {
   private final long[] segmentNanos;
   private final String[] topics;
   private final String[] groups;
+  // Per slot: the Capture ordinal, and the sides (PRODUCER_SIDE | CONSUMER_SIDE) it has.
+  private final byte[] captures;
+  private final byte[] sides;
   // Bit s set: segment s was flagged (clock uncertainty above its value); bit SEGMENTS: e2e.
   private final byte[] flagged;
   // COLUMNS per slot: the Quality ordinal of each value.
@@ -69,6 +84,8 @@ public final class RecentBreakdowns {
     this.segmentNanos = new long[capacity * COLUMNS];
     this.topics = new String[capacity];
     this.groups = new String[capacity];
+    this.captures = new byte[capacity];
+    this.sides = new byte[capacity];
     this.flagged = new byte[capacity];
     this.qualities = new byte[capacity * COLUMNS];
     this.diagnosisNanos = new long[capacity * DIAGNOSIS_COLUMNS];
@@ -87,15 +104,26 @@ public final class RecentBreakdowns {
   public synchronized void add(JoinedBreakdown joined, long nowNanos) {
     int slot = (int) (written++ % capacity);
     timeNanos[slot] = nowNanos;
-    e2eNanos[slot] = joined.breakdown().e2eNanos();
+    Breakdown b = joined.breakdown();
+    Instants instants = b.instants();
+    // A tail record may lack S or P (section 8 of the latency model): -1, like every unknown.
+    e2eNanos[slot] = b.isEndToEndKnown() ? b.e2eNanos() : -1;
     int base = slot * COLUMNS;
     for (Segment s : Segment.values()) {
-      segmentNanos[base + s.ordinal()] = joined.breakdown().nanos(s);
+      segmentNanos[base + s.ordinal()] = b.isKnown(s) ? b.nanos(s) : -1;
     }
-    Breakdown b = joined.breakdown();
-    segmentNanos[base + PUBLISH_AND_COMMIT] = b.publishAndCommitNanos();
+    segmentNanos[base + PUBLISH_AND_COMMIT] = Math.max(-1, b.publishAndCommitNanos());
     segmentNanos[base + FETCH_ROUND_TRIP] =
-        b.instants().nanos(TimePoint.FETCH_RESPONSE) - b.instants().nanos(TimePoint.FETCH_REQUEST);
+        instants.has(TimePoint.FETCH_RESPONSE) && instants.has(TimePoint.FETCH_REQUEST)
+            ? instants.nanos(TimePoint.FETCH_RESPONSE) - instants.nanos(TimePoint.FETCH_REQUEST)
+            : -1;
+    segmentNanos[base + PRODUCE_AND_PUBLISH] = Math.max(-1, b.produceAndPublishNanos());
+    captures[slot] =
+        (byte) (joined.capture() == null ? Capture.SAMPLED : joined.capture()).ordinal();
+    sides[slot] =
+        (byte)
+            ((instants.has(TimePoint.DRAIN) ? PRODUCER_SIDE : 0)
+                | (joined.group() != null && instants.has(TimePoint.POLL) ? CONSUMER_SIDE : 0));
     // Both read on the consumer's clock.
     qualities[base + FETCH_ROUND_TRIP] = (byte) Quality.EXACT.ordinal();
     for (Segment s : Segment.values()) {
@@ -107,6 +135,14 @@ public final class RecentBreakdowns {
             b.instants().method(TimePoint.DRAIN).quality(),
             b.instants().method(TimePoint.COMMIT).quality());
     qualities[base + PUBLISH_AND_COMMIT] = (byte) publishAndCommit.ordinal();
+    // Produce and publish together span S to L.
+    Quality produceAndPublish =
+        segmentNanos[base + PRODUCE_AND_PUBLISH] < 0
+            ? Quality.NONE
+            : Quality.worst(
+                instants.method(TimePoint.SEND).quality(),
+                instants.method(TimePoint.APPEND).quality());
+    qualities[base + PRODUCE_AND_PUBLISH] = (byte) produceAndPublish.ordinal();
     int bits = joined.e2eFlagged() ? 1 << SEGMENTS : 0;
     for (Segment s : joined.flagged()) {
       bits |= 1 << s.ordinal();
@@ -114,16 +150,18 @@ public final class RecentBreakdowns {
     flagged[slot] = (byte) bits;
     topics[slot] = joined.key().topic();
     groups[slot] = joined.group();
-    Instants instants = b.instants();
     int d = slot * DIAGNOSIS_COLUMNS;
-    diagnosisNanos[d + DRAIN] = instants.nanos(TimePoint.DRAIN);
-    long fetchRequest = instants.nanos(TimePoint.FETCH_REQUEST);
+    diagnosisNanos[d + DRAIN] =
+        instants.has(TimePoint.DRAIN) ? instants.nanos(TimePoint.DRAIN) : -1;
     diagnosisNanos[d + LAG] =
-        instants.has(TimePoint.COMMIT)
-            ? Math.max(0, fetchRequest - instants.nanos(TimePoint.COMMIT))
+        instants.has(TimePoint.COMMIT) && instants.has(TimePoint.FETCH_REQUEST)
+            ? Math.max(
+                0, instants.nanos(TimePoint.FETCH_REQUEST) - instants.nanos(TimePoint.COMMIT))
             : -1;
     diagnosisNanos[d + BUFFERED] =
-        Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE));
+        instants.has(TimePoint.POLL) && instants.has(TimePoint.FETCH_RESPONSE)
+            ? Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE))
+            : -1;
     leaders[slot] = joined.leaderNodeId();
     commitFollowers[slot] = joined.commitFollowerId();
     requestQueueNanos[slot] = joined.requestQueueNanos();
@@ -139,59 +177,77 @@ public final class RecentBreakdowns {
   }
 
   /**
-   * The breakdowns of the p99 tail (end-to-end at or above the window's p99) joined since {@code
-   * nowNanos - windowNanos}, and at least the {@code minRecords} slowest, for the diagnosis: at a
-   * low rate the p99 tail alone is one or two records.
+   * The tail records the diagnosis weighs, joined since {@code nowNanos - windowNanos}: every
+   * {@link Capture#TAIL} breakdown (each was slow on the side that flagged it), and the sampled
+   * breakdowns of the sampled p99 tail (end-to-end at or above the sampled p99). When these are
+   * fewer than {@code minRecords}, the slowest sampled breakdowns make up the difference: at a low
+   * rate without tail capture the p99 tail alone is one or two records.
    *
    * @param topic a topic, or null for all
-   * @param group a consumer group, or null for all
+   * @param group a consumer group, or null for all (a producer-only tail record, which has no
+   *     group, is only in the answer for all groups)
    */
   public synchronized List<TailRecord> tail(
       String topic, String group, long windowNanos, long nowNanos, int minRecords) {
-    int[] match = matching(topic, group, windowNanos, nowNanos);
+    int[] sampled = matching(topic, group, windowNanos, nowNanos, Capture.SAMPLED);
+    int[] tail = matching(topic, group, windowNanos, nowNanos, Capture.TAIL);
     List<TailRecord> out = new ArrayList<>();
-    if (match.length == 0) {
+    for (int slot : tail) {
+      out.add(tailRecord(slot));
+    }
+    if (sampled.length == 0) {
       return out;
     }
-    long[] sorted = sortedE2e(match);
-    long threshold = Math.min(rank(sorted, 0.99), sorted[Math.max(0, sorted.length - minRecords)]);
-    for (int slot : match) {
-      if (e2eNanos[slot] < threshold) {
-        continue;
+    long[] sorted = sortedE2e(sampled);
+    long threshold = rank(sorted, 0.99);
+    int wanted = minRecords - tail.length;
+    if (wanted > 0) {
+      threshold = Math.min(threshold, sorted[Math.max(0, sorted.length - wanted)]);
+    }
+    for (int slot : sampled) {
+      if (e2eNanos[slot] >= threshold) {
+        out.add(tailRecord(slot));
       }
-      long[] segments = new long[SEGMENTS];
-      System.arraycopy(segmentNanos, slot * COLUMNS, segments, 0, SEGMENTS);
-      out.add(
-          new TailRecord(
-              diagnosisNanos[slot * DIAGNOSIS_COLUMNS + DRAIN],
-              e2eNanos[slot],
-              segments,
-              diagnosisNanos[slot * DIAGNOSIS_COLUMNS + LAG],
-              diagnosisNanos[slot * DIAGNOSIS_COLUMNS + BUFFERED],
-              leaders[slot],
-              commitFollowers[slot],
-              requestQueueNanos[slot],
-              requestLocalNanos[slot],
-              producerEvidence[slot],
-              consumerEvidence[slot]));
     }
     return out;
   }
 
+  private TailRecord tailRecord(int slot) {
+    long[] segments = new long[SEGMENTS];
+    System.arraycopy(segmentNanos, slot * COLUMNS, segments, 0, SEGMENTS);
+    return new TailRecord(
+        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + DRAIN],
+        e2eNanos[slot],
+        segments,
+        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + LAG],
+        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + BUFFERED],
+        leaders[slot],
+        commitFollowers[slot],
+        requestQueueNanos[slot],
+        requestLocalNanos[slot],
+        producerEvidence[slot],
+        consumerEvidence[slot],
+        CAPTURES[captures[slot]],
+        segmentNanos[slot * COLUMNS + PUBLISH_AND_COMMIT],
+        segmentNanos[slot * COLUMNS + PRODUCE_AND_PUBLISH]);
+  }
+
   /**
-   * The {@code limit} slowest breakdowns (end-to-end) joined since {@code nowNanos - windowNanos},
-   * slowest first.
+   * The {@code limit} slowest breakdowns joined since {@code nowNanos - windowNanos}, slowest
+   * first: by end-to-end latency, or for a tail record that lacks it by the part it covers (its
+   * known and combined segments).
    *
    * @param topic a topic, or null for all
    * @param group a consumer group, or null for all
+   * @param capture sampled or tail records only, or null for both
    */
   public synchronized List<SlowRecord> slowest(
-      String topic, String group, long windowNanos, long nowNanos, int limit) {
+      String topic, String group, Capture capture, long windowNanos, long nowNanos, int limit) {
     Integer[] match =
-        Arrays.stream(matching(topic, group, windowNanos, nowNanos))
+        Arrays.stream(matching(topic, group, windowNanos, nowNanos, capture))
             .boxed()
             .toArray(Integer[]::new);
-    Arrays.sort(match, (a, b) -> Long.compare(e2eNanos[b], e2eNanos[a]));
+    Arrays.sort(match, (a, b) -> Long.compare(latencyNanos(b), latencyNanos(a)));
     List<SlowRecord> out = new ArrayList<>();
     for (int i = 0; i < Math.min(limit, match.length); i++) {
       int slot = match[i];
@@ -205,6 +261,15 @@ public final class RecentBreakdowns {
                 QUALITIES[qualities[column]],
                 (flagged[slot] & (1 << s.ordinal())) != 0));
       }
+      List<SlowRecord.Part> combined = new ArrayList<>(2);
+      for (int column : new int[] {PUBLISH_AND_COMMIT, PRODUCE_AND_PUBLISH}) {
+        combined.add(
+            new SlowRecord.Part(
+                COLUMN_IDS[column],
+                segmentNanos[slot * COLUMNS + column],
+                QUALITIES[qualities[slot * COLUMNS + column]],
+                false));
+      }
       out.add(
           new SlowRecord(
               topics[slot],
@@ -213,20 +278,55 @@ public final class RecentBreakdowns {
               offsets[slot],
               e2eNanos[slot],
               parts,
+              combined,
               (flagged[slot] & (1 << SEGMENTS)) != 0,
-              JoinedBreakdown.traceIdHex(traceIds[2 * slot], traceIds[2 * slot + 1])));
+              JoinedBreakdown.traceIdHex(traceIds[2 * slot], traceIds[2 * slot + 1]),
+              CAPTURES[captures[slot]]));
     }
     return out;
   }
 
   /**
-   * The topic and consumer group pairs with the most breakdowns joined since {@code nowNanos -
-   * windowNanos}, most first, at most {@code max}.
+   * The {@code limit} slowest breakdowns of both captures; see {@link #slowest(String, String,
+   * Capture, long, long, int)}.
+   */
+  public List<SlowRecord> slowest(
+      String topic, String group, long windowNanos, long nowNanos, int limit) {
+    return slowest(topic, group, null, windowNanos, nowNanos, limit);
+  }
+
+  // What a record's latency is taken to be where one number is needed: end to end, or for a tail
+  // record that lacks it, the sum of its known segments (a combined one where its parts are not).
+  private long latencyNanos(int slot) {
+    if (e2eNanos[slot] >= 0) {
+      return e2eNanos[slot];
+    }
+    int base = slot * COLUMNS;
+    long sum = 0;
+    for (int s = 0; s < SEGMENTS; s++) {
+      sum += Math.max(0, segmentNanos[base + s]);
+    }
+    boolean produce = segmentNanos[base + Segment.PRODUCE.ordinal()] >= 0;
+    boolean publish = segmentNanos[base + Segment.PUBLISH.ordinal()] >= 0;
+    boolean commit = segmentNanos[base + Segment.COMMIT.ordinal()] >= 0;
+    if (!produce && !publish) {
+      sum += Math.max(0, segmentNanos[base + PRODUCE_AND_PUBLISH]);
+    } else if (!publish && !commit) {
+      sum += Math.max(0, segmentNanos[base + PUBLISH_AND_COMMIT]);
+    }
+    return sum;
+  }
+
+  /**
+   * The topic and consumer group pairs with the most sampled breakdowns joined since {@code
+   * nowNanos - windowNanos}, most first, at most {@code max}.
    */
   public synchronized List<TopicGroup> busiestPairs(long windowNanos, long nowNanos, int max) {
     Map<List<String>, Integer> counts = new java.util.HashMap<>();
-    for (int slot : matching(null, null, windowNanos, nowNanos)) {
-      counts.merge(List.of(topics[slot], groups[slot]), 1, Integer::sum);
+    for (int slot : matching(null, null, windowNanos, nowNanos, Capture.SAMPLED)) {
+      if (groups[slot] != null) {
+        counts.merge(List.of(topics[slot], groups[slot]), 1, Integer::sum);
+      }
     }
     return counts.entrySet().stream()
         .sorted(Map.Entry.<List<String>, Integer>comparingByValue().reversed())
@@ -235,7 +335,8 @@ public final class RecentBreakdowns {
         .toList();
   }
 
-  private int[] matching(String topic, String group, long windowNanos, long nowNanos) {
+  private int[] matching(
+      String topic, String group, long windowNanos, long nowNanos, Capture capture) {
     int size = (int) Math.min(written, capacity);
     int[] match = new int[size];
     int n = 0;
@@ -244,7 +345,8 @@ public final class RecentBreakdowns {
         continue;
       }
       if ((topic != null && !topic.equals(topics[slot]))
-          || (group != null && !group.equals(groups[slot]))) {
+          || (group != null && !group.equals(groups[slot]))
+          || (capture != null && captures[slot] != capture.ordinal())) {
         continue;
       }
       match[n++] = slot;
@@ -262,9 +364,11 @@ public final class RecentBreakdowns {
   }
 
   /**
-   * The summary of the breakdowns joined within a window.
+   * The summary of the breakdowns joined within a window: every figure but {@code tail} is of the
+   * sampled breakdowns alone (section 8 of the latency model: tail records are biased towards slow
+   * records by design, and never mixed into the percentiles).
    *
-   * @param count how many breakdowns
+   * @param count how many sampled breakdowns
    * @param p50Nanos the end-to-end median (nearest rank), or -1 when there is none
    * @param p99Nanos the end-to-end p99
    * @param p999Nanos the end-to-end p99.9
@@ -279,6 +383,7 @@ public final class RecentBreakdowns {
    *     {@code log-append-time}, {@code estimated}, {@code none}), how many breakdowns of the
    *     window had the segment at that quality; a segment a breakdown does not know counts as
    *     {@code none}, so each segment's counts add up to {@code count}
+   * @param tail the tail records ({@link Capture#TAIL}) of the window, counted and split apart
    */
   public record Summary(
       int count,
@@ -289,7 +394,71 @@ public final class RecentBreakdowns {
       Map<String, Double> tailMeanNanos,
       Map<String, Integer> tailFlagged,
       Map<String, SegmentQuantiles> segments,
-      Map<String, Map<String, Integer>> segmentQualities) {}
+      Map<String, Map<String, Integer>> segmentQualities,
+      TailSplit tail) {
+
+    /** A summary without tail records. */
+    public Summary(
+        int count,
+        long p50Nanos,
+        long p99Nanos,
+        long p999Nanos,
+        int tailCount,
+        Map<String, Double> tailMeanNanos,
+        Map<String, Integer> tailFlagged,
+        Map<String, SegmentQuantiles> segments,
+        Map<String, Map<String, Integer>> segmentQualities) {
+      this(
+          count,
+          p50Nanos,
+          p99Nanos,
+          p999Nanos,
+          tailCount,
+          tailMeanNanos,
+          tailFlagged,
+          segments,
+          segmentQualities,
+          TailSplit.EMPTY);
+    }
+  }
+
+  /**
+   * The tail records ({@link Capture#TAIL}) of a window: how many, which sides reported them, and
+   * where their time went. A partial record counts towards the segments it knows only.
+   *
+   * @param count how many tail records
+   * @param full records with both sides' instants (the producer's and a consumer group's)
+   * @param producerOnly records flagged by the producer alone: no group, no consumer instants
+   * @param consumerOnly records flagged by a consumer alone: no {@code D} nor {@code A}
+   * @param e2e the end-to-end latency over the tail records that know it
+   * @param segments per segment id, then {@code publish+commit} and {@code produce+publish}: the
+   *     split over the tail records that know the segment
+   */
+  public record TailSplit(
+      int count,
+      int full,
+      int producerOnly,
+      int consumerOnly,
+      TailSegment e2e,
+      Map<String, TailSegment> segments) {
+
+    /** No tail record. */
+    public static final TailSplit EMPTY = new RecentBreakdowns(0).tailSplit(new int[0]);
+  }
+
+  /**
+   * One segment over a window's tail records, nearest rank.
+   *
+   * @param count tail records that know it
+   * @param p50Nanos the median, or -1 when {@code count} is 0
+   * @param p99Nanos the p99, or -1 when {@code count} is 0
+   * @param meanNanos the mean, or -1 when {@code count} is 0
+   * @param share the segment's part of the end-to-end latency, summed over the tail records that
+   *     know both, or -1 when none does (a producer-only record has no end to end)
+   * @param shareCount how many records {@code share} is computed from
+   */
+  public record TailSegment(
+      int count, long p50Nanos, long p99Nanos, double meanNanos, double share, int shareCount) {}
 
   /**
    * One segment's distribution over a window, nearest rank.
@@ -308,9 +477,10 @@ public final class RecentBreakdowns {
    */
   public synchronized Summary summarise(
       String topic, String group, long windowNanos, long nowNanos) {
-    int[] match = matching(topic, group, windowNanos, nowNanos);
+    int[] match = matching(topic, group, windowNanos, nowNanos, Capture.SAMPLED);
     int n = match.length;
     Map<String, Double> means = new LinkedHashMap<>();
+    TailSplit tailSplit = tailSplit(matching(topic, group, windowNanos, nowNanos, Capture.TAIL));
     if (n == 0) {
       return new Summary(
           0,
@@ -321,7 +491,8 @@ public final class RecentBreakdowns {
           means,
           new LinkedHashMap<>(),
           segmentQuantiles(match, 0),
-          segmentQualities(match, 0));
+          segmentQualities(match, 0),
+          tailSplit);
     }
     long[] sorted = sortedE2e(match);
     long p50 = rank(sorted, 0.5);
@@ -369,12 +540,78 @@ public final class RecentBreakdowns {
         means,
         flaggedOut,
         segmentQuantiles(match, n),
-        segmentQualities(match, n));
+        segmentQualities(match, n),
+        tailSplit);
+  }
+
+  private TailSplit tailSplit(int[] match) {
+    int[] sideCounts = new int[3]; // full, producer only, consumer only
+    long[] e2e = new long[match.length];
+    int e2eKnown = 0;
+    for (int slot : match) {
+      int bits = sides[slot];
+      sideCounts[bits == PRODUCER_SIDE ? 1 : bits == CONSUMER_SIDE ? 2 : 0]++;
+      if (e2eNanos[slot] >= 0) {
+        e2e[e2eKnown++] = e2eNanos[slot];
+      }
+    }
+    Map<String, TailSegment> segments = new LinkedHashMap<>();
+    long[] values = new long[match.length];
+    for (int column : TAIL_COLUMNS) {
+      int known = 0;
+      double sum = 0;
+      double shareSum = 0;
+      double shareE2e = 0;
+      int shareCount = 0;
+      for (int slot : match) {
+        long v = segmentNanos[slot * COLUMNS + column];
+        if (v < 0) {
+          continue;
+        }
+        values[known++] = v;
+        sum += v;
+        if (e2eNanos[slot] >= 0) {
+          shareSum += v;
+          shareE2e += e2eNanos[slot];
+          shareCount++;
+        }
+      }
+      segments.put(
+          COLUMN_IDS[column],
+          tailSegment(Arrays.copyOf(values, known), sum, shareSum, shareE2e, shareCount));
+    }
+    long[] e2eKnownValues = Arrays.copyOf(e2e, e2eKnown);
+    double e2eSum = 0;
+    for (long v : e2eKnownValues) {
+      e2eSum += v;
+    }
+    return new TailSplit(
+        match.length,
+        sideCounts[0],
+        sideCounts[1],
+        sideCounts[2],
+        tailSegment(e2eKnownValues, e2eSum, e2eSum, e2eSum, e2eKnown),
+        segments);
+  }
+
+  private static TailSegment tailSegment(
+      long[] values, double sum, double shareSum, double shareE2e, int shareCount) {
+    if (values.length == 0) {
+      return new TailSegment(0, -1, -1, -1, -1, 0);
+    }
+    Arrays.sort(values);
+    return new TailSegment(
+        values.length,
+        rank(values, 0.5),
+        rank(values, 0.99),
+        sum / values.length,
+        shareCount == 0 || shareE2e <= 0 ? -1 : shareSum / shareE2e,
+        shareCount);
   }
 
   private Map<String, Map<String, Integer>> segmentQualities(int[] match, int n) {
     Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
-    for (int s = 0; s < COLUMNS; s++) {
+    for (int s = 0; s < SAMPLED_COLUMNS; s++) {
       int[] counts = new int[QUALITIES.length];
       for (int i = 0; i < n; i++) {
         counts[qualities[match[i] * COLUMNS + s]]++;
@@ -391,7 +628,7 @@ public final class RecentBreakdowns {
   private Map<String, SegmentQuantiles> segmentQuantiles(int[] match, int n) {
     Map<String, SegmentQuantiles> out = new LinkedHashMap<>();
     long[] values = new long[n];
-    for (int s = 0; s < COLUMNS; s++) {
+    for (int s = 0; s < SAMPLED_COLUMNS; s++) {
       int known = 0;
       for (int i = 0; i < n; i++) {
         long v = segmentNanos[match[i] * COLUMNS + s];
@@ -423,6 +660,17 @@ public final class RecentBreakdowns {
     }
     ids[PUBLISH_AND_COMMIT] = "publish+commit";
     ids[FETCH_ROUND_TRIP] = "fetch-round-trip";
+    ids[PRODUCE_AND_PUBLISH] = "produce+publish";
     return ids;
+  }
+
+  private static int[] tailColumns() {
+    int[] columns = new int[SEGMENTS + 2];
+    for (int s = 0; s < SEGMENTS; s++) {
+      columns[s] = s;
+    }
+    columns[SEGMENTS] = PUBLISH_AND_COMMIT;
+    columns[SEGMENTS + 1] = PRODUCE_AND_PUBLISH;
+    return columns;
   }
 }

@@ -2,15 +2,18 @@ package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.model.Capture;
 import dev.klat.model.Segment;
 
 /**
- * One breakdown of a window's p99 tail, with the evidence its spans carried: what the diagnosis
- * reads. Durations in nanoseconds, -1 where unknown.
+ * One breakdown of a window's tail (a tail record, or a sampled one of the sampled p99 tail), with
+ * the evidence its spans carried: what the diagnosis reads. Durations in nanoseconds, -1 where
+ * unknown: a tail record may be partial (section 8 of the latency model).
  *
  * @param drainEpochNanos {@code D} on the producer's clock, epoch nanoseconds: when to look up the
- *     leader's request timings
- * @param e2eNanos end-to-end latency, {@code P - S}
+ *     leader's request timings; -1 when unknown (a record flagged by its consumer alone)
+ * @param e2eNanos end-to-end latency, {@code P - S}, or -1 when unknown (a record flagged by its
+ *     producer alone, or by its consumer on a {@code LogAppendTime} topic)
  * @param segmentNanos per {@link Segment} ordinal
  * @param lagNanos the part of catch-up before the consumer asked, {@code max(0, F - H)}
  * @param bufferedNanos the part of catch-up in the client's buffer, {@code P - R}
@@ -21,6 +24,9 @@ import dev.klat.model.Segment;
  * @param requestLocalNanos that request's time from the queue to the append, or -1
  * @param producer the producer's settings and the record's batch
  * @param consumer the consumer's settings
+ * @param capture how the record was captured
+ * @param publishAndCommitNanos {@code H - D}, or -1
+ * @param produceAndPublishNanos {@code L - S}, or -1
  */
 public record TailRecord(
     long drainEpochNanos,
@@ -33,7 +39,55 @@ public record TailRecord(
     long requestQueueNanos,
     long requestLocalNanos,
     ProducerEvidence producer,
-    ConsumerEvidence consumer) {
+    ConsumerEvidence consumer,
+    Capture capture,
+    long publishAndCommitNanos,
+    long produceAndPublishNanos) {
+
+  /** A sampled record's breakdown, which knows every instant but maybe {@code L}. */
+  public TailRecord(
+      long drainEpochNanos,
+      long e2eNanos,
+      long[] segmentNanos,
+      long lagNanos,
+      long bufferedNanos,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producer,
+      ConsumerEvidence consumer) {
+    this(
+        drainEpochNanos,
+        e2eNanos,
+        segmentNanos,
+        lagNanos,
+        bufferedNanos,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producer,
+        consumer,
+        Capture.SAMPLED,
+        -1,
+        -1);
+  }
+
+  /** Whether the record knows every segment it is asked for. */
+  public boolean knows(Segment... segments) {
+    for (Segment s : segments) {
+      if (segmentNanos[s.ordinal()] < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the end-to-end latency is known. */
+  public boolean isEndToEndKnown() {
+    return e2eNanos >= 0;
+  }
 
   /** Whether the leader's probe timed the record's own produce request (both times known). */
   public boolean hasRequestTimes() {

@@ -16,6 +16,8 @@ import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
 import dev.klat.collector.security.ListenerSecurity;
+import dev.klat.model.Capture;
+import dev.klat.model.TailTraceIds;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -65,8 +67,20 @@ public final class AdminServer implements AutoCloseable {
     /** The diagnosis of the window's p99 tail. */
     DiagnosisReport diagnose(String topic, String group, long windowNanos);
 
-    /** The {@code limit} slowest records of the window, slowest first. */
+    /** The {@code limit} slowest records of the window, slowest first, of both captures. */
     List<SlowRecord> slowest(String topic, String group, long windowNanos, int limit);
+
+    /**
+     * The {@code limit} slowest records of the window of one capture (null: both), slowest first.
+     */
+    default List<SlowRecord> slowest(
+        String topic, String group, Capture capture, long windowNanos, int limit) {
+      List<SlowRecord> all = slowest(topic, group, windowNanos, MAX_SLOWEST);
+      return all.stream()
+          .filter(r -> capture == null || r.capture() == capture)
+          .limit(limit)
+          .toList();
+    }
 
     /** The topic and group pairs with breakdowns in the window, most first, at most {@code max}. */
     List<TopicGroup> pairs(long windowNanos, int max);
@@ -377,33 +391,66 @@ public final class AdminServer implements AutoCloseable {
     if (limit < 1 || limit > MAX_SLOWEST) {
       throw new IllegalArgumentException("limit must be 1 to " + MAX_SLOWEST + ": " + limitText);
     }
+    Capture capture = captureParam(query(ex.getRequestURI().getRawQuery()).get("capture"));
     ObjectNode out = JSON.createObjectNode();
     out.put("topic", w.topic());
     out.put("group", w.group());
+    out.put("capture", capture == null ? null : capture.id());
     out.put("windowSeconds", w.nanos() / 1e9);
     ArrayNode records = out.putArray("records");
-    for (SlowRecord r : query.slowest(w.topic(), w.group(), w.nanos(), limit)) {
+    for (SlowRecord r : query.slowest(w.topic(), w.group(), capture, w.nanos(), limit)) {
       ObjectNode record = records.addObject();
       record.put("topic", r.topic());
       record.put("group", r.group());
       record.put("partition", r.partition());
       record.put("offset", r.offset());
-      record.put("e2eSeconds", r.e2eNanos() / 1e9);
+      record.put("capture", r.capture().id());
+      if (r.e2eNanos() < 0) {
+        record.putNull("e2eSeconds");
+      } else {
+        record.put("e2eSeconds", r.e2eNanos() / 1e9);
+      }
       record.put("e2eClockFlagged", r.e2eClockFlagged());
       ObjectNode segments = record.putObject("segments");
       for (SlowRecord.Part part : r.segments()) {
-        ObjectNode segment = segments.putObject(part.segment());
-        if (part.nanos() < 0) {
-          segment.putNull("seconds");
-        } else {
-          segment.put("seconds", part.nanos() / 1e9);
-        }
-        segment.put("quality", part.quality().id());
-        segment.put("clockFlagged", part.clockFlagged());
+        part(segments, part).put("clockFlagged", part.clockFlagged());
+      }
+      ObjectNode combined = record.putObject("combined");
+      for (SlowRecord.Part part : r.combined()) {
+        part(combined, part);
       }
       record.put("traceId", r.traceIdHex());
+      record.put("traceIdDerived", TailTraceIds.isDerived(traceIdHigh(r.traceIdHex())));
     }
     return new Response(200, "application/json", out.toString());
+  }
+
+  private static ObjectNode part(ObjectNode parent, SlowRecord.Part part) {
+    ObjectNode segment = parent.putObject(part.segment());
+    if (part.nanos() < 0) {
+      segment.putNull("seconds");
+    } else {
+      segment.put("seconds", part.nanos() / 1e9);
+    }
+    segment.put("quality", part.quality().id());
+    return segment;
+  }
+
+  private static long traceIdHigh(String traceIdHex) {
+    return Long.parseUnsignedLong(traceIdHex.substring(0, 16), 16);
+  }
+
+  /** The {@code capture} filter: {@code sampled}, {@code tail}, or absent for both. */
+  static Capture captureParam(String value) {
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    for (Capture c : Capture.values()) {
+      if (c.id().equals(value)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("capture must be sampled or tail: " + value);
   }
 
   private static String clocks(Supplier<List<ClockOffset>> clocks) {

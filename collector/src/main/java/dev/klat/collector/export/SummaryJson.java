@@ -19,6 +19,8 @@ final class SummaryJson {
     out.append("{\"topic\":").append(str(topic));
     out.append(",\"group\":").append(str(group));
     out.append(",\"windowSeconds\":").append(seconds(windowNanos));
+    // count, e2e, p99Tail and segments are of the sampled records alone; tail records in "tail".
+    out.append(",\"capture\":\"sampled\"");
     out.append(",\"count\":").append(s.count());
     out.append(',');
     e2e(out, s.p50Nanos(), s.p99Nanos(), s.p999Nanos());
@@ -55,8 +57,49 @@ final class SummaryJson {
       }
       out.append("}}");
     }
-    out.append("}}");
+    out.append("},");
+    tail(out, s.tail());
+    out.append('}');
     return out.toString();
+  }
+
+  /**
+   * {@code "tail":{"capture":"tail","count":..,"full":..,"producerOnly":..,"consumerOnly":..,
+   * "e2e":{..},"segments":{id:{..}}}}: the tail records, apart from the sampled figures.
+   */
+  static void tail(StringBuilder out, RecentBreakdowns.TailSplit t) {
+    out.append("\"tail\":{\"capture\":\"tail\",\"count\":").append(t.count());
+    out.append(",\"full\":").append(t.full());
+    out.append(",\"producerOnly\":").append(t.producerOnly());
+    out.append(",\"consumerOnly\":").append(t.consumerOnly());
+    out.append(",\"e2e\":");
+    tailSegment(out, t.e2e(), false);
+    out.append(",\"segments\":{");
+    boolean first = true;
+    for (Map.Entry<String, RecentBreakdowns.TailSegment> e : t.segments().entrySet()) {
+      out.append(first ? "" : ",").append(str(e.getKey())).append(':');
+      tailSegment(out, e.getValue(), true);
+      first = false;
+    }
+    out.append("}}");
+  }
+
+  private static void tailSegment(
+      StringBuilder out, RecentBreakdowns.TailSegment q, boolean withShare) {
+    out.append("{\"count\":").append(q.count());
+    out.append(",\"p50Seconds\":").append(secondsOrNull(q.p50Nanos()));
+    out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
+    out.append(",\"meanSeconds\":").append(q.meanNanos() < 0 ? "null" : seconds(q.meanNanos()));
+    if (withShare) {
+      out.append(",\"shareOfE2e\":")
+          .append(q.share() < 0 ? "null" : PrometheusWriter.number(round4(q.share())));
+      out.append(",\"shareRecords\":").append(q.shareCount());
+    }
+    out.append('}');
+  }
+
+  private static double round4(double v) {
+    return Math.round(v * 10_000) / 10_000.0;
   }
 
   /** {@code "e2e":{"p50Seconds":..,"p99Seconds":..,"p999Seconds":..}}, null for -1. */

@@ -73,20 +73,22 @@ public final class MetricDef {
           TagKeys.GROUP);
 
   /**
-   * {@code klat.segment.latency}: one segment of the latency model, from the breakdowns of sampled
-   * records, tagged with the segment's id and quality and the node id of the partition's leader
-   * broker (publish and commit happen there).
+   * {@code klat.segment.latency}: one segment of the latency model, from the joined breakdowns,
+   * tagged with the segment's id and quality, the node id of the partition's leader broker (publish
+   * and commit happen there) and how the record was captured ({@link Capture}): quantiles read
+   * {@code capture="sampled"}, since tail records are slow by selection.
    */
   public static final MetricDef SEGMENT_LATENCY =
       latency(
           "klat.segment.latency",
           "Latency of one segment of the latency model (produce, publish, commit, catch-up, fetch)"
-              + " for sampled records.",
+              + " for sampled records (capture=sampled) and tail records (capture=tail).",
           TagKeys.TOPIC,
           TagKeys.GROUP,
           TagKeys.BROKER,
           TagKeys.SEGMENT,
-          TagKeys.QUALITY);
+          TagKeys.QUALITY,
+          TagKeys.CAPTURE);
 
   /** {@code klat.producer.produce.latency}: the produce segment {@code D - S}, every record. */
   public static final MetricDef PRODUCER_PRODUCE_LATENCY =

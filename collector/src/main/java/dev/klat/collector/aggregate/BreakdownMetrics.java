@@ -2,6 +2,7 @@ package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Capture;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;
 import dev.klat.model.TagKeys;
@@ -15,16 +16,19 @@ import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 /**
- * The collector's own histograms of joined breakdowns: one per topic, group, leader broker, segment
- * and segment quality, each bucket keeping the most recent breakdown that fell in it as its
- * exemplar; and, per topic and group, exemplars for the end-to-end histogram merged from the
- * agents. At most {@code maxTopicGroups} topic and group pairs get their own series; the rest are
- * folded into {@value #OTHER}. The broker label is the producer's {@code klat.leader.node_id}, from
- * the wire: at most {@code maxBrokers} node ids get series of their own, further ones are folded
- * into {@value #OTHER} and counted, so that forged node ids cannot multiply the series; and the
- * segment histograms together are at most {@code maxHistograms}, as many as {@code /metrics} can
- * show, further ones folded into one all-{@value #OTHER} histogram per segment and quality.
- * Thread-safe.
+ * The collector's own histograms of joined breakdowns: one per topic, group, leader broker,
+ * segment, segment quality and capture ({@code sampled} or {@code tail}: quantiles read the sampled
+ * ones), each bucket keeping a recent breakdown that fell in it as its exemplar, a tail record in
+ * preference (a tail record's value also stands as the exemplar of the sampled histogram's bucket
+ * it falls in, so that a p99 bucket links to a slow record's trace); and, per topic and group,
+ * exemplars for the end-to-end histogram merged from the agents, a tail record's in preference. A
+ * tail record flagged by its producer alone has no group: its series' group label is empty. At most
+ * {@code maxTopicGroups} topic and group pairs get their own series; the rest are folded into
+ * {@value #OTHER}. The broker label is the producer's {@code klat.leader.node_id}, from the wire:
+ * at most {@code maxBrokers} node ids get series of their own, further ones are folded into {@value
+ * #OTHER} and counted, so that forged node ids cannot multiply the series; and the segment
+ * histograms together are at most {@code maxHistograms}, as many as {@code /metrics} can show,
+ * further ones folded into one all-{@value #OTHER} histogram per segment and quality. Thread-safe.
  */
 public final class BreakdownMetrics {
   /** The topic and group of series beyond the limit. */
@@ -38,6 +42,15 @@ public final class BreakdownMetrics {
 
   private static final Segment[] SEGMENTS = Segment.values();
   private static final Quality[] QUALITIES = Quality.values();
+  private static final Capture[] CAPTURES = Capture.values();
+  // Histograms per topic, group and broker: one per capture, segment and quality.
+  private static final int PER_CAPTURE = SEGMENTS.length * QUALITIES.length;
+
+  /**
+   * How long a tail record's exemplar holds its bucket against newer sampled records: long enough
+   * for a dashboard refresh to find it, short enough that the bucket's exemplar stays recent.
+   */
+  static final long TAIL_EXEMPLAR_HOLD_MILLIS = 60_000;
 
   /** The least text of one histogram series in {@code /metrics}: 137 bucket lines of 60 bytes. */
   static final int HISTOGRAM_TEXT_BYTES = 8 * 1024;
@@ -100,7 +113,9 @@ public final class BreakdownMetrics {
 
   /** Records one breakdown. */
   public synchronized void record(JoinedBreakdown joined) {
-    List<String> topicGroup = List.of(joined.key().topic(), joined.group());
+    // A producer-only tail record has no group (section 8 of the latency model).
+    String group = joined.group() == null ? "" : joined.group();
+    List<String> topicGroup = List.of(joined.key().topic(), group);
     TopicGroup series = byTopicGroup.get(topicGroup);
     if (series == null) {
       if (byTopicGroup.size() >= maxTopicGroups) {
@@ -112,13 +127,18 @@ public final class BreakdownMetrics {
     long now = epochMillis.getAsLong();
     String traceId = joined.hasTraceId() ? joined.traceIdHex() : null;
     Breakdown b = joined.breakdown();
-    series.e2e.offer(b.e2eNanos(), traceId, now);
+    boolean tail = joined.capture() == Capture.TAIL;
+    if (b.isEndToEndKnown()) {
+      series.e2e.offer(b.e2eNanos(), traceId, now, tail);
+    }
     Histogram[] segments = series.segments(brokerLabel(joined.leaderNodeId()));
+    int captureBase = (tail ? Capture.TAIL : Capture.SAMPLED).ordinal() * PER_CAPTURE;
     for (Segment segment : SEGMENTS) {
       if (!b.isKnown(segment)) {
         continue;
       }
-      int i = segment.ordinal() * QUALITIES.length + b.quality(segment).ordinal();
+      int quality = segment.ordinal() * QUALITIES.length + b.quality(segment).ordinal();
+      int i = captureBase + quality;
       Histogram h = segments[i];
       if (h == null && histograms < maxHistograms) {
         h = segments[i] = new Histogram();
@@ -127,7 +147,13 @@ public final class BreakdownMetrics {
         histogramsFolded++;
         h = folded(i);
       }
-      h.record(b.nanos(segment), traceId, now);
+      h.record(b.nanos(segment), traceId, now, tail);
+      Histogram sampled = tail ? segments[Capture.SAMPLED.ordinal() * PER_CAPTURE + quality] : null;
+      if (sampled != null) {
+        // Not counted there: the sampled histogram's counts stay unbiased; its bucket links to
+        // the slow record instead.
+        sampled.exemplars.offer(b.nanos(segment), traceId, now, true);
+      }
     }
   }
 
@@ -174,7 +200,7 @@ public final class BreakdownMetrics {
     return overflow;
   }
 
-  /** The segment histograms, labelled topic, group, segment and quality. */
+  /** The segment histograms, labelled topic, group, broker, segment, quality and capture. */
   public synchronized List<Exposition.Series> segmentSeries() {
     List<Exposition.Series> out = new ArrayList<>();
     for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
@@ -189,8 +215,9 @@ public final class BreakdownMetrics {
           labels.put(TagKeys.TOPIC, e.getKey().get(0));
           labels.put(TagKeys.GROUP, e.getKey().get(1));
           labels.put(TagKeys.BROKER, byBroker.getKey());
-          labels.put(TagKeys.SEGMENT, SEGMENTS[i / QUALITIES.length].id());
+          labels.put(TagKeys.SEGMENT, SEGMENTS[i % PER_CAPTURE / QUALITIES.length].id());
           labels.put(TagKeys.QUALITY, QUALITIES[i % QUALITIES.length].id());
+          labels.put(TagKeys.CAPTURE, CAPTURES[i / PER_CAPTURE].id());
           out.add(
               new Exposition.Series(
                   labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
@@ -222,7 +249,7 @@ public final class BreakdownMetrics {
                 : leaderNodeId >= 0 ? Integer.toString(leaderNodeId) : UNKNOWN_BROKER;
         lastSegments =
             segmentsByBroker.computeIfAbsent(
-                broker, k -> new Histogram[SEGMENTS.length * QUALITIES.length]);
+                broker, k -> new Histogram[CAPTURES.length * PER_CAPTURE]);
         lastLeader = leaderNodeId;
       }
       return lastSegments;
@@ -235,29 +262,42 @@ public final class BreakdownMetrics {
     // Nanoseconds: exact, and a long holds 292 years of latency.
     long sumNanos;
 
-    void record(long nanos, String traceId, long epochMillis) {
+    void record(long nanos, String traceId, long epochMillis, boolean tail) {
       int bucket = Buckets.indexOfNanos(nanos);
       counts[bucket]++;
       sumNanos += nanos;
-      exemplars.set(bucket, nanos, traceId, epochMillis);
+      exemplars.set(bucket, nanos, traceId, epochMillis, tail);
     }
   }
 
   private static final class Exemplars {
     private Exposition.Exemplar[] byBucket;
+    // Per bucket: whether its exemplar is a tail record's.
+    private boolean[] tail;
 
-    void offer(long nanos, String traceId, long epochMillis) {
-      set(Buckets.indexOfNanos(nanos), nanos, traceId, epochMillis);
+    void offer(long nanos, String traceId, long epochMillis, boolean fromTail) {
+      set(Buckets.indexOfNanos(nanos), nanos, traceId, epochMillis, fromTail);
     }
 
-    void set(int bucket, long nanos, String traceId, long epochMillis) {
+    // The newest record in the bucket, but a sampled one does not replace a tail record's
+    // exemplar younger than TAIL_EXEMPLAR_HOLD_MILLIS: the bucket links to the slow record.
+    void set(int bucket, long nanos, String traceId, long epochMillis, boolean fromTail) {
       if (traceId == null) {
         return;
       }
       if (byBucket == null) {
         byBucket = new Exposition.Exemplar[Buckets.count()];
+        tail = new boolean[Buckets.count()];
+      }
+      Exposition.Exemplar held = byBucket[bucket];
+      if (!fromTail
+          && held != null
+          && tail[bucket]
+          && epochMillis - held.epochMillis() < TAIL_EXEMPLAR_HOLD_MILLIS) {
+        return;
       }
       byBucket[bucket] = new Exposition.Exemplar(traceId, nanos / 1e9, epochMillis);
+      tail[bucket] = fromTail;
     }
 
     Exposition.Exemplar[] copy() {

@@ -3,6 +3,7 @@ package dev.klat.collector.export;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Capture;
 import dev.klat.model.Instants;
 import dev.klat.model.Segment;
 import dev.klat.model.SpanAttributes;
@@ -23,7 +24,11 @@ import java.util.List;
  * consumer group, and one child per segment part with its true start and end on the producer's
  * timeline, so that a trace view draws the waterfall. The spans join the record's own trace (same
  * trace id), which is also the trace id of the exemplars; their ids are derived from the record and
- * group, so that exporting a breakdown again gives the same spans and a backend deduplicates.
+ * group, so that exporting a breakdown again gives the same spans and a backend deduplicates. The
+ * root says how the record was captured ({@code klat.capture}: {@code sampled} or {@code tail}). A
+ * partial tail record (section 8 of the latency model) gets the parts its known instants bound: a
+ * producer-only one ends at its commit, a consumer-only one starts at its {@code S} from the
+ * timestamp with produce and publish as one part, or at {@code L}.
  */
 final class BreakdownSpans {
   private static final AttributeKey<String> TOPIC =
@@ -48,45 +53,69 @@ final class BreakdownSpans {
       AttributeKey.longKey(SpanAttributes.PRODUCE_REQUEST_QUEUE_NANOS.name());
   private static final AttributeKey<Long> REQUEST_LOCAL =
       AttributeKey.longKey(SpanAttributes.PRODUCE_REQUEST_LOCAL_NANOS.name());
+  private static final AttributeKey<String> CAPTURE =
+      AttributeKey.stringKey(SpanAttributes.CAPTURE.name());
 
   private BreakdownSpans() {}
 
   static List<BreakdownSpan> of(JoinedBreakdown jb) {
     Breakdown b = jb.breakdown();
     Instants t = b.instants();
-    long s = t.nanos(TimePoint.SEND);
-    long d = t.nanos(TimePoint.DRAIN);
     long h = t.nanos(TimePoint.COMMIT);
-    long f = t.nanos(TimePoint.FETCH_REQUEST);
-    long r = t.nanos(TimePoint.FETCH_RESPONSE);
-    long p = t.nanos(TimePoint.POLL);
     String traceId = TraceId.fromLongs(jb.traceIdHigh(), jb.traceIdLow());
-    long rootId = mix(jb.consumerSpanId() ^ jb.group().hashCode() ^ 0x6b6c6174L);
+    // A producer-only tail record has neither consumer span nor group: its producer span names it.
+    long side = jb.consumerSpanId() != 0 ? jb.consumerSpanId() : jb.producerSpanId();
+    long rootId = mix(side ^ (jb.group() == null ? 0 : jb.group().hashCode()) ^ 0x6b6c6174L);
     SpanContext root = context(traceId, rootId);
+    boolean consumer = t.has(TimePoint.POLL) && t.has(TimePoint.FETCH_RESPONSE);
+    long start = t.has(TimePoint.SEND) ? t.nanos(TimePoint.SEND) : first(t, TimePoint.APPEND, h);
+    long end =
+        consumer
+            ? t.nanos(TimePoint.POLL)
+            : Math.max(h, t.has(TimePoint.ACK) ? t.nanos(TimePoint.ACK) : h);
+    Capture capture = jb.capture() == null ? Capture.SAMPLED : jb.capture();
     List<BreakdownSpan> out = new ArrayList<>();
     out.add(
         new BreakdownSpan(
-            "klat " + jb.key().topic() + " " + jb.group(),
+            "klat " + jb.key().topic() + (jb.group() == null ? "" : " " + jb.group()),
             root,
             SpanContext.getInvalid(),
-            s,
-            p,
-            common(jb, null).put(QUALITY, b.quality().id()).build()));
+            start,
+            end,
+            common(jb, null).put(QUALITY, b.quality().id()).put(CAPTURE, capture.id()).build()));
     Parts parts = new Parts(jb, traceId, root, rootId, out);
-    parts.add(Segment.PRODUCE, "produce", s, d);
-    if (b.isKnown(Segment.PUBLISH)) {
+    boolean drain = t.has(TimePoint.DRAIN);
+    long d = drain ? t.nanos(TimePoint.DRAIN) : 0;
+    if (drain && t.has(TimePoint.SEND)) {
+      parts.add(Segment.PRODUCE, "produce", t.nanos(TimePoint.SEND), d);
+    }
+    if (b.isKnown(Segment.PUBLISH) && drain) {
       long l = t.nanos(TimePoint.APPEND);
       parts.add(Segment.PUBLISH, "publish", d, l);
       parts.add(Segment.COMMIT, "commit", l, h);
-    } else {
+    } else if (drain) {
       parts.add(null, "publish+commit", d, h);
+    } else if (t.has(TimePoint.APPEND)) {
+      long l = t.nanos(TimePoint.APPEND);
+      if (t.has(TimePoint.SEND)) {
+        parts.add(null, "produce+publish", t.nanos(TimePoint.SEND), l);
+      }
+      parts.add(Segment.COMMIT, "commit", l, h);
     }
-    if (f > h) {
-      parts.add(Segment.CATCH_UP, "catch-up (lag)", h, f);
+    if (consumer) {
+      long f = t.has(TimePoint.FETCH_REQUEST) ? t.nanos(TimePoint.FETCH_REQUEST) : h;
+      long r = t.nanos(TimePoint.FETCH_RESPONSE);
+      if (f > h) {
+        parts.add(Segment.CATCH_UP, "catch-up (lag)", h, f);
+      }
+      parts.add(Segment.FETCH, "fetch", Math.max(f, h), r);
+      parts.add(Segment.CATCH_UP, "catch-up (buffer)", r, t.nanos(TimePoint.POLL));
     }
-    parts.add(Segment.FETCH, "fetch", Math.max(f, h), r);
-    parts.add(Segment.CATCH_UP, "catch-up (buffer)", r, p);
     return out;
+  }
+
+  private static long first(Instants t, TimePoint point, long otherwise) {
+    return t.has(point) ? t.nanos(point) : otherwise;
   }
 
   /** The children of one root, numbered in order, so that each keeps its id from run to run. */
@@ -95,7 +124,7 @@ final class BreakdownSpans {
     void add(Segment segment, String name, long start, long end) {
       Breakdown b = jb.breakdown();
       AttributesBuilder attributes = common(jb, segment);
-      if (segment != null) {
+      if (segment != null && b.isKnown(segment)) {
         attributes
             .put(SEGMENT, segment.id())
             .put(QUALITY, b.quality(segment).id())
@@ -128,13 +157,19 @@ final class BreakdownSpans {
         segment == Segment.PUBLISH && jb.brokerOffset() != null
             ? jb.brokerOffset()
             : jb.consumerOffset();
-    return Attributes.builder()
-        .put(TOPIC, jb.key().topic())
-        .put(PARTITION, Integer.toString(jb.key().partition()))
-        .put(OFFSET, jb.key().offset())
-        .put(GROUP, jb.group())
-        .put(CLOCK_OFFSET, offset.offsetNanos())
-        .put(CLOCK_UNCERTAINTY, offset.uncertaintyNanos());
+    AttributesBuilder out =
+        Attributes.builder()
+            .put(TOPIC, jb.key().topic())
+            .put(PARTITION, Integer.toString(jb.key().partition()))
+            .put(OFFSET, jb.key().offset());
+    if (jb.group() != null) {
+      out.put(GROUP, jb.group());
+    }
+    // A producer-only tail record placed no consumer instant: no offset was applied.
+    if (offset != null) {
+      out.put(CLOCK_OFFSET, offset.offsetNanos()).put(CLOCK_UNCERTAINTY, offset.uncertaintyNanos());
+    }
+    return out;
   }
 
   private static SpanContext context(String traceId, long spanId) {

@@ -326,7 +326,7 @@ class CollectorIT {
             new java.io.PrintStream(errors, true, StandardCharsets.UTF_8));
     assertThat(status).as(errors.toString(StandardCharsets.UTF_8)).isZero();
     assertThat(printed.toString(StandardCharsets.UTF_8))
-        .startsWith("topic orders, group billing, last 5m: 100 breakdowns, p99 24.0 ms")
+        .startsWith("topic orders, group billing, last 5m: 100 sampled breakdowns, p99 24.0 ms")
         .contains("1. catch-up application time between polls: 50% of the tail (12.0 ms)")
         .contains("in the consumer's buffer (P - R), tail mean: 12.0 ms");
     assertThat(

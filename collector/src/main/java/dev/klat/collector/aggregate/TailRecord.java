@@ -84,6 +84,28 @@ public record TailRecord(
     return true;
   }
 
+  /**
+   * The record's latency as the diagnosis weighs it: end to end, or for a partial record that lacks
+   * it, the part it covers (its known segments, and a combined one where its parts are unknown).
+   */
+  public long latencyNanos() {
+    if (e2eNanos >= 0) {
+      return e2eNanos;
+    }
+    long sum = 0;
+    for (long v : segmentNanos) {
+      sum += Math.max(0, v);
+    }
+    boolean produce = knows(Segment.PRODUCE);
+    boolean publish = knows(Segment.PUBLISH);
+    if (!produce && !publish) {
+      sum += Math.max(0, produceAndPublishNanos);
+    } else if (!publish && !knows(Segment.COMMIT)) {
+      sum += Math.max(0, publishAndCommitNanos);
+    }
+    return sum;
+  }
+
   /** Whether the end-to-end latency is known. */
   public boolean isEndToEndKnown() {
     return e2eNanos >= 0;

@@ -18,8 +18,8 @@ final class DiagnosisText {
     out.append(
         String.format(
             Locale.ROOT,
-            "topic %s, group %s, last %s: %d breakdowns, p99 %s; the tail (the %d slowest records)"
-                + " averages %.1f ms%n",
+            "topic %s, group %s, last %s: %d sampled breakdowns, p99 %s; the tail (%d records:"
+                + " %d tail-captured, %d sampled) averages %.1f ms%n",
             topic == null ? "all" : topic,
             group == null ? "all" : group,
             window,
@@ -28,6 +28,8 @@ final class DiagnosisText {
                 ? "-"
                 : String.format(Locale.ROOT, "%.1f ms", report.p99Seconds() * 1000),
             report.tailRecords(),
+            report.tailCaptured(),
+            report.tailRecords() - report.tailCaptured(),
             report.tailMeanSeconds() * 1000));
     if (report.findings().isEmpty()) {
       out.append('\n');
@@ -39,12 +41,13 @@ final class DiagnosisText {
       out.append(
           String.format(
               Locale.ROOT,
-              "%n%d. %s %s: %d%% of the tail (%.1f ms)%n",
+              "%n%d. %s %s: %d%% of the tail (%.1f ms)%s%n",
               rank++,
               f.segment(),
               f.knob(),
               Math.round(f.tailShare() * 100),
-              f.explainedSeconds() * 1000));
+              f.explainedSeconds() * 1000,
+              f.records() < 0 ? "" : ", from " + f.records() + " records"));
       for (Map.Entry<String, Object> e : f.evidence().entrySet()) {
         out.append("     ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
       }

@@ -18,6 +18,11 @@ final class CatchUpRules implements Rule {
   private static final long MS = 1_000_000L;
 
   @Override
+  public Segment segment() {
+    return Segment.CATCH_UP;
+  }
+
+  @Override
   public List<Finding> explain(TailEvidence tail) {
     List<Finding> out = new ArrayList<>();
     double buffered = tail.mean(r -> r.bufferedNanos());

@@ -20,6 +20,11 @@ final class CommitRule implements Rule {
   static final double FOLLOWER_SHARE = 0.5;
 
   @Override
+  public Segment segment() {
+    return Segment.COMMIT;
+  }
+
+  @Override
   public List<Finding> explain(TailEvidence tail) {
     double commit = tail.meanNanos(Segment.COMMIT);
     if (tail.share(commit) < Diagnosis.SEGMENT_CAUSE_SHARE) {

@@ -10,10 +10,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Ranks what explains a window's p99 tail: every rule's findings that explain at least {@link
- * #MIN_SHARE} of the tail's mean, most first. A cause named only by its segment (the network, the
- * replication, the application) must explain at least {@link #SEGMENT_CAUSE_SHARE}, so that a tail
- * spread evenly over the segments is left unexplained instead of pinned on one of them.
+ * Ranks what explains a window's tail: every rule's findings that explain at least {@link
+ * #MIN_SHARE} of the tail's mean, most first. The tail is the window's tail records (section 8 of
+ * the latency model) and the sampled records of its sampled p99 tail; each rule weighs those that
+ * know its segment, at least {@link #MIN_TAIL_RECORDS} of them, and each finding says how many. A
+ * cause named only by its segment (the network, the replication, the application) must explain at
+ * least {@link #SEGMENT_CAUSE_SHARE}, so that a tail spread evenly over the segments is left
+ * unexplained instead of pinned on one of them.
  */
 public final class Diagnosis {
   /** The least share of the tail a finding must explain to be shown. */
@@ -25,8 +28,9 @@ public final class Diagnosis {
   static final double SEGMENT_CAUSE_SHARE = 0.30;
 
   /**
-   * The fewest records a tail is weighed on: the p99 tail, widened to this many of the slowest when
-   * it is smaller (at a low rate); a window with fewer records is not weighed at all.
+   * The fewest records a tail is weighed on: the tail records and the sampled p99 tail, widened to
+   * this many with the slowest sampled records when smaller (at a low rate); a window or a rule
+   * with fewer records is not weighed at all.
    */
   public static final int MIN_TAIL_RECORDS = 5;
 
@@ -84,7 +88,12 @@ public final class Diagnosis {
     }
     List<Finding> findings = new ArrayList<>();
     for (Rule rule : RULES) {
-      for (Finding f : rule.explain(evidence)) {
+      // A partial tail record without the rule's segment is skipped; the finding counts the rest.
+      TailEvidence known = evidence.knowing(rule.segment());
+      if (known.size() < MIN_TAIL_RECORDS) {
+        continue;
+      }
+      for (Finding f : rule.explain(known)) {
         if (f.tailShare() >= MIN_SHARE) {
           findings.add(f);
         }

@@ -6,12 +6,16 @@ import java.util.List;
 /**
  * What {@code /api/diagnosis} answers.
  *
- * @param records breakdowns in the window
- * @param p99Seconds the window's end-to-end p99, or null when there are none
- * @param tailRecords breakdowns at or above the p99
- * @param tailMeanSeconds their mean end-to-end latency, what each finding's share is of
- * @param findings most explaining first
+ * @param records sampled breakdowns in the window
+ * @param p99Seconds the window's end-to-end p99 over the sampled breakdowns, or null when there are
+ *     none
+ * @param tailRecords the records the diagnosis weighs: the tail records of the window and the
+ *     sampled breakdowns at or above the sampled p99
+ * @param tailMeanSeconds their mean end-to-end latency, over those that know it
+ * @param findings most explaining first; each says how many of the records it is computed from
  * @param unexplained why there is no finding, or null when there is one
+ * @param tailCaptured how many of {@code tailRecords} are tail records ({@code capture} {@code
+ *     tail}); the rest are sampled
  */
 public record DiagnosisReport(
     int records,
@@ -19,7 +23,19 @@ public record DiagnosisReport(
     int tailRecords,
     double tailMeanSeconds,
     List<Finding> findings,
-    String unexplained) {
+    String unexplained,
+    int tailCaptured) {
+
+  /** A report without tail records. */
+  public DiagnosisReport(
+      int records,
+      Double p99Seconds,
+      int tailRecords,
+      double tailMeanSeconds,
+      List<Finding> findings,
+      String unexplained) {
+    this(records, p99Seconds, tailRecords, tailMeanSeconds, findings, unexplained, 0);
+  }
 
   static DiagnosisReport of(
       RecentBreakdowns.Summary summary,
@@ -32,6 +48,7 @@ public record DiagnosisReport(
         tail.size(),
         tail.e2eMeanNanos() / 1e9,
         List.copyOf(findings),
-        unexplained);
+        unexplained,
+        tail.tailCaptured());
   }
 }

@@ -21,6 +21,11 @@ final class FetchRules implements Rule {
   private static final long MS = 1_000_000L;
 
   @Override
+  public Segment segment() {
+    return Segment.FETCH;
+  }
+
+  @Override
   public List<Finding> explain(TailEvidence tail) {
     List<Finding> out = new ArrayList<>();
     double held = tail.mean(r -> heldNanos(r, r.nanos(Segment.FETCH)));

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param explainedSeconds the seconds of the tail's mean it explains
  * @param evidence the measured figures and configured values behind it, by name
  * @param suggestion what to change, and what the change costs
+ * @param records how many tail records the finding is computed from: those of the tail that know
+ *     its segment (a partial tail record that lacks it is skipped)
  */
 public record Finding(
     String segment,
@@ -19,4 +21,17 @@ public record Finding(
     double tailShare,
     double explainedSeconds,
     Map<String, Object> evidence,
-    String suggestion) {}
+    String suggestion,
+    int records) {
+
+  /** A finding whose record count is not known. */
+  public Finding(
+      String segment,
+      String knob,
+      double tailShare,
+      double explainedSeconds,
+      Map<String, Object> evidence,
+      String suggestion) {
+    this(segment, knob, tailShare, explainedSeconds, evidence, suggestion, -1);
+  }
+}

@@ -37,6 +37,11 @@ final class ProduceRules implements Rule {
       Set.of("NOT_ENOUGH_REPLICAS", "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
 
   @Override
+  public Segment segment() {
+    return Segment.PRODUCE;
+  }
+
+  @Override
   public List<Finding> explain(TailEvidence tail) {
     List<Finding> out = new ArrayList<>();
     Map<TailRecord, Long> held = heldBehindRefused(tail);

@@ -44,6 +44,11 @@ final class PublishRules implements Rule {
   private static final int LEADER_RECORDS = 3;
 
   @Override
+  public Segment segment() {
+    return Segment.PUBLISH;
+  }
+
+  @Override
   public List<Finding> explain(TailEvidence tail) {
     Map<Integer, double[]> byLeader = new TreeMap<>();
     Map<Integer, double[]> timingsByLeader = new TreeMap<>();

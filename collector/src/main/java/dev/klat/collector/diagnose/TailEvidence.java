@@ -3,6 +3,7 @@ package dev.klat.collector.diagnose;
 import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.collector.correlate.instants.BrokerTimings;
 import dev.klat.collector.correlate.probe.CommitWaits;
+import dev.klat.model.Capture;
 import dev.klat.model.Segment;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,9 +12,10 @@ import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 /**
- * The p99 tail of one window as the rules read it: its breakdowns with their spans' evidence, each
- * segment's median over the whole window, the brokers' request timings and replication (ISR changes
- * over the window, replica fetcher lag), and the leaders' commit waits from their probes.
+ * The tail of one window as the rules read it: its tail records and the sampled records of its
+ * sampled p99 tail, with their spans' evidence, each segment's median over the whole window, the
+ * brokers' request timings and replication (ISR changes over the window, replica fetcher lag), and
+ * the leaders' commit waits from their probes.
  */
 final class TailEvidence {
   /**
@@ -43,6 +45,7 @@ final class TailEvidence {
   private final CommitWaits commitWaits;
   private final Window window;
   private final double e2eMeanNanos;
+  private final double latencyMeanNanos;
 
   /**
    * @param records the tail's breakdowns
@@ -65,11 +68,34 @@ final class TailEvidence {
     this.brokers = brokers;
     this.commitWaits = commitWaits;
     this.window = window;
-    double sum = 0;
+    double e2eSum = 0;
+    int e2eKnown = 0;
+    double latencySum = 0;
     for (TailRecord r : records) {
-      sum += r.e2eNanos();
+      if (r.isEndToEndKnown()) {
+        e2eSum += r.e2eNanos();
+        e2eKnown++;
+      }
+      latencySum += r.latencyNanos();
     }
-    this.e2eMeanNanos = records.isEmpty() ? 0 : sum / records.size();
+    this.e2eMeanNanos = e2eKnown == 0 ? 0 : e2eSum / e2eKnown;
+    this.latencyMeanNanos = records.isEmpty() ? 0 : latencySum / records.size();
+  }
+
+  /**
+   * The same tail, but only the records that know {@code segment}: what a rule of that segment
+   * weighs, its shares of their latency.
+   */
+  TailEvidence knowing(Segment segment) {
+    List<TailRecord> known = records.stream().filter(r -> r.knows(segment)).toList();
+    return known.size() == records.size()
+        ? this
+        : new TailEvidence(known, windowMedianNanos, windowP99Nanos, brokers, commitWaits, window);
+  }
+
+  /** How many of the records are tail records ({@link Capture#TAIL}); the rest are sampled. */
+  int tailCaptured() {
+    return (int) records.stream().filter(r -> r.capture() == Capture.TAIL).count();
   }
 
   List<TailRecord> records() {
@@ -80,9 +106,17 @@ final class TailEvidence {
     return records.size();
   }
 
-  /** The mean end-to-end latency of the tail: what a finding's share is a share of. */
+  /** The mean end-to-end latency of the records that know it. */
   double e2eMeanNanos() {
     return e2eMeanNanos;
+  }
+
+  /**
+   * The mean latency of the records: end to end, or for a partial record the part it covers; what a
+   * finding's share is a share of.
+   */
+  double latencyMeanNanos() {
+    return latencyMeanNanos;
   }
 
   /** The segment's mean over the tail, counting an unknown segment as 0. */
@@ -145,9 +179,9 @@ final class TailEvidence {
     return windowP99Nanos[segment.ordinal()];
   }
 
-  /** The share of the tail's mean that {@code nanos} is. */
+  /** The share of the tail's mean latency that {@code nanos} is. */
   double share(double nanos) {
-    return e2eMeanNanos <= 0 ? 0 : Math.min(1, nanos / e2eMeanNanos);
+    return latencyMeanNanos <= 0 ? 0 : Math.min(1, nanos / latencyMeanNanos);
   }
 
   /**
@@ -155,7 +189,7 @@ final class TailEvidence {
    * drained in, or null.
    */
   BrokerTimings.RequestTimings timings(TailRecord r, BrokerTimings.Request request) {
-    return r.leaderNodeId() < 0
+    return r.leaderNodeId() < 0 || r.drainEpochNanos() < 0
         ? null
         : brokers.lookup(r.leaderNodeId(), request, r.drainEpochNanos());
   }
@@ -169,7 +203,7 @@ final class TailEvidence {
    */
   CommitWaits.CommitWait commitWaitDuringPublish(TailRecord r) {
     long publish = r.nanos(Segment.PUBLISH);
-    if (r.leaderNodeId() < 0 || publish < 0) {
+    if (r.leaderNodeId() < 0 || publish < 0 || r.drainEpochNanos() < 0) {
       return null;
     }
     return commitWaits.heldDuring(
@@ -182,7 +216,7 @@ final class TailEvidence {
    * the record's batch waited for a free request slot. Null when the leader has no probe.
    */
   CommitWaits.CommitWait commitWaitBeforeDrain(TailRecord r, long nanos) {
-    if (r.leaderNodeId() < 0 || nanos <= 0) {
+    if (r.leaderNodeId() < 0 || nanos <= 0 || r.drainEpochNanos() < 0) {
       return null;
     }
     return commitWaits.heldDuring(
@@ -344,6 +378,7 @@ final class TailEvidence {
   /** A finding that explains {@code nanos} of the tail's mean. */
   Finding finding(
       Segment segment, String knob, double nanos, Map<String, Object> evidence, String suggestion) {
-    return new Finding(segment.id(), knob, share(nanos), nanos / 1e9, evidence, suggestion);
+    return new Finding(
+        segment.id(), knob, share(nanos), nanos / 1e9, evidence, suggestion, records.size());
   }
 }

@@ -1,6 +1,7 @@
 package dev.klat.dashboards;
 
 import static dev.klat.dashboards.Config.DIAGNOSIS;
+import static dev.klat.dashboards.Config.SAMPLED_TOPIC_GROUP;
 import static dev.klat.dashboards.Config.SEGMENT;
 import static dev.klat.dashboards.Config.TOPIC_GROUP;
 import static dev.klat.dashboards.Dashboards.quantile;
@@ -25,7 +26,7 @@ final class BreakdownDashboard {
                 "Where the time goes: the five segments of sampled records (produce, publish,"
                     + " commit, catch-up, fetch), with the quality of each.")
             .topicAndGroupVariables();
-    String segments = SEGMENT + "_bucket{" + TOPIC_GROUP + "}";
+    String segments = SEGMENT + "_bucket{" + SAMPLED_TOPIC_GROUP + "}";
     d.row("Why: what explains the p99 tail (diagnosis)");
     String findings = "max by (segment, knob) (" + DIAGNOSIS + "{" + TOPIC_GROUP + "})";
     d.panel(
@@ -62,7 +63,7 @@ final class BreakdownDashboard {
                 + " live page (/api/breakdown). Exemplars open the record's trace.",
             12,
             10)
-        .query(quantile(0.99, SEGMENT, "segment", TOPIC_GROUP), "{{segment}}", true)
+        .query(quantile(0.99, SEGMENT, "segment", SAMPLED_TOPIC_GROUP), "{{segment}}", true)
         .unit("s")
         .stacked(false)
         .min(0);
@@ -75,9 +76,9 @@ final class BreakdownDashboard {
             10)
         .query(
             "sum by (segment) ("
-                + rate(SEGMENT + "_sum{" + TOPIC_GROUP + "}")
+                + rate(SEGMENT + "_sum{" + SAMPLED_TOPIC_GROUP + "}")
                 + ") / sum by (segment) ("
-                + rate(SEGMENT + "_count{" + TOPIC_GROUP + "}")
+                + rate(SEGMENT + "_count{" + SAMPLED_TOPIC_GROUP + "}")
                 + ")",
             "{{segment}}",
             false)
@@ -124,9 +125,9 @@ final class BreakdownDashboard {
             6)
         .query(
             "sum by (quality) ("
-                + rate(SEGMENT + "_count{" + TOPIC_GROUP + "}")
+                + rate(SEGMENT + "_count{" + SAMPLED_TOPIC_GROUP + "}")
                 + ") / ignoring (quality) group_left sum ("
-                + rate(SEGMENT + "_count{" + TOPIC_GROUP + "}")
+                + rate(SEGMENT + "_count{" + SAMPLED_TOPIC_GROUP + "}")
                 + ")",
             "{{quality}}",
             false)

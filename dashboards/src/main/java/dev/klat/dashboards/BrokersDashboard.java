@@ -1,5 +1,6 @@
 package dev.klat.dashboards;
 
+import static dev.klat.dashboards.Config.SAMPLED;
 import static dev.klat.dashboards.Config.SEGMENT;
 import static dev.klat.dashboards.Dashboards.quantile;
 import static dev.klat.dashboards.Dashboards.rate;
@@ -30,7 +31,7 @@ final class BrokersDashboard {
             24,
             8)
         .query(
-            quantile(0.99, SEGMENT, "broker, segment", "segment=~\"publish|commit\""),
+            quantile(0.99, SEGMENT, "broker, segment", "segment=~\"publish|commit\", " + SAMPLED),
             "{{segment}} p99, broker {{broker}}",
             true)
         .unit("s")

@@ -1,6 +1,8 @@
 package dev.klat.dashboards;
 
+import dev.klat.model.Capture;
 import dev.klat.model.MetricDef;
+import dev.klat.model.TagKeys;
 
 /**
  * What a user tunes: datasource uids, selectors and the SLO. The rules in {@code prometheus/} use
@@ -29,6 +31,15 @@ public final class Config {
 
   /** Matchers on the dashboards' topic and consumer group variables. */
   static final String TOPIC_GROUP = "topic=~\"$topic\", group=~\"$group\"";
+
+  /**
+   * The matcher of sampled records' segments: tail records (capture="tail") are slow by selection
+   * and would skew every quantile and mean.
+   */
+  static final String SAMPLED = TagKeys.CAPTURE + "=\"" + Capture.SAMPLED.id() + "\"";
+
+  /** {@link #TOPIC_GROUP} and {@link #SAMPLED}. */
+  static final String SAMPLED_TOPIC_GROUP = TOPIC_GROUP + ", " + SAMPLED;
 
   static final String E2E = MetricDef.E2E_LATENCY.prometheusName();
   static final String SEGMENT = MetricDef.SEGMENT_LATENCY.prometheusName();

@@ -8,6 +8,7 @@ import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Capture;
 import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
 import dev.klat.model.Quality;
@@ -267,5 +268,148 @@ class RecentBreakdownsTest {
     assertThat(q.get("fetch")).containsEntry("estimated", 4);
     assertThat(r.summarise("none", null, 10, 5).segmentQualities().get("produce"))
         .containsEntry("exact", 0);
+  }
+
+  /** The same breakdown, captured as a tail record, in {@code group} (null: producer-only). */
+  static JoinedBreakdown asTail(JoinedBreakdown b, String group) {
+    return new JoinedBreakdown(
+        b.key(),
+        group,
+        b.traceIdHigh(),
+        b.traceIdLow(),
+        b.producerSpanId(),
+        group == null ? 0 : b.consumerSpanId(),
+        b.breakdown(),
+        b.consumerOffset(),
+        b.brokerOffset(),
+        b.flagged(),
+        b.e2eFlagged(),
+        b.leaderNodeId(),
+        b.commitFollowerId(),
+        b.requestQueueNanos(),
+        b.requestLocalNanos(),
+        b.producerEvidence(),
+        b.consumerEvidence(),
+        Capture.TAIL);
+  }
+
+  // Partial tail records (no D, no S or no P) cannot be built with today's Instants (only A and L
+  // are optional); tail-join's model change makes them possible. Until then a producer-only record
+  // is one without a group: the sides, the null group and the listing are what these tests pin.
+  @Test
+  void tailRecordsStayOutOfTheSampledFiguresAndAreSplitApart() {
+    RecentBreakdowns r = new RecentBreakdowns(1_000);
+    for (int ms = 1; ms <= 100; ms++) {
+      r.add(breakdown("orders", 1_000_000L, ms * 1_000_000L), 0);
+    }
+    // Ten tail records of 1 s, 900 ms of it produce; two of them flagged by the producer alone.
+    for (int i = 0; i < 10; i++) {
+      r.add(asTail(breakdown("orders", 900_000_000L, 1_000_000_000L), i < 2 ? null : "g"), 0);
+    }
+
+    RecentBreakdowns.Summary s = r.summarise("orders", null, 10, 5);
+
+    assertThat(s.count()).isEqualTo(100);
+    assertThat(s.p99Nanos()).isEqualTo(99_000_000L);
+    assertThat(s.segments().get("produce").p99Nanos()).isEqualTo(1_000_000L);
+    assertThat(s.segmentQualities().get("produce")).containsEntry("exact", 100);
+    RecentBreakdowns.TailSplit tail = s.tail();
+    assertThat(tail.count()).isEqualTo(10);
+    assertThat(tail.full()).isEqualTo(8);
+    assertThat(tail.producerOnly()).isEqualTo(2);
+    assertThat(tail.consumerOnly()).isZero();
+    assertThat(tail.e2e().count()).isEqualTo(10);
+    assertThat(tail.e2e().p99Nanos()).isEqualTo(1_000_000_000L);
+    RecentBreakdowns.TailSegment produce = tail.segments().get("produce");
+    assertThat(produce.count()).isEqualTo(10);
+    assertThat(produce.p50Nanos()).isEqualTo(900_000_000L);
+    assertThat(produce.share()).isEqualTo(0.9);
+    assertThat(produce.shareCount()).isEqualTo(10);
+    // No L: publish alone is unknown, publish+commit is H - D; produce+publish needs L.
+    assertThat(tail.segments().get("publish").count()).isZero();
+    assertThat(tail.segments().get("publish").share()).isEqualTo(-1);
+    assertThat(tail.segments().get("publish+commit").meanNanos()).isEqualTo(100_000_000.0);
+    assertThat(tail.segments().get("produce+publish").count()).isZero();
+    assertThat(tail.segments())
+        .containsOnlyKeys(
+            "produce",
+            "publish",
+            "commit",
+            "catch-up",
+            "fetch",
+            "publish+commit",
+            "produce+publish");
+    // Asked for the group, the producer-only records are not in it.
+    assertThat(r.summarise("orders", "g", 10, 5).tail().count()).isEqualTo(8);
+    assertThat(r.summarise("orders", "g", 10, 5).count()).isEqualTo(100);
+    // Only tail records in the window: no sampled figure, the tail still counted.
+    RecentBreakdowns onlyTail = new RecentBreakdowns(10);
+    onlyTail.add(asTail(breakdown("orders", 1, 5), "g"), 0);
+    assertThat(onlyTail.summarise(null, null, 10, 5).count()).isZero();
+    assertThat(onlyTail.summarise(null, null, 10, 5).p99Nanos()).isEqualTo(-1);
+    assertThat(onlyTail.summarise(null, null, 10, 5).tail().count()).isEqualTo(1);
+    assertThat(new RecentBreakdowns(1).summarise(null, null, 10, 5).tail())
+        .isEqualTo(RecentBreakdowns.TailSplit.EMPTY);
+  }
+
+  @Test
+  void theDiagnosisTailIsEveryTailRecordAndTheSampledP99Tail() {
+    RecentBreakdowns r = new RecentBreakdowns(1_000);
+    for (int ms = 1; ms <= 200; ms++) {
+      r.add(breakdown("orders", 1_000_000L, ms * 1_000_000L), 0);
+    }
+    for (int i = 0; i < 6; i++) {
+      r.add(asTail(breakdown("orders", 50_000_000L, 150_000_000L), i == 0 ? null : "g"), 0);
+    }
+
+    List<TailRecord> tail = r.tail("orders", null, 10, 5, 5);
+
+    // Six tail records (they need not be above the sampled p99), then the sampled p99 tail (198,
+    // 199 and 200 ms), not widened: six tail records are already more than five.
+    assertThat(tail).hasSize(9);
+    assertThat(tail).filteredOn(t -> t.capture() == Capture.TAIL).hasSize(6);
+    assertThat(tail)
+        .filteredOn(t -> t.capture() == Capture.SAMPLED)
+        .extracting(TailRecord::e2eNanos)
+        .containsExactly(198_000_000L, 199_000_000L, 200_000_000L);
+    assertThat(tail.get(0).publishAndCommitNanos()).isEqualTo(100_000_000L);
+    assertThat(tail.get(0).latencyNanos()).isEqualTo(150_000_000L);
+    // With the group, the producer-only one is left out; with one tail record, the sampled records
+    // widen to the five records asked for.
+    assertThat(r.tail("orders", "g", 10, 5, 5)).hasSize(8);
+    RecentBreakdowns few = new RecentBreakdowns(100);
+    for (int ms = 1; ms <= 20; ms++) {
+      few.add(breakdown("orders", 1, ms * 1_000_000L), 0);
+    }
+    few.add(asTail(breakdown("orders", 1, 5_000_000L), "g"), 0);
+    assertThat(few.tail(null, null, 10, 5, 5))
+        .extracting(TailRecord::e2eNanos)
+        .containsExactly(5_000_000L, 17_000_000L, 18_000_000L, 19_000_000L, 20_000_000L);
+  }
+
+  @Test
+  void theSlowestListTailRecordsWithTheirCaptureAndAProducerOnlyOneWithoutAGroup() {
+    RecentBreakdowns r = new RecentBreakdowns(100);
+    r.add(breakdown("orders", 1_000_000, 10_000_000), 100);
+    r.add(asTail(breakdown("orders", 2_000_000, 30_000_000), "g"), 100);
+    r.add(asTail(breakdown("orders", 3_000_000, 20_000_000), null), 100);
+
+    List<SlowRecord> all = r.slowest("orders", null, 50, 120, 10);
+
+    assertThat(all)
+        .extracting(SlowRecord::capture)
+        .containsExactly(Capture.TAIL, Capture.TAIL, Capture.SAMPLED);
+    assertThat(all).extracting(SlowRecord::group).containsExactly("g", null, "g");
+    assertThat(all.get(1).topic()).isEqualTo("orders");
+    assertThat(all.get(0).combined())
+        .containsExactly(
+            new SlowRecord.Part("publish+commit", 28_000_000, Quality.ESTIMATED, false),
+            new SlowRecord.Part("produce+publish", -1, Quality.NONE, false));
+    assertThat(r.slowest("orders", null, Capture.SAMPLED, 50, 120, 10)).hasSize(1);
+    assertThat(r.slowest("orders", null, Capture.TAIL, 50, 120, 10)).hasSize(2);
+    assertThat(r.slowest("orders", "g", 50, 120, 10)).hasSize(2);
+    // The page's picker lists the pairs of sampled records: a tail record's group-less pair is not
+    // one.
+    assertThat(r.busiestPairs(50, 120, 10)).containsExactly(new TopicGroup("orders", "g", 1));
   }
 }

@@ -16,11 +16,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The most recent breakdowns, of all topics and groups together, in a ring of fixed capacity, so
- * that {@code /api/breakdown} can compute exact quantiles and the tail's segments over a time
- * window, the diagnosis can read the tail's evidence, and {@code /api/slowest} can list the slowest
- * records. Memory is fixed at start: about 176 bytes per slot, plus the evidence records the spans
- * carried. Thread-safe.
+ * The most recent breakdowns, of all topics and groups together and of both captures, in a ring of
+ * fixed capacity, so that {@code /api/breakdown} can compute exact quantiles and the tail's
+ * segments over a time window (of the sampled records; the tail records are split apart), the
+ * diagnosis can read the tail's evidence (the tail records and the sampled p99 tail), and {@code
+ * /api/slowest} can list the slowest records. A tail record may be partial (section 8 of the
+ * latency model): what it lacks is -1, like any unknown segment. Memory is fixed at start: about
+ * 190 bytes per slot, plus the evidence records the spans carried. Thread-safe.
  */
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;

@@ -26,7 +26,9 @@ class TailRecordsDiagnosisTest {
   /** A tail record with these segments (ms, -1 unknown) and this end to end (ms, -1 unknown). */
   private static TailRecord partial(
       double e2eMs, double produceAndPublishMs, double publishAndCommitMs, double... segmentsMs) {
-    TailRecord full = tailRecord(segmentsMs, 0, 1, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
+    // Catch-up is all buffer wait (P - R): the application between polls.
+    double bufferedMs = segmentsMs[3] < 0 ? 0 : segmentsMs[3];
+    TailRecord full = tailRecord(segmentsMs, 0, bufferedMs, DEFAULT_PRODUCER, DEFAULT_CONSUMER);
     long[] nanos = new long[5];
     for (int i = 0; i < 5; i++) {
       nanos[i] = segmentsMs[i] < 0 ? -1 : (long) (segmentsMs[i] * MS);
@@ -35,8 +37,8 @@ class TailRecordsDiagnosisTest {
         full.drainEpochNanos(),
         e2eMs < 0 ? -1 : (long) (e2eMs * MS),
         nanos,
-        full.lagNanos(),
-        full.bufferedNanos(),
+        segmentsMs[3] < 0 ? -1 : full.lagNanos(),
+        segmentsMs[3] < 0 ? -1 : full.bufferedNanos(),
         full.leaderNodeId(),
         full.commitFollowerId(),
         full.requestQueueNanos(),
@@ -88,7 +90,12 @@ class TailRecordsDiagnosisTest {
 
   @Test
   void sampledRecordsAloneReadAsBeforeWithTheirCount() {
-    DiagnosisReport report = Tails.defaults(1, 5, 1, 300, 1);
+    DiagnosisReport report =
+        diagnose(
+            tail(
+                10,
+                tailRecord(
+                    new double[] {1, 5, 1, 300, 1}, 0, 300, DEFAULT_PRODUCER, DEFAULT_CONSUMER)));
 
     assertThat(report.tailCaptured()).isZero();
     assertThat(report.findings()).isNotEmpty();

@@ -151,4 +151,41 @@ class BreakdownSpansTest {
       assertThat(s.getAttributes().get(queue)).isNull();
     }
   }
+
+  @Test
+  void theRootSaysHowTheRecordWasCapturedAndAProducerOnlyTailRecordHasNoGroup() {
+    JoinedBreakdown sampled = joinLogAppendTimeRecord();
+    JoinedBreakdown producerOnly =
+        new JoinedBreakdown(
+            sampled.key(),
+            null,
+            sampled.traceIdHigh(),
+            sampled.traceIdLow(),
+            sampled.producerSpanId(),
+            0,
+            sampled.breakdown(),
+            null,
+            null,
+            sampled.flagged(),
+            false,
+            sampled.leaderNodeId(),
+            -1,
+            -1,
+            -1,
+            sampled.producerEvidence(),
+            sampled.consumerEvidence(),
+            dev.klat.model.Capture.TAIL);
+    AttributeKey<String> capture = AttributeKey.stringKey("klat.capture");
+
+    SpanData sampledRoot = BreakdownSpans.of(sampled).get(0);
+    SpanData tailRoot = BreakdownSpans.of(producerOnly).get(0);
+
+    assertThat(sampledRoot.getAttributes().get(capture)).isEqualTo("sampled");
+    assertThat(tailRoot.getAttributes().get(capture)).isEqualTo("tail");
+    assertThat(tailRoot.getName()).isEqualTo("klat orders");
+    assertThat(
+            tailRoot.getAttributes().get(AttributeKey.stringKey("messaging.consumer.group.name")))
+        .isNull();
+    assertThat(tailRoot.getSpanId()).isNotEqualTo(sampledRoot.getSpanId());
+  }
 }

@@ -47,7 +47,7 @@ final class DiagnosisText {
               f.knob(),
               Math.round(f.tailShare() * 100),
               f.explainedSeconds() * 1000,
-              f.records() < 0 ? "" : ", from " + f.records() + " records"));
+              f.records() <= 0 ? "" : ", from " + f.records() + " records"));
       for (Map.Entry<String, Object> e : f.evidence().entrySet()) {
         out.append("     ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
       }

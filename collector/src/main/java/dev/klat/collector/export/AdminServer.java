@@ -395,9 +395,11 @@ public final class AdminServer implements AutoCloseable {
     ObjectNode out = JSON.createObjectNode();
     out.put("topic", w.topic());
     out.put("group", w.group());
-    out.put("capture", capture == null ? null : capture.id());
     out.put("windowSeconds", w.nanos() / 1e9);
     ArrayNode records = out.putArray("records");
+    // The filter, after the records: the answer's shape before tail capture is unchanged up to
+    // there.
+    out.put("capture", capture == null ? null : capture.id());
     for (SlowRecord r : query.slowest(w.topic(), w.group(), capture, w.nanos(), limit)) {
       ObjectNode record = records.addObject();
       record.put("topic", r.topic());

@@ -187,7 +187,8 @@ public final class RecentBreakdowns {
    *
    * @param topic a topic, or null for all
    * @param group a consumer group, or null for all (a producer-only tail record, which has no
-   *     group, is only in the answer for all groups)
+   *     group, is in the answer for every group: its produce, publish and commit are those of the
+   *     record every group reads)
    */
   public synchronized List<TailRecord> tail(
       String topic, String group, long windowNanos, long nowNanos, int minRecords) {
@@ -337,6 +338,8 @@ public final class RecentBreakdowns {
         .toList();
   }
 
+  // A record without a group (a producer-only tail record) matches every group: its produce,
+  // publish and commit are those of the record whichever group reads it.
   private int[] matching(
       String topic, String group, long windowNanos, long nowNanos, Capture capture) {
     int size = (int) Math.min(written, capacity);
@@ -347,7 +350,7 @@ public final class RecentBreakdowns {
         continue;
       }
       if ((topic != null && !topic.equals(topics[slot]))
-          || (group != null && !group.equals(groups[slot]))
+          || (group != null && groups[slot] != null && !group.equals(groups[slot]))
           || (capture != null && captures[slot] != capture.ordinal())) {
         continue;
       }

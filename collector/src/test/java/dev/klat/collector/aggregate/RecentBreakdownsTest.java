@@ -339,8 +339,11 @@ class RecentBreakdownsTest {
             "fetch",
             "publish+commit",
             "produce+publish");
-    // Asked for the group, the producer-only records are not in it.
-    assertThat(r.summarise("orders", "g", 10, 5).tail().count()).isEqualTo(8);
+    // Asked for a group, the producer-only records are in it (every group reads the record), and
+    // not in another topic's.
+    assertThat(r.summarise("orders", "g", 10, 5).tail().count()).isEqualTo(10);
+    assertThat(r.summarise("orders", "h", 10, 5).tail().producerOnly()).isEqualTo(2);
+    assertThat(r.summarise("other", "g", 10, 5).tail().count()).isZero();
     assertThat(r.summarise("orders", "g", 10, 5).count()).isEqualTo(100);
     // Only tail records in the window: no sampled figure, the tail still counted.
     RecentBreakdowns onlyTail = new RecentBreakdowns(10);
@@ -374,9 +377,11 @@ class RecentBreakdownsTest {
         .containsExactly(198_000_000L, 199_000_000L, 200_000_000L);
     assertThat(tail.get(0).publishAndCommitNanos()).isEqualTo(100_000_000L);
     assertThat(tail.get(0).latencyNanos()).isEqualTo(150_000_000L);
-    // With the group, the producer-only one is left out; with one tail record, the sampled records
-    // widen to the five records asked for.
-    assertThat(r.tail("orders", "g", 10, 5, 5)).hasSize(8);
+    // Another group has the producer-only one; with one tail record, the sampled records widen to
+    // the five records asked for.
+    assertThat(r.tail("orders", "h", 10, 5, 5))
+        .singleElement()
+        .satisfies(t -> assertThat(t.capture()).isEqualTo(Capture.TAIL));
     RecentBreakdowns few = new RecentBreakdowns(100);
     for (int ms = 1; ms <= 20; ms++) {
       few.add(breakdown("orders", 1, ms * 1_000_000L), 0);
@@ -407,7 +412,10 @@ class RecentBreakdownsTest {
             new SlowRecord.Part("produce+publish", -1, Quality.NONE, false));
     assertThat(r.slowest("orders", null, Capture.SAMPLED, 50, 120, 10)).hasSize(1);
     assertThat(r.slowest("orders", null, Capture.TAIL, 50, 120, 10)).hasSize(2);
-    assertThat(r.slowest("orders", "g", 50, 120, 10)).hasSize(2);
+    assertThat(r.slowest("orders", "g", 50, 120, 10)).hasSize(3);
+    assertThat(r.slowest("orders", "h", 50, 120, 10))
+        .extracting(SlowRecord::group)
+        .containsExactly((String) null);
     // The page's picker lists the pairs of sampled records: a tail record's group-less pair is not
     // one.
     assertThat(r.busiestPairs(50, 120, 10)).containsExactly(new TopicGroup("orders", "g", 1));

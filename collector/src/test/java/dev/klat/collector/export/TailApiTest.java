@@ -145,9 +145,11 @@ class TailApiTest {
     assertThat(produce.get("shareRecords").asInt()).isEqualTo(3);
     assertThat(tail.at("/segments/produce+publish/p50Seconds").asDouble()).isEqualTo(0.401);
     assertThat(tail.at("/segments/publish+commit/count").asInt()).isEqualTo(3);
-    // For the group, the producer-only record is not in it.
+    // For a group, the producer-only record is in it: every group reads the record.
     assertThat(getJson("/api/breakdown?topic=orders&group=billing").at("/tail/count").asInt())
-        .isEqualTo(2);
+        .isEqualTo(3);
+    assertThat(getJson("/api/breakdown?topic=orders&group=audit").at("/tail/count").asInt())
+        .isEqualTo(1);
   }
 
   @Test

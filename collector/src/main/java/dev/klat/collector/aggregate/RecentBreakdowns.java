@@ -127,15 +127,18 @@ public final class RecentBreakdowns {
             ((instants.has(TimePoint.DRAIN) ? PRODUCER_SIDE : 0)
                 | (joined.group() != null && instants.has(TimePoint.POLL) ? CONSUMER_SIDE : 0));
     // Both read on the consumer's clock.
-    qualities[base + FETCH_ROUND_TRIP] = (byte) Quality.EXACT.ordinal();
+    qualities[base + FETCH_ROUND_TRIP] =
+        (byte) (segmentNanos[base + FETCH_ROUND_TRIP] < 0 ? Quality.NONE : Quality.EXACT).ordinal();
     for (Segment s : Segment.values()) {
       qualities[base + s.ordinal()] = (byte) b.quality(s).ordinal();
     }
     // Publish and commit together span D to H: as good as the worse of the two.
     Quality publishAndCommit =
-        Quality.worst(
-            b.instants().method(TimePoint.DRAIN).quality(),
-            b.instants().method(TimePoint.COMMIT).quality());
+        segmentNanos[base + PUBLISH_AND_COMMIT] < 0
+            ? Quality.NONE
+            : Quality.worst(
+                instants.method(TimePoint.DRAIN).quality(),
+                instants.method(TimePoint.COMMIT).quality());
     qualities[base + PUBLISH_AND_COMMIT] = (byte) publishAndCommit.ordinal();
     // Produce and publish together span S to L.
     Quality produceAndPublish =

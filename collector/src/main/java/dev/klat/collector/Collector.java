@@ -130,7 +130,8 @@ public final class Collector implements AutoCloseable {
                 config.positiveInt("clock.max-pairs"),
                 config.positiveInt("join.max-pending-bytes"),
                 config.positiveInt("join.max-groups-per-record"),
-                config.durationMillis("clock.max-step") * 1_000_000L),
+                config.durationMillis("clock.max-step") * 1_000_000L,
+                config.positiveInt("join.max-pending-tail-bytes")),
             System::nanoTime,
             // Without brokers configured every lookup answers null, and this is the timestamp
             // source alone; without discovery no replica count is known.

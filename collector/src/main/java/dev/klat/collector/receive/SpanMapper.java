@@ -15,7 +15,9 @@ import java.util.Map;
  * Reads klat's producer and consumer spans ({@link SpanAttributes}) out of OTLP spans. A span
  * carrying {@code klat.poll.time_unix_nano} is a consumer span, one carrying {@code
  * klat.send.time_unix_nano} a producer span; any other span is not klat's and is ignored. A klat
- * span that lacks what the join needs is rejected, with the reason.
+ * span that lacks what the join needs is rejected, with the reason. A tail span (section 8 of the
+ * latency model) has the shape of its side's sampled span plus {@code klat.capture=tail} and its
+ * threshold; a value other than {@code tail} reads as a sampled span, a bad threshold as unknown.
  */
 final class SpanMapper {
   static final String LOG_APPEND_TIME = "LogAppendTime";

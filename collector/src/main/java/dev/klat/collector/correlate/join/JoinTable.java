@@ -304,21 +304,24 @@ final class JoinTable {
    * one-sided breakdown (or counts it).
    */
   void expire(long nowNanos, Consumer<Entry> endedWithTail) {
-    bytes -= expire(pending, nowNanos, endedWithTail);
-    tailBytes -= expire(tailPending, nowNanos, endedWithTail);
+    expire(pending, nowNanos, endedWithTail);
+    expire(tailPending, nowNanos, endedWithTail);
   }
 
-  // The bytes of the records that left.
-  private long expire(
+  private void expire(
       LinkedHashMap<RecordKey, Entry> table, long nowNanos, Consumer<Entry> endedWithTail) {
-    long freed = 0;
     for (Iterator<Entry> it = table.values().iterator(); it.hasNext(); ) {
       Entry head = it.next();
       if (nowNanos - head.deadlineNanos < 0) {
         break;
       }
       it.remove();
-      freed += head.bytes;
+      // Accounted before the callback, which may throw: the record has left either way.
+      if (table == tailPending) {
+        tailBytes -= head.bytes;
+      } else {
+        bytes -= head.bytes;
+      }
       boolean tail = false;
       if (head.producerUnjoined()) {
         if (head.producer.tail()) {
@@ -340,7 +343,6 @@ final class JoinTable {
         endedWithTail.accept(head);
       }
     }
-    return freed;
   }
 
   /**

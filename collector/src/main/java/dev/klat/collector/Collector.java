@@ -131,7 +131,8 @@ public final class Collector implements AutoCloseable {
                 config.positiveInt("clock.max-pairs"),
                 config.positiveInt("join.max-pending-bytes"),
                 config.positiveInt("join.max-groups-per-record"),
-                config.durationMillis("clock.max-step") * 1_000_000L),
+                config.durationMillis("clock.max-step") * 1_000_000L,
+                config.positiveInt("join.max-pending-tail-bytes")),
             System::nanoTime,
             // Without brokers configured every lookup answers null, and this is the timestamp
             // source alone; without discovery no replica count is known.
@@ -145,7 +146,7 @@ public final class Collector implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    scheduler.scheduleWithFixedDelay(correlator::expire, 1, 1, TimeUnit.SECONDS);
+    scheduler.scheduleWithFixedDelay(this::expireJoins, 1, 1, TimeUnit.SECONDS);
     // Its own thread: a sample scans the recent breakdowns once per pair, which must not delay the
     // join's expiry.
     historySampler =
@@ -413,6 +414,17 @@ public final class Collector implements AutoCloseable {
     recent.add(joined, System.nanoTime());
     if (traceExporter != null) {
       traceExporter.offer(joined);
+    }
+  }
+
+  private void expireJoins() {
+    // An exception would cancel every later expiry, and the join table would fill: log it and go
+    // on. Expiry hands breakdowns to the sink (one-sided tail ones, those that waited for broker
+    // data), so a bug downstream must not stop the join.
+    try {
+      correlator.expire();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "ending the join windows failed", e);
     }
   }
 

@@ -94,7 +94,10 @@ final class CollectorFigures {
             Exposition.Series.scalar(
                 NO_LABELS, stats.unjoinedProducerSpans() + stats.unjoinedConsumerSpans()));
       } else if (def == MetricDef.COLLECTOR_SPANS_DROPPED) {
-        series.add(Exposition.Series.scalar(NO_LABELS, stats.droppedSpans() + rs.spansRejected()));
+        series.add(
+            Exposition.Series.scalar(
+                NO_LABELS,
+                stats.droppedSpans() + stats.tail().droppedSpans() + rs.spansRejected()));
       } else if (def == MetricDef.COLLECTOR_INSTANTS_CLAMPED) {
         series.add(Exposition.Series.scalar(NO_LABELS, stats.clampedInstants()));
       } else if (def == MetricDef.COLLECTOR_REQUESTS_REJECTED) {
@@ -193,6 +196,17 @@ final class CollectorFigures {
     out.put("pendingRecordsEstimatedBytes", c.pendingBytes());
     out.put("consumerGroupsRefused", c.groupsRefused());
     out.put("implausibleClockBounds", c.implausibleClockBounds());
+    Correlator.TailStats t = c.tail();
+    out.put("tailProducerSpans", t.producerSpans());
+    out.put("tailConsumerSpans", t.consumerSpans());
+    out.put("tailJoined", t.joined());
+    out.put("tailProducerOnly", t.producerOnly());
+    out.put("tailConsumerOnly", t.consumerOnly());
+    out.put("tailInvalid", t.invalid());
+    out.put("tailEvicted", t.evicted());
+    out.put("tailDroppedSpans", t.droppedSpans());
+    out.put("tailPendingRecords", (long) t.pendingRecords());
+    out.put("tailPendingBytes", t.pendingBytes());
     long[] metricCounts = agentMetrics.counts();
     out.put("metricPointsIgnored", metricCounts[0]);
     out.put("agentRestartsSeen", metricCounts[1]);

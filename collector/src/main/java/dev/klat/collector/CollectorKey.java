@@ -79,6 +79,8 @@ enum CollectorKey {
   METRICS_MAX_BROKERS("metrics.max-brokers", positiveInt(), "64"),
   METRICS_MAX_BYTES("metrics.max-bytes", SettingType.integer(4096, Integer.MAX_VALUE), "33554432"),
   JOIN_MAX_PENDING_BYTES("join.max-pending-bytes", positiveInt(), "268435456"),
+  // Tail spans waiting for a partner: their own budget, so they never evict a sampled record.
+  JOIN_MAX_PENDING_TAIL_BYTES("join.max-pending-tail-bytes", positiveInt(), "67108864"),
   JOIN_MAX_GROUPS_PER_RECORD("join.max-groups-per-record", positiveInt(), "64"),
   PROBE_MAX_BYTES("probe.max-bytes", positiveInt(), "134217728"),
   CLOCK_MAX_STEP("clock.max-step", positiveDuration(), "1s"),

@@ -15,7 +15,8 @@ import java.util.List;
  * are moved onto the nearest bound of the ordering {@code S <= D <= L <= H <= R <= P}, {@code D <=
  * A}, {@code L <= A} and {@code F <= R}, and every move is recorded as a {@link Clamp}. Segments
  * are then computed from the clamped instants, so the identity below holds by construction. The
- * bounds are applied in this order, each to values already clamped:
+ * bounds are applied in this order, each to values already clamped, a bound on an instant that is
+ * not known being left out:
  *
  * <ol>
  *   <li>{@code S} is the origin and never moves.
@@ -27,31 +28,52 @@ import java.util.List;
  *   <li>{@code A >= D}, when {@code A} is known; {@code A} has no upper bound ({@code P} may come
  *       first).
  *   <li>{@code D <= L <= min(A, R)}, when {@code L} is known. The bound is named {@code A} when
- *       {@code A <= R}.
+ *       {@code A <= R}, or when {@code R} is unknown.
  *   <li>{@code L <= H <= R}, or {@code D <= H <= R} when {@code L} is unknown.
+ * </ol>
+ *
+ * <p>A tail record seen by its consumer alone (section 8 of the latency model) has no {@code D} and
+ * no {@code A}: its consumer's instants are the frame, and {@code S}, when it is known, comes from
+ * a {@code CreateTime} timestamp on a clock klat could not align, so it is the instant that gives
+ * way:
+ *
+ * <ol>
+ *   <li>{@code P} is the origin and never moves.
+ *   <li>{@code R <= P}.
+ *   <li>{@code F <= R}.
+ *   <li>{@code L <= R}, when {@code L} is known.
+ *   <li>{@code L <= H <= R}, or {@code H <= R} when {@code L} is unknown.
+ *   <li>{@code S <= L}, or {@code S <= H} when {@code L} is unknown, when {@code S} is known.
  * </ol>
  *
  * <p>The client instants ({@code S, D, A, F, R, P}) form the frame and the broker instants ({@code
  * L, H}) are fitted into it: the broker instants are estimated or read on a third clock, while the
  * differences {@code D - S} and {@code P - R} are exact readings of one monotonic clock that an
  * estimate should not distort. A client instant moves only when client instants contradict each
- * other. Each lower bound is never above its upper bound, so an instant is clamped at most once,
- * and an input that is already ordered comes back unchanged with no clamp.
+ * other, except a {@code create-timestamp} {@code S}. Each lower bound is never above its upper
+ * bound, so an instant is clamped at most once, and an input that is already ordered comes back
+ * unchanged with no clamp.
  *
  * <h2>Segments</h2>
  *
  * <p>From the clamped instants: produce {@code D - S}, publish {@code L - D}, commit {@code H - L},
- * catch-up {@code max(0, F - H) + (P - R)}, fetch {@code R - max(F, H)}. Every known segment is
- * {@code >= 0}, and
+ * catch-up {@code max(0, F - H) + (P - R)}, fetch {@code R - max(F, H)}. A segment is known when
+ * the instants it is computed from are. Every known segment is {@code >= 0}, and
  *
  * <pre>
  * produce + publish + commit + catch-up + fetch == P - S                 (L known)
  * produce + publishAndCommit + catch-up + fetch == P - S                 (L unknown)
+ * produceAndPublish + commit + catch-up + fetch == P - S                 (D unknown)
+ * producePublishAndCommit + catch-up + fetch    == P - S                 (D and L unknown)
  * </pre>
  *
- * <p>exactly, in {@code long} arithmetic, where {@code P} is the clamped poll instant. When {@code
- * L} is unknown, publish and commit cannot be separated: {@link #isKnown(Segment)} is false for
- * them and {@link #publishAndCommitNanos()} carries their sum {@code H - D}.
+ * <p>exactly, in {@code long} arithmetic, where {@code P} is the clamped poll instant. Around an
+ * unknown instant the segments on either side cannot be separated: {@link #isKnown(Segment)} is
+ * false for them, and a combined segment carries their sum ({@link #publishAndCommitNanos()} {@code
+ * H - D}, {@link #produceAndPublishNanos()} {@code L - S}, {@link #producePublishAndCommitNanos()}
+ * {@code H - S}). Without {@code S} or {@code P} the end-to-end latency is not known ({@link
+ * #isEndToEndKnown()}), and the known and combined segments add up to the time from the first to
+ * the last known instant of {@code S, D, L, H, P} ({@link #sumOfSegmentsNanos()}).
  *
  * <h2>Quality</h2>
  *
@@ -59,7 +81,8 @@ import java.util.List;
  * segment's quality is the worst quality of the instants it is computed from (produce: {@code S,
  * D}; publish: {@code D, L}; commit: {@code L, H}; catch-up: {@code H, F, R, P}; fetch: {@code H,
  * F, R}), and its method is the method of the instant that gave that quality, the latest in {@link
- * TimePoint} order on a tie.
+ * TimePoint} order on a tie. The breakdown's quality is the worst over its known and combined
+ * segments' instants.
  */
 public final class Breakdown {
 
@@ -68,7 +91,8 @@ public final class Breakdown {
   private final Instants original;
   private final Instants clamped;
   private final List<Clamp> clamps;
-  // Indexed by Segment.ordinal(); -1, NONE and UNKNOWN for a segment that is not known.
+  // Indexed by Segment.ordinal(); -1, NONE and UNKNOWN for a segment that is not known. The
+  // combined segments and e2e are -1 when not known.
   private final long[] segmentNanos;
   private final Quality[] qualities;
   private final EstimationMethod[] methods;
@@ -109,72 +133,38 @@ public final class Breakdown {
   public static Breakdown compute(Instants instants) {
     long[] t = instants.copyOfNanos();
     boolean[] known = instants.copyOfPresent();
-    boolean ackKnown = known[TimePoint.ACK.ordinal()];
-    boolean appendKnown = known[TimePoint.APPEND.ordinal()];
     // Two clamps at most in the usual case; the list is read-only once published.
     List<Clamp> clamps = new ArrayList<Clamp>(2);
-
-    fit(t, TimePoint.POLL, TimePoint.SEND, null, clamps);
-    fit(t, TimePoint.DRAIN, TimePoint.SEND, TimePoint.POLL, clamps);
-    fit(t, TimePoint.FETCH_RESPONSE, TimePoint.DRAIN, TimePoint.POLL, clamps);
-    fit(t, TimePoint.FETCH_REQUEST, null, TimePoint.FETCH_RESPONSE, clamps);
-    if (ackKnown) {
-      fit(t, TimePoint.ACK, TimePoint.DRAIN, null, clamps);
+    if (known[TimePoint.DRAIN.ordinal()]) {
+      clampFromProducer(t, known, clamps);
+    } else {
+      clampFromConsumer(t, known, clamps);
     }
-    if (appendKnown) {
-      TimePoint upper =
-          ackKnown && at(t, TimePoint.ACK) <= at(t, TimePoint.FETCH_RESPONSE)
-              ? TimePoint.ACK
-              : TimePoint.FETCH_RESPONSE;
-      fit(t, TimePoint.APPEND, TimePoint.DRAIN, upper, clamps);
-    }
-    fit(
-        t,
-        TimePoint.COMMIT,
-        appendKnown ? TimePoint.APPEND : TimePoint.DRAIN,
-        TimePoint.FETCH_RESPONSE,
-        clamps);
 
     Instants clampedInstants = new Instants(t, known, instants.copyOfMethods());
-
-    long s = at(t, TimePoint.SEND);
-    long d = at(t, TimePoint.DRAIN);
-    long l = at(t, TimePoint.APPEND);
-    long h = at(t, TimePoint.COMMIT);
-    long f = at(t, TimePoint.FETCH_REQUEST);
-    long r = at(t, TimePoint.FETCH_RESPONSE);
-    long p = at(t, TimePoint.POLL);
-
     long[] segmentNanos = new long[SEGMENTS.length];
-    segmentNanos[Segment.PRODUCE.ordinal()] = d - s;
-    segmentNanos[Segment.PUBLISH.ordinal()] = appendKnown ? l - d : -1;
-    segmentNanos[Segment.COMMIT.ordinal()] = appendKnown ? h - l : -1;
-    // F - H may be negative (consumer waiting in long-poll) but fits: all instants lie within the
-    // supported span, and F was only ever lowered to R.
-    segmentNanos[Segment.CATCH_UP.ordinal()] = Math.max(0, f - h) + (p - r);
-    segmentNanos[Segment.FETCH.ordinal()] = r - Math.max(f, h);
-
     Quality[] qualities = new Quality[SEGMENTS.length];
     EstimationMethod[] methods = new EstimationMethod[SEGMENTS.length];
     Quality overall = Quality.EXACT;
     for (Segment segment : SEGMENTS) {
       int i = segment.ordinal();
-      if (!appendKnown && (segment == Segment.PUBLISH || segment == Segment.COMMIT)) {
+      if (!allKnown(known, segment.inputs())) {
+        segmentNanos[i] = -1;
         qualities[i] = Quality.NONE;
         methods[i] = EstimationMethod.UNKNOWN;
         continue;
       }
-      EstimationMethod worstMethod = null;
-      for (TimePoint input : segment.inputs()) {
-        EstimationMethod method = clampedInstants.method(input);
-        // >= so that a tie goes to the later instant: inputs are in TimePoint order.
-        if (worstMethod == null || method.quality().ordinal() >= worstMethod.quality().ordinal()) {
-          worstMethod = method;
-        }
-      }
+      segmentNanos[i] = segmentNanos(segment, t);
+      EstimationMethod worstMethod = worstMethod(clampedInstants, segment.inputs());
       methods[i] = worstMethod;
       qualities[i] = worstMethod.quality();
       overall = Quality.worst(overall, qualities[i]);
+    }
+    // The combined segments' ends enter the breakdown's quality too (a create-time S does).
+    for (TimePoint point : COMBINED_ENDS) {
+      if (known[point.ordinal()] && enters(point, known)) {
+        overall = Quality.worst(overall, clampedInstants.method(point).quality());
+      }
     }
 
     return new Breakdown(
@@ -184,9 +174,118 @@ public final class Breakdown {
         segmentNanos,
         qualities,
         methods,
-        h - d,
-        p - s,
+        span(t, known, TimePoint.DRAIN, TimePoint.COMMIT),
+        span(t, known, TimePoint.SEND, TimePoint.POLL),
         overall);
+  }
+
+  private static final TimePoint[] COMBINED_ENDS = {TimePoint.SEND, TimePoint.APPEND};
+
+  // Whether a known S or L is an end of a combined segment (it is of a known segment otherwise).
+  private static boolean enters(TimePoint point, boolean[] known) {
+    boolean drain = known[TimePoint.DRAIN.ordinal()];
+    if (point == TimePoint.SEND) {
+      return !drain && (known[TimePoint.APPEND.ordinal()] || known[TimePoint.COMMIT.ordinal()]);
+    }
+    return !drain && known[TimePoint.SEND.ordinal()];
+  }
+
+  // Sections 3 to 5: the producer's instants are the frame (both sides, or the producer only).
+  private static void clampFromProducer(long[] t, boolean[] known, List<Clamp> clamps) {
+    boolean consumer = known[TimePoint.POLL.ordinal()];
+    boolean ack = known[TimePoint.ACK.ordinal()];
+    TimePoint poll = consumer ? TimePoint.POLL : null;
+    if (consumer) {
+      fit(t, TimePoint.POLL, TimePoint.SEND, null, clamps);
+    }
+    fit(t, TimePoint.DRAIN, TimePoint.SEND, poll, clamps);
+    if (consumer) {
+      fit(t, TimePoint.FETCH_RESPONSE, TimePoint.DRAIN, TimePoint.POLL, clamps);
+      fit(t, TimePoint.FETCH_REQUEST, null, TimePoint.FETCH_RESPONSE, clamps);
+    }
+    if (ack) {
+      fit(t, TimePoint.ACK, TimePoint.DRAIN, null, clamps);
+    }
+    boolean append = known[TimePoint.APPEND.ordinal()];
+    if (append) {
+      TimePoint upper;
+      if (ack && (!consumer || at(t, TimePoint.ACK) <= at(t, TimePoint.FETCH_RESPONSE))) {
+        upper = TimePoint.ACK;
+      } else {
+        upper = consumer ? TimePoint.FETCH_RESPONSE : null;
+      }
+      fit(t, TimePoint.APPEND, TimePoint.DRAIN, upper, clamps);
+    }
+    if (known[TimePoint.COMMIT.ordinal()]) {
+      fit(
+          t,
+          TimePoint.COMMIT,
+          append ? TimePoint.APPEND : TimePoint.DRAIN,
+          consumer ? TimePoint.FETCH_RESPONSE : null,
+          clamps);
+    }
+  }
+
+  // Section 8: a record seen by its consumer alone; P is the origin and S gives way.
+  private static void clampFromConsumer(long[] t, boolean[] known, List<Clamp> clamps) {
+    fit(t, TimePoint.FETCH_RESPONSE, null, TimePoint.POLL, clamps);
+    fit(t, TimePoint.FETCH_REQUEST, null, TimePoint.FETCH_RESPONSE, clamps);
+    boolean append = known[TimePoint.APPEND.ordinal()];
+    if (append) {
+      fit(t, TimePoint.APPEND, null, TimePoint.FETCH_RESPONSE, clamps);
+    }
+    fit(t, TimePoint.COMMIT, append ? TimePoint.APPEND : null, TimePoint.FETCH_RESPONSE, clamps);
+    if (known[TimePoint.SEND.ordinal()]) {
+      fit(t, TimePoint.SEND, null, append ? TimePoint.APPEND : TimePoint.COMMIT, clamps);
+    }
+  }
+
+  private static boolean allKnown(boolean[] known, TimePoint[] points) {
+    for (TimePoint point : points) {
+      if (!known[point.ordinal()]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long segmentNanos(Segment segment, long[] t) {
+    long h = at(t, TimePoint.COMMIT);
+    long f = at(t, TimePoint.FETCH_REQUEST);
+    long r = at(t, TimePoint.FETCH_RESPONSE);
+    switch (segment) {
+      case PRODUCE:
+        return at(t, TimePoint.DRAIN) - at(t, TimePoint.SEND);
+      case PUBLISH:
+        return at(t, TimePoint.APPEND) - at(t, TimePoint.DRAIN);
+      case COMMIT:
+        return h - at(t, TimePoint.APPEND);
+      case CATCH_UP:
+        // F - H may be negative (consumer waiting in long-poll) but fits: all instants lie within
+        // the supported span, and F was only ever lowered to R.
+        return Math.max(0, f - h) + (at(t, TimePoint.POLL) - r);
+      case FETCH:
+        return r - Math.max(f, h);
+      default:
+        throw new AssertionError(segment);
+    }
+  }
+
+  private static EstimationMethod worstMethod(Instants instants, TimePoint[] inputs) {
+    EstimationMethod worst = null;
+    for (TimePoint input : inputs) {
+      EstimationMethod method = instants.method(input);
+      // >= so that a tie goes to the later instant: inputs are in TimePoint order.
+      if (worst == null || method.quality().ordinal() >= worst.quality().ordinal()) {
+        worst = method;
+      }
+    }
+    return worst;
+  }
+
+  // to - from when both are known, else -1.
+  private static long span(long[] t, boolean[] known, TimePoint from, TimePoint to) {
+    return known[from.ordinal()] && known[to.ordinal()] ? at(t, to) - at(t, from) : -1;
   }
 
   // Moves t[point] into [t[lower], t[upper]]; a null bound is open. Callers guarantee lower <=
@@ -215,9 +314,8 @@ public final class Breakdown {
    * Returns the duration of a segment, computed from the clamped instants.
    *
    * @param segment which segment, not null
-   * @return the duration in nanoseconds, {@code >= 0}; or {@code -1} when the segment is not known,
-   *     which happens only for {@link Segment#PUBLISH} and {@link Segment#COMMIT} when {@code L} is
-   *     unknown
+   * @return the duration in nanoseconds, {@code >= 0}; or {@code -1} when the segment is not known
+   *     (an instant it is computed from is not)
    */
   public long nanos(Segment segment) {
     return segmentNanos[segment.ordinal()];
@@ -239,8 +337,9 @@ public final class Breakdown {
    * Returns whether a segment could be computed.
    *
    * @param segment which segment, not null
-   * @return false only for {@link Segment#PUBLISH} and {@link Segment#COMMIT} when {@code L} is
-   *     unknown
+   * @return whether every instant the segment is computed from is known: false for {@link
+   *     Segment#PUBLISH} and {@link Segment#COMMIT} when {@code L} is unknown, and for the segments
+   *     of the side a tail record was not seen by
    */
   public boolean isKnown(Segment segment) {
     return segmentNanos[segment.ordinal()] >= 0;
@@ -249,7 +348,8 @@ public final class Breakdown {
   /**
    * Returns publish and commit together, {@code H - D}, which is known even when {@code L} is not.
    *
-   * @return the duration in nanoseconds, {@code >= 0}
+   * @return the duration in nanoseconds, {@code >= 0}; or -1 when {@code D} or {@code H} is unknown
+   *     (a tail record seen by one side only)
    */
   public long publishAndCommitNanos() {
     return publishAndCommitNanos;
@@ -259,12 +359,28 @@ public final class Breakdown {
    * Returns produce and publish together, {@code L - S}, which a tail record flagged by its
    * consumer alone has even though {@code D} is unknown (section 8 of the latency model).
    *
-   * @return the duration in nanoseconds, or -1 when {@code L} is unknown
+   * @return the duration in nanoseconds, {@code >= 0}; or -1 when {@code S} or {@code L} is unknown
    */
   public long produceAndPublishNanos() {
-    int produce = Segment.PRODUCE.ordinal();
-    int publish = Segment.PUBLISH.ordinal();
-    return segmentNanos[publish] < 0 ? -1 : segmentNanos[produce] + segmentNanos[publish];
+    return has(TimePoint.SEND) && has(TimePoint.APPEND)
+        ? clamped.nanos(TimePoint.APPEND) - clamped.nanos(TimePoint.SEND)
+        : -1;
+  }
+
+  /**
+   * Returns produce, publish and commit together, {@code H - S}: what a tail record flagged by its
+   * consumer alone on a {@code CreateTime} topic has when no source knows its {@code L}.
+   *
+   * @return the duration in nanoseconds, {@code >= 0}; or -1 when {@code S} or {@code H} is unknown
+   */
+  public long producePublishAndCommitNanos() {
+    return has(TimePoint.SEND) && has(TimePoint.COMMIT)
+        ? clamped.nanos(TimePoint.COMMIT) - clamped.nanos(TimePoint.SEND)
+        : -1;
+  }
+
+  private boolean has(TimePoint point) {
+    return clamped.has(point);
   }
 
   /**
@@ -278,27 +394,50 @@ public final class Breakdown {
   }
 
   /**
-   * Returns the end-to-end latency {@code P - S}, with {@code P} clamped to {@code P >= S}.
+   * Returns the end-to-end latency {@code P - S}, from the clamped instants.
    *
-   * @return the duration in nanoseconds, {@code >= 0}
+   * @return the duration in nanoseconds, {@code >= 0}; or -1 when {@code S} or {@code P} is unknown
+   *     ({@link #isEndToEndKnown()})
    */
   public long e2eNanos() {
     return e2eNanos;
   }
 
   /**
-   * Returns the sum of the segments: {@code produce + publish + commit + catch-up + fetch}, or
-   * {@code produce + publishAndCommit + catch-up + fetch} when {@code L} is unknown. Always equal
-   * to {@link #e2eNanos()}; provided so that callers and tests can check the identity.
+   * Returns the sum of the known segments and of the combined segments that stand for the unknown
+   * ones: {@code produce + publish + commit + catch-up + fetch}, or with {@code publishAndCommit},
+   * {@code produceAndPublish} or {@code producePublishAndCommit} in place of the segments around an
+   * unknown {@code D} or {@code L} (see the class documentation). Equal to {@link #e2eNanos()} when
+   * the end to end is known, and otherwise to the time from the first to the last known instant of
+   * {@code S, D, L, H, P}; provided so that callers and tests can check the identity.
    *
    * @return the sum in nanoseconds
    */
   public long sumOfSegmentsNanos() {
-    long middle =
-        isKnown(Segment.PUBLISH)
-            ? nanos(Segment.PUBLISH) + nanos(Segment.COMMIT)
-            : publishAndCommitNanos;
-    return nanos(Segment.PRODUCE) + middle + nanos(Segment.CATCH_UP) + nanos(Segment.FETCH);
+    boolean send = has(TimePoint.SEND);
+    boolean drain = has(TimePoint.DRAIN);
+    boolean append = has(TimePoint.APPEND);
+    boolean commit = has(TimePoint.COMMIT);
+    long sum = 0;
+    if (drain) {
+      sum += nanos(Segment.PRODUCE);
+      if (append) {
+        sum += nanos(Segment.PUBLISH);
+      } else if (commit) {
+        sum += publishAndCommitNanos;
+      }
+    } else if (send && append) {
+      sum += produceAndPublishNanos();
+    } else if (send && commit) {
+      sum += producePublishAndCommitNanos();
+    }
+    if (append && commit) {
+      sum += nanos(Segment.COMMIT);
+    }
+    if (has(TimePoint.POLL)) {
+      sum += nanos(Segment.CATCH_UP) + nanos(Segment.FETCH);
+    }
+    return sum;
   }
 
   /**
@@ -363,7 +502,7 @@ public final class Breakdown {
    * Returns the number of adjustments made to the instants, the value the agent and the collector
    * count.
    *
-   * @return the size of {@link #clamps()}, at most 7 since {@code S} never moves
+   * @return the size of {@link #clamps()}, at most 7 since one instant never moves
    */
   public int clampCount() {
     return clamps.size();
@@ -394,7 +533,9 @@ public final class Breakdown {
    */
   @Override
   public String toString() {
-    StringBuilder out = new StringBuilder("Breakdown{e2e=").append(e2eNanos).append("ns");
+    StringBuilder out = new StringBuilder("Breakdown{e2e=");
+    appendKnown(out, e2eNanos);
+    out.append("ns");
     for (Segment segment : SEGMENTS) {
       out.append(' ').append(segment.id()).append('=');
       if (isKnown(segment)) {
@@ -406,7 +547,12 @@ public final class Breakdown {
         out.append('?');
       }
       if (segment == Segment.COMMIT) {
-        out.append(" publish+commit=").append(publishAndCommitNanos);
+        out.append(" publish+commit=");
+        appendKnown(out, publishAndCommitNanos);
+        if (!has(TimePoint.DRAIN)) {
+          out.append(" produce+publish=");
+          appendKnown(out, produceAndPublishNanos());
+        }
       }
     }
     return out.append(" quality=")
@@ -417,5 +563,13 @@ public final class Breakdown {
         .append(original)
         .append('}')
         .toString();
+  }
+
+  private static void appendKnown(StringBuilder out, long nanos) {
+    if (nanos < 0) {
+      out.append('?');
+    } else {
+      out.append(nanos);
+    }
   }
 }

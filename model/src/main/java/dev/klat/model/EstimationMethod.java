@@ -26,6 +26,14 @@ public enum EstimationMethod {
   LOG_APPEND_TIMESTAMP("log-append-timestamp", Quality.LOG_APPEND_TIME),
 
   /**
+   * {@code S} taken from the record timestamp of a topic with {@code
+   * message.timestamp.type=CreateTime}, for a tail record flagged by its consumer alone (section 8
+   * of the latency model): milliseconds, on the producer host's clock, placed on the consumer's
+   * timeline without an offset. {@link Quality#CREATE_TIME}.
+   */
+  CREATE_TIMESTAMP("create-timestamp", Quality.CREATE_TIME),
+
+  /**
    * {@code L} estimated by splitting the produce round trip {@code A - D} with the leader broker's
    * Produce request metrics of that moment ({@code RequestQueueTimeMs}, {@code LocalTimeMs}, {@code
    * RemoteTimeMs}, {@code ResponseQueueTimeMs}, {@code ResponseSendTimeMs}, {@code TotalTimeMs}).
@@ -91,8 +99,9 @@ public enum EstimationMethod {
    * Returns the quality of a value obtained with this method.
    *
    * @return {@link Quality#EXACT} for {@link #MEASURED} and {@link #BROKER_PROBE}, {@link
-   *     Quality#LOG_APPEND_TIME} for {@link #LOG_APPEND_TIMESTAMP}, {@link Quality#NONE} for {@link
-   *     #UNKNOWN}, {@link Quality#ESTIMATED} otherwise
+   *     Quality#LOG_APPEND_TIME} for {@link #LOG_APPEND_TIMESTAMP}, {@link Quality#CREATE_TIME} for
+   *     {@link #CREATE_TIMESTAMP}, {@link Quality#NONE} for {@link #UNKNOWN}, {@link
+   *     Quality#ESTIMATED} otherwise
    */
   public Quality quality() {
     return quality;

@@ -11,8 +11,20 @@ import java.util.Arrays;
  * of the latency model). The origin is arbitrary, for example the Unix epoch.
  *
  * <p>{@link TimePoint#ACK} and {@link TimePoint#APPEND} are optional. Without {@code APPEND} the
- * publish and commit segments cannot be separated; see {@link Breakdown}. All other instants are
- * required.
+ * publish and commit segments cannot be separated; see {@link Breakdown}. A record seen by both
+ * sides has all other instants. A tail record seen by one side only (section 8 of the latency
+ * model) has that side's instants, so three shapes are accepted:
+ *
+ * <ul>
+ *   <li>both sides: {@code S, D, H, F, R, P} ({@code A, L} optional);
+ *   <li>the producer only: {@code S, D} ({@code A, L, H} optional; no {@code F, R, P});
+ *   <li>the consumer only: {@code H, F, R, P} ({@code S} from a {@code CreateTime} timestamp and
+ *       {@code L} optional; no {@code D, A}).
+ * </ul>
+ *
+ * <p>That is: a producer-side instant ({@code D} or {@code A}) requires {@code S} and {@code D}; a
+ * consumer-side instant ({@code F}, {@code R} or {@code P}) requires {@code F, R, P} and {@code H};
+ * and one side must be there.
  *
  * <p>Supported range: the largest and the smallest instant may differ by at most {@link
  * Long#MAX_VALUE} nanoseconds (about 292 years), so that every difference fits in a {@code long};
@@ -51,8 +63,8 @@ public final class Instants {
    * Returns an instant in nanoseconds on the common timeline.
    *
    * @param point which instant, not null
-   * @return the instant, or {@link Long#MIN_VALUE} when it is absent (only possible for {@link
-   *     TimePoint#ACK} and {@link TimePoint#APPEND}; check {@link #has(TimePoint)} first)
+   * @return the instant, or {@link Long#MIN_VALUE} when it is absent (check {@link #has(TimePoint)}
+   *     first)
    */
   public long nanos(TimePoint point) {
     return nanos[point.ordinal()];
@@ -62,8 +74,7 @@ public final class Instants {
    * Returns whether an instant is known.
    *
    * @param point which instant, not null
-   * @return true for every required instant; for {@link TimePoint#ACK} and {@link
-   *     TimePoint#APPEND}, whether it was set
+   * @return whether it was set: always for the instants of the sides the record was seen by
    */
   public boolean has(TimePoint point) {
     return present[point.ordinal()];
@@ -228,7 +239,7 @@ public final class Instants {
     }
 
     /**
-     * Sets {@code S}, {@link TimePoint#SEND}. Required.
+     * Sets {@code S}, {@link TimePoint#SEND}. Required with its side.
      *
      * @param nanos nanoseconds on the common timeline
      * @return this builder
@@ -238,7 +249,7 @@ public final class Instants {
     }
 
     /**
-     * Sets {@code D}, {@link TimePoint#DRAIN}. Required.
+     * Sets {@code D}, {@link TimePoint#DRAIN}. Required with its side.
      *
      * @param nanos nanoseconds on the common timeline
      * @return this builder
@@ -282,7 +293,7 @@ public final class Instants {
 
     /**
      * Sets {@code H}, {@link TimePoint#COMMIT}, keeping the method already given for it (default
-     * {@link EstimationMethod#UNKNOWN}). Required.
+     * {@link EstimationMethod#UNKNOWN}). Required with a consumer side.
      *
      * @param nanos nanoseconds on the common timeline
      * @return this builder
@@ -292,7 +303,8 @@ public final class Instants {
     }
 
     /**
-     * Sets {@code H}, {@link TimePoint#COMMIT}, and how it was obtained. Required.
+     * Sets {@code H}, {@link TimePoint#COMMIT}, and how it was obtained. Required with a consumer
+     * side.
      *
      * @param nanos nanoseconds on the common timeline
      * @param method how {@code H} was obtained, not null
@@ -304,7 +316,7 @@ public final class Instants {
     }
 
     /**
-     * Sets {@code F}, {@link TimePoint#FETCH_REQUEST}. Required.
+     * Sets {@code F}, {@link TimePoint#FETCH_REQUEST}. Required with its side.
      *
      * @param nanos nanoseconds on the common timeline
      * @return this builder
@@ -314,7 +326,7 @@ public final class Instants {
     }
 
     /**
-     * Sets {@code R}, {@link TimePoint#FETCH_RESPONSE}. Required.
+     * Sets {@code R}, {@link TimePoint#FETCH_RESPONSE}. Required with its side.
      *
      * @param nanos nanoseconds on the common timeline
      * @return this builder
@@ -324,7 +336,7 @@ public final class Instants {
     }
 
     /**
-     * Sets {@code P}, {@link TimePoint#POLL}. Required.
+     * Sets {@code P}, {@link TimePoint#POLL}. Required with its side.
      *
      * @param nanos nanoseconds on the common timeline
      * @return this builder
@@ -337,9 +349,10 @@ public final class Instants {
      * Builds the instants. The builder can be reused afterwards.
      *
      * @return new immutable instants
-     * @throws IllegalArgumentException if a required instant is missing (the message names every
-     *     missing instant, for example {@code "missing instants: D (DRAIN), H (COMMIT)"}), or if
-     *     the largest and smallest instant differ by more than {@link Long#MAX_VALUE}
+     * @throws IllegalArgumentException if a required instant is missing (see the class
+     *     documentation; the message names every missing instant, for example {@code "missing
+     *     instants: D (DRAIN), H (COMMIT)"}), or if the largest and smallest instant differ by more
+     *     than {@link Long#MAX_VALUE}
      */
     public Instants build() {
       long[] values = nanos.clone();
@@ -348,10 +361,15 @@ public final class Instants {
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
       StringBuilder missing = null;
+      boolean producerSide = known[TimePoint.DRAIN.ordinal()] || known[TimePoint.ACK.ordinal()];
+      boolean consumerSide =
+          known[TimePoint.FETCH_REQUEST.ordinal()]
+              || known[TimePoint.FETCH_RESPONSE.ordinal()]
+              || known[TimePoint.POLL.ordinal()];
       for (TimePoint point : POINTS) {
         int i = point.ordinal();
         if (!known[i]) {
-          if (isRequired(point)) {
+          if (isRequired(point, producerSide, consumerSide)) {
             missing = missing == null ? new StringBuilder() : missing.append(", ");
             missing.append(point.symbol()).append(" (").append(point).append(')');
           }
@@ -375,8 +393,16 @@ public final class Instants {
       return new Instants(values, known, resolved);
     }
 
-    private static boolean isRequired(TimePoint point) {
-      return point != TimePoint.ACK && point != TimePoint.APPEND;
+    // Without either side every instant of the full shape is missing, as the message says.
+    private static boolean isRequired(TimePoint point, boolean producerSide, boolean consumerSide) {
+      if (point == TimePoint.ACK || point == TimePoint.APPEND) {
+        return false;
+      }
+      if (!producerSide && !consumerSide) {
+        return true;
+      }
+      // H is required with a consumer: the record was read, so it was committed.
+      return point.observer() == TimePoint.Observer.PRODUCER ? producerSide : consumerSide;
     }
 
     private static EstimationMethod defaultMethod(TimePoint point) {

@@ -15,6 +15,15 @@ public enum Quality {
    */
   LOG_APPEND_TIME("log-append-time"),
 
+  /**
+   * Taken from the record timestamp of a topic with {@code message.timestamp.type=CreateTime}: the
+   * producer's {@code S} at millisecond resolution (unless the application set the timestamp), on
+   * the producer host's clock, which klat cannot align without the producer's span (section 8).
+   * Worse than {@link #LOG_APPEND_TIME}, whose clock is the leader's and is aligned by the join;
+   * better than an estimate, since it is a reading of the instant itself.
+   */
+  CREATE_TIME("create-time"),
+
   /** Estimated from broker metrics, or only bounded by other instants. */
   ESTIMATED("estimated"),
 
@@ -31,7 +40,8 @@ public enum Quality {
    * Returns the stable identifier of this quality: the value of the {@value TagKeys#QUALITY} metric
    * tag and of the {@code klat.quality} span attribute.
    *
-   * @return {@code "exact"}, {@code "log-append-time"}, {@code "estimated"} or {@code "none"}
+   * @return {@code "exact"}, {@code "log-append-time"}, {@code "create-time"}, {@code "estimated"}
+   *     or {@code "none"}
    */
   public String id() {
     return id;

@@ -20,62 +20,110 @@ final class BreakdownInvariants {
   static void check(Breakdown b, Supplier<String> context) {
     Instants in = b.original();
     Instants out = b.instants();
-    boolean appendKnown = in.has(TimePoint.APPEND);
-    boolean ackKnown = in.has(TimePoint.ACK);
+    boolean drainKnown = in.has(TimePoint.DRAIN);
 
+    // Ordering of the clamped instants, between every two that are known.
+    TimePoint[] chain = {
+      TimePoint.SEND,
+      TimePoint.DRAIN,
+      TimePoint.APPEND,
+      TimePoint.COMMIT,
+      TimePoint.FETCH_RESPONSE,
+      TimePoint.POLL
+    };
+    for (int i = 0; i < chain.length; i++) {
+      for (int j = i + 1; j < chain.length; j++) {
+        if (out.has(chain[i]) && out.has(chain[j])) {
+          require(
+              out.nanos(chain[i]) <= out.nanos(chain[j]),
+              chain[i].symbol() + " <= " + chain[j].symbol(),
+              b,
+              context);
+        }
+      }
+    }
+    orderedIfKnown(out, TimePoint.FETCH_REQUEST, TimePoint.FETCH_RESPONSE, b, context);
+    orderedIfKnown(out, TimePoint.DRAIN, TimePoint.ACK, b, context);
+    orderedIfKnown(out, TimePoint.APPEND, TimePoint.ACK, b, context);
+    // The frame's origin never moves: S with the producer's instants, P without them.
+    TimePoint origin = drainKnown ? TimePoint.SEND : TimePoint.POLL;
+    require(out.nanos(origin) == in.nanos(origin), "the origin never moves", b, context);
+
+    // Segments, recomputed independently with exact arithmetic.
     long s = out.nanos(TimePoint.SEND);
     long d = out.nanos(TimePoint.DRAIN);
-    long a = out.nanos(TimePoint.ACK);
     long l = out.nanos(TimePoint.APPEND);
     long h = out.nanos(TimePoint.COMMIT);
     long f = out.nanos(TimePoint.FETCH_REQUEST);
     long r = out.nanos(TimePoint.FETCH_RESPONSE);
     long p = out.nanos(TimePoint.POLL);
+    boolean sk = out.has(TimePoint.SEND);
+    boolean dk = out.has(TimePoint.DRAIN);
+    boolean lk = out.has(TimePoint.APPEND);
+    boolean hk = out.has(TimePoint.COMMIT);
+    boolean pk = out.has(TimePoint.POLL);
+    segment(b, Segment.PRODUCE, sk && dk, sk && dk ? Math.subtractExact(d, s) : 0, context);
+    segment(b, Segment.PUBLISH, dk && lk, dk && lk ? Math.subtractExact(l, d) : 0, context);
+    segment(b, Segment.COMMIT, lk && hk, lk && hk ? Math.subtractExact(h, l) : 0, context);
+    long catchUp =
+        pk ? Math.addExact(Math.max(0, Math.subtractExact(f, h)), Math.subtractExact(p, r)) : 0;
+    long fetch = pk ? Math.subtractExact(r, Math.max(f, h)) : 0;
+    segment(b, Segment.CATCH_UP, pk, catchUp, context);
+    segment(b, Segment.FETCH, pk, fetch, context);
+    long publishAndCommit = dk && hk ? Math.subtractExact(h, d) : -1;
+    long produceAndPublish = sk && lk ? Math.subtractExact(l, s) : -1;
+    long producePublishAndCommit = sk && hk ? Math.subtractExact(h, s) : -1;
+    long e2e = sk && pk ? Math.subtractExact(p, s) : -1;
+    require(b.publishAndCommitNanos() == publishAndCommit, "publishAndCommit = H - D", b, context);
+    require(
+        b.produceAndPublishNanos() == produceAndPublish, "produceAndPublish = L - S", b, context);
+    require(
+        b.producePublishAndCommitNanos() == producePublishAndCommit,
+        "producePublishAndCommit = H - S",
+        b,
+        context);
+    require(b.e2eNanos() == e2e, "e2e = P - S", b, context);
+    require(b.isEndToEndKnown() == (sk && pk), "e2e known with S and P", b, context);
 
-    // Ordering of the clamped instants.
-    require(s <= d, "S <= D", b, context);
-    require(d <= h, "D <= H", b, context);
-    if (appendKnown) {
-      require(d <= l && l <= h, "D <= L <= H", b, context);
+    // The identity: the known and combined segments add up, exactly, to the time from the first
+    // to the last known instant of S, D, L, H, P.
+    long sum = 0;
+    if (dk) {
+      sum = Math.addExact(sum, Math.subtractExact(d, s));
+      if (lk) {
+        sum = Math.addExact(sum, Math.subtractExact(l, d));
+      } else if (hk) {
+        sum = Math.addExact(sum, publishAndCommit);
+      }
+    } else if (sk && lk) {
+      sum = Math.addExact(sum, produceAndPublish);
+    } else if (sk && hk) {
+      sum = Math.addExact(sum, producePublishAndCommit);
     }
-    require(h <= r, "H <= R", b, context);
-    require(r <= p, "R <= P", b, context);
-    require(f <= r, "F <= R", b, context);
-    if (ackKnown) {
-      require(d <= a, "D <= A", b, context);
-      if (appendKnown) {
-        require(l <= a, "L <= A", b, context);
+    if (lk && hk) {
+      sum = Math.addExact(sum, Math.subtractExact(h, l));
+    }
+    if (pk) {
+      sum = Math.addExact(Math.addExact(sum, catchUp), fetch);
+    }
+    TimePoint first = null;
+    TimePoint last = null;
+    for (TimePoint point :
+        new TimePoint[] {
+          TimePoint.SEND, TimePoint.DRAIN, TimePoint.APPEND, TimePoint.COMMIT, TimePoint.POLL
+        }) {
+      if (out.has(point)) {
+        first = first == null ? point : first;
+        last = point;
       }
     }
-    require(s == in.nanos(TimePoint.SEND), "S never moves", b, context);
-
-    // Segments, recomputed independently with exact arithmetic.
-    long produce = Math.subtractExact(d, s);
-    long publishAndCommit = Math.subtractExact(h, d);
-    long catchUp = Math.addExact(Math.max(0, Math.subtractExact(f, h)), Math.subtractExact(p, r));
-    long fetch = Math.subtractExact(r, Math.max(f, h));
-    long e2e = Math.subtractExact(p, s);
-    require(b.nanos(Segment.PRODUCE) == produce, "produce = D - S", b, context);
-    require(b.nanos(Segment.CATCH_UP) == catchUp, "catch-up formula", b, context);
-    require(b.nanos(Segment.FETCH) == fetch, "fetch formula", b, context);
-    require(b.publishAndCommitNanos() == publishAndCommit, "publishAndCommit = H - D", b, context);
-    require(b.e2eNanos() == e2e, "e2e = P - S", b, context);
-    long sum;
-    if (appendKnown) {
-      long publish = Math.subtractExact(l, d);
-      long commit = Math.subtractExact(h, l);
-      require(b.nanos(Segment.PUBLISH) == publish, "publish = L - D", b, context);
-      require(b.nanos(Segment.COMMIT) == commit, "commit = H - L", b, context);
-      sum = Math.addExact(Math.addExact(Math.addExact(produce, publish), commit), catchUp);
-    } else {
-      require(b.nanos(Segment.PUBLISH) == -1, "publish unknown is -1", b, context);
-      require(b.nanos(Segment.COMMIT) == -1, "commit unknown is -1", b, context);
-      require(!b.isKnown(Segment.PUBLISH) && !b.isKnown(Segment.COMMIT), "unknown", b, context);
-      sum = Math.addExact(Math.addExact(produce, publishAndCommit), catchUp);
+    long covered = Math.subtractExact(out.nanos(last), out.nanos(first));
+    require(sum == covered, "segments sum to the covered time", b, context);
+    if (e2e >= 0) {
+      require(sum == e2e, "segments sum to P - S", b, context);
     }
-    sum = Math.addExact(sum, fetch);
-    require(sum == e2e, "segments sum to P - S", b, context);
-    require(b.sumOfSegmentsNanos() == e2e, "sumOfSegmentsNanos() == e2eNanos()", b, context);
+    require(b.sumOfSegmentsNanos() == covered, "sumOfSegmentsNanos()", b, context);
+    Quality worst = Quality.EXACT;
     for (Segment segment : Segment.values()) {
       if (b.isKnown(segment)) {
         require(b.nanos(segment) >= 0, "no negative segment: " + segment, b, context);
@@ -84,12 +132,28 @@ final class BreakdownInvariants {
             "quality follows method: " + segment,
             b,
             context);
+        worst = Quality.worst(worst, b.quality(segment));
       } else {
+        require(b.nanos(segment) == -1, "unknown is -1: " + segment, b, context);
         require(b.quality(segment) == Quality.NONE, "unknown has NONE", b, context);
         require(b.method(segment) == EstimationMethod.UNKNOWN, "unknown has UNKNOWN", b, context);
       }
     }
-    require(publishAndCommit >= 0 && e2e >= 0, "no negative duration", b, context);
+    if (!dk && sk && (lk || hk)) {
+      worst = Quality.worst(worst, out.method(TimePoint.SEND).quality());
+    }
+    if (!dk && sk && lk) {
+      worst = Quality.worst(worst, out.method(TimePoint.APPEND).quality());
+    }
+    require(b.quality() == worst, "overall quality is the worst entering", b, context);
+    require(
+        publishAndCommit >= -1
+            && produceAndPublish >= -1
+            && producePublishAndCommit >= -1
+            && e2e >= -1,
+        "no negative duration",
+        b,
+        context);
 
     // Every moved instant has exactly one clamp that explains the move, and nothing else moved.
     for (TimePoint point : TimePoint.values()) {
@@ -121,6 +185,25 @@ final class BreakdownInvariants {
       }
     }
     require(b.clampCount() == b.clamps().size(), "clampCount", b, context);
+  }
+
+  private static void orderedIfKnown(
+      Instants out, TimePoint earlier, TimePoint later, Breakdown b, Supplier<String> context) {
+    if (out.has(earlier) && out.has(later)) {
+      require(
+          out.nanos(earlier) <= out.nanos(later),
+          earlier.symbol() + " <= " + later.symbol(),
+          b,
+          context);
+    }
+  }
+
+  private static void segment(
+      Breakdown b, Segment segment, boolean known, long nanos, Supplier<String> context) {
+    require(b.isKnown(segment) == known, "known: " + segment, b, context);
+    if (known) {
+      require(b.nanos(segment) == nanos, segment.id() + " formula", b, context);
+    }
   }
 
   private static void require(

@@ -27,6 +27,42 @@ class BreakdownPropertyTest {
     GARBAGE
   }
 
+  /** Which instants a case keeps: a record seen by both sides, or a tail record seen by one. */
+  enum Shape {
+    BOTH,
+    /** A producer-only tail record: {@code S, D}, maybe {@code A, L, H}. */
+    PRODUCER_ONLY,
+    /** A consumer-only tail record on a CreateTime topic: {@code S} from the timestamp, no D/A. */
+    CONSUMER_CREATE_TIME,
+    /** A consumer-only tail record on a LogAppendTime topic: no {@code S, D, A}. */
+    CONSUMER_LOG_APPEND_TIME
+  }
+
+  private static final int PARTIAL_CASES = 60_000;
+
+  @Test
+  void partialInstantsOfTailRecordsKeepTheIdentityInEveryMode() {
+    long testSeed = 0x7a11L;
+    for (Mode mode : Mode.values()) {
+      for (Shape shape : Shape.values()) {
+        if (shape == Shape.BOTH) {
+          continue;
+        }
+        Random seeds = new Random(testSeed++);
+        int clamped = 0;
+        for (int i = 0; i < PARTIAL_CASES; i++) {
+          Breakdown b = replay(seeds.nextLong(), mode, shape);
+          if (b.clampCount() > 0) {
+            clamped++;
+          }
+        }
+        if (mode == Mode.PERTURBED || mode == Mode.GARBAGE) {
+          assertThat(clamped).as(mode + " " + shape).isGreaterThan(PARTIAL_CASES / 20);
+        }
+      }
+    }
+  }
+
   @Test
   void orderedRealisticInstantsAreNeverClampedAndSumExactly() {
     run(0x6b6c6174L, Mode.ORDERED_REALISTIC);
@@ -75,12 +111,18 @@ class BreakdownPropertyTest {
 
   /** Generates and checks one case; call with a seed from a failure message to replay it. */
   static Breakdown replay(long caseSeed, Mode mode) {
+    return replay(caseSeed, mode, Shape.BOTH);
+  }
+
+  /** Generates and checks one case of a shape; call with a seed from a failure message. */
+  static Breakdown replay(long caseSeed, Mode mode, Shape shape) {
     Random random = new Random(caseSeed);
     Instants instants;
     try {
-      instants = generate(random, mode).build();
+      instants = restrict(generate(random, mode).build(), shape, random);
     } catch (RuntimeException e) {
-      throw new AssertionError("case seed " + caseSeed + "L (" + mode + "): build failed", e);
+      throw new AssertionError(
+          "case seed " + caseSeed + "L (" + mode + ", " + shape + "): build failed", e);
     }
     Breakdown b;
     try {
@@ -89,13 +131,56 @@ class BreakdownPropertyTest {
       throw new AssertionError(
           "case seed " + caseSeed + "L (" + mode + "): compute threw for " + instants, e);
     }
-    BreakdownInvariants.check(b, () -> "case seed " + caseSeed + "L (" + mode + ")");
+    BreakdownInvariants.check(b, () -> "case seed " + caseSeed + "L (" + mode + ", " + shape + ")");
     if (mode == Mode.ORDERED_REALISTIC || mode == Mode.ORDERED_EXTREME) {
       if (b.clampCount() != 0 || !b.instants().equals(b.original())) {
         fail("case seed " + caseSeed + "L (" + mode + "): ordered input was changed\n" + b);
       }
     }
     return b;
+  }
+
+  // Keeps the instants a shape has, with their values and methods; the create timestamp's S gets
+  // its method.
+  private static Instants restrict(Instants full, Shape shape, Random random) {
+    if (shape == Shape.BOTH) {
+      return full;
+    }
+    Instants.Builder builder = Instants.builder();
+    for (TimePoint point : TimePoint.values()) {
+      if (!full.has(point) || !kept(point, shape)) {
+        continue;
+      }
+      builder.set(point, full.nanos(point), full.method(point));
+    }
+    if (shape == Shape.CONSUMER_CREATE_TIME && random.nextInt(4) != 0) {
+      builder.method(TimePoint.SEND, EstimationMethod.CREATE_TIMESTAMP);
+    }
+    if (shape == Shape.PRODUCER_ONLY && full.has(TimePoint.COMMIT) && random.nextInt(3) == 0) {
+      // H unknown: a producer without acks=all and no broker data.
+      Instants withCommit = builder.build();
+      Instants.Builder without = Instants.builder();
+      for (TimePoint point : TimePoint.values()) {
+        if (withCommit.has(point) && point != TimePoint.COMMIT) {
+          without.set(point, withCommit.nanos(point), withCommit.method(point));
+        }
+      }
+      return without.build();
+    }
+    return builder.build();
+  }
+
+  private static boolean kept(TimePoint point, Shape shape) {
+    switch (shape) {
+      case PRODUCER_ONLY:
+        return point.observer() != TimePoint.Observer.CONSUMER;
+      case CONSUMER_CREATE_TIME:
+        return point != TimePoint.DRAIN && point != TimePoint.ACK;
+      case CONSUMER_LOG_APPEND_TIME:
+        return point.observer() != TimePoint.Observer.PRODUCER;
+      default:
+        return true;
+    }
   }
 
   private static Instants.Builder generate(Random random, Mode mode) {

@@ -393,4 +393,135 @@ class BreakdownTest {
                 + ", D=S+1200, A=?, L=?, H=S+4400(fetch-response-bound), F=S+3900, R=S+4300,"
                 + " P=S+4700}}");
   }
+
+  // Section 8 of the latency model: tail records seen by one side only.
+
+  @Test
+  void producerOnlyTailRecordHasProducePublishAndCommitButNoEndToEnd() {
+    Breakdown b =
+        compute(
+            Instants.builder()
+                .send(T0)
+                .drain(T0 + 100)
+                .ack(T0 + 400)
+                .append(T0 + 250, EstimationMethod.BROKER_PROBE)
+                .commit(T0 + 380, EstimationMethod.BROKER_PROBE));
+
+    assertThat(b.nanos(Segment.PRODUCE)).isEqualTo(100);
+    assertThat(b.nanos(Segment.PUBLISH)).isEqualTo(150);
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(130);
+    assertThat(b.isKnown(Segment.CATCH_UP)).isFalse();
+    assertThat(b.isKnown(Segment.FETCH)).isFalse();
+    assertThat(b.quality(Segment.FETCH)).isEqualTo(Quality.NONE);
+    assertThat(b.isEndToEndKnown()).isFalse();
+    assertThat(b.e2eNanos()).isEqualTo(-1);
+    assertThat(b.produceAndPublishNanos()).isEqualTo(250);
+    assertThat(b.publishAndCommitNanos()).isEqualTo(280);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(380);
+    assertThat(b.quality()).isEqualTo(Quality.EXACT);
+    assertThat(b.clamps()).isEmpty();
+  }
+
+  @Test
+  void producerOnlyAppendAfterAckIsLoweredToAckWithoutAConsumer() {
+    Breakdown b =
+        compute(
+            Instants.builder()
+                .send(T0)
+                .drain(T0 + 100)
+                .ack(T0 + 400)
+                .append(T0 + 450, EstimationMethod.PRODUCE_REQUEST_METRICS));
+
+    assertThat(b.nanos(Segment.PUBLISH)).isEqualTo(300);
+    assertThat(b.isKnown(Segment.COMMIT)).isFalse();
+    assertThat(b.publishAndCommitNanos()).isEqualTo(-1);
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(400);
+    assertThat(b.clamps()).extracting(Clamp::bound).containsExactly(TimePoint.ACK);
+  }
+
+  @Test
+  void consumerOnlyOnCreateTimeCombinesProduceAndPublish() {
+    Breakdown b =
+        compute(
+            Instants.builder()
+                .set(TimePoint.SEND, T0, EstimationMethod.CREATE_TIMESTAMP)
+                .append(T0 + 250, EstimationMethod.BROKER_PROBE)
+                .commit(T0 + 380, EstimationMethod.BROKER_PROBE)
+                .fetchRequest(T0 + 900)
+                .fetchResponse(T0 + 1000)
+                .poll(T0 + 1300));
+
+    assertThat(b.isKnown(Segment.PRODUCE)).isFalse();
+    assertThat(b.isKnown(Segment.PUBLISH)).isFalse();
+    assertThat(b.produceAndPublishNanos()).isEqualTo(250);
+    assertThat(b.publishAndCommitNanos()).isEqualTo(-1);
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(130);
+    assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(820);
+    assertThat(b.nanos(Segment.FETCH)).isEqualTo(100);
+    assertThat(b.isEndToEndKnown()).isTrue();
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos()).isEqualTo(1300);
+    // S enters produce+publish: the breakdown is only as good as the create timestamp.
+    assertThat(b.quality(Segment.COMMIT)).isEqualTo(Quality.EXACT);
+    assertThat(b.quality()).isEqualTo(Quality.CREATE_TIME);
+  }
+
+  @Test
+  void consumerOnlyWithoutAppendCombinesProduceThroughCommit() {
+    Breakdown b =
+        compute(
+            Instants.builder()
+                .set(TimePoint.SEND, T0, EstimationMethod.CREATE_TIMESTAMP)
+                .commit(T0 + 1000, EstimationMethod.FETCH_RESPONSE_BOUND)
+                .fetchRequest(T0 + 900)
+                .fetchResponse(T0 + 1000)
+                .poll(T0 + 1300));
+
+    assertThat(b.produceAndPublishNanos()).isEqualTo(-1);
+    assertThat(b.producePublishAndCommitNanos()).isEqualTo(1000);
+    assertThat(b.isKnown(Segment.COMMIT)).isFalse();
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(b.e2eNanos()).isEqualTo(1300);
+  }
+
+  @Test
+  void consumerOnlyCreateTimestampAfterAppendGivesWayAndTheConsumerStays() {
+    // The producer host's clock is 2 µs ahead: S lands after L, and S moves, not the consumer.
+    Breakdown b =
+        compute(
+            Instants.builder()
+                .set(TimePoint.SEND, T0 + 2000, EstimationMethod.CREATE_TIMESTAMP)
+                .append(T0 + 250, EstimationMethod.BROKER_PROBE)
+                .commit(T0 + 380, EstimationMethod.BROKER_PROBE)
+                .fetchRequest(T0 + 900)
+                .fetchResponse(T0 + 1000)
+                .poll(T0 + 1300));
+
+    assertThat(b.clamps()).hasSize(1);
+    assertThat(b.clamps().get(0).point()).isEqualTo(TimePoint.SEND);
+    assertThat(b.clamps().get(0).bound()).isEqualTo(TimePoint.APPEND);
+    assertThat(b.produceAndPublishNanos()).isZero();
+    assertThat(b.instants().nanos(TimePoint.POLL)).isEqualTo(T0 + 1300);
+    assertThat(b.e2eNanos()).isEqualTo(1050);
+  }
+
+  @Test
+  void consumerOnlyOnLogAppendTimeHasNoEndToEnd() {
+    Breakdown b =
+        compute(
+            Instants.builder()
+                .append(T0 + 250, EstimationMethod.LOG_APPEND_TIMESTAMP)
+                .commit(T0 + 1100, EstimationMethod.FETCH_RESPONSE_BOUND)
+                .fetchRequest(T0 + 900)
+                .fetchResponse(T0 + 1000)
+                .poll(T0 + 1300));
+
+    assertThat(b.isEndToEndKnown()).isFalse();
+    assertThat(b.produceAndPublishNanos()).isEqualTo(-1);
+    // H was clamped onto R.
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(750);
+    assertThat(b.nanos(Segment.CATCH_UP)).isEqualTo(300);
+    assertThat(b.nanos(Segment.FETCH)).isZero();
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(1050);
+    assertThat(b.quality(Segment.COMMIT)).isEqualTo(Quality.ESTIMATED);
+    assertThat(b.toString()).startsWith("Breakdown{e2e=?ns produce=? publish=? commit=750");
+  }
 }

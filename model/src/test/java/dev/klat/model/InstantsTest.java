@@ -20,7 +20,8 @@ class InstantsTest {
   @Test
   void missingRequiredInstantIsNamedInTheError() {
     for (TimePoint point : TimePoint.values()) {
-      if (point == TimePoint.ACK || point == TimePoint.APPEND) {
+      // Without D (and A) the rest is a consumer-only tail record; see the shape tests below.
+      if (point == TimePoint.ACK || point == TimePoint.APPEND || point == TimePoint.DRAIN) {
         continue;
       }
       Instants.Builder builder = Instants.builder();
@@ -39,8 +40,45 @@ class InstantsTest {
   void everyMissingRequiredInstantIsNamed() {
     assertThatThrownBy(() -> Instants.builder().send(1).poll(2).build())
         .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("missing instants: H (COMMIT), F (FETCH_REQUEST), R (FETCH_RESPONSE)");
+    assertThatThrownBy(() -> Instants.builder().ack(3).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("missing instants: S (SEND), D (DRAIN)");
+    assertThatThrownBy(() -> Instants.builder().append(3).build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "missing instants: D (DRAIN), H (COMMIT), F (FETCH_REQUEST), R (FETCH_RESPONSE)");
+            "missing instants: S (SEND), D (DRAIN), H (COMMIT), F (FETCH_REQUEST),"
+                + " R (FETCH_RESPONSE), P (POLL)");
+  }
+
+  @Test
+  void aTailRecordSeenByOneSideHasThatSidesInstants() {
+    Instants producerOnly = Instants.builder().send(10).drain(20).ack(50).build();
+    assertThat(producerOnly.has(TimePoint.POLL)).isFalse();
+    assertThat(producerOnly.has(TimePoint.COMMIT)).isFalse();
+    assertThat(producerOnly.method(TimePoint.POLL)).isEqualTo(EstimationMethod.UNKNOWN);
+
+    Instants consumerOnly =
+        Instants.builder()
+            .set(TimePoint.SEND, 10, EstimationMethod.CREATE_TIMESTAMP)
+            .commit(40, EstimationMethod.FETCH_RESPONSE_BOUND)
+            .fetchRequest(50)
+            .fetchResponse(60)
+            .poll(70)
+            .build();
+    assertThat(consumerOnly.has(TimePoint.DRAIN)).isFalse();
+    assertThat(consumerOnly.method(TimePoint.SEND)).isEqualTo(EstimationMethod.CREATE_TIMESTAMP);
+
+    Instants logAppendTime =
+        Instants.builder()
+            .append(30, EstimationMethod.LOG_APPEND_TIMESTAMP)
+            .commit(40, EstimationMethod.FETCH_RESPONSE_BOUND)
+            .fetchRequest(50)
+            .fetchResponse(60)
+            .poll(70)
+            .build();
+    assertThat(logAppendTime.has(TimePoint.SEND)).isFalse();
+    assertThat(logAppendTime.nanos(TimePoint.SEND)).isEqualTo(Long.MIN_VALUE);
   }
 
   @Test

@@ -75,7 +75,12 @@ class VocabularyTest {
   @Test
   void qualitiesAreOrderedFromBestToWorst() {
     assertThat(Quality.values())
-        .containsExactly(Quality.EXACT, Quality.LOG_APPEND_TIME, Quality.ESTIMATED, Quality.NONE);
+        .containsExactly(
+            Quality.EXACT,
+            Quality.LOG_APPEND_TIME,
+            Quality.CREATE_TIME,
+            Quality.ESTIMATED,
+            Quality.NONE);
     assertThat(Quality.worst(Quality.EXACT, Quality.ESTIMATED)).isEqualTo(Quality.ESTIMATED);
     assertThat(Quality.worst(Quality.NONE, Quality.LOG_APPEND_TIME)).isEqualTo(Quality.NONE);
     assertThat(Quality.worst(Quality.LOG_APPEND_TIME, Quality.LOG_APPEND_TIME))
@@ -86,6 +91,7 @@ class VocabularyTest {
   void qualityIdsArePinnedAndRoundTrip() {
     assertThat(Quality.EXACT.id()).isEqualTo("exact");
     assertThat(Quality.LOG_APPEND_TIME.id()).isEqualTo("log-append-time");
+    assertThat(Quality.CREATE_TIME.id()).isEqualTo("create-time");
     assertThat(Quality.ESTIMATED.id()).isEqualTo("estimated");
     assertThat(Quality.NONE.id()).isEqualTo("none");
     for (Quality quality : Quality.values()) {
@@ -100,6 +106,8 @@ class VocabularyTest {
     assertThat(EstimationMethod.MEASURED.quality()).isEqualTo(Quality.EXACT);
     assertThat(EstimationMethod.BROKER_PROBE.quality()).isEqualTo(Quality.EXACT);
     assertThat(EstimationMethod.LOG_APPEND_TIMESTAMP.quality()).isEqualTo(Quality.LOG_APPEND_TIME);
+    assertThat(EstimationMethod.CREATE_TIMESTAMP.quality()).isEqualTo(Quality.CREATE_TIME);
+    assertThat(EstimationMethod.CREATE_TIMESTAMP.id()).isEqualTo("create-timestamp");
     assertThat(EstimationMethod.PRODUCE_REQUEST_METRICS.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.PRODUCE_REMOTE_TIME.quality()).isEqualTo(Quality.ESTIMATED);
     assertThat(EstimationMethod.FOLLOWER_FETCH_METRICS.quality()).isEqualTo(Quality.ESTIMATED);

@@ -50,6 +50,8 @@ final class KlatAttributes {
   static final int ASSIGNED_PARTITIONS = 34;
   static final int METADATA_WAIT = 35;
   static final int RETRY_ERROR = 36;
+  static final int CAPTURE = 37;
+  static final int TAIL_THRESHOLD = 38;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -90,6 +92,8 @@ final class KlatAttributes {
     EvidenceAttributes.CONSUMER_ASSIGNED_PARTITIONS,
     EvidenceAttributes.PRODUCER_METADATA_WAIT_MS,
     SpanAttributes.PRODUCER_RETRY_ERROR,
+    SpanAttributes.CAPTURE,
+    SpanAttributes.TAIL_THRESHOLD_NANOS,
   };
   static final int COUNT = DEFS.length;
 

@@ -7,6 +7,7 @@ import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.AttributeDef;
+import dev.klat.model.Capture;
 import dev.klat.model.SpanAttributes;
 import java.util.Map;
 
@@ -14,10 +15,13 @@ import java.util.Map;
  * Reads klat's producer and consumer spans ({@link SpanAttributes}) out of OTLP spans. A span
  * carrying {@code klat.poll.time_unix_nano} is a consumer span, one carrying {@code
  * klat.send.time_unix_nano} a producer span; any other span is not klat's and is ignored. A klat
- * span that lacks what the join needs is rejected, with the reason.
+ * span that lacks what the join needs is rejected, with the reason. A tail span (section 8 of the
+ * latency model) has the shape of its side's sampled span plus {@code klat.capture=tail} and its
+ * threshold; a value other than {@code tail} reads as a sampled span, a bad threshold as unknown.
  */
 final class SpanMapper {
   static final String LOG_APPEND_TIME = "LogAppendTime";
+  static final String CREATE_TIME = "CreateTime";
   // Instants beyond 2^62 ns (year 2116) are garbage; below it no difference can overflow.
   private static final long MAX_EPOCH_NANOS = 1L << 62;
 
@@ -121,7 +125,9 @@ final class SpanMapper {
             evidence(a, KlatAttributes.REQUEST_BATCHES),
             isAcksAll(a.asString(KlatAttributes.ACKS)),
             millisAsNanos(evidence(a, KlatAttributes.METADATA_WAIT)),
-            name(a, KlatAttributes.RETRY_ERROR)));
+            name(a, KlatAttributes.RETRY_ERROR)),
+        capture(a),
+        tailThresholdNanos(a));
   }
 
   // -1, unknown, stays -1; so does a value too large to be a wait.
@@ -162,7 +168,20 @@ final class SpanMapper {
             evidence(a, KlatAttributes.PREVIOUS_POLL_RECORDS),
             evidence(a, KlatAttributes.ASSIGNED_PARTITIONS)),
         a.isTrue(KlatAttributes.READ_PROMPTLY),
-        uncommittedNanos(a));
+        uncommittedNanos(a),
+        createTimeMs(a),
+        capture(a),
+        tailThresholdNanos(a));
+  }
+
+  // Absent, or any value but "tail", is a sampled span: every span before tail capture was one.
+  private static Capture capture(KlatAttributes a) {
+    return Capture.fromId(a.string(KlatAttributes.CAPTURE));
+  }
+
+  // Evidence the collector can do without: negative or not an integer reads as unknown.
+  private static long tailThresholdNanos(KlatAttributes a) {
+    return evidence(a, KlatAttributes.TAIL_THRESHOLD);
   }
 
   // Evidence the collector can do without: a value out of range is dropped, not the span.
@@ -223,7 +242,17 @@ final class SpanMapper {
   }
 
   private static long logAppendTimeMs(KlatAttributes a) {
-    if (!LOG_APPEND_TIME.equals(a.string(KlatAttributes.TIMESTAMP_TYPE))) {
+    return timestampMs(a, LOG_APPEND_TIME);
+  }
+
+  // S of a consumer-only tail record; the type must say CreateTime, since an agent that does not
+  // report the type leaves it unknown.
+  private static long createTimeMs(KlatAttributes a) {
+    return timestampMs(a, CREATE_TIME);
+  }
+
+  private static long timestampMs(KlatAttributes a, String type) {
+    if (!type.equals(a.string(KlatAttributes.TIMESTAMP_TYPE))) {
       return -1;
     }
     long ms = optionalLong(a, KlatAttributes.TIMESTAMP_MS, -1);

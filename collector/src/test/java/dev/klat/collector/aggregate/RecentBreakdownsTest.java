@@ -258,6 +258,7 @@ class RecentBreakdownsTest {
         .containsExactly(
             Map.entry("exact", 4),
             Map.entry("log-append-time", 0),
+            Map.entry("create-time", 0),
             Map.entry("estimated", 0),
             Map.entry("none", 0));
     // Without L publish is not known: none; with the timestamp, log-append-time.

@@ -14,7 +14,13 @@ final class AckBound implements BrokerInstantSource {
   @Override
   public BrokerInstant commit(BrokerLookup record, Supplier<BrokerInstant> worse) {
     ProducerSpan p = record.producer();
-    if (p.acksAll() && p.hasAck() && p.ackNanos() < record.fetchResponseNanos()) {
+    if (p == null) {
+      return worse.get();
+    }
+    // Without a consumer (a producer-only tail record) there is no H <= R to compare with.
+    if (p.acksAll()
+        && p.hasAck()
+        && (record.consumer() == null || p.ackNanos() < record.fetchResponseNanos())) {
       return BrokerInstant.onProducer(p.ackNanos(), null, EstimationMethod.ACK_BOUND);
     }
     return worse.get();

@@ -40,9 +40,9 @@ interface BrokerInstantSource {
    * {@link BrokerLookup#append()} is the {@code L} already chosen.
    *
    * @param record the joined record
-   * @param worse what the sources after this one say; never null, since the last source, {@link
-   *     FetchResponseBound}, always answers
-   * @return {@code H}, never null
+   * @param worse what the sources after this one say; never null when a consumer read the record,
+   *     since the last source, {@link FetchResponseBound}, always answers
+   * @return {@code H}; null only for a producer-only tail record no source places (section 8)
    */
   default BrokerInstant commit(BrokerLookup record, Supplier<BrokerInstant> worse) {
     return worse.get();

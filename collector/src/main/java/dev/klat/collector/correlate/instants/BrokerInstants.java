@@ -129,7 +129,10 @@ public final class BrokerInstants {
     return append(0, record);
   }
 
-  /** {@code H} of the record, given the {@code L} set on it; never null. */
+  /**
+   * {@code H} of the record, given the {@code L} set on it; never null when a consumer read the
+   * record, null for a producer-only tail record that no source places.
+   */
   public BrokerInstant commit(BrokerLookup record) {
     return commit(0, record);
   }

@@ -3,6 +3,7 @@ package dev.klat.collector.correlate.instants;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.ProducerSpan;
+import dev.klat.collector.correlate.join.RecordKey;
 import java.util.function.ToLongFunction;
 
 /**
@@ -10,6 +11,11 @@ import java.util.function.ToLongFunction;
  * already chosen, the placement of any instant on the producer's timeline, and the {@code H} a
  * consumer group that waited for the record placed, which later groups share. Built by the {@link
  * Correlator} for one join; not thread-safe.
+ *
+ * <p>A tail record seen by one side only (section 8 of the latency model) has one span: {@link
+ * #producerOnly} or {@link #consumerOnly}, whose {@link #producer()} or {@link #consumer()} is then
+ * null; a source that needs the missing side passes the question on. The timeline of a
+ * consumer-only record is the consumer's clock ("producer clock" below then means it).
  */
 public final class BrokerLookup {
   private final ProducerSpan producer;
@@ -19,6 +25,7 @@ public final class BrokerLookup {
   private ToLongFunction<String> brokerOffsetNanos = host -> 0;
   private long waitedCommitNanos;
   private int commitFollowerId = -1;
+  private int probedLeaderId = -1;
   private long requestQueueNanos = -1;
   private long requestLocalNanos = -1;
 
@@ -32,12 +39,41 @@ public final class BrokerLookup {
     this.waitedCommitNanos = waitedCommitNanos;
   }
 
+  /** A producer tail span no consumer group joined: no consumer instants. */
+  public static BrokerLookup producerOnly(ProducerSpan producer) {
+    return new BrokerLookup(producer, null, Long.MIN_VALUE);
+  }
+
+  /** A consumer tail span without its producer span: no producer instants, no leader id. */
+  public static BrokerLookup consumerOnly(ConsumerSpan consumer) {
+    return new BrokerLookup(null, consumer, Long.MIN_VALUE);
+  }
+
+  /** The producer span, or null for a consumer-only record. */
   ProducerSpan producer() {
     return producer;
   }
 
+  /** The consumer span, or null for a producer-only record. */
   ConsumerSpan consumer() {
     return consumer;
+  }
+
+  /** The record. */
+  RecordKey key() {
+    return producer != null ? producer.key() : consumer.key();
+  }
+
+  /**
+   * The partition leader's node id: the producer's, else the one whose broker probe had the record;
+   * -1 when unknown.
+   */
+  public int leaderNodeId() {
+    return producer != null ? producer.leaderNodeId() : probedLeaderId;
+  }
+
+  void probedLeaderId(int brokerId) {
+    this.probedLeaderId = brokerId;
   }
 
   /** The {@code L} the better sources chose, or null; set before {@code H} is asked for. */

@@ -40,6 +40,10 @@ final class ConsumerFetchWait implements BrokerInstantSource {
   @Override
   public BrokerInstant commit(BrokerLookup record, Supplier<BrokerInstant> worse) {
     BrokerInstant fallback = worse.get();
+    // Its evidence needs both sides: acks from the producer, the fetch from the consumer.
+    if (record.producer() == null || record.consumer() == null) {
+      return fallback;
+    }
     long responseNanos = responseNanos(record);
     if (responseNanos < 0) {
       return fallback;

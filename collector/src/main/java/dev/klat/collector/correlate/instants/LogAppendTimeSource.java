@@ -16,14 +16,14 @@ final class LogAppendTimeSource implements BrokerInstantSource {
   public BrokerInstant append(BrokerLookup record, Supplier<BrokerInstant> worse) {
     ProducerSpan producer = record.producer();
     long ms =
-        producer.logAppendTimeMs() >= 0
+        producer != null && producer.logAppendTimeMs() >= 0
             ? producer.logAppendTimeMs()
-            : record.consumer().logAppendTimeMs();
+            : record.consumer() != null ? record.consumer().logAppendTimeMs() : -1;
     if (ms < 0) {
       return worse.get();
     }
-    String broker =
-        producer.leaderNodeId() >= 0 ? "broker-" + producer.leaderNodeId() : "broker-unknown";
+    int leader = record.leaderNodeId();
+    String broker = leader >= 0 ? "broker-" + leader : "broker-unknown";
     // The broker truncates to the millisecond: the true L lies in [ms, ms + 1 ms), so the middle
     // halves the worst error.
     return BrokerInstant.onBroker(

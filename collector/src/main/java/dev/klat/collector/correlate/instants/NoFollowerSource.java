@@ -19,7 +19,7 @@ final class NoFollowerSource implements BrokerInstantSource {
   @Override
   public BrokerInstant commit(BrokerLookup record, Supplier<BrokerInstant> worse) {
     BrokerInstant append = record.append();
-    RecordKey key = record.producer().key();
+    RecordKey key = record.key();
     if (append != null && replicas.replicationFactor(key.topic(), key.partition()) == 1) {
       return append;
     }

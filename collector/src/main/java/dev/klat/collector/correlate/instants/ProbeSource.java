@@ -34,6 +34,7 @@ final class ProbeSource implements BrokerInstantSource {
     }
     // Only with the probe's L: its request is the one that appended the record.
     record.requestNanos(probed.requestQueueNanos(), probed.requestLocalNanos());
+    record.probedLeaderId(probed.brokerId());
     return BrokerInstant.onBroker(
         probed.appendNanos(),
         "broker-" + probed.brokerId(),
@@ -81,9 +82,9 @@ final class ProbeSource implements BrokerInstantSource {
 
   private ProbeTimelines.Instants probed(BrokerLookup record) {
     if (record != memoRecord) {
-      ProducerSpan p = record.producer();
-      RecordKey key = p.key();
-      memo = probes.lookup(key.topic(), key.partition(), key.offset(), p.leaderNodeId());
+      RecordKey key = record.key();
+      // A consumer-only record has no leader id: the latest term that holds the offset answers.
+      memo = probes.lookup(key.topic(), key.partition(), key.offset(), record.leaderNodeId());
       memoRecord = record;
     }
     return memo;

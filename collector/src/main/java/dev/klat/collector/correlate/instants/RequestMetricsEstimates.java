@@ -124,10 +124,11 @@ final class RequestMetricsEstimates implements BrokerInstantSource {
     return append.shifted(estimate.commitNanos - estimate.appendNanos, estimate.commitMethod);
   }
 
+  // Null without a producer span: the estimates split the producer's own round trip.
   private Placed placed(BrokerLookup record) {
     if (record != memoRecord) {
       memoRecord = record;
-      memo = lookup(record.producer());
+      memo = record.producer() == null ? null : lookup(record.producer());
     }
     return memo;
   }

@@ -26,7 +26,7 @@ final class ClockFlags {
    * @param brokerOffset the broker's offset against the producer, or null when no broker source
    *     placed an instant
    * @param append {@code L}, or null when unknown
-   * @param commit {@code H}
+   * @param commit {@code H}, or null when unknown (a producer-only tail record, section 8)
    */
   ClockFlags(
       ClockOffset consumerOffset,
@@ -40,7 +40,7 @@ final class ClockFlags {
             : uncertainty(brokerOffset, append == null ? 0 : append.resolutionNanos() / 2);
     // Without L, publish and commit are unknown and the clock of L enters no segment.
     this.appendClock = append == null ? Clock.BROKER : append.clock();
-    this.commitClock = commit.clock();
+    this.commitClock = commit == null ? Clock.BROKER : commit.clock();
   }
 
   /** The known segments of {@code breakdown} smaller than their uncertainty. */
@@ -60,6 +60,9 @@ final class ClockFlags {
 
   /** Whether the end-to-end latency, {@code P - S} across two clocks, is below its uncertainty. */
   boolean e2eFlagged(Breakdown breakdown) {
+    if (!breakdown.isEndToEndKnown()) {
+      return false;
+    }
     return consumerUncertaintyNanos == ClockOffset.UNBOUNDED
         || consumerUncertaintyNanos > breakdown.e2eNanos();
   }

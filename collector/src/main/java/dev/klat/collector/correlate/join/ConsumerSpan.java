@@ -1,5 +1,7 @@
 package dev.klat.collector.correlate.join;
 
+import dev.klat.model.Capture;
+
 /**
  * What the join needs from one consumer span: the record, the consumer group, the trace context and
  * the consumer's instants, on the consumer host's clock (epoch nanoseconds).
@@ -23,6 +25,12 @@ package dev.klat.collector.correlate.join;
  * @param uncommittedNanos when the consumer received its previous response for the partition, which
  *     found the record not yet committed (so {@code H} is after the leader built it); 0 when
  *     unknown
+ * @param createTimeMs the record timestamp when the topic uses {@code CreateTime} ({@code S} on the
+ *     producer's clock, in milliseconds, unless the application set it), or -1
+ * @param capture how the span's record was captured: {@link Capture#TAIL} for a tail span (section
+ *     8 of the latency model)
+ * @param tailThresholdNanos on a tail span, the {@code P - timestamp} threshold the record was
+ *     above, or -1
  */
 public record ConsumerSpan(
     RecordKey key,
@@ -39,5 +47,52 @@ public record ConsumerSpan(
     String clientId,
     ConsumerEvidence evidence,
     boolean responseReadPromptly,
-    long uncommittedNanos)
-    implements JoinInput {}
+    long uncommittedNanos,
+    long createTimeMs,
+    Capture capture,
+    long tailThresholdNanos)
+    implements JoinInput {
+
+  /** A sampled record's span, whose record timestamp the join does not need. */
+  public ConsumerSpan(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long parentSpanId,
+      long instanceId,
+      long fetchRequestNanos,
+      long fetchResponseNanos,
+      long pollNanos,
+      long logAppendTimeMs,
+      String clientId,
+      ConsumerEvidence evidence,
+      boolean responseReadPromptly,
+      long uncommittedNanos) {
+    this(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        parentSpanId,
+        instanceId,
+        fetchRequestNanos,
+        fetchResponseNanos,
+        pollNanos,
+        logAppendTimeMs,
+        clientId,
+        evidence,
+        responseReadPromptly,
+        uncommittedNanos,
+        -1,
+        Capture.SAMPLED,
+        -1);
+  }
+
+  /** Whether this is a tail span. */
+  public boolean tail() {
+    return capture == Capture.TAIL;
+  }
+}

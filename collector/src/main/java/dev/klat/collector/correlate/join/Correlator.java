@@ -5,8 +5,9 @@ import dev.klat.collector.correlate.clock.ClockOffsets;
 import dev.klat.collector.correlate.clock.CollectorSyncs;
 import dev.klat.collector.correlate.instants.BrokerInstants;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Capture;
+import dev.klat.model.TailTraceIds;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -22,6 +23,15 @@ import java.util.function.LongUnaryOperator;
  * found no partner are counted as unjoined. The table holds at most {@code maxPendingRecords}
  * records: when it is full the oldest record leaves early and its waiting spans count as dropped,
  * so memory is bounded whatever the senders do.
+ *
+ * <p>Tail spans (section 8 of the latency model) join the same way, with each other and with
+ * sampled spans: a trace id derived from the record ({@link TailTraceIds}) matches any other, and
+ * the breakdown keeps the real one. A breakdown is {@link Capture#TAIL} when either span is a tail
+ * span. Records whose spans are all tail spans wait under their own byte budget ({@code
+ * maxPendingTailBytes}), so they never evict a sampled record. When a record's window ends, a tail
+ * span without a partner becomes a one-sided breakdown ({@link OneSidedBreakdowns}): a producer
+ * tail span that no group joined, a consumer tail span whose producer span did not come. Sampled
+ * spans without a partner stay unjoined.
  *
  * <p>No I/O and no wall clock: time comes from the injected clock (only to age entries and clock
  * bounds; instants come from the spans), so tests drive expiry deterministically. Thread-safe: all
@@ -55,6 +65,8 @@ public final class Correlator {
    * @param maxGroupsPerRecord how many consumer groups one record joins or waits for
    * @param clockMaxStepNanos how far a record's clock bound may contradict what two clock domains'
    *     own measurements against the collector say before it is implausible and not used
+   * @param maxPendingTailBytes the estimated bytes the records whose spans are all tail spans may
+   *     hold, apart from {@code maxPendingBytes}
    */
   public record Settings(
       long windowNanos,
@@ -63,9 +75,13 @@ public final class Correlator {
       int maxClockPairs,
       long maxPendingBytes,
       int maxGroupsPerRecord,
-      long clockMaxStepNanos) {
+      long clockMaxStepNanos,
+      long maxPendingTailBytes) {
     /** {@code join.max-pending-bytes}' default: 256 MiB. */
     public static final long DEFAULT_MAX_PENDING_BYTES = 256L << 20;
+
+    /** {@code join.max-pending-tail-bytes}' default: 64 MiB. */
+    public static final long DEFAULT_MAX_PENDING_TAIL_BYTES = 64L << 20;
 
     /** {@code join.max-groups-per-record}' default. */
     public static final int DEFAULT_MAX_GROUPS_PER_RECORD = 64;
@@ -80,9 +96,32 @@ public final class Correlator {
       if (maxClockPairs <= 0) {
         throw new IllegalArgumentException("maxClockPairs must be positive");
       }
-      if (maxPendingBytes <= 0 || maxGroupsPerRecord <= 0 || clockMaxStepNanos <= 0) {
+      if (maxPendingBytes <= 0
+          || maxGroupsPerRecord <= 0
+          || clockMaxStepNanos <= 0
+          || maxPendingTailBytes <= 0) {
         throw new IllegalArgumentException("byte, group and clock step limits must be positive");
       }
+    }
+
+    /** The settings with the default tail budget. */
+    public Settings(
+        long windowNanos,
+        int maxPendingRecords,
+        long clockWindowNanos,
+        int maxClockPairs,
+        long maxPendingBytes,
+        int maxGroupsPerRecord,
+        long clockMaxStepNanos) {
+      this(
+          windowNanos,
+          maxPendingRecords,
+          clockWindowNanos,
+          maxClockPairs,
+          maxPendingBytes,
+          maxGroupsPerRecord,
+          clockMaxStepNanos,
+          DEFAULT_MAX_PENDING_TAIL_BYTES);
     }
 
     /** The settings with the defaults of the byte, group and clock step limits. */
@@ -129,6 +168,7 @@ public final class Correlator {
    *     groups
    * @param implausibleClockBounds joined pairs whose clock bound contradicted the clock domains'
    *     own measurements by more than {@code clockMaxStepNanos}, and was not used
+   * @param tail what became of tail spans (section 8 of the latency model)
    */
   public record Stats(
       long producerSpans,
@@ -148,7 +188,36 @@ public final class Correlator {
       long evictedForBytes,
       long pendingBytes,
       long groupsRefused,
-      long implausibleClockBounds) {}
+      long implausibleClockBounds,
+      TailStats tail) {}
+
+  /**
+   * What became of tail spans, counted apart from the sampled figures above (which count every span
+   * offered, tail ones too, and every breakdown computed).
+   *
+   * @param producerSpans tail producer spans offered
+   * @param consumerSpans tail consumer spans offered
+   * @param joined breakdowns of a joined pair with at least one tail span
+   * @param producerOnly producer-only breakdowns: a producer tail span no group joined
+   * @param consumerOnly consumer-only breakdowns: a consumer tail span without its producer span
+   * @param invalid one-sided breakdowns whose instants could not form one
+   * @param evicted tail-only records that left before their window ended because the tail budget
+   *     was full
+   * @param droppedSpans the unjoined tail spans of those records
+   * @param pendingRecords tail-only records waiting now
+   * @param pendingBytes their estimated bytes
+   */
+  public record TailStats(
+      long producerSpans,
+      long consumerSpans,
+      long joined,
+      long producerOnly,
+      long consumerOnly,
+      long invalid,
+      long evicted,
+      long droppedSpans,
+      int pendingRecords,
+      long pendingBytes) {}
 
   private final Settings settings;
   private final LongSupplier clockNanos;
@@ -160,6 +229,7 @@ public final class Correlator {
   private final CollectorSyncs collectorSyncs;
   private final BrokerDataWaits<Joining> brokerDataWaits;
   private final PairBreakdowns pairs;
+  private final OneSidedBreakdowns oneSided;
 
   private long producerSpans;
   private long consumerSpans;
@@ -169,6 +239,12 @@ public final class Correlator {
   private long invalid;
   private long clampedInstants;
   private long groupsRefused;
+  private long tailProducerSpans;
+  private long tailConsumerSpans;
+  private long tailJoined;
+  private long producerOnly;
+  private long consumerOnly;
+  private long oneSidedInvalid;
 
   /**
    * @param settings the window and limits
@@ -201,13 +277,17 @@ public final class Correlator {
     this.sink = sink;
     this.table =
         new JoinTable(
-            settings.windowNanos(), settings.maxPendingRecords(), settings.maxPendingBytes());
+            settings.windowNanos(),
+            settings.maxPendingRecords(),
+            settings.maxPendingBytes(),
+            settings.maxPendingTailBytes());
     this.offsets = new ClockOffsets(settings.clockWindowNanos(), settings.maxClockPairs());
     this.collectorSyncs = new CollectorSyncs(MAX_HOST_NAMES, settings.clockWindowNanos());
     this.brokerDataWaits = new BrokerDataWaits<>(settings.maxPendingRecords());
     this.pairs =
         new PairBreakdowns(
             hostNames, offsets, collectorSyncs, brokerInstants, settings.clockMaxStepNanos());
+    this.oneSided = new OneSidedBreakdowns(hostNames, offsets, brokerInstants);
   }
 
   /** Offers one producer span; joins it with every consumer group already waiting for it. */
@@ -224,23 +304,28 @@ public final class Correlator {
     long now = clockNanos.getAsLong();
     expire(now);
     producerSpans++;
-    JoinTable.Entry entry = table.entryFor(span.key(), now);
+    if (span.tail()) {
+      tailProducerSpans++;
+    }
+    JoinTable.Entry entry = table.entryFor(span.key(), now, span.tail());
     if (entry.producer != null) {
       duplicates++;
       return;
     }
     entry.producer = span;
+    entry.producerSource = source;
     table.added(entry, JoinTable.producerBytes(span));
     if (entry.waiting == null) {
       return;
     }
-    for (Iterator<ConsumerSpan> it = entry.waiting.iterator(); it.hasNext(); ) {
-      ConsumerSpan consumer = it.next();
+    for (int i = 0; i < entry.waiting.size(); ) {
+      ConsumerSpan consumer = entry.waiting.get(i);
       if (sameTrace(span, consumer)) {
-        it.remove();
+        entry.removeWaiting(i);
         join(entry, span, consumer, now, source);
       } else {
         traceMismatches++;
+        i++;
       }
     }
   }
@@ -258,7 +343,10 @@ public final class Correlator {
     long now = clockNanos.getAsLong();
     expire(now);
     consumerSpans++;
-    JoinTable.Entry entry = table.entryFor(span.key(), now);
+    if (span.tail()) {
+      tailConsumerSpans++;
+    }
+    JoinTable.Entry entry = table.entryFor(span.key(), now, span.tail());
     if (entry.hasGroup(span.group())) {
       duplicates++;
       return;
@@ -276,10 +364,7 @@ public final class Correlator {
     if (entry.producer != null) {
       traceMismatches++;
     }
-    if (entry.waiting == null) {
-      entry.waiting = new ArrayList<>(1);
-    }
-    entry.waiting.add(span);
+    entry.addWaiting(span, source);
   }
 
   /**
@@ -380,7 +465,18 @@ public final class Correlator {
         table.evictedForBytes(),
         table.estimatedBytes(),
         groupsRefused,
-        pairs.implausibleClockBounds());
+        pairs.implausibleClockBounds(),
+        new TailStats(
+            tailProducerSpans,
+            tailConsumerSpans,
+            tailJoined,
+            producerOnly,
+            consumerOnly,
+            oneSidedInvalid,
+            table.tailEvicted(),
+            table.tailDroppedSpans(),
+            table.tailSize(),
+            table.tailEstimatedBytes()));
   }
 
   /**
@@ -404,16 +500,48 @@ public final class Correlator {
   }
 
   private void expire(long now) {
-    table.expire(now);
+    table.expire(now, entry -> endedWithTail(entry, now));
+  }
+
+  // Section 8: the tail spans of a record whose window ended without a partner.
+  private void endedWithTail(JoinTable.Entry entry, long now) {
+    if (entry.producerUnjoined() && entry.producer.tail()) {
+      emitOneSided(oneSided.producerOnly(entry.producer, now), entry.producerSource, true);
+    }
+    if (entry.waiting != null) {
+      for (int i = 0; i < entry.waiting.size(); i++) {
+        ConsumerSpan consumer = entry.waiting.get(i);
+        if (consumer.tail()) {
+          emitOneSided(oneSided.consumerOnly(consumer, now), entry.waitingSource(i), false);
+        }
+      }
+    }
+  }
+
+  private void emitOneSided(JoinedBreakdown result, long source, boolean producerSide) {
+    if (result == null) {
+      oneSidedInvalid++;
+      return;
+    }
+    if (producerSide) {
+      producerOnly++;
+    } else {
+      consumerOnly++;
+    }
+    clampedInstants += result.breakdown().clampCount();
+    sink.accept(result, source);
   }
 
   private static boolean sameTrace(ProducerSpan producer, ConsumerSpan consumer) {
     boolean producerHas = producer.traceIdHigh() != 0 || producer.traceIdLow() != 0;
     boolean consumerHas = consumer.traceIdHigh() != 0 || consumer.traceIdLow() != 0;
     // The key identifies the record; the trace id, when both sides carry one, guards against an
-    // offset reused after a topic was deleted and created again inside the window.
+    // offset reused after a topic was deleted and created again inside the window. An id derived
+    // from the key itself (a tail span's, section 8) guards nothing and meets any other.
     return !producerHas
         || !consumerHas
+        || TailTraceIds.isDerived(producer.traceIdHigh())
+        || TailTraceIds.isDerived(consumer.traceIdHigh())
         || (producer.traceIdHigh() == consumer.traceIdHigh()
             && producer.traceIdLow() == consumer.traceIdLow());
   }
@@ -441,6 +569,9 @@ public final class Correlator {
       return;
     }
     joined++;
+    if (result.capture() == Capture.TAIL) {
+      tailJoined++;
+    }
     clampedInstants += result.breakdown().clampCount();
     sink.accept(result, source);
   }

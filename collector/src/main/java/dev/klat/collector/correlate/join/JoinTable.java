@@ -1,8 +1,11 @@
 package dev.klat.collector.correlate.join;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The records waiting for their partner spans (section 7 of the latency model): each for the join
@@ -15,17 +18,34 @@ import java.util.List;
  * its topic's length, {@link #SPAN_BYTES} plus the lengths of its strings per span, from the
  * objects' fields with compressed references and one byte per character, the compact strings of the
  * ASCII names {@code WireNames} lets in), and while the sum is over {@code maxBytes} the oldest
- * record leaves, counted as evicted. Not thread-safe: confined to the {@link Correlator}'s lock.
+ * record leaves, counted as evicted.
+ *
+ * <p>Tail spans (section 8 of the latency model) have their own budget: a record whose spans are
+ * all tail spans waits in a second table, bounded by {@code maxTailBytes} alone, whose evictions
+ * are counted apart; it moves to the first table when a sampled span of it arrives. So a burst of
+ * tail spans never evicts a sampled record, and sampled records never evict tail ones. When the
+ * window of a record ends, its tail spans that found no partner are handed to the caller (they
+ * become one-sided breakdowns) instead of being counted as unjoined. A record moved to the first
+ * table keeps its deadline and expires when it reaches the head of that table, at most a window
+ * late. Not thread-safe: confined to the {@link Correlator}'s lock.
  */
 final class JoinTable {
 
   /** One record's spans while it waits. */
   static final class Entry {
     final long deadlineNanos;
+    // The record, null only for entries built by tests.
+    final RecordKey key;
+    // In the tail table: every span so far is a tail span.
+    boolean tail;
     ProducerSpan producer;
+    // Where the producer span was read (Correlator.NO_SOURCE when the caller gave none).
+    long producerSource = Correlator.NO_SOURCE;
     // Both lists stay null for the common case of one group, then hold one element each: a
     // record is read by few groups.
     List<ConsumerSpan> waiting;
+    // Parallel to waiting, where each waiting span was read; null when every source is NO_SOURCE.
+    long[] waitingSources;
     List<String> joinedGroups;
     // H on the producer's clock as a group whose fetch waited for the record placed it, or
     // MIN_VALUE.
@@ -34,7 +54,48 @@ final class JoinTable {
     long bytes;
 
     Entry(long deadlineNanos) {
+      this(null, deadlineNanos, false);
+    }
+
+    Entry(RecordKey key, long deadlineNanos, boolean tail) {
+      this.key = key;
       this.deadlineNanos = deadlineNanos;
+      this.tail = tail;
+    }
+
+    /** Adds a consumer span that waits for the producer's, read from {@code source}. */
+    void addWaiting(ConsumerSpan span, long source) {
+      if (waiting == null) {
+        waiting = new ArrayList<>(1);
+      }
+      waiting.add(span);
+      if (source != Correlator.NO_SOURCE || waitingSources != null) {
+        if (waitingSources == null) {
+          waitingSources = new long[Math.max(4, waiting.size())];
+          Arrays.fill(waitingSources, Correlator.NO_SOURCE);
+        } else if (waitingSources.length < waiting.size()) {
+          int old = waitingSources.length;
+          waitingSources = Arrays.copyOf(waitingSources, 2 * old);
+          Arrays.fill(waitingSources, old, waitingSources.length, Correlator.NO_SOURCE);
+        }
+        waitingSources[waiting.size() - 1] = source;
+      }
+    }
+
+    /** Where the {@code i}th waiting span was read. */
+    long waitingSource(int i) {
+      return waitingSources == null || i >= waitingSources.length
+          ? Correlator.NO_SOURCE
+          : waitingSources[i];
+    }
+
+    /** Removes the {@code i}th waiting span. */
+    void removeWaiting(int i) {
+      waiting.remove(i);
+      if (waitingSources != null && i < waitingSources.length) {
+        System.arraycopy(waitingSources, i + 1, waitingSources, i, waitingSources.length - i - 1);
+        waitingSources[waitingSources.length - 1] = Correlator.NO_SOURCE;
+      }
     }
 
     /** Whether the group has joined, or waits, for this record. */
@@ -56,6 +117,11 @@ final class JoinTable {
     int groups() {
       return (joinedGroups == null ? 0 : joinedGroups.size())
           + (waiting == null ? 0 : waiting.size());
+    }
+
+    /** Whether the producer span is there and no group joined it. */
+    boolean producerUnjoined() {
+      return producer != null && joinedGroups == null;
     }
 
     // Spans of this record that found no partner: the producer's if no group joined it, and
@@ -84,24 +150,35 @@ final class JoinTable {
   private final long windowNanos;
   private final int maxRecords;
   private final long maxBytes;
+  private final long maxTailBytes;
   private long bytes;
   private long evictedForBytes;
   // Insertion order is arrival order, and every entry waits the same window, so the head is
   // always the first to expire.
   private final LinkedHashMap<RecordKey, Entry> pending = new LinkedHashMap<>();
+  // Records whose spans are all tail spans, under their own byte budget.
+  private final LinkedHashMap<RecordKey, Entry> tailPending = new LinkedHashMap<>();
+  private long tailBytes;
   private long unjoinedProducerSpans;
   private long unjoinedConsumerSpans;
   private long evicted;
   private long droppedSpans;
+  private long tailEvicted;
+  private long tailDroppedSpans;
 
   JoinTable(long windowNanos, int maxRecords) {
     this(windowNanos, maxRecords, Long.MAX_VALUE);
   }
 
   JoinTable(long windowNanos, int maxRecords, long maxBytes) {
+    this(windowNanos, maxRecords, maxBytes, Long.MAX_VALUE);
+  }
+
+  JoinTable(long windowNanos, int maxRecords, long maxBytes, long maxTailBytes) {
     this.windowNanos = windowNanos;
     this.maxRecords = maxRecords;
     this.maxBytes = maxBytes;
+    this.maxTailBytes = maxTailBytes;
   }
 
   /** The estimated bytes a producer span adds to its record. */
@@ -124,11 +201,36 @@ final class JoinTable {
    */
   void added(Entry entry, long spanBytes) {
     entry.bytes += spanBytes;
+    if (entry.tail) {
+      tailBytes += spanBytes;
+      evictTailOver(entry);
+      return;
+    }
     bytes += spanBytes;
+    evictOver(entry);
+  }
+
+  // While the tail table is over its budget, its oldest records but {@code kept} leave.
+  private void evictTailOver(Entry kept) {
+    Iterator<Entry> it = tailPending.values().iterator();
+    while (tailBytes > maxTailBytes && it.hasNext()) {
+      Entry oldest = it.next();
+      if (oldest == kept) {
+        continue;
+      }
+      it.remove();
+      tailEvicted++;
+      tailDroppedSpans += oldest.unjoinedSpans();
+      tailBytes -= oldest.bytes;
+    }
+  }
+
+  // While the sampled table is over its byte budget, its oldest records but {@code kept} leave.
+  private void evictOver(Entry kept) {
     Iterator<Entry> it = pending.values().iterator();
     while (bytes > maxBytes && it.hasNext()) {
       Entry oldest = it.next();
-      if (oldest == entry) {
+      if (oldest == kept) {
         continue;
       }
       it.remove();
@@ -143,10 +245,44 @@ final class JoinTable {
    * The record's entry, made when its first span arrives; the oldest leaves if the table is full.
    */
   Entry entryFor(RecordKey key, long nowNanos) {
+    return entryFor(key, nowNanos, false);
+  }
+
+  /**
+   * The record's entry for a span that is a tail span or not: made in the tail table for a tail
+   * span that arrives first, moved to the sampled table when a sampled span of it arrives.
+   */
+  Entry entryFor(RecordKey key, long nowNanos, boolean tailSpan) {
     Entry entry = pending.get(key);
     if (entry != null) {
       return entry;
     }
+    entry = tailPending.get(key);
+    if (entry != null) {
+      if (!tailSpan) {
+        tailPending.remove(key);
+        tailBytes -= entry.bytes;
+        makeRoom();
+        entry.tail = false;
+        pending.put(key, entry);
+        bytes += entry.bytes;
+        evictOver(entry);
+      }
+      return entry;
+    }
+    entry = new Entry(key, nowNanos + windowNanos, tailSpan);
+    if (tailSpan) {
+      tailPending.put(key, entry);
+    } else {
+      makeRoom();
+      pending.put(key, entry);
+    }
+    added(entry, ENTRY_BYTES + key.topic().length());
+    return entry;
+  }
+
+  // The oldest sampled record leaves when the sampled table holds maxRecords.
+  private void makeRoom() {
     if (pending.size() >= maxRecords) {
       Iterator<Entry> it = pending.values().iterator();
       Entry oldest = it.next();
@@ -155,26 +291,56 @@ final class JoinTable {
       droppedSpans += oldest.unjoinedSpans();
       bytes -= oldest.bytes;
     }
-    entry = new Entry(nowNanos + windowNanos);
-    pending.put(key, entry);
-    added(entry, ENTRY_BYTES + key.topic().length());
-    return entry;
   }
 
   /** Ends the window of every record whose window is over, counting its unjoined spans. */
   void expire(long nowNanos) {
-    for (Iterator<Entry> it = pending.values().iterator(); it.hasNext(); ) {
+    expire(nowNanos, entry -> {});
+  }
+
+  /**
+   * Ends the window of every record whose window is over: its unjoined sampled spans are counted,
+   * and a record with an unjoined tail span is handed to {@code endedWithTail}, which makes it a
+   * one-sided breakdown (or counts it).
+   */
+  void expire(long nowNanos, Consumer<Entry> endedWithTail) {
+    expire(pending, nowNanos, endedWithTail);
+    expire(tailPending, nowNanos, endedWithTail);
+  }
+
+  private void expire(
+      LinkedHashMap<RecordKey, Entry> table, long nowNanos, Consumer<Entry> endedWithTail) {
+    for (Iterator<Entry> it = table.values().iterator(); it.hasNext(); ) {
       Entry head = it.next();
       if (nowNanos - head.deadlineNanos < 0) {
-        return;
+        break;
       }
       it.remove();
-      bytes -= head.bytes;
-      if (head.producer != null && head.joinedGroups == null) {
-        unjoinedProducerSpans++;
+      // Accounted before the callback, which may throw: the record has left either way.
+      if (table == tailPending) {
+        tailBytes -= head.bytes;
+      } else {
+        bytes -= head.bytes;
+      }
+      boolean tail = false;
+      if (head.producerUnjoined()) {
+        if (head.producer.tail()) {
+          tail = true;
+        } else {
+          unjoinedProducerSpans++;
+        }
       }
       if (head.waiting != null) {
-        unjoinedConsumerSpans += head.waiting.size();
+        for (ConsumerSpan c : head.waiting) {
+          if (c.tail()) {
+            tail = true;
+          } else {
+            unjoinedConsumerSpans++;
+          }
+        }
+      }
+      if (tail) {
+        endedWithTail.accept(head);
       }
     }
   }
@@ -194,8 +360,29 @@ final class JoinTable {
     return ageNanos < windowNanos / 2;
   }
 
+  /** The records waiting in both tables. */
   int size() {
-    return pending.size();
+    return pending.size() + tailPending.size();
+  }
+
+  /** The records whose spans are all tail spans, waiting in their own table. */
+  int tailSize() {
+    return tailPending.size();
+  }
+
+  /** Tail-only records that left before their window ended because of the tail byte budget. */
+  long tailEvicted() {
+    return tailEvicted;
+  }
+
+  /** The unjoined tail spans of those records. */
+  long tailDroppedSpans() {
+    return tailDroppedSpans;
+  }
+
+  /** The estimated bytes the tail-only records hold. */
+  long tailEstimatedBytes() {
+    return tailBytes;
   }
 
   long unjoinedProducerSpans() {
@@ -219,7 +406,7 @@ final class JoinTable {
     return evictedForBytes;
   }
 
-  /** The estimated bytes the waiting records hold. */
+  /** The estimated bytes the waiting records of the sampled table hold. */
   long estimatedBytes() {
     return bytes;
   }

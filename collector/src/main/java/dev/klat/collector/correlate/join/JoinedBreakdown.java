@@ -11,8 +11,16 @@ import java.util.Set;
  * the clock offsets that placed the consumer's and the broker's instants on the producer's
  * timeline. Instants of {@link #breakdown()} are on the producer's clock.
  *
+ * <p>A tail record seen by one side only (section 8 of the latency model) has a one-sided
+ * breakdown, {@link Capture#TAIL}: producer-only ({@code group} null, {@code consumerSpanId} 0,
+ * consumer evidence {@link ConsumerEvidence#UNKNOWN}, no consumer instants, {@code e2eFlagged}
+ * false) or consumer-only ({@code producerSpanId} 0, producer evidence {@link
+ * ProducerEvidence#UNKNOWN}, instants on the consumer's clock, {@code S} from a {@code CreateTime}
+ * timestamp when there is one). Either has {@code consumerOffset} an exact zero from its own clock
+ * to itself, and {@code brokerOffset} against that clock.
+ *
  * @param key the record
- * @param group the consumer group
+ * @param group the consumer group; null for a producer-only tail record
  * @param traceIdHigh the high 64 bits of the trace id
  * @param traceIdLow the low 64 bits of the trace id
  * @param producerSpanId the producer span id
@@ -25,7 +33,8 @@ import java.util.Set;
  *     flagged segment is shown, not hidden)
  * @param e2eFlagged whether the clock uncertainty is larger than the end-to-end latency itself
  * @param leaderNodeId the node id of the partition leader the record was produced to, or -1 when
- *     the producer did not report it
+ *     the producer did not report it (for a consumer-only tail record: the leader whose probe had
+ *     the record, or -1)
  * @param commitFollowerId the follower whose fetch moved the leader's high watermark over the
  *     record, from the leader's broker probe, or -1 when unknown or none
  * @param requestQueueNanos the time the produce request that appended the record waited in the

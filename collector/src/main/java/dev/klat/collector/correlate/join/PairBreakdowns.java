@@ -7,7 +7,9 @@ import dev.klat.collector.correlate.instants.BrokerInstant;
 import dev.klat.collector.correlate.instants.BrokerInstants;
 import dev.klat.collector.correlate.instants.BrokerLookup;
 import dev.klat.model.Breakdown;
+import dev.klat.model.Capture;
 import dev.klat.model.Instants;
+import dev.klat.model.TailTraceIds;
 
 /**
  * Computes a joined pair's breakdown (sections 3 to 7 of the latency model): finds its broker
@@ -99,11 +101,18 @@ final class PairBreakdowns {
 
     ClockOffset brokerOffset = brokerOffsets.applied(append, commit);
     ClockFlags flags = new ClockFlags(consumerOffset, brokerOffset, append, commit);
+    // The producer's trace id, unless it is absent or derived and the consumer's is real: a
+    // sampled record's own trace id wins over one derived for a tail span (section 8).
+    boolean producerTrace =
+        hasTrace(p.traceIdHigh(), p.traceIdLow())
+            && (!TailTraceIds.isDerived(p.traceIdHigh())
+                || !hasTrace(c.traceIdHigh(), c.traceIdLow())
+                || TailTraceIds.isDerived(c.traceIdHigh()));
     return new JoinedBreakdown(
         p.key(),
         c.group(),
-        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdHigh() : c.traceIdHigh(),
-        p.traceIdHigh() != 0 || p.traceIdLow() != 0 ? p.traceIdLow() : c.traceIdLow(),
+        producerTrace ? p.traceIdHigh() : c.traceIdHigh(),
+        producerTrace ? p.traceIdLow() : c.traceIdLow(),
         p.spanId(),
         c.spanId(),
         breakdown,
@@ -116,7 +125,12 @@ final class PairBreakdowns {
         record.requestQueueNanos(),
         record.requestLocalNanos(),
         p.evidence(),
-        c.evidence());
+        c.evidence(),
+        p.tail() || c.tail() ? Capture.TAIL : Capture.SAMPLED);
+  }
+
+  private static boolean hasTrace(long high, long low) {
+    return high != 0 || low != 0;
   }
 
   // D <= L <= A on the producer's clock and L <= R on the consumer's, widened by L's resolution;

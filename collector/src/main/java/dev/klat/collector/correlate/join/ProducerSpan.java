@@ -1,5 +1,7 @@
 package dev.klat.collector.correlate.join;
 
+import dev.klat.model.Capture;
+
 /**
  * What the join needs from one producer span: the record, its trace context and the producer's
  * instants, on the producer host's clock (epoch nanoseconds).
@@ -17,6 +19,9 @@ package dev.klat.collector.correlate.join;
  * @param leaderNodeId the node id of the partition leader, or -1 when unknown
  * @param clientId the producer's client id, or ""
  * @param evidence the producer's settings ({@code acks} among them) and the record's batch
+ * @param capture how the span's record was captured: {@link Capture#TAIL} for a tail span (section
+ *     8 of the latency model), whose trace id is derived from the record when it was not sampled
+ * @param tailThresholdNanos on a tail span, the {@code A - S} threshold the record was above, or -1
  */
 public record ProducerSpan(
     RecordKey key,
@@ -30,8 +35,46 @@ public record ProducerSpan(
     long logAppendTimeMs,
     int leaderNodeId,
     String clientId,
-    ProducerEvidence evidence)
+    ProducerEvidence evidence,
+    Capture capture,
+    long tailThresholdNanos)
     implements JoinInput {
+
+  /** A sampled record's span. */
+  public ProducerSpan(
+      RecordKey key,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long instanceId,
+      long sendNanos,
+      long drainNanos,
+      long ackNanos,
+      long logAppendTimeMs,
+      int leaderNodeId,
+      String clientId,
+      ProducerEvidence evidence) {
+    this(
+        key,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        instanceId,
+        sendNanos,
+        drainNanos,
+        ackNanos,
+        logAppendTimeMs,
+        leaderNodeId,
+        clientId,
+        evidence,
+        Capture.SAMPLED,
+        -1);
+  }
+
+  /** Whether this is a tail span. */
+  public boolean tail() {
+    return capture == Capture.TAIL;
+  }
 
   /**
    * Whether the producer used {@code acks=all}: then its acknowledgement follows the record's

@@ -234,6 +234,10 @@ public final class JoinMember implements AutoCloseable {
    * breakdowns the commit marked. Called on the member's thread only.
    */
   private void commit(Collection<Integer> spanPartitions, boolean metrics) {
+    // The windows that are over end first: a tail span older than the window becomes its
+    // one-sided breakdown now (section 8), before this commit can mark the span as read. Outside
+    // the member's lock, as below.
+    correlator.expire();
     long now = nanoTime.getAsLong();
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
     Map<Integer, Long> joinedBelow = new HashMap<>();

@@ -25,8 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.assertj.core.api.SoftAssertions;
@@ -132,22 +132,8 @@ class TailCaptureIT {
     int otlpPort = CollectorEndToEndIT.freePort();
     int adminPort = CollectorEndToEndIT.freePort();
     String endpoint = "http://127.0.0.1:" + otlpPort;
-    try (OtlpReceiver traces = new OtlpReceiver();
-        KafkaCluster cluster =
-            KafkaClusterSpec.brokers(3)
-                .name("tail")
-                .brokerProperty("default.replication.factor", "3")
-                .brokerProbe(Paths.get(System.getProperty("klat.broker-probe.jar")), endpoint)
-                .start()) {
-      cluster.createTopic(
-          TopicSpec.named(CT_TOPIC).replicationFactor(3).preferredLeader(LEADER).build());
-      cluster.createTopic(
-          TopicSpec.named(LAT_TOPIC)
-              .replicationFactor(3)
-              .preferredLeader(LEADER)
-              .timestampType(TimestampType.LOG_APPEND_TIME)
-              .build());
-      Broker follower = cluster.broker(followerOfBoth(cluster));
+    try (OtlpReceiver traces = new OtlpReceiver()) {
+      // First, so that it starts while the brokers do, and has the probes' first exports.
       Process collector =
           CollectorEndToEndIT.startCollector(
               otlpPort,
@@ -155,7 +141,21 @@ class TailCaptureIT {
               "--otlp.grpc.enabled=false",
               "--traces.endpoint=" + traces.endpoint(),
               "--join.window=" + JOIN_WINDOW.toSeconds() + "s");
-      try {
+      try (KafkaCluster cluster =
+          KafkaClusterSpec.brokers(3)
+              .name("tail")
+              .brokerProperty("default.replication.factor", "3")
+              .brokerProbe(Paths.get(System.getProperty("klat.broker-probe.jar")), endpoint)
+              .start()) {
+        cluster.createTopic(
+            TopicSpec.named(CT_TOPIC).replicationFactor(3).preferredLeader(LEADER).build());
+        cluster.createTopic(
+            TopicSpec.named(LAT_TOPIC)
+                .replicationFactor(3)
+                .preferredLeader(LEADER)
+                .timestampType(TimestampType.LOG_APPEND_TIME)
+                .build());
+        Broker follower = cluster.broker(followerOfBoth(cluster));
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
         System.out.printf("tail: cluster and collector up in %d s%n", secondsSince(startedNanos));
         Path truthFile = Files.createTempFile(Paths.get("target"), "tail-truth-", ".txt");
@@ -205,8 +205,10 @@ class TailCaptureIT {
   // A broker that holds a replica of both topics and leads neither: freezing it holds their high
   // watermarks, not their appends.
   private static int followerOfBoth(KafkaCluster cluster) throws Exception {
-    Map<String, TopicDescription> topics =
-        cluster.admin().describeTopics(List.of(CT_TOPIC, LAT_TOPIC)).allTopicNames().get();
+    Map<String, TopicDescription> topics;
+    try (Admin admin = cluster.admin()) {
+      topics = admin.describeTopics(List.of(CT_TOPIC, LAT_TOPIC)).allTopicNames().get();
+    }
     for (Broker b : cluster.brokers()) {
       boolean follows = true;
       for (TopicDescription d : topics.values()) {
@@ -227,7 +229,7 @@ class TailCaptureIT {
   // moment it ran again.
   private static List<long[]> pauseFollower(Broker follower, long producingNanos)
       throws InterruptedException {
-    List<long[]> pauses = new CopyOnWriteArrayList<>();
+    List<long[]> pauses = new ArrayList<>();
     for (int at = PAUSE_PHASE_SECONDS; at < SECONDS; at += PAUSE_EVERY_SECONDS) {
       long wait = producingNanos + TimeUnit.SECONDS.toNanos(at) - System.nanoTime();
       if (wait > 0) {
@@ -235,9 +237,13 @@ class TailCaptureIT {
       }
       follower.pause();
       long frozen = TailApp.epochMicros();
-      Thread.sleep(PAUSE_MS);
-      long resuming = TailApp.epochMicros();
-      follower.resume();
+      long resuming;
+      try {
+        Thread.sleep(PAUSE_MS);
+      } finally {
+        resuming = TailApp.epochMicros();
+        follower.resume();
+      }
       pauses.add(new long[] {frozen, resuming});
     }
     return pauses;
@@ -276,12 +282,16 @@ class TailCaptureIT {
     }
   }
 
-  /** One breakdown the collector exported: its capture, sides, and per segment its micros. */
+  /**
+   * One breakdown the collector exported: its capture, sides, and per known segment its micros and
+   * its quality.
+   */
   record Found(
       String capture,
       boolean hasConsumer,
       boolean hasProducer,
-      Map<String, Long> knownSegmentMicros) {
+      Map<String, Long> knownSegmentMicros,
+      Map<String, String> qualities) {
     String kind() {
       return hasProducer && hasConsumer
           ? "both"
@@ -384,6 +394,7 @@ class TailCaptureIT {
         int bySampledOnly = 0;
         int agreeing = 0;
         List<Long> errors = new ArrayList<>();
+        Map<String, Integer> causeQualities = new TreeMap<>();
         for (Truth r : slow) {
           Found best = null;
           boolean tail = false;
@@ -405,9 +416,12 @@ class TailCaptureIT {
             bySampledOnly++;
           }
           long segmentMicros = 0;
+          List<String> quality = new ArrayList<>();
           for (String segment : segments) {
             segmentMicros += best.knownSegmentMicros().get(segment);
+            quality.add(segment + "=" + best.qualities().get(segment));
           }
+          causeQualities.merge(String.join(",", quality), 1, Integer::sum);
           long segmentGrowth = segmentMicros - segmentBaseline;
           long appGrowth = r.e2eMicros() - e2eBaseline;
           long error = segmentGrowth - appGrowth;
@@ -421,7 +435,7 @@ class TailCaptureIT {
             String.format(
                 "%s/%s: %d slow, %d explained (%.3f): %d with a tail breakdown (%.3f), %d by the"
                     + " sampled tier only (%.3f); %d agree with the application (%.3f of the"
-                    + " explained), median |error| %.1f ms, %s baseline %.1f ms%n",
+                    + " explained), median |error| %.1f ms, %s baseline %.1f ms; qualities %s%n",
                 topic,
                 cause,
                 slow.size(),
@@ -435,7 +449,8 @@ class TailCaptureIT {
                 fraction(agreeing, explained),
                 median(errors) / 1e3,
                 String.join("+", segments),
-                segmentBaseline / 1e3));
+                segmentBaseline / 1e3,
+                causeQualities));
         softly
             .assertThat(fraction(explained, slow.size()))
             .as(
@@ -501,6 +516,7 @@ class TailCaptureIT {
       String capture = Capture.SAMPLED.id();
       boolean hasConsumer = false;
       Map<String, Long> known = new HashMap<>();
+      Map<String, String> qualities = new TreeMap<>();
       for (Span span : parts) {
         String c = OtlpReceiver.stringAttribute(span, SpanAttributes.CAPTURE.name());
         if (c != null && !c.isEmpty()) {
@@ -514,12 +530,14 @@ class TailCaptureIT {
         if (segment != null && quality != null && !quality.equals(Quality.NONE.id())) {
           long micros = (span.getEndTimeUnixNano() - span.getStartTimeUnixNano()) / 1_000;
           known.merge(segment, micros, Long::sum);
+          // A segment of two parts (catch-up's lag and buffer) has the quality of the worse.
+          qualities.merge(segment, quality, (a, b) -> a.equals(b) ? a : a + "/" + b);
         }
       }
       boolean hasProducer = known.containsKey(Segment.PRODUCE.id());
       byRecord
           .computeIfAbsent(topic + "/" + partition + "/" + offset, k -> new ArrayList<>())
-          .add(new Found(capture, hasConsumer, hasProducer, known));
+          .add(new Found(capture, hasConsumer, hasProducer, known, qualities));
     }
     return byRecord;
   }

@@ -328,6 +328,16 @@ class TailCaptureIT {
         String.format(
             "tail: %d records, %d breakdowns exported (%d spans), run %d s%n",
             records.size(), totalBreakdowns, spans.size(), secondsSince(startedNanos)));
+    Map<String, Integer> allKinds = new TreeMap<>();
+    found.forEach(
+        (key, list) ->
+            list.forEach(
+                b ->
+                    allKinds.merge(
+                        key.substring(0, key.indexOf('/')) + ":" + b.capture() + ":" + b.kind(),
+                        1,
+                        Integer::sum)));
+    report.append(String.format("tail: every breakdown by topic:capture:kind %s%n", allKinds));
     for (String topic : List.of(CT_TOPIC, LAT_TOPIC)) {
       List<Truth> ofTopic = records.stream().filter(r -> r.topic().equals(topic)).toList();
       List<long[]> topicStalls = stalls.getOrDefault(topic, List.of());

@@ -465,7 +465,7 @@ class TailCaptureIT {
             .assertThat(fraction(explained, slow.size()))
             .as(
                 "%s: slow records put down to %s with a breakdown that knows %s",
-                topic, cause, cause)
+                topic, cause, segments)
             .isGreaterThanOrEqualTo(MIN_EXPLAINED_FRACTION);
         softly
             .assertThat(fraction(agreeing, explained))

@@ -121,7 +121,8 @@ public final class Collector implements AutoCloseable {
         new ProbeTimelines(
             config.positiveInt("probe.max-partitions"),
             config.positiveInt("probe.max-ranges-per-term"),
-            config.positiveInt("probe.max-bytes"));
+            config.positiveInt("probe.max-bytes"),
+            config.durationMillis("probe.retention") * 1_000_000L);
     correlator =
         Correlator.sourced(
             new Correlator.Settings(
@@ -178,14 +179,15 @@ public final class Collector implements AutoCloseable {
               correlator,
               this::onBreakdown,
               System::nanoTime);
-      // Back two join windows: a member taking a partition over reads its spans again from up to
-      // one window back, and their broker instants are older still.
+      // Back two join windows, or the probe's retention if longer: a member taking a partition over
+      // reads its spans again from up to one window back, and their broker instants are older
+      // still (a tail record's by its age).
       probeReader =
           new ProbeLogReader(
               topics.bootstrapServers(),
               topics.client(),
               topics.logsTopic(),
-              2 * joinWindowNanos / 1_000_000L,
+              Math.max(2 * joinWindowNanos / 1_000_000L, config.durationMillis("probe.retention")),
               ingest);
     } else {
       joinMember = null;

@@ -175,6 +175,7 @@ final class CollectorFigures {
     out.put("probeBrokersAlive", (long) probeTimelines.liveBrokers(System.nanoTime()));
     out.put("probeRanges", probeTimelines.ranges());
     out.put("probePartitionsEvicted", probeTimelines.partitionsEvicted());
+    out.put("probeRangesDroppedYoung", probeTimelines.rangesDroppedYoung());
     out.put("probeEstimatedBytes", probeTimelines.estimatedBytes());
     out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());
     out.put("probeAppendRangesWithRequest", probeTimelines.appendRangesWithRequest());

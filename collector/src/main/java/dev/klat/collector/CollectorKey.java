@@ -63,8 +63,10 @@ enum CollectorKey {
       "join.max-pending-records", positiveInt(), "500000", "join.max.pending.records"),
   CLOCK_WINDOW("clock.window", positiveDuration(), "5m", "clock.window.ms"),
   PROBE_MAX_PARTITIONS("probe.max-partitions", positiveInt(), "4096", "probe.max.partitions"),
+  // A ceiling: probe.retention sets how long ranges are kept, within probe.max-bytes.
   PROBE_MAX_RANGES_PER_TERM(
-      "probe.max-ranges-per-term", positiveInt(), "4096", "probe.max.ranges.per.term"),
+      "probe.max-ranges-per-term", positiveInt(), "262144", "probe.max.ranges.per.term"),
+  PROBE_RETENTION("probe.retention", positiveDuration(), "2m"),
   CLOCK_MAX_PAIRS("clock.max-pairs", positiveInt(), "10000", "clock.max.pairs"),
   METRICS_MAX_STREAMS("metrics.max-streams", positiveInt(), "20000", "metrics.max.streams"),
   METRICS_GAUGE_STALE(

@@ -4,13 +4,19 @@ import java.util.Arrays;
 
 /**
  * One leader term's ranges of one kind, appends or commits, as {@link ProbeTimelines} keeps them: a
- * ring in arrival order, the oldest overwritten when full. Append ranges carry their produce
- * request's times, commit ranges their follower; each ring holds only the arrays of its kind, since
- * a term holds up to {@code capacity} ranges of each and the collector holds many terms. Not
- * thread-safe: confined to the {@link ProbeTimelines}' lock.
+ * ring in arrival order that keeps every range whose latest time is within {@code retentionNanos}
+ * of the newest range's: when full, it overwrites its oldest range if that one is older, and
+ * otherwise doubles, up to {@code capacity} ranges and as far as the bytes its owner allows; a ring
+ * that may not grow overwrites its oldest range all the same, and counts it ({@link
+ * #droppedYoung}). Times are the leader's, so a ring's history does not depend on when the
+ * collector received it (the scale-out join reads the probes' topic back after a restart). Append
+ * ranges carry their produce request's times, commit ranges their follower; each ring holds only
+ * the arrays of its kind, since the collector holds many terms. Not thread-safe: confined to the
+ * {@link ProbeTimelines}' lock.
  */
 final class ProbeRanges {
   private final int capacity;
+  private final long retentionNanos;
   private long[] firsts = new long[4];
   private long[] lasts = new long[4];
   private long[] earliest = new long[4];
@@ -22,9 +28,11 @@ final class ProbeRanges {
   private long[] requestLocalNanos;
   private int next;
   private int count;
+  private long droppedYoung;
 
-  private ProbeRanges(int capacity, boolean appends) {
+  private ProbeRanges(int capacity, long retentionNanos, boolean appends) {
     this.capacity = capacity;
+    this.retentionNanos = retentionNanos;
     if (appends) {
       requestQueueNanos = new long[4];
       requestLocalNanos = new long[4];
@@ -33,49 +41,62 @@ final class ProbeRanges {
     }
   }
 
-  /** A ring of append ranges, each with its produce request's times. */
-  static ProbeRanges appends(int capacity) {
-    return new ProbeRanges(capacity, true);
+  /**
+   * A ring of append ranges, each with its produce request's times, keeping {@code retentionNanos}
+   * of them in at most {@code capacity} ranges ({@code Long.MAX_VALUE}: the latest {@code
+   * capacity}).
+   */
+  static ProbeRanges appends(int capacity, long retentionNanos) {
+    return new ProbeRanges(capacity, retentionNanos, true);
   }
 
-  /** A ring of commit ranges, each with its follower. */
-  static ProbeRanges commits(int capacity) {
-    return new ProbeRanges(capacity, false);
+  /** A ring of commit ranges, each with its follower; as {@link #appends}. */
+  static ProbeRanges commits(int capacity, long retentionNanos) {
+    return new ProbeRanges(capacity, retentionNanos, false);
   }
 
-  /** Adds an append range; the request times are -1 when unknown. */
+  /**
+   * Adds an append range; the request times are -1 when unknown. The ring grows only by at most
+   * {@code bytesToSpare}.
+   */
   void addAppend(
       long first,
       long last,
       long earliestNanos,
       long latestNanos,
       long queueNanos,
-      long localNanos) {
-    int slot = add(first, last, earliestNanos, latestNanos);
+      long localNanos,
+      long bytesToSpare) {
+    int slot = add(first, last, earliestNanos, latestNanos, bytesToSpare);
     requestQueueNanos[slot] = queueNanos;
     requestLocalNanos[slot] = localNanos;
   }
 
-  /** Adds a commit range moved by {@code followerId}'s fetch, -1 for none or unknown. */
-  void addCommit(long first, long last, long earliestNanos, long latestNanos, int followerId) {
-    int slot = add(first, last, earliestNanos, latestNanos);
+  /**
+   * Adds a commit range moved by {@code followerId}'s fetch, -1 for none or unknown; the ring grows
+   * only by at most {@code bytesToSpare}.
+   */
+  void addCommit(
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos,
+      int followerId,
+      long bytesToSpare) {
+    int slot = add(first, last, earliestNanos, latestNanos, bytesToSpare);
     followers[slot] = followerId;
   }
 
-  private int add(long first, long last, long earliestNanos, long latestNanos) {
-    if (count == firsts.length && count < capacity) {
-      int size = Math.min(capacity, count * 2);
-      firsts = Arrays.copyOf(firsts, size);
-      lasts = Arrays.copyOf(lasts, size);
-      earliest = Arrays.copyOf(earliest, size);
-      latest = Arrays.copyOf(latest, size);
-      if (followers != null) {
-        followers = Arrays.copyOf(followers, size);
+  private int add(long first, long last, long earliestNanos, long latestNanos, long bytesToSpare) {
+    int size = sizeFor(latestNanos);
+    if (size > firsts.length) {
+      if ((long) (size - count) * bytesPerRange() <= bytesToSpare) {
+        grow(size);
       } else {
-        requestQueueNanos = Arrays.copyOf(requestQueueNanos, size);
-        requestLocalNanos = Arrays.copyOf(requestLocalNanos, size);
+        droppedYoung++;
       }
-      next = count;
+    } else if (count == firsts.length && !expiresOldest(latestNanos)) {
+      droppedYoung++; // at the capacity
     }
     int slot = next;
     firsts[slot] = first;
@@ -114,6 +135,63 @@ final class ProbeRanges {
 
   private static final int DISORDER = 4;
 
+  /**
+   * The bytes the ring grows by to take a range whose latest time is {@code latestNanos}: 0 unless
+   * it is full and its oldest range is within the retention of that time.
+   */
+  long growthBytes(long latestNanos) {
+    return (long) (sizeFor(latestNanos) - firsts.length) * bytesPerRange();
+  }
+
+  // The ring's length to take a range whose latest time is latestNanos: doubled, up to the
+  // capacity, when it is full and its oldest range is to be kept.
+  private int sizeFor(long latestNanos) {
+    if (count < firsts.length || expiresOldest(latestNanos)) {
+      return firsts.length;
+    }
+    return (int) Math.min(capacity, 2L * count);
+  }
+
+  // The oldest range leaves once a range newer than it by more than the retention comes.
+  private boolean expiresOldest(long latestNanos) {
+    return latestNanos - latest[slotOf(0)] > retentionNanos;
+  }
+
+  // Copies the full ring, oldest first (from slot next), into arrays of {@code size}.
+  private void grow(int size) {
+    firsts = unrolled(firsts, size);
+    lasts = unrolled(lasts, size);
+    earliest = unrolled(earliest, size);
+    latest = unrolled(latest, size);
+    if (followers != null) {
+      int[] grown = new int[size];
+      int tail = followers.length - next;
+      System.arraycopy(followers, next, grown, 0, tail);
+      System.arraycopy(followers, 0, grown, tail, next);
+      followers = grown;
+    } else {
+      requestQueueNanos = unrolled(requestQueueNanos, size);
+      requestLocalNanos = unrolled(requestLocalNanos, size);
+    }
+    next = count;
+  }
+
+  private long[] unrolled(long[] ring, int size) {
+    if (next == 0) {
+      return Arrays.copyOf(ring, size);
+    }
+    long[] grown = new long[size];
+    int tail = ring.length - next;
+    System.arraycopy(ring, next, grown, 0, tail);
+    System.arraycopy(ring, 0, grown, tail, next);
+    return grown;
+  }
+
+  /** Ranges overwritten while younger than the retention: the ring at its capacity or bytes. */
+  long droppedYoung() {
+    return droppedYoung;
+  }
+
   /** The index, oldest first, of the first range whose latest time is at least {@code nanos}. */
   int firstAtOrAfter(long nanos) {
     int low = 0;
@@ -138,8 +216,12 @@ final class ProbeRanges {
    * times or 4 for a commit's follower, plus the arrays' headers.
    */
   long bytes() {
-    int perRange = 32 + (followers != null ? 4 : 16);
-    return (long) firsts.length * perRange + ARRAY_HEADERS_BYTES;
+    return (long) firsts.length * bytesPerRange() + ARRAY_HEADERS_BYTES;
+  }
+
+  /** 32 bytes a range, and 16 more for an append's request times or 4 for a commit's follower. */
+  int bytesPerRange() {
+    return 32 + (followers != null ? 4 : 16);
   }
 
   // Five arrays of 16 bytes of header, and the object's own 40.

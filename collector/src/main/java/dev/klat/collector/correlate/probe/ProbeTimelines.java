@@ -15,12 +15,20 @@ import java.util.Map;
  * before its restart, or of the leader before a leader change or a reassignment, never answers for
  * another leader's offsets.
  *
- * <p>Bounded: each term keeps its latest {@code maxRangesPerTerm} ranges of each kind, each
- * partition its latest {@value #TERMS_PER_PARTITION} terms, and at most {@code maxPartitions}
- * partitions, estimated at most {@code maxBytes} (the rings' arrays by their lengths, {@link
- * ProbeRanges#bytes}, plus {@link #PARTITION_BYTES} and the topic's length a partition), are held:
- * beyond either, the least recently updated partition leaves (counted), so a cluster with more
- * active partitions than the cap keeps the ones its probes report now. Thread-safe.
+ * <p>How long: each term keeps the ranges of each kind whose latest time is within {@code
+ * retentionNanos} of its newest range's (leader's clock), so that a tail record, whose breakdown
+ * may be joined a join window and more after its append, still finds its {@code L} and {@code H};
+ * older ones are overwritten as new ones come.
+ *
+ * <p>Bounded: a term keeps at most {@code maxRangesPerTerm} ranges of each kind, each partition its
+ * latest {@value #TERMS_PER_PARTITION} terms, and at most {@code maxPartitions} partitions,
+ * estimated at most {@code maxBytes} (the rings' arrays by their lengths, {@link
+ * ProbeRanges#bytes}, plus {@link #PARTITION_BYTES} and the topic's length a partition), are held.
+ * A ring grows only within the bytes: at the bound, it overwrites ranges younger than the retention
+ * rather than grow (counted, {@link #rangesDroppedYoung}), so the busiest partitions' history gets
+ * shorter, not other partitions' history lost. A new partition beyond either bound makes the least
+ * recently updated one leave (counted), so a cluster with more active partitions than the cap keeps
+ * the ones its probes report now. Thread-safe.
  */
 public final class ProbeTimelines implements CommitWaits {
 
@@ -37,6 +45,9 @@ public final class ProbeTimelines implements CommitWaits {
 
   /** {@code probe.max-bytes}' default: 128 MiB. */
   public static final long DEFAULT_MAX_BYTES = 128L << 20;
+
+  /** A retention that keeps the latest {@code maxRangesPerTerm} ranges whatever their age. */
+  public static final long KEEP_UP_TO_CAPACITY = Long.MAX_VALUE;
 
   /**
    * What the probe knows of one offset, on its leader's clock: {@code L} and {@code H} in epoch
@@ -71,6 +82,8 @@ public final class ProbeTimelines implements CommitWaits {
   private final int maxPartitions;
   private final int maxRangesPerTerm;
   private final long maxBytes;
+  private final long retentionNanos;
+  private long rangesDroppedYoung;
   // Insertion order kept as update order: the eldest is the least recently updated partition.
   private final LinkedHashMap<PartitionKey, Partition> partitions = new LinkedHashMap<>();
   private long bytes;
@@ -85,7 +98,7 @@ public final class ProbeTimelines implements CommitWaits {
    * @param maxRangesPerTerm ranges of each kind a term keeps, the oldest leaving first
    */
   public ProbeTimelines(int maxPartitions, int maxRangesPerTerm) {
-    this(maxPartitions, maxRangesPerTerm, DEFAULT_MAX_BYTES);
+    this(maxPartitions, maxRangesPerTerm, DEFAULT_MAX_BYTES, KEEP_UP_TO_CAPACITY);
   }
 
   /**
@@ -94,12 +107,25 @@ public final class ProbeTimelines implements CommitWaits {
    * @param maxBytes the estimated bytes of every partition's ranges together
    */
   public ProbeTimelines(int maxPartitions, int maxRangesPerTerm, long maxBytes) {
-    if (maxPartitions <= 0 || maxRangesPerTerm <= 0 || maxBytes <= 0) {
+    this(maxPartitions, maxRangesPerTerm, maxBytes, KEEP_UP_TO_CAPACITY);
+  }
+
+  /**
+   * @param maxPartitions partitions held at once
+   * @param maxRangesPerTerm ranges of each kind a term keeps at most, the oldest leaving first
+   * @param maxBytes the estimated bytes of every partition's ranges together
+   * @param retentionNanos how long a term keeps a range, behind its newest ({@link
+   *     #KEEP_UP_TO_CAPACITY}: up to {@code maxRangesPerTerm} whatever their age)
+   */
+  public ProbeTimelines(
+      int maxPartitions, int maxRangesPerTerm, long maxBytes, long retentionNanos) {
+    if (maxPartitions <= 0 || maxRangesPerTerm <= 0 || maxBytes <= 0 || retentionNanos <= 0) {
       throw new IllegalArgumentException("limits must be positive");
     }
     this.maxPartitions = maxPartitions;
     this.maxRangesPerTerm = maxRangesPerTerm;
     this.maxBytes = maxBytes;
+    this.retentionNanos = retentionNanos;
   }
 
   /**
@@ -177,9 +203,18 @@ public final class ProbeTimelines implements CommitWaits {
       long requestQueueNanos,
       long requestLocalNanos) {
     Partition p = partition(topic, partition);
-    Term t = p.term(term, maxRangesPerTerm);
+    Term t = p.term(term, maxRangesPerTerm, retentionNanos);
+    long droppedBefore = t.appends.droppedYoung();
+    p.updated(latestNanos);
     t.appends.addAppend(
-        first, last, earliestNanos, latestNanos, requestQueueNanos, requestLocalNanos);
+        first,
+        last,
+        earliestNanos,
+        latestNanos,
+        requestQueueNanos,
+        requestLocalNanos,
+        bytesToSpare(p, t.appends.growthBytes(latestNanos), latestNanos));
+    rangesDroppedYoung += t.appends.droppedYoung() - droppedBefore;
     resized(p);
     if (requestQueueNanos >= 0 || requestLocalNanos >= 0) {
       appendRangesWithRequest++;
@@ -200,8 +235,17 @@ public final class ProbeTimelines implements CommitWaits {
       long latestNanos,
       int followerId) {
     Partition p = partition(topic, partition);
-    Term t = p.term(term, maxRangesPerTerm);
-    t.commits.addCommit(first, last, earliestNanos, latestNanos, followerId);
+    Term t = p.term(term, maxRangesPerTerm, retentionNanos);
+    long droppedBefore = t.commits.droppedYoung();
+    p.updated(latestNanos);
+    t.commits.addCommit(
+        first,
+        last,
+        earliestNanos,
+        latestNanos,
+        followerId,
+        bytesToSpare(p, t.commits.growthBytes(latestNanos), latestNanos));
+    rangesDroppedYoung += t.commits.droppedYoung() - droppedBefore;
     resized(p);
     if (followerId >= 0) {
       commitRangesWithFollower++;
@@ -301,6 +345,14 @@ public final class ProbeTimelines implements CommitWaits {
     return partitionsEvicted;
   }
 
+  /**
+   * Ranges overwritten since start while younger than the retention: their term was at {@code
+   * maxRangesPerTerm}, or the bytes did not allow it to grow.
+   */
+  public synchronized long rangesDroppedYoung() {
+    return rangesDroppedYoung;
+  }
+
   /** The estimated bytes of the ranges held now. */
   public synchronized long estimatedBytes() {
     return bytes;
@@ -336,6 +388,19 @@ public final class ProbeTimelines implements CommitWaits {
     }
     partitions.put(key, p);
     return p;
+  }
+
+  // The bytes a ring of p may grow by: the budget's rest, after the least recently updated
+  // partitions that were idle longer than the retention left, where that is needed.
+  private long bytesToSpare(Partition p, long needed, long nowNanos) {
+    while (needed > maxBytes - bytes && partitions.size() > 1) {
+      Partition eldest = partitions.values().iterator().next();
+      if (eldest == p || nowNanos - eldest.newestNanos <= retentionNanos) {
+        break;
+      }
+      evictEldest();
+    }
+    return maxBytes - bytes;
   }
 
   // Counts a partition's new size; while over the byte budget the least recently updated others
@@ -375,13 +440,19 @@ public final class ProbeTimelines implements CommitWaits {
     final List<Term> terms = new ArrayList<>(1);
     final long fixedBytes;
     long bytes;
+    // The latest time of its newest range, on its leader's clock.
+    long newestNanos = Long.MIN_VALUE;
+
+    void updated(long latestNanos) {
+      newestNanos = Math.max(newestNanos, latestNanos);
+    }
 
     Partition(long fixedBytes) {
       this.fixedBytes = fixedBytes;
       this.bytes = fixedBytes;
     }
 
-    Term term(TermKey key, int maxRanges) {
+    Term term(TermKey key, int maxRanges, long retentionNanos) {
       for (int i = terms.size() - 1; i >= 0; i--) {
         if (terms.get(i).key.equals(key)) {
           return terms.get(i);
@@ -390,7 +461,7 @@ public final class ProbeTimelines implements CommitWaits {
       if (terms.size() >= TERMS_PER_PARTITION) {
         terms.remove(0);
       }
-      Term t = new Term(key, maxRanges);
+      Term t = new Term(key, maxRanges, retentionNanos);
       terms.add(t);
       return t;
     }
@@ -422,10 +493,10 @@ public final class ProbeTimelines implements CommitWaits {
     final ProbeRanges appends;
     final ProbeRanges commits;
 
-    Term(TermKey key, int maxRanges) {
+    Term(TermKey key, int maxRanges, long retentionNanos) {
       this.key = key;
-      this.appends = ProbeRanges.appends(maxRanges);
-      this.commits = ProbeRanges.commits(maxRanges);
+      this.appends = ProbeRanges.appends(maxRanges, retentionNanos);
+      this.commits = ProbeRanges.commits(maxRanges, retentionNanos);
     }
   }
 }

@@ -51,7 +51,7 @@ final class LiveTable {
             row == null ? "-" : BreakdownRow.millis(row.p999Seconds),
             driver == null ? "-" : driver,
             driver == null ? "" : Math.round(row.drivingShare() * 100) + "%",
-            why == null ? "-" : why.token());
+            why == null ? "-" : why.token() + why.recordsToken());
     if (row != null && row.count > 0) {
       StringBuilder means = new StringBuilder(" | tail means:");
       for (Map.Entry<String, Double> mean : row.knownSegments().entrySet()) {

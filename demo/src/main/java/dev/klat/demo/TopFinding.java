@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Locale;
 
-/** The first finding of the collector's {@code /api/diagnosis}: what the live table names. */
-record TopFinding(String segment, String knob, double tailShare) {
+/**
+ * The first finding of the collector's {@code /api/diagnosis}: what the live table names, and how
+ * many of the tail's records (tail-captured and sampled) it is computed from, -1 when the collector
+ * does not say.
+ */
+record TopFinding(String segment, String knob, double tailShare, int records) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -28,7 +32,8 @@ record TopFinding(String segment, String knob, double tailShare) {
     return new TopFinding(
         first.path("segment").asText(),
         first.path("knob").asText(),
-        first.path("tailShare").asDouble());
+        first.path("tailShare").asDouble(),
+        first.path("records").asInt(-1));
   }
 
   /** As the log line writes it: segment, knob (spaces as underscores) and share. */
@@ -37,9 +42,19 @@ record TopFinding(String segment, String knob, double tailShare) {
         Locale.ROOT, "%s:%s:%d%%", segment, knob.replace(' ', '_'), Math.round(tailShare * 100));
   }
 
+  /** The records it comes from, as the log line writes them after the token: {@code " from=412"}. */
+  String recordsToken() {
+    return records < 0 ? "" : " from=" + records;
+  }
+
   /** As the screen writes it. */
   String describe() {
     return String.format(
-        Locale.ROOT, "%s (%s), %d%% of the p99 tail", knob, segment, Math.round(tailShare * 100));
+        Locale.ROOT,
+        "%s (%s), %d%% of the p99 tail%s",
+        knob,
+        segment,
+        Math.round(tailShare * 100),
+        records < 0 ? "" : ", from " + records + " records");
   }
 }

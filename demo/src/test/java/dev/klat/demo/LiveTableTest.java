@@ -18,7 +18,8 @@ class LiveTableTest {
   private static TopFinding network() {
     return TopFinding.parse(
         "{\"topic\":\"demo-orders\",\"findings\":[{\"segment\":\"publish\","
-            + "\"knob\":\"before broker 2 read the request\",\"tailShare\":0.871,\"explainedSeconds\":0.39,"
+            + "\"knob\":\"before broker 2 read the request\",\"tailShare\":0.871,\"records\":412,"
+            + "\"explainedSeconds\":0.39,"
             + "\"evidence\":{},\"suggestion\":\"...\"},{\"segment\":\"commit\","
             + "\"knob\":\"broker 2 replication\",\"tailShare\":0.1}],\"unexplained\":null}");
   }
@@ -28,13 +29,14 @@ class LiveTableTest {
     String line = LiveTable.line(Scenario.SLOW_FOLLOWER, 2, 5, 30, 95, slowFollower(), network());
     assertThat(line)
         .startsWith("[  95s] scenario=slow-follower (3/5, 30s left) expect=publish")
-        .contains("n=120", "driver=publish", "why=publish:before_broker_2_read_the_request:87%")
+        .contains("n=120", "driver=publish", "why=publish:before_broker_2_read_the_request:87% from=412")
         .contains("tail means: produce=");
     String screen =
         LiveTable.screen(Scenario.SLOW_FOLLOWER, 2, 5, 30, slowFollower(), network(), 9464, line);
     assertThat(screen)
         .contains(
-            "why (last 10 s): before broker 2 read the request (publish), 87% of the p99 tail");
+            "why (last 10 s): before broker 2 read the request (publish), 87% of the p99 tail,"
+                + " from 412 records");
   }
 
   @Test

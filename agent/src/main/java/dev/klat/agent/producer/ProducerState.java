@@ -114,7 +114,9 @@ final class ProducerState {
   private TopicInstruments overflowInstruments() {
     TopicInstruments shared = overflow;
     if (shared == null) {
-      shared = newInstruments(OVERFLOW_TOPIC);
+      // Without tail capture: its records' topics are not its name, and a tail span's identity
+      // (its trace id) is derived from the record's own topic.
+      shared = new TopicInstruments(OVERFLOW_TOPIC, clientId, runtime.metrics(), micrometer);
       overflow = shared;
     }
     return shared;

@@ -38,17 +38,36 @@ public final class TestRuntime {
     return install(0.0, 0.0, time, settings);
   }
 
+  /**
+   * Installs a runtime on {@code time} with more {@code klat.*} settings that exports its spans to
+   * {@code endpoint} every 100 ms; returns it.
+   */
+  public static AgentRuntime install(
+      TimeSource time, Map<String, String> settings, String endpoint) {
+    return install(0.0, 0.0, time, settings, endpoint);
+  }
+
   private static AgentRuntime install(
       double samplingProbability,
       double maxSampledPerSecond,
       TimeSource time,
       Map<String, String> settings) {
+    return install(samplingProbability, maxSampledPerSecond, time, settings, "http://127.0.0.1:9");
+  }
+
+  private static AgentRuntime install(
+      double samplingProbability,
+      double maxSampledPerSecond,
+      TimeSource time,
+      Map<String, String> settings,
+      String endpoint) {
     Telemetry telemetry =
         Telemetry.start(
             ExportSettings.builder()
-                .endpoint("http://127.0.0.1:9")
+                .endpoint(endpoint)
                 .serviceName("test")
                 .instanceId(7L)
+                .spanFlushIntervalMillis(100)
                 .metricsIntervalMillis(600_000)
                 .build(),
             message -> {});

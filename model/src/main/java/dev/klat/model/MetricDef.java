@@ -211,7 +211,7 @@ public final class MetricDef {
 
   /**
    * {@code klat.producer.tail.records.flagged}: produced records whose {@code A - S} was above the
-   * topic's tail threshold ({@code klat.tail.producer.threshold}), whether or not their tail span
+   * topic's tail threshold ({@code klat.tail.producer-threshold}), whether or not their tail span
    * was kept.
    */
   public static final MetricDef PRODUCER_TAIL_RECORDS_FLAGGED =
@@ -223,7 +223,7 @@ public final class MetricDef {
 
   /**
    * {@code klat.consumer.tail.records.flagged}: consumed records whose {@code P - timestamp} was
-   * above the tail threshold of their topic and group ({@code klat.tail.consumer.threshold}),
+   * above the tail threshold of their topic and group ({@code klat.tail.consumer-threshold}),
    * whether or not their tail span was kept.
    */
   public static final MetricDef CONSUMER_TAIL_RECORDS_FLAGGED =

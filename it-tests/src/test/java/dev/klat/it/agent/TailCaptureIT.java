@@ -162,8 +162,8 @@ class TailCaptureIT {
         List<String> options = new ArrayList<>(AppJvm.agentOptions(endpoint, SAMPLING));
         options.add("-XX:TieredStopAtLevel=1");
         options.add("-Dklat.tail.enabled=true");
-        options.add("-Dklat.tail.producer.threshold=" + THRESHOLD_MS + "ms");
-        options.add("-Dklat.tail.consumer.threshold=" + THRESHOLD_MS + "ms");
+        options.add("-Dklat.tail.producer-threshold=" + THRESHOLD_MS + "ms");
+        options.add("-Dklat.tail.consumer-threshold=" + THRESHOLD_MS + "ms");
         // Every slow record of the run: each pause or stall makes a few hundred per client.
         options.add("-Dklat.tail.max-per-second=5000");
         AppJvm.Running app =

@@ -38,20 +38,39 @@ public final class TestRuntime {
     return install(0.0, 0.0, time, settings);
   }
 
+  /**
+   * Installs a runtime on {@code time} with more {@code klat.*} settings, exporting its spans to
+   * {@code endpoint} (a test's OTLP receiver) every 100 ms; returns it.
+   */
+  public static AgentRuntime install(
+      TimeSource time, Map<String, String> settings, String endpoint) {
+    return install(0.0, 0.0, time, settings, endpoint);
+  }
+
   private static AgentRuntime install(
       double samplingProbability,
       double maxSampledPerSecond,
       TimeSource time,
       Map<String, String> settings) {
-    Telemetry telemetry =
-        Telemetry.start(
-            ExportSettings.builder()
-                .endpoint("http://127.0.0.1:9")
-                .serviceName("test")
-                .instanceId(7L)
-                .metricsIntervalMillis(600_000)
-                .build(),
-            message -> {});
+    return install(samplingProbability, maxSampledPerSecond, time, settings, null);
+  }
+
+  private static AgentRuntime install(
+      double samplingProbability,
+      double maxSampledPerSecond,
+      TimeSource time,
+      Map<String, String> settings,
+      String endpoint) {
+    ExportSettings.Builder export =
+        ExportSettings.builder()
+            .endpoint(endpoint != null ? endpoint : "http://127.0.0.1:9")
+            .serviceName("test")
+            .instanceId(7L)
+            .metricsIntervalMillis(600_000);
+    if (endpoint != null) {
+      export.spanFlushIntervalMillis(100);
+    }
+    Telemetry telemetry = Telemetry.start(export.build(), message -> {});
     Map<String, String> properties = new HashMap<>();
     properties.put("klat.sampling.probability", Double.toString(samplingProbability));
     properties.put("klat.sampling.max-per-second", Double.toString(maxSampledPerSecond));

@@ -58,6 +58,7 @@ public final class ConsumerHooks {
         PollContext context = PollContext.get();
         context.clear();
         context.polling = true;
+        context.notesAppendTimes = runtime.tailEnabled;
         context.pollEnterNanos = runtime.time.nanoTime();
       }
     } catch (Throwable t) {
@@ -71,8 +72,9 @@ public final class ConsumerHooks {
    *
    * <p>Two passes, so that {@code P} is when {@code poll()} really returns to the application: the
    * first reads the records' headers and builds the spans of sampled records (the costly part),
-   * then {@code P} is taken, then the second records the histograms and finishes the spans, which
-   * takes a few atomic additions per record.
+   * then {@code P} is taken, then the second records the histograms, flags the tail records
+   * ({@link ConsumerTail}: one comparison per record, a span only for the few admitted) and
+   * finishes the spans, which takes a few atomic additions per record.
    */
   public static void onPollReturn(Object returned, Object consumer) {
     onPollExit(consumer, returned);
@@ -101,6 +103,7 @@ public final class ConsumerHooks {
       long pollEpochNanos = runtime.time.epochNanosAt(pollNanos);
       for (int i = 0; i < context.size; i++) {
         PollReport.reportList(state, context, i, pollNanos, pollEpochNanos);
+        ConsumerTail.flagList(runtime, state, context, i, pollNanos, pollEpochNanos);
       }
       // What the application did between polls, for the sampled records' diagnosis: per poll.
       long gapNanos =
@@ -123,7 +126,12 @@ public final class ConsumerHooks {
         if (span.startEpochNanos() == 0L) {
           span.setStartEpochNanos(pollEpochNanos);
         }
-        runtime.export(span.setEndEpochNanos(pollEpochNanos));
+        span.setEndEpochNanos(pollEpochNanos);
+        if (context.spanIsTail[i]) {
+          runtime.exportTail(span);
+        } else {
+          runtime.export(span);
+        }
       }
     } catch (Throwable t) {
       warn("consumer-poll", t);

@@ -4,7 +4,9 @@ import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
 import dev.klat.agentcore.clock.TimeSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -16,6 +18,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -32,8 +35,17 @@ import org.openjdk.jmh.annotations.TearDown;
  *       CPU's cache, and nothing else: the baseline;
  *   <li>{@link #pollWithHooks()}: the same poll with every consumer hook: the fetch stamps, {@code
  *       onRecordParsed} per record, the list handed out and the poll's exit with its histograms;
- *       its excess over the baseline is the hooks' cost per record.
+ *       its excess over the baseline is the hooks' cost per record;
+ *   <li>{@link #pollWithOneFlaggedRecord()}: the same poll with its last record 5 s old, above the
+ *       tail threshold and admitted (the cap is set out of reach): 500 times its excess over
+ *       {@link #pollWithHooks()} is what one flagged record costs, its tail span built and
+ *       offered to the export queue.
  * </ul>
+ *
+ * <p>{@link #tail}: {@code off} is {@code klat.tail.enabled=false}; {@code on} is tail capture
+ * with a fixed threshold of 1 s, so that every record is compared with it (an {@code auto}
+ * threshold without a minute of records yet compares none), and none of {@link #pollWithHooks()}'s
+ * records is above it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -44,13 +56,27 @@ public class ConsumerHooksBenchmark {
   // A producer at 250,000 records per second spreads 500 records over 2 ms of timestamps.
   private static final int TIMESTAMP_SPREAD_MILLIS = 2;
 
+  // Old enough for any threshold below it.
+  private static final long FLAGGED_AGE_MILLIS = 5_000;
+
+  @Param({"off", "on"})
+  public String tail;
+
   private final TestStateHolder consumer = new TestStateHolder();
   private final TopicPartition partition = new TopicPartition("bench", 0);
   private long offset;
 
   @Setup
   public void setUp() {
-    TestRuntime.install(0.01, 100, TimeSource.SYSTEM);
+    Map<String, String> settings = new HashMap<>();
+    if ("on".equals(tail)) {
+      settings.put("klat.tail.enabled", "true");
+      settings.put("klat.tail.consumer.threshold", "1s");
+      settings.put("klat.tail.max-per-second", "1000000");
+    } else {
+      settings.put("klat.tail.enabled", "false");
+    }
+    TestRuntime.install(TimeSource.SYSTEM, settings);
   }
 
   @TearDown
@@ -61,16 +87,22 @@ public class ConsumerHooksBenchmark {
   @Benchmark
   @OperationsPerInvocation(RECORDS_PER_POLL)
   public List<ConsumerRecord<byte[], byte[]>> pollWithoutHooks() {
-    return poll(false);
+    return poll(false, false);
   }
 
   @Benchmark
   @OperationsPerInvocation(RECORDS_PER_POLL)
   public List<ConsumerRecord<byte[], byte[]>> pollWithHooks() {
-    return poll(true);
+    return poll(true, false);
   }
 
-  private List<ConsumerRecord<byte[], byte[]>> poll(boolean hooks) {
+  @Benchmark
+  @OperationsPerInvocation(RECORDS_PER_POLL)
+  public List<ConsumerRecord<byte[], byte[]>> pollWithOneFlaggedRecord() {
+    return poll(true, true);
+  }
+
+  private List<ConsumerRecord<byte[], byte[]>> poll(boolean hooks, boolean lastFlagged) {
     TestStateHolder request = new TestStateHolder();
     TestStateHolder completedFetch = new TestStateHolder();
     if (hooks) {
@@ -88,9 +120,11 @@ public class ConsumerHooksBenchmark {
               "bench",
               0,
               offset++,
-              nowMillis
-                  - TIMESTAMP_SPREAD_MILLIS
-                  + (long) i * TIMESTAMP_SPREAD_MILLIS / RECORDS_PER_POLL,
+              lastFlagged && i == RECORDS_PER_POLL - 1
+                  ? nowMillis - FLAGGED_AGE_MILLIS
+                  : nowMillis
+                      - TIMESTAMP_SPREAD_MILLIS
+                      + (long) i * TIMESTAMP_SPREAD_MILLIS / RECORDS_PER_POLL,
               TimestampType.CREATE_TIME,
               0,
               100,

@@ -6,8 +6,11 @@ import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.Telemetry;
 import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agent.micrometer.MicrometerBridge;
+import dev.klat.agent.tail.TailAdmission;
+import dev.klat.agent.tail.TailThresholds;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.log.AgentLog;
+import dev.klat.model.MetricDef;
 
 /**
  * What the hooks need at run time, set once by {@link KlatAgent} before any class is transformed.
@@ -34,6 +37,21 @@ public final class AgentRuntime {
   /** The clocks every hook reads: {@link TimeSource#SYSTEM} but in tests. */
   public final TimeSource time;
 
+  /**
+   * {@code klat.tail.enabled}: when false, {@link #tailThresholds} hands out thresholds that flag
+   * nothing.
+   */
+  public final boolean tailEnabled;
+
+  /** {@code klat.tail.max-per-second}: what each {@link #newTailAdmission()} allows a second. */
+  public final int tailMaxPerSecond;
+
+  /**
+   * The tail thresholds of every key of this agent; the {@code auto} ones move on the exporter
+   * thread about once a second.
+   */
+  public final TailThresholds tailThresholds;
+
   private final Telemetry telemetry;
 
   AgentRuntime(
@@ -47,6 +65,12 @@ public final class AgentRuntime {
     this.log = log;
     this.telemetry = telemetry;
     this.time = time;
+    this.tailEnabled = config.tailEnabled();
+    this.tailMaxPerSecond = config.tailMaxPerSecond();
+    this.tailThresholds =
+        new TailThresholds(
+            config.tailEnabled(), config.tailProducerThreshold(), config.tailConsumerThreshold());
+    telemetry.runEverySecond(new RefreshThresholds(tailThresholds, time));
   }
 
   /** The running agent, or null when hooks must do nothing. */
@@ -80,5 +104,40 @@ public final class AgentRuntime {
   /** Hands a finished span to the exporter; never blocks, drops when the queue is full. */
   public void export(SpanRecord span) {
     telemetry.offer(span);
+  }
+
+  /**
+   * Hands a finished tail span to the exporter, into the tail spans' own share of the queue, so
+   * that it never takes a sampled span's place; never blocks, drops (counted, {@code queue_full})
+   * when that share is full.
+   */
+  public void exportTail(SpanRecord span) {
+    telemetry.offerTail(span);
+  }
+
+  /**
+   * A new fair cap for one client (one per producer or consumer): {@link #tailMaxPerSecond} tail
+   * spans a second, the records not kept counted in {@code
+   * klat.agent.tail.spans.dropped{reason=cap}}.
+   */
+  public TailAdmission newTailAdmission() {
+    return new TailAdmission(
+        tailMaxPerSecond, metrics().counter(MetricDef.AGENT_TAIL_SPANS_DROPPED, "cap"), null);
+  }
+
+  /** Moves the tail thresholds' windows; the exporter thread's once-a-second task. */
+  private static final class RefreshThresholds implements Runnable {
+    private final TailThresholds thresholds;
+    private final TimeSource time;
+
+    RefreshThresholds(TailThresholds thresholds, TimeSource time) {
+      this.thresholds = thresholds;
+      this.time = time;
+    }
+
+    @Override
+    public void run() {
+      thresholds.refresh(time.nanoTime());
+    }
   }
 }

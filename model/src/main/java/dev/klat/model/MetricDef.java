@@ -207,6 +207,46 @@ public final class MetricDef {
           "klat.agent.export.series.overflow",
           "Instruments folded into the _other series because the series limit was reached.");
 
+  /**
+   * {@code klat.producer.tail.records.flagged}: produced records whose {@code A - S} was above the
+   * topic's tail threshold ({@code klat.tail.producer.threshold}), whether or not their tail span
+   * was kept.
+   */
+  public static final MetricDef PRODUCER_TAIL_RECORDS_FLAGGED =
+      counter(
+          "klat.producer.tail.records.flagged",
+          "Produced records whose A - S was above the topic's tail threshold.",
+          TagKeys.TOPIC,
+          TagKeys.CLIENT_ID);
+
+  /**
+   * {@code klat.consumer.tail.records.flagged}: consumed records whose {@code P - timestamp} was
+   * above the tail threshold of their topic and group ({@code klat.tail.consumer.threshold}),
+   * whether or not their tail span was kept.
+   */
+  public static final MetricDef CONSUMER_TAIL_RECORDS_FLAGGED =
+      counter(
+          "klat.consumer.tail.records.flagged",
+          "Consumed records whose P - timestamp was above the topic and group's tail threshold.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
+  /** {@code klat.agent.tail.spans.exported}: tail spans the agent's OTLP endpoint accepted. */
+  public static final MetricDef AGENT_TAIL_SPANS_EXPORTED =
+      counter("klat.agent.tail.spans.exported", "Tail spans the OTLP endpoint accepted.");
+
+  /**
+   * {@code klat.agent.tail.spans.dropped}: flagged records whose tail span the agent did not
+   * export, by reason: {@code cap} ({@code klat.tail.max-per-second}: not kept by the client's fair
+   * share), {@code queue_full} (the tail spans' share of the export queue was full) and {@code
+   * export_failed} (their export failed for good).
+   */
+  public static final MetricDef AGENT_TAIL_SPANS_DROPPED =
+      counter(
+          "klat.agent.tail.spans.dropped",
+          "Tail spans not exported, by reason: over the cap, export queue full, export failed.",
+          TagKeys.REASON);
+
   /** {@code klat.collector.spans.received}: spans the collector accepted. */
   public static final MetricDef COLLECTOR_SPANS_RECEIVED =
       counter("klat.collector.spans.received", "Spans the collector received.");
@@ -343,6 +383,10 @@ public final class MetricDef {
               AGENT_EXPORT_SPANS_EXPORTED,
               AGENT_EXPORT_REQUESTS_FAILED,
               AGENT_EXPORT_SERIES_OVERFLOW,
+              PRODUCER_TAIL_RECORDS_FLAGGED,
+              CONSUMER_TAIL_RECORDS_FLAGGED,
+              AGENT_TAIL_SPANS_EXPORTED,
+              AGENT_TAIL_SPANS_DROPPED,
               COLLECTOR_SPANS_RECEIVED,
               COLLECTOR_BREAKDOWNS_JOINED,
               COLLECTOR_SPANS_UNJOINED,

@@ -184,6 +184,12 @@ class NamesTest {
                 + " klat_agent_export_requests_failed_total [reason]",
             "klat.agent.export.series.overflow COUNTER 1"
                 + " klat_agent_export_series_overflow_total []",
+            "klat.producer.tail.records.flagged COUNTER 1"
+                + " klat_producer_tail_records_flagged_total [topic, client_id]",
+            "klat.consumer.tail.records.flagged COUNTER 1"
+                + " klat_consumer_tail_records_flagged_total [topic, group]",
+            "klat.agent.tail.spans.exported COUNTER 1 klat_agent_tail_spans_exported_total []",
+            "klat.agent.tail.spans.dropped COUNTER 1 klat_agent_tail_spans_dropped_total [reason]",
             "klat.collector.spans.received COUNTER 1 klat_collector_spans_received_total []",
             "klat.collector.breakdowns.joined COUNTER 1 klat_collector_breakdowns_joined_total []",
             "klat.collector.spans.unjoined COUNTER 1 klat_collector_spans_unjoined_total []",

@@ -1,5 +1,6 @@
 package dev.klat.agent.config;
 
+import dev.klat.agent.tail.ThresholdSpec;
 import dev.klat.agentcore.auth.ExportTls;
 import dev.klat.agentcore.log.AgentLog;
 import dev.klat.model.OtlpPaths;
@@ -65,6 +66,9 @@ public final class AgentConfig {
   /** {@value} ms: the shortest accepted {@code klat.metrics.interval}. */
   public static final long MIN_METRICS_INTERVAL_MILLIS = 100L;
 
+  /** {@value}: the largest accepted {@code klat.tail.max-per-second}. */
+  public static final int MAX_TAIL_PER_SECOND = 100_000;
+
   private final boolean enabled;
   private final URI endpoint;
   private final URI tracesEndpoint;
@@ -74,6 +78,10 @@ public final class AgentConfig {
   private final double samplingMaxPerSecond;
   private final TopicFilter topicFilter;
   private final boolean headersEnabled;
+  private final boolean tailEnabled;
+  private final ThresholdSpec tailProducerThreshold;
+  private final ThresholdSpec tailConsumerThreshold;
+  private final int tailMaxPerSecond;
   private final long metricsIntervalMillis;
   private final int exportQueueSize;
   private final long exportTimeoutMillis;
@@ -100,6 +108,10 @@ public final class AgentConfig {
     this.samplingMaxPerSecond = l.samplingMaxPerSecond;
     this.topicFilter = TopicFilter.ofRegex(l.topicsInclude, l.topicsExclude);
     this.headersEnabled = l.headersEnabled;
+    this.tailEnabled = l.tailEnabled;
+    this.tailProducerThreshold = l.tailProducerThreshold;
+    this.tailConsumerThreshold = l.tailConsumerThreshold;
+    this.tailMaxPerSecond = l.tailMaxPerSecond;
     this.metricsIntervalMillis = l.metricsIntervalMillis;
     this.exportQueueSize = l.exportQueueSize;
     this.exportTimeoutMillis = l.exportTimeoutMillis;
@@ -307,6 +319,43 @@ public final class AgentConfig {
   }
 
   /**
+   * {@code klat.tail.enabled} (boolean, default {@code true}): tail capture, a span for each record
+   * that turned out slow on this side (docs/latency-model.md, section 8). {@code false} flags
+   * nothing and costs nothing beyond one comparison per batch.
+   */
+  public boolean tailEnabled() {
+    return tailEnabled;
+  }
+
+  /**
+   * {@code klat.tail.producer-threshold} ({@code auto}, a duration, or a comma list of {@code
+   * [topic=]value}; default {@code auto}): a produced record whose {@code A - S} is above its
+   * topic's threshold is flagged. {@code auto} is the producer's own p99 of {@code A - S} for the
+   * topic over about the last minute, once that holds enough records.
+   */
+  public ThresholdSpec tailProducerThreshold() {
+    return tailProducerThreshold;
+  }
+
+  /**
+   * {@code klat.tail.consumer-threshold} (as {@link #tailProducerThreshold()}; default {@code
+   * auto}): a consumed record whose {@code P - timestamp} is above its topic's (and group's)
+   * threshold is flagged.
+   */
+  public ThresholdSpec tailConsumerThreshold() {
+    return tailConsumerThreshold;
+  }
+
+  /**
+   * {@code klat.tail.max-per-second} (integer from 0 to {@value #MAX_TAIL_PER_SECOND}, default
+   * {@code 100}): the most tail spans one client exports a second, a fair share of the flagged
+   * records when there are more; {@code 0} exports none (flagged records are still counted).
+   */
+  public int tailMaxPerSecond() {
+    return tailMaxPerSecond;
+  }
+
+  /**
    * {@code klat.metrics.interval} (duration, default {@code 10s}): how often metrics are exported.
    * At least {@value #MIN_METRICS_INTERVAL_MILLIS} ms.
    */
@@ -416,6 +465,14 @@ public final class AgentConfig {
         + formatNumber(samplingMaxPerSecond)
         + " headers.enabled="
         + headersEnabled
+        + (tailEnabled
+            ? " tail.producer-threshold="
+                + tailProducerThreshold
+                + " tail.consumer-threshold="
+                + tailConsumerThreshold
+                + " tail.max-per-second="
+                + tailMaxPerSecond
+            : " tail.enabled=false")
         + (exportHeaders.isEmpty() ? "" : " export.headers=" + exportHeaders.size() + " (hidden)")
         + (exportTls == null
             ? ""

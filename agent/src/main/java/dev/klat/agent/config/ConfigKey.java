@@ -23,6 +23,24 @@ enum ConfigKey {
   TOPICS_INCLUDE("klat.topics.include", SettingType.text("regex"), ".*"),
   TOPICS_EXCLUDE("klat.topics.exclude", SettingType.text("regex"), "__.*|_confluent.*|_schemas"),
   HEADERS_ENABLED("klat.headers.enabled", SettingType.bool(), "true"),
+  TAIL_ENABLED("klat.tail.enabled", SettingType.bool(), "true"),
+  /**
+   * Issue 44's contract named it {@code klat.tail.producer.threshold}, which the naming rule
+   * refuses ({@code producer} would be a level of one setting); that spelling is still read.
+   */
+  TAIL_PRODUCER_THRESHOLD(
+      "klat.tail.producer-threshold",
+      SettingType.text("auto, duration or [topic=]value list"),
+      "auto",
+      "klat.tail.producer.threshold"),
+  /** As {@link #TAIL_PRODUCER_THRESHOLD}: {@code klat.tail.consumer.threshold} is still read. */
+  TAIL_CONSUMER_THRESHOLD(
+      "klat.tail.consumer-threshold",
+      SettingType.text("auto, duration or [topic=]value list"),
+      "auto",
+      "klat.tail.consumer.threshold"),
+  TAIL_MAX_PER_SECOND(
+      "klat.tail.max-per-second", SettingType.integer(0, AgentConfig.MAX_TAIL_PER_SECOND), "100"),
   METRICS_INTERVAL(
       "klat.metrics.interval",
       SettingType.duration(AgentConfig.MIN_METRICS_INTERVAL_MILLIS, Long.MAX_VALUE),

@@ -1,5 +1,6 @@
 package dev.klat.agent.config;
 
+import dev.klat.agent.tail.ThresholdSpec;
 import dev.klat.agentcore.auth.ExportHeaders;
 import dev.klat.agentcore.auth.ExportTls;
 import dev.klat.agentcore.auth.Secrets;
@@ -68,6 +69,10 @@ final class ConfigLoader {
 
   String topicsExclude;
   boolean headersEnabled;
+  boolean tailEnabled;
+  ThresholdSpec tailProducerThreshold = ThresholdSpec.ALL_AUTO;
+  ThresholdSpec tailConsumerThreshold = ThresholdSpec.ALL_AUTO;
+  int tailMaxPerSecond;
   long metricsIntervalMillis;
   int exportQueueSize;
   long exportTimeoutMillis;
@@ -100,6 +105,10 @@ final class ConfigLoader {
     topicsInclude = (String) value(ConfigKey.TOPICS_INCLUDE);
     topicsExclude = (String) value(ConfigKey.TOPICS_EXCLUDE);
     headersEnabled = (Boolean) value(ConfigKey.HEADERS_ENABLED);
+    tailEnabled = (Boolean) value(ConfigKey.TAIL_ENABLED);
+    tailProducerThreshold = (ThresholdSpec) value(ConfigKey.TAIL_PRODUCER_THRESHOLD);
+    tailConsumerThreshold = (ThresholdSpec) value(ConfigKey.TAIL_CONSUMER_THRESHOLD);
+    tailMaxPerSecond = (Integer) value(ConfigKey.TAIL_MAX_PER_SECOND);
     metricsIntervalMillis = (Long) value(ConfigKey.METRICS_INTERVAL);
     exportQueueSize = (Integer) value(ConfigKey.EXPORT_QUEUE_SIZE);
     exportTimeoutMillis = (Long) value(ConfigKey.EXPORT_TIMEOUT);
@@ -185,6 +194,7 @@ final class ConfigLoader {
     switch (key) {
       case ENABLED:
       case HEADERS_ENABLED:
+      case TAIL_ENABLED:
       case EXPORT_GZIP:
       case MICROMETER_ENABLED:
         return key.setting.type().booleanValue(value);
@@ -202,7 +212,11 @@ final class ConfigLoader {
       case EXPORT_TIMEOUT:
         return key.setting.type().millisValue(value);
       case EXPORT_QUEUE_SIZE:
+      case TAIL_MAX_PER_SECOND:
         return key.setting.type().intValue(value);
+      case TAIL_PRODUCER_THRESHOLD:
+      case TAIL_CONSUMER_THRESHOLD:
+        return ThresholdSpec.parse(value);
       case LOG_LEVEL:
         return ConfigValues.parseLogLevel(value);
       case TEST_CLOCK_OFFSET:

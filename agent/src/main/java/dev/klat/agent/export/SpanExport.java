@@ -1,5 +1,6 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.Counter;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
 import dev.klat.agentcore.otlp.ProtoWriter;
 import java.util.ArrayList;
@@ -19,16 +20,33 @@ final class SpanExport {
   private static final int KEEP_PAYLOAD_BYTES = 1 << 20;
 
   private final SpanQueue queue;
+  private final SpanQueue tailQueue;
+  private final Counter tailExported;
+  private final Counter tailFailed;
   private final ExportChannel channel;
   private final int maxSpansPerRequest;
   private Batch pending;
   // The pending batch's request as sent, reused by the next batch once this one is gone.
   private OtlpHttpSender.Payload payload = new OtlpHttpSender.Payload(INITIAL_PAYLOAD_BYTES);
 
-  SpanExport(SpanQueue queue, ExportChannel channel, int maxSpansPerRequest) {
+  SpanExport(
+      SpanQueue queue,
+      SpanQueue tailQueue,
+      Counter tailExported,
+      Counter tailFailed,
+      ExportChannel channel,
+      int maxSpansPerRequest) {
     this.queue = queue;
+    this.tailQueue = tailQueue;
+    this.tailExported = tailExported;
+    this.tailFailed = tailFailed;
     this.channel = channel;
     this.maxSpansPerRequest = maxSpansPerRequest;
+  }
+
+  /** Spans waiting in both queues. */
+  int waiting() {
+    return queue.size() + tailQueue.size();
   }
 
   /** Whether a batch waits to be sent (again). */
@@ -46,8 +64,15 @@ final class SpanExport {
     if (pending != null) {
       return true;
     }
-    List<SpanRecord> spans = new ArrayList<>(Math.min(queue.size(), maxSpansPerRequest));
+    List<SpanRecord> spans = new ArrayList<>(Math.min(waiting(), maxSpansPerRequest));
+    // Tail spans take up to a quarter of a request first, so that a steady stream of sampled
+    // spans cannot starve them; sampled spans take the rest, and tail spans what is left after.
+    tailQueue.drainTo(spans, Math.max(1, maxSpansPerRequest / 4));
+    int tailSpans = spans.size();
     queue.drainTo(spans, maxSpansPerRequest);
+    int beforeMoreTail = spans.size();
+    tailQueue.drainTo(spans, maxSpansPerRequest);
+    tailSpans += spans.size() - beforeMoreTail;
     if (spans.isEmpty()) {
       return false;
     }
@@ -57,10 +82,11 @@ final class SpanExport {
         payload = new OtlpHttpSender.Payload(INITIAL_PAYLOAD_BYTES);
       }
       channel.sender.fill(payload, request.array(), request.size());
-      pending = new Batch(spans.size());
+      pending = new Batch(spans.size(), tailSpans);
       return true;
     } catch (RuntimeException e) {
-      channel.counters.spansDropped(spans.size());
+      channel.counters.spansDropped(spans.size() - tailSpans);
+      tailFailed.add(tailSpans);
       throw e;
     }
   }
@@ -78,6 +104,7 @@ final class SpanExport {
     switch (result.outcome) {
       case SUCCESS:
         channel.counters.spansExported(pending.spanCount);
+        tailExported.add(pending.tailSpanCount);
         pending = null;
         channel.succeeded();
         return null;
@@ -113,7 +140,8 @@ final class SpanExport {
   /** Drops and counts the pending batch, if any. */
   void dropPending() {
     if (pending != null) {
-      channel.counters.spansDropped(pending.spanCount);
+      channel.counters.spansDropped(pending.spanCount - pending.tailSpanCount);
+      tailFailed.add(pending.tailSpanCount);
       pending = null;
     }
   }
@@ -121,10 +149,13 @@ final class SpanExport {
   /** A batch of spans encoded as one request, whose payload is kept for retries. */
   private static final class Batch {
     final int spanCount;
+    // Of spanCount, how many came from the tail queue.
+    final int tailSpanCount;
     int attempts;
 
-    Batch(int spanCount) {
+    Batch(int spanCount, int tailSpanCount) {
       this.spanCount = spanCount;
+      this.tailSpanCount = tailSpanCount;
     }
   }
 }

@@ -1,10 +1,12 @@
 package dev.klat.agent.export;
 
+import dev.klat.agent.metrics.Counter;
 import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agentcore.auth.Secrets;
 import dev.klat.agentcore.clock.TimeSource;
 import dev.klat.agentcore.otlp.ClockSync;
 import dev.klat.agentcore.otlp.OtlpHttpSender;
+import dev.klat.model.MetricDef;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,6 +28,11 @@ import java.util.function.DoubleSupplier;
  * ExportSettings#spanFlushIntervalMillis()}), and the metrics every {@link
  * ExportSettings#metricsIntervalMillis()}, cumulative. Memory is bounded by the queue plus one
  * encoded batch being retried.
+ *
+ * <p><b>Tail spans</b> ({@link #offerTail}) wait in a queue of their own, a quarter of {@link
+ * ExportSettings#spanQueueCapacity()} beside it, so that they never take a sampled span's place;
+ * each request takes up to a quarter of its spans from it first. Their drops and exports are also
+ * counted apart ({@code klat.agent.tail.spans.*}).
  *
  * <h2>Failures</h2>
  *
@@ -49,6 +56,7 @@ public final class Telemetry {
   // polls: a full batch waits at most this long.
   private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final long ERROR_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final long SECOND_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final ExportSettings settings;
   private final TimeSource time;
@@ -65,7 +73,10 @@ public final class Telemetry {
 
   private final ExportCounters counters = new ExportCounters();
   private final SpanQueue queue;
+  private final SpanQueue tailQueue;
   private final SpanExport spans;
+  // Set once, by the runtime; run by the exporter thread about once a second.
+  private volatile Runnable everySecond;
 
   private volatile boolean closing;
   private volatile long flushDeadlineNanos;
@@ -74,6 +85,7 @@ public final class Telemetry {
   private OtlpEncoder encoder;
   private long nextSpanFlushNanos;
   private long nextMetricsNanos;
+  private long nextSecondNanos;
 
   Telemetry(ExportSettings settings, ExportLog log, TimeSource time, DoubleSupplier random) {
     this.settings = settings;
@@ -82,6 +94,13 @@ public final class Telemetry {
     this.registry = new MetricsRegistry(settings.maxMetricSeries(), time);
     this.agentVersion = ResourceAttributes.agentVersion();
     this.queue = new SpanQueue(settings.spanQueueCapacity(), counters);
+    Counter tailFailed = registry.counter(MetricDef.AGENT_TAIL_SPANS_DROPPED, "export_failed");
+    this.tailQueue =
+        new SpanQueue(
+            tailQueueCapacity(settings.spanQueueCapacity()),
+            counters,
+            registry.counter(MetricDef.AGENT_TAIL_SPANS_DROPPED, "queue_full"),
+            tailFailed);
     try {
       this.sender =
           new OtlpHttpSender(
@@ -98,13 +117,21 @@ public final class Telemetry {
     }
     this.channel = new ExportChannel(sender, this.log, counters, time, random);
     this.metricsExport = new MetricsExport(registry, channel, time);
-    this.spans = new SpanExport(queue, channel, settings.maxSpansPerRequest());
+    this.spans =
+        new SpanExport(
+            queue,
+            tailQueue,
+            registry.counter(MetricDef.AGENT_TAIL_SPANS_EXPORTED),
+            tailFailed,
+            channel,
+            settings.maxSpansPerRequest());
     this.dropWarnings = new DropWarnings(this.log, settings.maxMetricSeries());
     this.batchTrigger = Math.min(settings.maxSpansPerRequest(), settings.spanQueueCapacity());
     long now = time.nanoTime();
     this.nextSpanFlushNanos =
         now + TimeUnit.MILLISECONDS.toNanos(settings.spanFlushIntervalMillis());
     this.nextMetricsNanos = now + TimeUnit.MILLISECONDS.toNanos(settings.metricsIntervalMillis());
+    this.nextSecondNanos = now + SECOND_NANOS;
     // Named classes rather than lambdas: the pipeline starts while the first kafka-clients class
     // loads, and each lambda would be a class generated then.
     this.thread = new Thread(new Loop(this), "klat-exporter");
@@ -159,6 +186,32 @@ public final class Telemetry {
   }
 
   /**
+   * Hands a finished tail span to the exporter, into the tail spans' own share of the queue: it
+   * never takes a sampled span's place. Never blocks and never throws; lock-free.
+   *
+   * @param span the span; the caller must not use it afterwards
+   * @return true if queued, false if dropped (counted in {@code
+   *     klat.agent.tail.spans.dropped{reason=queue_full}}) or null
+   */
+  public boolean offerTail(SpanRecord span) {
+    return span != null && tailQueue.offer(span);
+  }
+
+  /** The tail spans' share: a quarter of the sampled spans' queue, at least one. */
+  static int tailQueueCapacity(int spanQueueCapacity) {
+    return Math.max(1, spanQueueCapacity / 4);
+  }
+
+  /**
+   * Runs {@code task} on the exporter thread about once a second from now on (off every hot path:
+   * the tail thresholds' windows move there). One task; a later call replaces it. The task must not
+   * block; what it throws is logged and ignored.
+   */
+  public void runEverySecond(Runnable task) {
+    everySecond = task;
+  }
+
+  /**
    * Returns how many spans were dropped: queue full, offered after shutdown, invalid ids, or export
    * failed for good.
    *
@@ -195,6 +248,11 @@ public final class Telemetry {
     return queue.size();
   }
 
+  /** How many tail spans wait in their queue. */
+  int queuedTailSpans() {
+    return tailQueue.size();
+  }
+
   /**
    * Stops the pipeline: exports the metrics and the queued spans once more, without retries, then
    * stops the exporter thread. Returns within {@code timeoutMillis} even if the endpoint hangs; the
@@ -214,6 +272,7 @@ public final class Telemetry {
         flushDeadlineNanos = startNanos + timeoutNanos - marginNanos;
         closing = true;
         queue.close();
+        tailQueue.close();
       }
       if (Thread.currentThread() == thread) {
         return;
@@ -226,6 +285,7 @@ public final class Telemetry {
       }
       // Spans offered while closing, or left by an exporter that did not finish in time.
       queue.dropAll();
+      tailQueue.dropAll();
     } catch (Throwable ignored) {
       // Called from a shutdown hook: nothing useful can be done with an error here.
     }
@@ -276,6 +336,7 @@ public final class Telemetry {
     } finally {
       spans.dropPending();
       queue.dropAll();
+      tailQueue.dropAll();
       warnAboutDrops();
       terminated.countDown();
     }
@@ -289,12 +350,13 @@ public final class Telemetry {
   long runOnce() {
     long now = time.nanoTime();
     warnAboutDrops();
+    runEverySecondIfDue(now);
     long backoffUntilNanos = channel.backoffUntilNanos();
     if (now - backoffUntilNanos < 0) {
       return Math.min(backoffUntilNanos - now, TICK_NANOS);
     }
     if (!spans.hasPending()) {
-      int waiting = queue.size();
+      int waiting = spans.waiting();
       boolean timerDue = now - nextSpanFlushNanos >= 0;
       if (timerDue) {
         nextSpanFlushNanos =
@@ -309,7 +371,7 @@ public final class Telemetry {
       if (!sendPending(false, settings.connectTimeoutMillis(), settings.readTimeoutMillis())) {
         return Math.max(0, channel.backoffUntilNanos() - time.nanoTime());
       }
-      moreSpans = queue.size() >= batchTrigger;
+      moreSpans = spans.waiting() >= batchTrigger;
     }
     // Checked after every batch, so that a steady stream of spans cannot starve the metrics.
     now = time.nanoTime();
@@ -327,6 +389,21 @@ public final class Telemetry {
     return Math.max(0, Math.min(wait, nextSpanFlushNanos - now));
   }
 
+  // Called first in runOnce, before a backoff can return early: the task keeps its pace whatever
+  // the endpoint does.
+  private void runEverySecondIfDue(long now) {
+    Runnable task = everySecond;
+    if (task == null || now - nextSecondNanos < 0) {
+      return;
+    }
+    nextSecondNanos = now + SECOND_NANOS;
+    try {
+      task.run();
+    } catch (Throwable t) {
+      log.warn(RateLimitedLog.Kind.INTERNAL_ERROR, "exporter's periodic task failed: " + t);
+    }
+  }
+
   private void finalFlush() {
     long deadline = flushDeadlineNanos;
     if (deadline - time.nanoTime() <= 0) {
@@ -341,7 +418,7 @@ public final class Telemetry {
     }
     while (deadline - time.nanoTime() > 0) {
       if (!spans.hasPending()) {
-        if (queue.size() == 0) {
+        if (spans.waiting() == 0) {
           return;
         }
         if (!spans.takeBatch(encoder())) {

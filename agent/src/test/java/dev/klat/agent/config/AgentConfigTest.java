@@ -492,6 +492,55 @@ class AgentConfigTest {
   }
 
   @Test
+  void tailSettingsHaveTheirDefaultsAndAreRead() {
+    AgentConfig defaults = load(Map.of(), Map.of());
+    assertThat(defaults.tailEnabled()).isTrue();
+    assertThat(defaults.tailMaxPerSecond()).isEqualTo(100);
+    assertThat(defaults.tailProducerThreshold().nanosFor("t"))
+        .isEqualTo(dev.klat.agent.tail.ThresholdSpec.AUTO);
+
+    AgentConfig config =
+        load(
+            Map.of(
+                "klat.tail.enabled", "false",
+                "klat.tail.max-per-second", "0",
+                "klat.tail.producer-threshold", "250ms,payments=50ms"),
+            Map.of("KLAT_TAIL_CONSUMER_THRESHOLD", "2s"));
+    assertThat(config.errors()).isEmpty();
+    assertThat(config.tailEnabled()).isFalse();
+    assertThat(config.tailMaxPerSecond()).isZero();
+    assertThat(config.tailProducerThreshold().nanosFor("payments")).isEqualTo(50_000_000L);
+    assertThat(config.tailProducerThreshold().nanosFor("orders")).isEqualTo(250_000_000L);
+    assertThat(config.tailConsumerThreshold().nanosFor("orders")).isEqualTo(2_000_000_000L);
+    assertThat(config.describe()).contains("tail.enabled=false");
+  }
+
+  @Test
+  void theContractsSpellingOfTheThresholdsIsReadWithAWarning() {
+    AgentConfig config = load(Map.of("klat.tail.producer.threshold", "300ms"), Map.of());
+    assertThat(config.errors()).isEmpty();
+    assertThat(config.tailProducerThreshold().nanosFor("t")).isEqualTo(300_000_000L);
+    assertThat(captured.text()).contains("use klat.tail.producer-threshold");
+  }
+
+  @Test
+  void aBadTailValueNamesTheKeyTheEntryAndWhatIsExpected() {
+    AgentConfig config =
+        load(
+            Map.of("klat.tail.consumer-threshold", "100ms,orders=soon"),
+            Map.of("KLAT_TAIL_MAX_PER_SECOND", "-1"));
+    assertThat(config.status()).isEqualTo(Status.INVALID);
+    assertThat(config.errors()).hasSize(2);
+    assertThat(String.join("\n", config.errors()))
+        .contains("\"100ms,orders=soon\" for klat.tail.consumer-threshold")
+        .contains("entry 2")
+        .contains("\"soon\" is not auto or a duration")
+        .contains(
+            "for klat.tail.max-per-second (from environment variable KLAT_TAIL_MAX_PER_SECOND)")
+        .contains("from 0 to 100000");
+  }
+
+  @Test
   void describeIsOneLineWithTheMainSettingsAndMasksCredentials() {
     AgentConfig config =
         load(
@@ -506,7 +555,9 @@ class AgentConfigTest {
         .isEqualTo(
             "status=ACTIVE enabled=true endpoint=https://***@collector:4318 service=checkout"
                 + " sampling.probability=0.25 sampling.max-per-second=100"
-                + " headers.enabled=false micrometer.enabled=false topics.include=orders.*"
+                + " headers.enabled=false tail.producer-threshold=auto"
+                + " tail.consumer-threshold=auto tail.max-per-second=100"
+                + " micrometer.enabled=false topics.include=orders.*"
                 + " topics.exclude=__.*|_confluent.*|_schemas");
     assertThat(config.describe()).doesNotContain("secret").doesNotContain("\n");
   }

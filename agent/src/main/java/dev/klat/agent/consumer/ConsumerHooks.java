@@ -72,9 +72,9 @@ public final class ConsumerHooks {
    *
    * <p>Two passes, so that {@code P} is when {@code poll()} really returns to the application: the
    * first reads the records' headers and builds the spans of sampled records (the costly part),
-   * then {@code P} is taken, then the second records the histograms, flags the tail records
-   * ({@link ConsumerTail}: one comparison per record, a span only for the few admitted) and
-   * finishes the spans, which takes a few atomic additions per record.
+   * then {@code P} is taken, then the second records the histograms, flags the tail records ({@link
+   * ConsumerTail}: one comparison per record, a span only for the few admitted) and finishes the
+   * spans, which takes a few atomic additions per record.
    */
   public static void onPollReturn(Object returned, Object consumer) {
     onPollExit(consumer, returned);

@@ -120,14 +120,17 @@ final class ConsumerTail {
       if (starts[k] < cutoff) {
         flagged++;
         if (state.tailAdmission.admit(pollNanos)) {
-          capture(runtime, state, context, index, k - from, to - from, starts[k], type, thresholdNanos);
+          capture(
+              runtime, state, context, index, k - from, to - from, starts[k], type, thresholdNanos);
         }
       }
     }
     return flagged;
   }
 
-  /** Builds the tail span of an admitted record, its {@code P} and poll evidence left to the exit. */
+  /**
+   * Builds the tail span of an admitted record, its {@code P} and poll evidence left to the exit.
+   */
   private static void capture(
       AgentRuntime runtime,
       ConsumerState state,

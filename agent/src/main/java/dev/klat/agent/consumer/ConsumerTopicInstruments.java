@@ -40,8 +40,8 @@ final class ConsumerTopicInstruments {
   final MicrometerTimer bufferLatencyTimer;
 
   /**
-   * The tail threshold of {@code P - timestamp} on {@code CreateTime} records: {@code auto}
-   * follows {@link #e2eLatency}. {@link TailThreshold#NEVER} when tail capture is off.
+   * The tail threshold of {@code P - timestamp} on {@code CreateTime} records: {@code auto} follows
+   * {@link #e2eLatency}. {@link TailThreshold#NEVER} when tail capture is off.
    */
   final TailThreshold e2eTailThreshold;
 
@@ -153,7 +153,10 @@ final class ConsumerTopicInstruments {
     return threshold;
   }
 
-  /** {@code P - L} of this topic's {@code LogAppendTime} records, after {@link #appendTailThreshold}. */
+  /**
+   * {@code P - L} of this topic's {@code LogAppendTime} records, after {@link
+   * #appendTailThreshold}.
+   */
   LatencyHistogram appendLatency() {
     return appendLatency;
   }

@@ -71,8 +71,8 @@ public class ConsumerHooksBenchmark {
     Map<String, String> settings = new HashMap<>();
     if ("on".equals(tail)) {
       settings.put("klat.tail.enabled", "true");
-      settings.put("klat.tail.consumer.threshold", "1s");
-      settings.put("klat.tail.max-per-second", "1000000");
+      settings.put("klat.tail.consumer-threshold", "1s");
+      settings.put("klat.tail.max-per-second", "100000");
     } else {
       settings.put("klat.tail.enabled", "false");
     }

@@ -37,15 +37,15 @@ import org.openjdk.jmh.annotations.TearDown;
  *       onRecordParsed} per record, the list handed out and the poll's exit with its histograms;
  *       its excess over the baseline is the hooks' cost per record;
  *   <li>{@link #pollWithOneFlaggedRecord()}: the same poll with its last record 5 s old, above the
- *       tail threshold and admitted (the cap is set out of reach): 500 times its excess over
- *       {@link #pollWithHooks()} is what one flagged record costs, its tail span built and
- *       offered to the export queue.
+ *       tail threshold and admitted (the cap is set out of reach): 500 times its excess over {@link
+ *       #pollWithHooks()} is what one flagged record costs, its tail span built and offered to the
+ *       export queue.
  * </ul>
  *
- * <p>{@link #tail}: {@code off} is {@code klat.tail.enabled=false}; {@code on} is tail capture
- * with a fixed threshold of 1 s, so that every record is compared with it (an {@code auto}
- * threshold without a minute of records yet compares none), and none of {@link #pollWithHooks()}'s
- * records is above it.
+ * <p>{@link #tail}: {@code off} is {@code klat.tail.enabled=false}; {@code on} is tail capture with
+ * a fixed threshold of 1 s, so that every record is compared with it (an {@code auto} threshold
+ * without a minute of records yet compares none), and none of {@link #pollWithHooks()}'s records is
+ * above it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -70,8 +70,9 @@ final class ConsumerTail {
       TailThreshold appendThreshold = instruments.appendTailThreshold();
       if (appendThreshold.isAuto()) {
         // Negative ones (a broker clock ahead of this host's) are not recorded.
-        instruments
-            .appendLatency()
+        appendThreshold
+            .window()
+            .histogram()
             .recordAll(pollEpochNanos, context.appendEpochNanos, appendFrom, appendTo);
       }
       threshold = appendThreshold.thresholdNanos();

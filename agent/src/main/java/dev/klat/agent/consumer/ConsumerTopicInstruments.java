@@ -54,7 +54,6 @@ final class ConsumerTopicInstruments {
   // Made at the first LogAppendTime record: most topics never have one, and each auto threshold
   // holds a window. Used only by the thread polling the consumer.
   private TailThreshold appendTailThreshold;
-  private LatencyHistogram appendLatency;
   private final TailThresholds tailThresholds;
   private final String groupId;
   private final MetricsRegistry registry;
@@ -136,29 +135,20 @@ final class ConsumerTopicInstruments {
   }
 
   /**
-   * The tail threshold of {@code P - L} on {@code LogAppendTime} records, made at the first one:
-   * {@code auto} follows {@link #appendLatency()}, which nothing else reads (it is not the
-   * end-to-end latency, and is not exported).
+   * The tail threshold of {@code P - L} on {@code LogAppendTime} records, made at the first one: an
+   * {@code auto} one follows a histogram of its own ({@code window().histogram()}), which the
+   * caller feeds and nothing else reads: {@code P - L} is not the end-to-end latency.
    */
   TailThreshold appendTailThreshold() {
     TailThreshold threshold = appendTailThreshold;
     if (threshold == null) {
-      appendLatency = new LatencyHistogram();
       threshold =
           tailThresholds == null
               ? TailThreshold.NEVER
-              : tailThresholds.forConsumer(topic, appendLatency);
+              : tailThresholds.forConsumer(topic, new LatencyHistogram());
       appendTailThreshold = threshold;
     }
     return threshold;
-  }
-
-  /**
-   * {@code P - L} of this topic's {@code LogAppendTime} records, after {@link
-   * #appendTailThreshold}.
-   */
-  LatencyHistogram appendLatency() {
-    return appendLatency;
   }
 
   /**

@@ -133,24 +133,28 @@ class ConsumerTailTest {
     // One record makes the threshold; its window starts at the next refresh.
     pollParsed(respond(), appendRecord(0, nowMillis() - 2, headers()));
     runtime.tailThresholds.refresh(time.nanoTime());
+    long typicalMillis = 100;
+    long built = time.epochNanos();
     List<ConsumerRecord<String, String>> typical = new ArrayList<>();
     for (int i = 1; i <= 1_000; i++) {
-      typical.add(appendRecord(i, nowMillis() - 10, headers()));
+      typical.add(appendRecord(i, nowMillis() - typicalMillis, headers()));
     }
     pollParsed(respond(), typical.toArray(new ConsumerRecord[0]));
+    long polledMillis = (time.epochNanos() - built) / 1_000_000L;
     time.advanceMillis(5_001);
     runtime.tailThresholds.refresh(time.nanoTime());
     long now = nowMillis();
     pollParsed(
         respond(),
         appendRecord(2_000, now - 2, headers()),
-        appendRecord(2_001, now - 500, headers()));
+        appendRecord(2_001, now - SLOW_MILLIS, headers()));
 
     List<Span> spans = spansThrough(offset(2_001));
     assertThat(spans).extracting(ConsumerTailTest::offsetOf).containsExactly(2_001L);
-    // The p99 of about 10 ms, to the bucket's upper bound.
+    // The p99 of P - L, between 100 ms and that plus the time the records took to poll, to the
+    // upper bound of its bucket (6.25% wide).
     assertThat(number(attributes(spans.get(0)), SpanAttributes.TAIL_THRESHOLD_NANOS))
-        .isBetween(10_000_000L, 20_000_000L);
+        .isBetween(typicalMillis * 1_000_000L, (typicalMillis + polledMillis + 1) * 1_070_000L);
     assertThat(runtime.metrics().histogram(MetricDef.E2E_LATENCY, TOPIC, "").count()).isZero();
   }
 

@@ -37,15 +37,17 @@ import org.openjdk.jmh.annotations.TearDown;
  *       onRecordParsed} per record, the list handed out and the poll's exit with its histograms;
  *       its excess over the baseline is the hooks' cost per record;
  *   <li>{@link #pollWithOneFlaggedRecord()}: the same poll with its last record 5 s old, above the
- *       tail threshold and admitted (the cap is set out of reach): 500 times its excess over {@link
- *       #pollWithHooks()} is what one flagged record costs, its tail span built and offered to the
- *       export queue.
+ *       tail threshold and admitted (the cap, 100,000 a second, is above the polls a second): 500
+ *       times its excess over {@link #pollWithHooks()} is what one flagged record costs, its tail
+ *       span built and offered to the export queue.
  * </ul>
  *
  * <p>{@link #tail}: {@code off} is {@code klat.tail.enabled=false}; {@code on} is tail capture with
- * a fixed threshold of 1 s, so that every record is compared with it (an {@code auto} threshold
- * without a minute of records yet compares none), and none of {@link #pollWithHooks()}'s records is
- * above it.
+ * a fixed threshold of 1 s, so that every record is compared with it and none of {@link
+ * #pollWithHooks()}'s records is above it; {@code auto} is the default, whose threshold flags
+ * nothing until its window holds a minute's records (a {@code CreateTime} record then costs what it
+ * costs with {@code on}), and whose window of a {@code LogAppendTime} topic records every {@code P
+ * - L} from the start. {@link #timestamps}: the topic's {@code message.timestamp.type}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -59,8 +61,13 @@ public class ConsumerHooksBenchmark {
   // Old enough for any threshold below it.
   private static final long FLAGGED_AGE_MILLIS = 5_000;
 
-  @Param({"off", "on"})
+  @Param({"off", "on", "auto"})
   public String tail;
+
+  @Param({"CreateTime", "LogAppendTime"})
+  public String timestamps;
+
+  private TimestampType timestampType;
 
   private final TestStateHolder consumer = new TestStateHolder();
   private final TopicPartition partition = new TopicPartition("bench", 0);
@@ -68,14 +75,14 @@ public class ConsumerHooksBenchmark {
 
   @Setup
   public void setUp() {
+    timestampType =
+        "LogAppendTime".equals(timestamps)
+            ? TimestampType.LOG_APPEND_TIME
+            : TimestampType.CREATE_TIME;
     Map<String, String> settings = new HashMap<>();
-    if ("on".equals(tail)) {
-      settings.put("klat.tail.enabled", "true");
-      settings.put("klat.tail.consumer-threshold", "1s");
-      settings.put("klat.tail.max-per-second", "100000");
-    } else {
-      settings.put("klat.tail.enabled", "false");
-    }
+    settings.put("klat.tail.enabled", Boolean.toString(!"off".equals(tail)));
+    settings.put("klat.tail.consumer-threshold", "on".equals(tail) ? "1s" : "auto");
+    settings.put("klat.tail.max-per-second", "100000");
     TestRuntime.install(TimeSource.SYSTEM, settings);
   }
 
@@ -125,7 +132,7 @@ public class ConsumerHooksBenchmark {
                   : nowMillis
                       - TIMESTAMP_SPREAD_MILLIS
                       + (long) i * TIMESTAMP_SPREAD_MILLIS / RECORDS_PER_POLL,
-              TimestampType.CREATE_TIME,
+              timestampType,
               0,
               100,
               null,

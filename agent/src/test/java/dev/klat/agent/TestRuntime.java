@@ -39,8 +39,8 @@ public final class TestRuntime {
   }
 
   /**
-   * Installs a runtime on {@code time} with more {@code klat.*} settings, exporting its spans to
-   * {@code endpoint} (a test's OTLP receiver) every 100 ms; returns it.
+   * Installs a runtime on {@code time} with more {@code klat.*} settings that exports its spans to
+   * {@code endpoint} every 100 ms; returns it.
    */
   public static AgentRuntime install(
       TimeSource time, Map<String, String> settings, String endpoint) {
@@ -52,7 +52,7 @@ public final class TestRuntime {
       double maxSampledPerSecond,
       TimeSource time,
       Map<String, String> settings) {
-    return install(samplingProbability, maxSampledPerSecond, time, settings, null);
+    return install(samplingProbability, maxSampledPerSecond, time, settings, "http://127.0.0.1:9");
   }
 
   private static AgentRuntime install(
@@ -61,16 +61,16 @@ public final class TestRuntime {
       TimeSource time,
       Map<String, String> settings,
       String endpoint) {
-    ExportSettings.Builder export =
-        ExportSettings.builder()
-            .endpoint(endpoint != null ? endpoint : "http://127.0.0.1:9")
-            .serviceName("test")
-            .instanceId(7L)
-            .metricsIntervalMillis(600_000);
-    if (endpoint != null) {
-      export.spanFlushIntervalMillis(100);
-    }
-    Telemetry telemetry = Telemetry.start(export.build(), message -> {});
+    Telemetry telemetry =
+        Telemetry.start(
+            ExportSettings.builder()
+                .endpoint(endpoint)
+                .serviceName("test")
+                .instanceId(7L)
+                .spanFlushIntervalMillis(100)
+                .metricsIntervalMillis(600_000)
+                .build(),
+            message -> {});
     Map<String, String> properties = new HashMap<>();
     properties.put("klat.sampling.probability", Double.toString(samplingProbability));
     properties.put("klat.sampling.max-per-second", Double.toString(maxSampledPerSecond));

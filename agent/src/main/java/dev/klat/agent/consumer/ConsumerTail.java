@@ -2,11 +2,9 @@ package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.tail.TailSpans;
 import dev.klat.agent.tail.TailThreshold;
-import dev.klat.model.Capture;
 import dev.klat.model.HeaderNames;
-import dev.klat.model.SpanAttributes;
-import dev.klat.model.TailTraceIds;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.record.TimestampType;
@@ -155,22 +153,26 @@ final class ConsumerTail {
     }
     ConsumerTopicInstruments instruments = context.instruments[index];
     PartitionFetchHistory history = instruments.history(record.partition());
-    long topicHash = instruments.topicHash(record.topic());
+    // The trace id is TailSpans.mark's, derived from the record; no parent.
     SpanRecord span =
         ConsumerSpans.of(
             runtime,
             state,
             record,
-            TailTraceIds.high(topicHash, record.partition(), record.offset()),
-            TailTraceIds.low(topicHash, record.partition(), record.offset()),
+            0L,
+            0L,
             0L,
             context.stamps[index],
             context.highWatermarks[index],
             history != null ? history.uncommittedAtNanos(record.offset()) : 0L,
             TAIL_ATTRIBUTES,
             1);
-    span.put(SpanAttributes.CAPTURE, Capture.TAIL.id());
-    span.put(SpanAttributes.TAIL_THRESHOLD_NANOS, thresholdNanos);
+    TailSpans.mark(
+        span,
+        instruments.topicHash(record.topic()),
+        record.partition(),
+        record.offset(),
+        thresholdNanos);
     context.addSpan(span, record.topic(), true);
   }
 

@@ -9,7 +9,8 @@ import java.util.function.Function;
 /**
  * What a batch's acknowledgement records: every record's producer latency ({@code A - S}) and
  * produce latency ({@code D - S}) into the topic's histograms (and their Micrometer timers), or its
- * failure. Called by {@link ProducerHooks#onCompletionStart} on the producer's network thread.
+ * failure, and flags its tail records. Called by {@link ProducerHooks#onCompletionStart} on the
+ * producer's network thread.
  */
 final class BatchLatencies {
 
@@ -22,6 +23,12 @@ final class BatchLatencies {
     int records = timing.appended;
     if (recordExceptions == null) {
       recordLatencies(timing, instruments, ackNanos, 0, records);
+      // One comparison per batch: the earliest S gives the batch's largest A - S. A threshold of
+      // Long.MAX_VALUE (tail capture off, auto without enough records yet) is never exceeded.
+      long thresholdNanos = instruments.tailThreshold.thresholdNanos();
+      if (ackNanos - timing.earliestSendNanos > thresholdNanos) {
+        flagTail(timing, instruments, ackNanos, thresholdNanos);
+      }
     } else if (recordExceptions instanceof Exception) {
       instruments.countFailure((Exception) recordExceptions, records);
     } else if (recordExceptions instanceof Function) {
@@ -36,6 +43,38 @@ final class BatchLatencies {
           recordLatencies(timing, instruments, ackNanos, i, i + 1);
         }
       }
+    }
+  }
+
+  /**
+   * The records of a successful batch whose {@code A - S} is above the threshold, but those that
+   * were sampled (they have their span): counted, and kept by the producer's fair cap for their
+   * tail spans, which {@link ProducerHooks#onCompletionEnd} builds. A batch without an offset
+   * ({@code acks=0}) has no record identity to give a tail span, and is not flagged.
+   */
+  static void flagTail(
+      BatchTiming timing, TopicInstruments instruments, long ackNanos, long thresholdNanos) {
+    if (timing.baseOffset < 0 || instruments.tailAdmission == null) {
+      return;
+    }
+    int flagged = 0;
+    int records = timing.appended;
+    for (int i = 0; i < records; i++) {
+      long sendNanos = timing.sendNanosAt(i);
+      if (ackNanos - sendNanos <= thresholdNanos) {
+        continue;
+      }
+      if (timing.sampledCount > 0 && timing.sampledAt(i) != null) {
+        continue;
+      }
+      flagged++;
+      if (instruments.tailAdmission.admit(ackNanos)) {
+        timing.addTail(i, sendNanos);
+      }
+    }
+    if (flagged > 0) {
+      instruments.tailFlagged.add(flagged);
+      timing.tailThresholdNanos = thresholdNanos;
     }
   }
 

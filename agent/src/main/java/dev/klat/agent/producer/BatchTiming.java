@@ -37,6 +37,15 @@ final class BatchTiming {
   long[] wideSendNanos;
 
   int appended;
+
+  /**
+   * The earliest S of the batch's records: its largest {@code A - S}, so that one comparison per
+   * batch tells whether any record of it can be above its tail threshold. Not {@link
+   * #firstSendNanos}: a record whose {@code send()} began earlier may be appended later (it waited
+   * for metadata or buffer memory).
+   */
+  long earliestSendNanos;
+
   long firstDrainNanos;
   long lastDrainNanos;
   int drains;
@@ -66,9 +75,30 @@ final class BatchTiming {
   long logAppendTime = -1;
   int completedRecordCount = -1;
 
+  /**
+   * The offset of the batch's first record, from its completion; -1 when unknown ({@code acks=0}).
+   */
+  long baseOffset = -1;
+
+  /**
+   * The batch's records flagged as tail records and kept by the producer's fair cap, by index in
+   * the batch, with their S (the send times are released before their spans are built); null while
+   * it has none.
+   */
+  int[] tailIndices;
+
+  long[] tailSendNanos;
+  int tailCount;
+
+  /** The threshold the tail records were above. */
+  long tailThresholdNanos;
+
   void append(TopicInstruments topicInstruments, long recordSendNanos) {
     if (instruments != topicInstruments) {
       instruments = topicInstruments;
+    }
+    if (appended == 0 || recordSendNanos < earliestSendNanos) {
+      earliestSendNanos = recordSendNanos;
     }
     int[] offsets = sendOffsets;
     if (offsets == null) {
@@ -142,6 +172,27 @@ final class BatchTiming {
       }
     }
     return null;
+  }
+
+  /** A record kept as a tail record: its index in the batch and its S. */
+  void addTail(int index, long sendNanos) {
+    if (tailIndices == null) {
+      tailIndices = new int[4];
+      tailSendNanos = new long[4];
+    } else if (tailCount == tailIndices.length) {
+      tailIndices = Arrays.copyOf(tailIndices, tailCount * 2);
+      tailSendNanos = Arrays.copyOf(tailSendNanos, tailCount * 2);
+    }
+    tailIndices[tailCount] = index;
+    tailSendNanos[tailCount] = sendNanos;
+    tailCount++;
+  }
+
+  /** After their spans are exported: the batch holds no tail record any more. */
+  void clearTail() {
+    tailIndices = null;
+    tailSendNanos = null;
+    tailCount = 0;
   }
 
   /** After their spans are exported: the batch holds no sampled record any more. */

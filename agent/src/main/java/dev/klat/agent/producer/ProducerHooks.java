@@ -267,12 +267,13 @@ public final class ProducerHooks {
 
   /**
    * At {@code ProducerBatch.completeFutureAndFireCallbacks} entry: takes A, once for the whole
-   * batch, and records every record's latencies (or failures). {@code recordExceptions} is null on
-   * success, else a {@code RuntimeException} (2.8) or a {@code Function<Integer, RuntimeException>}
-   * from a record's index (3.0 on).
+   * batch, records every record's latencies (or failures) and flags its tail records. {@code
+   * baseOffset} is the offset of the batch's first record (-1 when unknown, {@code acks=0}); {@code
+   * recordExceptions} is null on success, else a {@code RuntimeException} (2.8) or a {@code
+   * Function<Integer, RuntimeException>} from a record's index (3.0 on).
    */
   public static void onCompletionStart(
-      Object batch, long logAppendTime, Object recordExceptions, int recordCount) {
+      Object batch, long baseOffset, long logAppendTime, Object recordExceptions, int recordCount) {
     try {
       AgentRuntime runtime = AgentRuntime.get();
       if (runtime == null) {
@@ -285,6 +286,7 @@ public final class ProducerHooks {
       }
       BatchTiming timing = (BatchTiming) state;
       timing.ackNanos = ackNanos;
+      timing.baseOffset = baseOffset;
       timing.logAppendTime = logAppendTime;
       timing.completedRecordCount = recordCount;
       if (timing.instruments != null && timing.appended > 0) {
@@ -299,7 +301,7 @@ public final class ProducerHooks {
   /**
    * At each normal return of {@code ProducerBatch.completeFutureAndFireCallbacks}, when every
    * record's future is done and the application's callbacks have run: exports the spans of the
-   * batch's sampled records.
+   * batch's sampled records and of its tail records, outside the accumulator's lock.
    */
   public static void onCompletionEnd(Object batch) {
     try {
@@ -308,14 +310,20 @@ public final class ProducerHooks {
         return;
       }
       BatchTiming timing = (BatchTiming) state;
-      if (timing.sampledCount == 0) {
+      if (timing.sampledCount == 0 && timing.tailCount == 0) {
         return;
       }
       AgentRuntime runtime = AgentRuntime.get();
       if (runtime != null) {
-        ProducerSpans.exportBatch(runtime, batch, timing);
+        if (timing.sampledCount > 0) {
+          ProducerSpans.exportBatch(runtime, batch, timing);
+        }
+        if (timing.tailCount > 0) {
+          ProducerSpans.exportTail(runtime, batch, timing);
+        }
       }
       timing.clearSampled();
+      timing.clearTail();
     } catch (Throwable t) {
       warn("producer-completion", t);
     }

@@ -81,10 +81,11 @@ public final class ProducerInstrumentation {
                     .atEnter()
                     .passing(
                         Value.self(),
+                        Value.argument(0),
                         Value.argument(1),
                         Value.argument(2),
                         Value.field("recordCount"))
-                    .calling(HOOKS, "onCompletionStart", "(" + OBJECT + "J" + OBJECT + "I)V")
+                    .calling(HOOKS, "onCompletionStart", "(" + OBJECT + "JJ" + OBJECT + "I)V")
                     .build(),
                 completeFutureAndFireCallbacks()
                     .atExit()
@@ -123,8 +124,9 @@ public final class ProducerInstrumentation {
                     .build())));
   }
 
-  // Enter and exit hooks must match the same method. Its third argument is a RuntimeException in
-  // 2.8 and a Function from 3.0.
+  // Enter and exit hooks must match the same method. Its arguments are the base offset, the log
+  // append time and the failure: a RuntimeException in 2.8, a Function from 3.0 (checked with javap
+  // on 2.8.2, 3.1.2, 3.6.2, 3.9.2, 4.3.1 and 4.4.0: (long, long, ...) in each).
   private static Hook.Builder completeFutureAndFireCallbacks() {
     return Hook.on(
             "ProducerBatch.completeFutureAndFireCallbacks", BATCH, "completeFutureAndFireCallbacks")

@@ -3,6 +3,8 @@ package dev.klat.agent.producer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.PartitionIds;
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.export.TraceIds;
+import dev.klat.agent.tail.TailSpans;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.SpanAttributes;
@@ -72,25 +74,12 @@ final class ProducerSpans {
       Object batch,
       BatchTiming timing,
       long ackNanos) {
-    ProducerState producer = tracker.producer;
     SpanRecord span =
         new SpanRecord(MAX_ATTRIBUTES, MAX_STRING_ATTRIBUTES)
             .setTraceId(tracker.traceIdHigh, tracker.traceIdLow)
             .setSpanId(tracker.spanId)
-            .setParentSpanId(tracker.parentSpanId)
-            .setKind(SpanRecord.KIND_PRODUCER)
-            .setName(spanName(producer, tracker.topic))
-            .setStartEpochNanos(runtime.time.epochNanosAt(tracker.sendNanos))
-            .setEndEpochNanos(runtime.time.epochNanosAt(ackNanos));
-    span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
-    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, tracker.topic);
-    span.put(SpanAttributes.MESSAGING_CLIENT_ID, producer.clientId);
-    span.put(SpanAttributes.PRODUCER_ACKS, producer.acks);
-    span.put(SpanAttributes.BATCH_COMPRESSION, producer.compression);
-    putIfKnown(span, EvidenceAttributes.PRODUCER_LINGER_MS, producer.lingerMs);
-    putIfKnown(span, EvidenceAttributes.PRODUCER_BATCH_SIZE, producer.batchSizeBytes);
-    putIfKnown(span, EvidenceAttributes.PRODUCER_BUFFER_MEMORY, producer.bufferMemoryBytes);
-    putIfKnown(span, EvidenceAttributes.PRODUCER_MAX_IN_FLIGHT, producer.maxInFlight);
+            .setParentSpanId(tracker.parentSpanId);
+    putRecord(runtime, span, tracker.producer, tracker.topic, tracker.sendNanos, ackNanos);
     if (tracker.appendedNanos != Long.MIN_VALUE) {
       span.put(
           EvidenceAttributes.PRODUCER_APPEND_WAIT_NS,
@@ -99,10 +88,113 @@ final class ProducerSpans {
         span.put(EvidenceAttributes.PRODUCER_METADATA_WAIT_MS, tracker.metadataWaitMs);
       }
     }
+    putBatch(runtime, span, batch, timing);
+    putMetadata(span, metadata, timing);
+    if (exception != null) {
+      span.setError(exception.getClass().getSimpleName() + ": " + exception.getMessage());
+      span.put(SpanAttributes.ERROR_TYPE, exception.getClass().getName());
+    }
+    return span;
+  }
+
+  /**
+   * At the end of a batch's completion, outside the accumulator's lock: the tail spans of the
+   * batch's records that were flagged and kept by the producer's fair cap.
+   */
+  static void exportTail(AgentRuntime runtime, Object batch, BatchTiming timing) {
+    TopicInstruments instruments = timing.instruments;
+    if (instruments == null || instruments.producer == null) {
+      return;
+    }
+    for (int k = 0; k < timing.tailCount; k++) {
+      SpanRecord span = tailSpan(runtime, batch, timing, k);
+      if (span != null) {
+        runtime.exportTail(span);
+      }
+    }
+  }
+
+  /**
+   * The tail span of the batch's {@code k}-th tail record: the sampled span's shape (without the
+   * append wait, which only sampled records measure), its offset the batch's base offset plus its
+   * index, and what {@link TailSpans#mark} adds; null when the batch's partition cannot be read.
+   */
+  static SpanRecord tailSpan(AgentRuntime runtime, Object batch, BatchTiming timing, int k) {
+    TopicInstruments instruments = timing.instruments;
+    int index = timing.tailIndices[k];
+    // The record's future, done by now, has the record's timestamp; its offset is the batch's base
+    // offset plus the record's index, as Kafka computes it, which serves when the future cannot be
+    // read.
+    RecordMetadata metadata = metadataOf(BatchRecordFutures.futureAt(batch, index));
+    long offset =
+        metadata != null && metadata.hasOffset() ? metadata.offset() : timing.baseOffset + index;
+    int partition = metadata != null ? metadata.partition() : BatchRecordFutures.partitionOf(batch);
+    SpanRecord span =
+        new SpanRecord(MAX_ATTRIBUTES + 2, MAX_STRING_ATTRIBUTES + 1)
+            .setSpanId(TraceIds.randomNonZeroLong());
+    TailSpans.mark(span, instruments.topicHash, partition, offset, timing.tailThresholdNanos);
+    putRecord(
+        runtime,
+        span,
+        instruments.producer,
+        instruments.topic,
+        timing.tailSendNanos[k],
+        timing.ackNanos);
+    putBatch(runtime, span, batch, timing);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, PartitionIds.of(partition));
+    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, offset);
+    putMetadata(span, metadata, timing);
+    return span;
+  }
+
+  private static RecordMetadata metadataOf(Future<?> future) {
+    if (future == null || !future.isDone()) {
+      return null;
+    }
+    try {
+      Object value = future.get();
+      return value instanceof RecordMetadata ? (RecordMetadata) value : null;
+    } catch (ExecutionException failed) {
+      return null;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** The record's instants and the producer's settings. */
+  private static void putRecord(
+      AgentRuntime runtime,
+      SpanRecord span,
+      ProducerState producer,
+      String topic,
+      long sendNanos,
+      long ackNanos) {
+    span.setKind(SpanRecord.KIND_PRODUCER)
+        .setName(spanName(producer, topic))
+        .setStartEpochNanos(runtime.time.epochNanosAt(sendNanos))
+        .setEndEpochNanos(runtime.time.epochNanosAt(ackNanos));
+    span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
+    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, topic);
+    span.put(SpanAttributes.MESSAGING_CLIENT_ID, producer.clientId);
+    span.put(SpanAttributes.PRODUCER_ACKS, producer.acks);
+    span.put(SpanAttributes.BATCH_COMPRESSION, producer.compression);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_LINGER_MS, producer.lingerMs);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_BATCH_SIZE, producer.batchSizeBytes);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_BUFFER_MEMORY, producer.bufferMemoryBytes);
+    putIfKnown(span, EvidenceAttributes.PRODUCER_MAX_IN_FLIGHT, producer.maxInFlight);
     span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
     span.put(SpanAttributes.SEND_TIME, span.startEpochNanos());
     span.put(SpanAttributes.ACK_TIME, span.endEpochNanos());
-    if (timing != null && timing.drains > 0) {
+  }
+
+  /** The batch's drains, attempts, retry error, leader, request, records and bytes. */
+  private static void putBatch(
+      AgentRuntime runtime, SpanRecord span, Object batch, BatchTiming timing) {
+    if (timing == null) {
+      return;
+    }
+    if (timing.drains > 0) {
       span.put(SpanAttributes.DRAIN_FIRST_TIME, runtime.time.epochNanosAt(timing.firstDrainNanos));
       span.put(SpanAttributes.DRAIN_TIME, runtime.time.epochNanosAt(timing.lastDrainNanos));
       span.put(SpanAttributes.PRODUCER_ATTEMPTS, timing.drains);
@@ -115,35 +207,32 @@ final class ProducerSpans {
       putIfKnown(span, EvidenceAttributes.PRODUCER_REQUEST_BATCHES, timing.requestBatches);
       putIfKnown(span, EvidenceAttributes.PRODUCER_REQUEST_IN_FLIGHT, timing.requestInFlightBefore);
     }
-    boolean logAppendTime = timing != null && timing.logAppendTime >= 0;
-    if (timing != null) {
-      if (timing.completedRecordCount >= 0) {
-        span.put(SpanAttributes.BATCH_RECORD_COUNT, timing.completedRecordCount);
-      }
-      if (batch instanceof ProducerBatch) {
-        span.put(SpanAttributes.BATCH_SIZE_BYTES, ((ProducerBatch) batch).estimatedSizeInBytes());
-      }
-      if (logAppendTime) {
-        span.put(SpanAttributes.RECORD_TIMESTAMP_MS, timing.logAppendTime);
-        span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "LogAppendTime");
-      }
+    if (timing.completedRecordCount >= 0) {
+      span.put(SpanAttributes.BATCH_RECORD_COUNT, timing.completedRecordCount);
     }
-    if (metadata != null) {
-      span.put(
-          SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, PartitionIds.of(metadata.partition()));
-      if (metadata.hasOffset()) {
-        span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, metadata.offset());
-      }
-      if (!logAppendTime) {
-        span.put(SpanAttributes.RECORD_TIMESTAMP_MS, metadata.timestamp());
-        span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "CreateTime");
-      }
+    if (batch instanceof ProducerBatch) {
+      span.put(SpanAttributes.BATCH_SIZE_BYTES, ((ProducerBatch) batch).estimatedSizeInBytes());
     }
-    if (exception != null) {
-      span.setError(exception.getClass().getSimpleName() + ": " + exception.getMessage());
-      span.put(SpanAttributes.ERROR_TYPE, exception.getClass().getName());
+    if (timing.logAppendTime >= 0) {
+      span.put(SpanAttributes.RECORD_TIMESTAMP_MS, timing.logAppendTime);
+      span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "LogAppendTime");
     }
-    return span;
+  }
+
+  /** The record's partition, offset and (unless the batch's is a log append time) timestamp. */
+  private static void putMetadata(SpanRecord span, RecordMetadata metadata, BatchTiming timing) {
+    if (metadata == null) {
+      return;
+    }
+    span.put(
+        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, PartitionIds.of(metadata.partition()));
+    if (metadata.hasOffset()) {
+      span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, metadata.offset());
+    }
+    if (timing == null || timing.logAppendTime < 0) {
+      span.put(SpanAttributes.RECORD_TIMESTAMP_MS, metadata.timestamp());
+      span.put(SpanAttributes.RECORD_TIMESTAMP_TYPE, "CreateTime");
+    }
   }
 
   /** {@code "send " + topic}, made once per run of spans of the same topic. */

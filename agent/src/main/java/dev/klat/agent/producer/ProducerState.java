@@ -2,6 +2,7 @@ package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.micrometer.MicrometerBridge;
+import dev.klat.agent.tail.TailAdmission;
 import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -31,6 +32,10 @@ final class ProducerState {
   final long maxInFlight;
 
   final SampleRateLimiter sampleRateLimiter;
+
+  /** This producer's fair cap on tail spans ({@code klat.tail.max-per-second}). */
+  final TailAdmission tailAdmission;
+
   private final AgentRuntime runtime;
   // Null unless klat.micrometer.enabled and the producer's loader sees Micrometer.
   private final MicrometerBridge micrometer;
@@ -65,6 +70,7 @@ final class ProducerState {
         configLong(producerConfig, ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION);
     this.sampleRateLimiter =
         new SampleRateLimiter(runtime.maxSampledPerSecond, runtime.time.nanoTime());
+    this.tailAdmission = runtime.newTailAdmission();
     this.apiVersions = apiVersions;
     this.maxUsableProduceMagic = findMaxUsableProduceMagic(apiVersions);
   }
@@ -82,10 +88,7 @@ final class ProducerState {
     }
     if (cached == null) {
       // Excluded topics are cached as FALSE, so that they cost one lookup and nothing else.
-      Object created =
-          runtime.topicFilter.accepts(topic)
-              ? new TopicInstruments(topic, clientId, runtime.metrics(), micrometer)
-              : Boolean.FALSE;
+      Object created = runtime.topicFilter.accepts(topic) ? newInstruments(topic) : Boolean.FALSE;
       Object raced = instrumentsByTopic.putIfAbsent(topic, created);
       cached = raced != null ? raced : created;
     }
@@ -97,9 +100,22 @@ final class ProducerState {
     return null;
   }
 
+  private TopicInstruments newInstruments(String topic) {
+    return new TopicInstruments(
+        topic,
+        clientId,
+        runtime.metrics(),
+        micrometer,
+        this,
+        runtime.tailThresholds,
+        tailAdmission);
+  }
+
   private TopicInstruments overflowInstruments() {
     TopicInstruments shared = overflow;
     if (shared == null) {
+      // Without tail capture: its records' topics are not its name, and a tail span's identity
+      // (its trace id) is derived from the record's own topic.
       shared = new TopicInstruments(OVERFLOW_TOPIC, clientId, runtime.metrics(), micrometer);
       overflow = shared;
     }

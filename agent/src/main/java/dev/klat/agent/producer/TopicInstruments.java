@@ -5,7 +5,11 @@ import dev.klat.agent.metrics.LatencyHistogram;
 import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agent.micrometer.MicrometerBridge;
 import dev.klat.agent.micrometer.MicrometerTimer;
+import dev.klat.agent.tail.TailAdmission;
+import dev.klat.agent.tail.TailThreshold;
+import dev.klat.agent.tail.TailThresholds;
 import dev.klat.model.MetricDef;
+import dev.klat.model.TailTraceIds;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -23,6 +27,25 @@ final class TopicInstruments {
   final MicrometerTimer produceLatencyTimer;
 
   final MicrometerTimer producerLatencyTimer;
+
+  /**
+   * The topic's tail threshold for {@code A - S}: {@link TailThreshold#NEVER} when tail capture is
+   * off, or for instruments made without a producer.
+   */
+  final TailThreshold tailThreshold;
+
+  /** Records flagged above {@link #tailThreshold}; null while tail capture is off. */
+  final Counter tailFlagged;
+
+  /** The producer's fair cap on tail spans, shared by its topics; null while off. */
+  final TailAdmission tailAdmission;
+
+  /** {@link TailTraceIds#topicHash} of the topic, for tail spans' trace ids. */
+  final long topicHash;
+
+  /** The producer, for its settings on tail spans; null for instruments made without one. */
+  final ProducerState producer;
+
   private final String clientId;
   private final MetricsRegistry registry;
   // Failures are rare and their reasons few: a map lookup there costs nothing that matters.
@@ -36,6 +59,21 @@ final class TopicInstruments {
   /** With {@code micrometer} null when the histograms are not mirrored into Micrometer. */
   TopicInstruments(
       String topic, String clientId, MetricsRegistry registry, MicrometerBridge micrometer) {
+    this(topic, clientId, registry, micrometer, null, null, null);
+  }
+
+  /**
+   * A producer's instruments with tail capture: {@code thresholds} and {@code admission} null (or
+   * thresholds off) leave it off.
+   */
+  TopicInstruments(
+      String topic,
+      String clientId,
+      MetricsRegistry registry,
+      MicrometerBridge micrometer,
+      ProducerState owner,
+      TailThresholds thresholds,
+      TailAdmission admission) {
     this.topic = topic;
     this.clientId = clientId;
     this.registry = registry;
@@ -45,11 +83,19 @@ final class TopicInstruments {
         micrometer == null
             ? null
             : micrometer.timer(MetricDef.PRODUCER_PRODUCE_LATENCY, topic, clientId);
-    MicrometerTimer producer =
+    MicrometerTimer producerTimer =
         produce == null ? null : micrometer.timer(MetricDef.PRODUCER_LATENCY, topic, clientId);
     // Both or neither, so that the ack path checks one of them.
-    this.produceLatencyTimer = producer == null ? null : produce;
-    this.producerLatencyTimer = producer;
+    this.produceLatencyTimer = producerTimer == null ? null : produce;
+    this.producerLatencyTimer = producerTimer;
+    this.producer = owner;
+    this.topicHash = TailTraceIds.topicHash(topic);
+    boolean tail = owner != null && thresholds != null && thresholds.enabled() && admission != null;
+    this.tailThreshold =
+        tail ? thresholds.forProducer(topic, producerLatency) : TailThreshold.NEVER;
+    this.tailFlagged =
+        tail ? registry.counter(MetricDef.PRODUCER_TAIL_RECORDS_FLAGGED, topic, clientId) : null;
+    this.tailAdmission = tail ? admission : null;
   }
 
   void countFailure(Exception exception, long records) {

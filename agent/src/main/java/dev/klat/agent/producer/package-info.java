@@ -1,5 +1,6 @@
 /**
  * Producer instrumentation: the instants S, D and A of every record, headers and spans for sampled
- * ones, and the every-record histograms.
+ * ones, tail spans for unsampled records whose {@code A - S} was above the topic's tail threshold,
+ * and the every-record histograms.
  */
 package dev.klat.agent.producer;

@@ -33,7 +33,8 @@ public final class RecentP99 {
   /** A slot's length in seconds. */
   static final int SLOT_SECONDS = 5;
 
-  static final long SLOT_NANOS = SLOT_SECONDS * 1_000_000_000L;
+  /** A slot's length in nanoseconds: an {@code auto} threshold moves at most this often. */
+  public static final long SLOT_NANOS = SLOT_SECONDS * 1_000_000_000L;
 
   /** Below this many records in the window there is no p99: {@link Long#MAX_VALUE}. */
   public static final int MIN_RECORDS = 500;

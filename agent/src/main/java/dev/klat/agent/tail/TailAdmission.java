@@ -34,18 +34,17 @@ public final class TailAdmission {
   private final Counter dropped;
   private final DoubleSupplier random;
   private final AtomicReference<Second> current;
-  private final AtomicLong droppedTotal = new AtomicLong();
 
   /**
    * @param maxPerSecond {@code klat.tail.max-per-second}; 0 keeps nothing (every flagged record is
    *     counted dropped)
-   * @param dropped where the records not kept are counted too ({@code
-   *     klat.agent.tail.spans.dropped{reason=cap}}); null for none
+   * @param dropped where the records not kept are counted ({@code
+   *     klat.agent.tail.spans.dropped{reason=cap}}); null for a counter of its own
    * @param random uniform in [0, 1); null for {@link ThreadLocalRandom}
    */
   public TailAdmission(int maxPerSecond, Counter dropped, DoubleSupplier random) {
     this.maxPerSecond = Math.max(0, maxPerSecond);
-    this.dropped = dropped;
+    this.dropped = dropped != null ? dropped : new Counter();
     this.random = random != null ? random : Uniform.INSTANCE;
     this.current = new AtomicReference<Second>(new Second(Long.MIN_VALUE, 0));
   }
@@ -103,16 +102,15 @@ public final class TailAdmission {
   }
 
   private boolean drop() {
-    droppedTotal.incrementAndGet();
-    if (dropped != null) {
-      dropped.increment();
-    }
+    dropped.increment();
     return false;
   }
 
-  /** How many flagged records were not kept. */
+  /**
+   * How many flagged records were not kept (with a shared counter: by every admission using it).
+   */
   public long droppedCount() {
-    return droppedTotal.get();
+    return dropped.value();
   }
 
   /** {@code klat.tail.max-per-second}. */

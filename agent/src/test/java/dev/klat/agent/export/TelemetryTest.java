@@ -125,6 +125,64 @@ class TelemetryTest {
   }
 
   @Test
+  void tailSpansHaveTheirOwnShareOfTheQueueAndAreCountedApart() throws Exception {
+    // Not started: the queues fill without the exporter taking from them.
+    Telemetry telemetry =
+        new Telemetry(
+            settings().spanQueueCapacity(8).build(),
+            warnings::add,
+            dev.klat.agentcore.clock.TimeSource.SYSTEM,
+            () -> 0.5);
+    started.add(telemetry);
+    for (int i = 0; i < 8; i++) {
+      assertThat(telemetry.offer(span(i))).isTrue();
+    }
+    // The sampled queue is full; the tail spans' share (8 / 4) is still free, and vice versa.
+    assertThat(telemetry.offerTail(span(100))).isTrue();
+    assertThat(telemetry.offerTail(span(101))).isTrue();
+    assertThat(telemetry.offerTail(span(102))).isFalse();
+    assertThat(telemetry.offer(span(9))).isFalse();
+    assertThat(telemetry.queuedSpans()).isEqualTo(8);
+    assertThat(telemetry.queuedTailSpans()).isEqualTo(2);
+    assertThat(telemetry.droppedSpans()).isEqualTo(1);
+    assertThat(tailCounter("queue_full")).isEqualTo(1);
+
+    telemetry.startThread();
+    List<Span> received = new ArrayList<>();
+    while (received.size() < 10) {
+      TestCollector.Received request = collector.nextTraces(5000);
+      assertThat(request).as("trace request").isNotNull();
+      received.addAll(request.traces().getResourceSpans(0).getScopeSpans(0).getSpansList());
+    }
+    await(() -> telemetry.exportedSpans() == 10);
+    assertThat(telemetry.metrics().counter(MetricDef.AGENT_TAIL_SPANS_EXPORTED).value())
+        .isEqualTo(2);
+    assertThat(tailCounter("export_failed")).isZero();
+  }
+
+  private long tailCounter(String reason) {
+    return started
+        .get(started.size() - 1)
+        .metrics()
+        .counter(MetricDef.AGENT_TAIL_SPANS_DROPPED, reason)
+        .value();
+  }
+
+  @Test
+  void runsItsPeriodicTaskOnTheExporterThread() throws Exception {
+    Telemetry telemetry = start(settings().build());
+    CountDownLatch ran = new CountDownLatch(2);
+    List<Thread> threads = new CopyOnWriteArrayList<>();
+    telemetry.runEverySecond(
+        () -> {
+          threads.add(Thread.currentThread());
+          ran.countDown();
+        });
+    assertThat(ran.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(threads).allMatch(t -> t == telemetry.exporterThread());
+  }
+
+  @Test
   void aFullBatchIsSentBeforeTheFlushInterval() throws Exception {
     Telemetry telemetry =
         start(settings().spanFlushIntervalMillis(60_000).maxSpansPerRequest(5).build());

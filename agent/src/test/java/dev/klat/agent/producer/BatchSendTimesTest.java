@@ -106,7 +106,7 @@ class BatchSendTimesTest {
     nowNanos = 16_000 * MS;
     ProducerHooks.onDrained(batch);
     nowNanos = 16_010 * MS;
-    ProducerHooks.onCompletionStart(batch, -1L, null, sendNanos.length);
+    ProducerHooks.onCompletionStart(batch, 0L, -1L, null, sendNanos.length);
 
     LatencyHistogram producerLatency =
         runtime.metrics().histogram(MetricDef.PRODUCER_LATENCY, "t", "client");
@@ -176,7 +176,7 @@ class BatchSendTimesTest {
       ProducerHooks.onAppended(new CompletableFuture<RecordMetadata>(), batch);
       // partitionsFor() waits outside any send(): no record's wait.
       ProducerHooks.onMetadataWaited(50);
-      ProducerHooks.onCompletionStart(batch, -1L, null, 2);
+      ProducerHooks.onCompletionStart(batch, 0L, -1L, null, 2);
       BatchTiming timing = (BatchTiming) batch.klat$state();
 
       SpanRecord waitedSpan = ProducerSpans.acknowledged(runtime, waited, batch, timing, 0);
@@ -225,7 +225,7 @@ class BatchSendTimesTest {
     RecordTracker sampled = SendContext.current().sampled;
     ProducerHooks.onAppended(future, batch);
     nowNanos = 130 * MS;
-    ProducerHooks.onCompletionStart(batch, -1L, null, 1);
+    ProducerHooks.onCompletionStart(batch, 0L, -1L, null, 1);
     BatchTiming timing = (BatchTiming) batch.klat$state();
     future.complete(new RecordMetadata(new TopicPartition("t", 2), 40L, 0, 1234L, 1, 1));
 
@@ -315,7 +315,7 @@ class BatchSendTimesTest {
 
   private void complete(TestStateHolder batch, int records) {
     ProducerHooks.onDrained(batch);
-    ProducerHooks.onCompletionStart(batch, -1L, null, records);
+    ProducerHooks.onCompletionStart(batch, 0L, -1L, null, records);
     ProducerHooks.onCompletionEnd(batch);
   }
 }

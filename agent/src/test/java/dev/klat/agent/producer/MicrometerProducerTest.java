@@ -84,7 +84,7 @@ class MicrometerProducerTest {
     time.advanceMillis(5);
     ProducerHooks.onDrained(batch);
     time.advanceMillis(ackAfterMillis - 5);
-    ProducerHooks.onCompletionStart(batch, -1L, null, records);
+    ProducerHooks.onCompletionStart(batch, 0L, -1L, null, records);
     ProducerHooks.onCompletionEnd(batch);
   }
 }

@@ -49,7 +49,7 @@ class ProducerHooksCostTest {
             ProducerHooks.onSendReturn(future);
           }
           ProducerHooks.onDrained(batch);
-          ProducerHooks.onCompletionStart(batch, -1L, null, BATCH_RECORDS);
+          ProducerHooks.onCompletionStart(batch, 0L, -1L, null, BATCH_RECORDS);
           ProducerHooks.onCompletionEnd(batch);
         }
         long records = (long) batches * BATCH_RECORDS;

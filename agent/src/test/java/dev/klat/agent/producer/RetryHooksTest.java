@@ -100,7 +100,7 @@ class RetryHooksTest {
 
   private SpanRecord complete(AgentRuntime runtime, TestStateHolder batch, RecordTracker sampled) {
     nowNanos = 400 * MS;
-    ProducerHooks.onCompletionStart(batch, -1L, null, 1);
+    ProducerHooks.onCompletionStart(batch, 0L, -1L, null, 1);
     BatchTiming timing = (BatchTiming) batch.klat$state();
     ((CompletableFuture<RecordMetadata>) sampled.future)
         .complete(new RecordMetadata(new TopicPartition("t", 0), 7L, 0, 1234L, 1, 1));

@@ -99,7 +99,7 @@ public class ProducerCycleBenchmark {
     }
     System.arraycopy(buffers, batchIndex * BATCH_BYTES, request, 0, BATCH_BYTES);
     if (hooks) {
-      ProducerHooks.onCompletionStart(oldest, -1L, null, RECORDS_PER_BATCH);
+      ProducerHooks.onCompletionStart(oldest, 0L, -1L, null, RECORDS_PER_BATCH);
       ProducerHooks.onCompletionEnd(oldest);
     }
     oldest.klat$state(null);

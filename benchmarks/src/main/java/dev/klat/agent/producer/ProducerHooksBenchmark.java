@@ -149,7 +149,7 @@ public class ProducerHooksBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH_RECORDS)
   public void ackPerRecord(CompletingBatch completing) {
-    ProducerHooks.onCompletionStart(completing.batch, -1L, null, BATCH_RECORDS);
+    ProducerHooks.onCompletionStart(completing.batch, 0L, -1L, null, BATCH_RECORDS);
     ProducerHooks.onCompletionEnd(completing.batch);
   }
 

@@ -39,7 +39,10 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@link #pollWithOneFlaggedRecord()}: the same poll with its last record 5 s old, above the
  *       tail threshold and admitted (the cap, 100,000 a second, is above the polls a second): 500
  *       times its excess over {@link #pollWithHooks()} is what one flagged record costs, its tail
- *       span built and offered to the export queue.
+ *       span built and offered to the export queue; lost in the big poll's noise, hence
+ *   <li>{@link #smallPoll()} and {@link #smallPollWithOneFlaggedRecord()}: polls of 10 records, the
+ *       second with its last one flagged, reported per poll, from 32 consumers in turn so that each
+ *       one's fair cap keeps every flagged record: the difference is a kept flagged record's cost.
  * </ul>
  *
  * <p>{@link #tail}: {@code off} is {@code klat.tail.enabled=false}; {@code on} is tail capture with
@@ -69,12 +72,21 @@ public class ConsumerHooksBenchmark {
 
   private TimestampType timestampType;
 
+  // The small polls: 10 records, from 32 consumers in turn, reported per poll.
+  private static final int SMALL_POLL_RECORDS = 10;
+  private static final int SMALL_POLL_CONSUMERS = 32;
+
   private final TestStateHolder consumer = new TestStateHolder();
+  private final TestStateHolder[] smallPollConsumers = new TestStateHolder[SMALL_POLL_CONSUMERS];
+  private int next;
   private final TopicPartition partition = new TopicPartition("bench", 0);
   private long offset;
 
   @Setup
   public void setUp() {
+    for (int i = 0; i < SMALL_POLL_CONSUMERS; i++) {
+      smallPollConsumers[i] = new TestStateHolder();
+    }
     timestampType =
         "LogAppendTime".equals(timestamps)
             ? TimestampType.LOG_APPEND_TIME
@@ -106,10 +118,31 @@ public class ConsumerHooksBenchmark {
   @Benchmark
   @OperationsPerInvocation(RECORDS_PER_POLL)
   public List<ConsumerRecord<byte[], byte[]>> pollWithOneFlaggedRecord() {
-    return poll(true, true);
+    return poll(consumer, RECORDS_PER_POLL, true, true);
+  }
+
+  @Benchmark
+  public List<ConsumerRecord<byte[], byte[]>> smallPoll() {
+    return poll(nextConsumer(), SMALL_POLL_RECORDS, true, false);
+  }
+
+  @Benchmark
+  public List<ConsumerRecord<byte[], byte[]>> smallPollWithOneFlaggedRecord() {
+    return poll(nextConsumer(), SMALL_POLL_RECORDS, true, true);
+  }
+
+  // Consumers in turn: each one's fair cap then admits every flagged record of the small polls.
+  private TestStateHolder nextConsumer() {
+    next = (next + 1) % SMALL_POLL_CONSUMERS;
+    return smallPollConsumers[next];
   }
 
   private List<ConsumerRecord<byte[], byte[]>> poll(boolean hooks, boolean lastFlagged) {
+    return poll(consumer, RECORDS_PER_POLL, hooks, lastFlagged);
+  }
+
+  private List<ConsumerRecord<byte[], byte[]>> poll(
+      TestStateHolder consumer, int count, boolean hooks, boolean lastFlagged) {
     TestStateHolder request = new TestStateHolder();
     TestStateHolder completedFetch = new TestStateHolder();
     if (hooks) {
@@ -120,18 +153,18 @@ public class ConsumerHooksBenchmark {
       ConsumerHooks.onPollEnter(consumer);
     }
     long nowMillis = System.currentTimeMillis();
-    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(RECORDS_PER_POLL);
-    for (int i = 0; i < RECORDS_PER_POLL; i++) {
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
       ConsumerRecord<byte[], byte[]> record =
           new ConsumerRecord<>(
               "bench",
               0,
               offset++,
-              lastFlagged && i == RECORDS_PER_POLL - 1
+              lastFlagged && i == count - 1
                   ? nowMillis - FLAGGED_AGE_MILLIS
                   : nowMillis
                       - TIMESTAMP_SPREAD_MILLIS
-                      + (long) i * TIMESTAMP_SPREAD_MILLIS / RECORDS_PER_POLL,
+                      + (long) i * TIMESTAMP_SPREAD_MILLIS / count,
               timestampType,
               0,
               100,

@@ -211,18 +211,24 @@ final class PollContext {
         headerStartEpochNanos = java.util.Arrays.copyOf(headerStartEpochNanos, 2 * headerCount);
       }
       headerIndexes[headerCount++] = parsedRecords;
-    } else if (record.timestampType() == TimestampType.CREATE_TIME) {
-      long timestamp = record.timestamp();
-      if (timestamp >= 0L) {
-        if (startCount == e2eStartEpochNanos.length) {
-          e2eStartEpochNanos = java.util.Arrays.copyOf(e2eStartEpochNanos, 2 * startCount);
+    } else {
+      TimestampType type = record.timestampType();
+      if (type == TimestampType.CREATE_TIME) {
+        long timestamp = record.timestamp();
+        if (timestamp >= 0L) {
+          if (startCount == e2eStartEpochNanos.length) {
+            e2eStartEpochNanos = java.util.Arrays.copyOf(e2eStartEpochNanos, 2 * startCount);
+          }
+          e2eStartEpochNanos[startCount++] = timestamp * NANOS_PER_MILLI;
         }
-        e2eStartEpochNanos[startCount++] = timestamp * NANOS_PER_MILLI;
-      }
-    } else if (notesAppendTimes && record.timestampType() == TimestampType.LOG_APPEND_TIME) {
-      long timestamp = record.timestamp();
-      if (timestamp >= 0L) {
-        addAppendTime(timestamp * NANOS_PER_MILLI);
+      } else if (type == TimestampType.LOG_APPEND_TIME && notesAppendTimes) {
+        long timestamp = record.timestamp();
+        if (timestamp >= 0L) {
+          if (appendCount == appendEpochNanos.length) {
+            appendEpochNanos = java.util.Arrays.copyOf(appendEpochNanos, 2 * appendCount);
+          }
+          appendEpochNanos[appendCount++] = timestamp * NANOS_PER_MILLI;
+        }
       }
     }
     parsedRecords++;

@@ -81,6 +81,11 @@ public final class TestRuntime {
     return runtime;
   }
 
+  /** Makes {@code runtime}, installed before, the one the hooks see again. */
+  public static void reinstall(AgentRuntime runtime) {
+    AgentRuntime.set(runtime);
+  }
+
   /** Removes the runtime, so that hooks do nothing again. */
   public static void uninstall() {
     AgentRuntime.set(null);

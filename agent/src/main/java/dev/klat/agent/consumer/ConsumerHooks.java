@@ -58,6 +58,7 @@ public final class ConsumerHooks {
         PollContext context = PollContext.get();
         context.clear();
         context.polling = true;
+        context.notesAppendTimes = runtime.tailEnabled;
         context.pollEnterNanos = runtime.time.nanoTime();
       }
     } catch (Throwable t) {
@@ -71,8 +72,9 @@ public final class ConsumerHooks {
    *
    * <p>Two passes, so that {@code P} is when {@code poll()} really returns to the application: the
    * first reads the records' headers and builds the spans of sampled records (the costly part),
-   * then {@code P} is taken, then the second records the histograms and finishes the spans, which
-   * takes a few atomic additions per record.
+   * then {@code P} is taken, then the second records the histograms, flags the tail records ({@link
+   * ConsumerTail}: one comparison per record, a span only for the few admitted) and finishes the
+   * spans, which takes a few atomic additions per record.
    */
   public static void onPollReturn(Object returned, Object consumer) {
     onPollExit(consumer, returned);
@@ -101,6 +103,7 @@ public final class ConsumerHooks {
       long pollEpochNanos = runtime.time.epochNanosAt(pollNanos);
       for (int i = 0; i < context.size; i++) {
         PollReport.reportList(state, context, i, pollNanos, pollEpochNanos);
+        ConsumerTail.flagList(runtime, state, context, i, pollNanos, pollEpochNanos);
       }
       // What the application did between polls, for the sampled records' diagnosis: per poll.
       long gapNanos =
@@ -123,7 +126,12 @@ public final class ConsumerHooks {
         if (span.startEpochNanos() == 0L) {
           span.setStartEpochNanos(pollEpochNanos);
         }
-        runtime.export(span.setEndEpochNanos(pollEpochNanos));
+        span.setEndEpochNanos(pollEpochNanos);
+        if (context.spanIsTail[i]) {
+          runtime.exportTail(span);
+        } else {
+          runtime.export(span);
+        }
       }
     } catch (Throwable t) {
       warn("consumer-poll", t);
@@ -300,8 +308,10 @@ public final class ConsumerHooks {
    * First pass over one list: resolves its instruments, and notes where the end-to-end latency of
    * each of its records starts ({@code S} of a valid header, else a {@code CreateTime} timestamp),
    * exporting nothing yet. A list noted as its records were parsed only has its records with a klat
-   * timing header left to read; any other list is read whole, its starts appended to {@code
-   * context.e2eStartEpochNanos}.
+   * timing header left to read; any other list is read whole, the same way {@link
+   * PollContext#noteParsed} notes records: starts of records without a klat header appended to
+   * {@code context.e2eStartEpochNanos} (and their {@code LogAppendTime} timestamps to {@code
+   * context.appendEpochNanos}), records with one noted by their index.
    */
   private static void readList(
       AgentRuntime runtime, ConsumerState state, PollContext context, int index) {
@@ -325,36 +335,61 @@ public final class ConsumerHooks {
         ConsumerRecord<?, ?> record =
             position < count ? (ConsumerRecord<?, ?>) records.get(position) : null;
         context.headerStartEpochNanos[k] =
-            record == null ? NO_START : e2eStart(runtime, state, context, index, record);
+            record == null
+                ? NO_START
+                : headerRecordStart(
+                    runtime,
+                    state,
+                    context,
+                    index,
+                    record,
+                    record.headers().lastHeader(HeaderNames.TIMING));
       }
       return;
     }
     int next = context.startCount;
     context.ensureRecordCapacity(next + count);
     context.e2eStartsFrom[index] = next;
+    context.headersFrom[index] = context.headerCount;
+    context.appendTimesFrom[index] = context.appendCount;
     long[] e2eStarts = context.e2eStartEpochNanos;
+    boolean notesAppendTimes = context.notesAppendTimes;
     for (int i = 0; i < count; i++) {
-      long start = e2eStart(runtime, state, context, index, (ConsumerRecord<?, ?>) records.get(i));
-      if (start != NO_START) {
-        e2eStarts[next++] = start;
+      ConsumerRecord<?, ?> record = (ConsumerRecord<?, ?>) records.get(i);
+      Header timing = record.headers().lastHeader(HeaderNames.TIMING);
+      if (timing != null) {
+        context.addHeaderRecord(
+            i, headerRecordStart(runtime, state, context, index, record, timing));
+      } else if (record.timestampType() == TimestampType.CREATE_TIME) {
+        long timestamp = record.timestamp();
+        if (timestamp >= 0L) {
+          e2eStarts[next++] = timestamp * NANOS_PER_MILLI;
+        }
+      } else if (notesAppendTimes && record.timestampType() == TimestampType.LOG_APPEND_TIME) {
+        long timestamp = record.timestamp();
+        if (timestamp >= 0L) {
+          context.addAppendTime(timestamp * NANOS_PER_MILLI);
+        }
       }
     }
     context.e2eStartsTo[index] = next;
     context.startCount = next;
+    context.headersTo[index] = context.headerCount;
+    context.appendTimesTo[index] = context.appendCount;
   }
 
   /**
-   * Where a record's end-to-end latency starts, in epoch nanoseconds: {@code S} of a valid klat
-   * header (whose span, when sampled, is built here), else its {@code CreateTime} timestamp, else
-   * {@link #NO_START}.
+   * Where the end-to-end latency of a record with a klat timing header starts, in epoch
+   * nanoseconds: {@code S} of a valid header (whose span, when sampled, is built here), else its
+   * {@code CreateTime} timestamp, else {@link #NO_START}.
    */
-  private static long e2eStart(
+  private static long headerRecordStart(
       AgentRuntime runtime,
       ConsumerState state,
       PollContext context,
       int index,
-      ConsumerRecord<?, ?> record) {
-    Header timing = record.headers().lastHeader(HeaderNames.TIMING);
+      ConsumerRecord<?, ?> record,
+      Header timing) {
     if (timing != null) {
       long sendEpochMicros =
           TimingHeaderReader.read(

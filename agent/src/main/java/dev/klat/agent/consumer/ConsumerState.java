@@ -3,6 +3,7 @@ package dev.klat.agent.consumer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.metrics.Counter;
 import dev.klat.agent.micrometer.MicrometerBridge;
+import dev.klat.agent.tail.TailAdmission;
 import dev.klat.agent.weave.PrivateFields;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TimePoint;
@@ -25,6 +26,9 @@ final class ConsumerState {
   static final long MAX_SPANS_PER_SECOND = 10_000;
 
   final SpanRateLimiter spanRateLimiter;
+
+  /** Which flagged records become tail spans: {@code klat.tail.max-per-second}, fairly. */
+  final TailAdmission tailAdmission;
 
   final String clientId;
   final String groupId;
@@ -60,6 +64,7 @@ final class ConsumerState {
     this.runtime = runtime;
     this.micrometer = runtime.micrometer(consumer);
     this.spanRateLimiter = new SpanRateLimiter(MAX_SPANS_PER_SECOND, runtime.time.nanoTime());
+    this.tailAdmission = runtime.newTailAdmission();
     Object internals = internalsOf(consumer);
     this.clientId = clientIdOf(internals);
     this.groupId = groupIdOf(consumer);
@@ -99,7 +104,8 @@ final class ConsumerState {
       ConsumerTopicInstruments shared = overflow;
       if (shared == null) {
         shared =
-            ConsumerTopicInstruments.shared(OVERFLOW_TOPIC, groupId, runtime.metrics(), micrometer);
+            ConsumerTopicInstruments.shared(
+                OVERFLOW_TOPIC, groupId, runtime.metrics(), micrometer, runtime.tailThresholds);
         overflow = shared;
       }
       return shared;
@@ -108,7 +114,8 @@ final class ConsumerState {
       // Excluded topics are cached as FALSE: one lookup and nothing else.
       Object created =
           runtime.topicFilter.accepts(topic)
-              ? new ConsumerTopicInstruments(topic, groupId, runtime.metrics(), micrometer)
+              ? new ConsumerTopicInstruments(
+                  topic, groupId, runtime.metrics(), micrometer, runtime.tailThresholds)
               : Boolean.FALSE;
       Object raced = instrumentsByTopic.putIfAbsent(topic, created);
       cached = raced != null ? raced : created;

@@ -1,11 +1,15 @@
 package dev.klat.agent.consumer;
 
+import dev.klat.agent.metrics.Counter;
 import dev.klat.agent.metrics.Gauge;
 import dev.klat.agent.metrics.LatencyHistogram;
 import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agent.micrometer.MicrometerBridge;
 import dev.klat.agent.micrometer.MicrometerTimer;
+import dev.klat.agent.tail.TailThreshold;
+import dev.klat.agent.tail.TailThresholds;
 import dev.klat.model.MetricDef;
+import dev.klat.model.TailTraceIds;
 import java.util.Arrays;
 
 /**
@@ -18,6 +22,10 @@ final class ConsumerTopicInstruments {
   private static final int MAX_PARTITION = 100_000;
 
   final String topic;
+
+  /** {@link TailTraceIds#topicHash} of {@link #topic}, for tail spans' trace ids. */
+  private final long topicHash;
+
   final LatencyHistogram e2eLatency;
   final LatencyHistogram fetchLatency;
   final LatencyHistogram bufferLatency;
@@ -30,6 +38,23 @@ final class ConsumerTopicInstruments {
 
   final MicrometerTimer fetchLatencyTimer;
   final MicrometerTimer bufferLatencyTimer;
+
+  /**
+   * The tail threshold of {@code P - timestamp} on {@code CreateTime} records: {@code auto} follows
+   * {@link #e2eLatency}. {@link TailThreshold#NEVER} when tail capture is off.
+   */
+  final TailThreshold e2eTailThreshold;
+
+  /**
+   * Records of this topic and group whose {@code P - timestamp} was above its threshold; null when
+   * tail capture is off.
+   */
+  final Counter tailFlagged;
+
+  // Made at the first LogAppendTime record: most topics never have one, and each auto threshold
+  // holds a window. Used only by the thread polling the consumer.
+  private TailThreshold appendTailThreshold;
+  private final TailThresholds tailThresholds;
   private final String groupId;
   private final MetricsRegistry registry;
   // Indexed by partition number. Written only by the thread polling the consumer; a race between
@@ -41,13 +66,20 @@ final class ConsumerTopicInstruments {
   private final boolean keepsHistories;
 
   ConsumerTopicInstruments(String topic, String groupId, MetricsRegistry registry) {
-    this(topic, groupId, registry, null, true);
+    this(topic, groupId, registry, null, null, true);
   }
 
-  /** With {@code micrometer} null when the histograms are not mirrored into Micrometer. */
+  /**
+   * With {@code micrometer} null when the histograms are not mirrored into Micrometer, {@code
+   * tailThresholds} null when no record is ever flagged.
+   */
   ConsumerTopicInstruments(
-      String topic, String groupId, MetricsRegistry registry, MicrometerBridge micrometer) {
-    this(topic, groupId, registry, micrometer, true);
+      String topic,
+      String groupId,
+      MetricsRegistry registry,
+      MicrometerBridge micrometer,
+      TailThresholds tailThresholds) {
+    this(topic, groupId, registry, micrometer, tailThresholds, true);
   }
 
   private ConsumerTopicInstruments(
@@ -55,9 +87,11 @@ final class ConsumerTopicInstruments {
       String groupId,
       MetricsRegistry registry,
       MicrometerBridge micrometer,
+      TailThresholds tailThresholds,
       boolean keepsHistories) {
     this.keepsHistories = keepsHistories;
     this.topic = topic;
+    this.topicHash = TailTraceIds.topicHash(topic);
     this.groupId = groupId;
     this.registry = registry;
     this.e2eLatency = registry.histogram(MetricDef.E2E_LATENCY, topic, groupId);
@@ -74,6 +108,15 @@ final class ConsumerTopicInstruments {
     this.e2eLatencyTimer = all ? e2e : null;
     this.fetchLatencyTimer = all ? fetch : null;
     this.bufferLatencyTimer = buffer;
+    this.tailThresholds = tailThresholds;
+    this.e2eTailThreshold =
+        tailThresholds == null
+            ? TailThreshold.NEVER
+            : tailThresholds.forConsumer(topic, e2eLatency);
+    this.tailFlagged =
+        tailThresholds != null && tailThresholds.enabled()
+            ? registry.counter(MetricDef.CONSUMER_TAIL_RECORDS_FLAGGED, topic, groupId)
+            : null;
   }
 
   /**
@@ -82,8 +125,38 @@ final class ConsumerTopicInstruments {
    * partition 0 of another.
    */
   static ConsumerTopicInstruments shared(
-      String overflowTopic, String groupId, MetricsRegistry registry, MicrometerBridge micrometer) {
-    return new ConsumerTopicInstruments(overflowTopic, groupId, registry, micrometer, false);
+      String overflowTopic,
+      String groupId,
+      MetricsRegistry registry,
+      MicrometerBridge micrometer,
+      TailThresholds tailThresholds) {
+    return new ConsumerTopicInstruments(
+        overflowTopic, groupId, registry, micrometer, tailThresholds, false);
+  }
+
+  /**
+   * The tail threshold of {@code P - L} on {@code LogAppendTime} records, made at the first one: an
+   * {@code auto} one follows a histogram of its own ({@code window().histogram()}), which the
+   * caller feeds and nothing else reads: {@code P - L} is not the end-to-end latency.
+   */
+  TailThreshold appendTailThreshold() {
+    TailThreshold threshold = appendTailThreshold;
+    if (threshold == null) {
+      threshold =
+          tailThresholds == null
+              ? TailThreshold.NEVER
+              : tailThresholds.forConsumer(topic, new LatencyHistogram());
+      appendTailThreshold = threshold;
+    }
+    return threshold;
+  }
+
+  /**
+   * {@link TailTraceIds#topicHash} of a record's topic: kept for this topic, computed for a topic
+   * of {@link #shared} instruments, which name no one topic (only tail spans ask, a few a second).
+   */
+  long topicHash(String recordTopic) {
+    return keepsHistories ? topicHash : TailTraceIds.topicHash(recordTopic);
   }
 
   /** The lag gauge of a partition; a lookup in an array after the partition's first poll. */

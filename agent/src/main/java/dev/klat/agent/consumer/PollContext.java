@@ -54,9 +54,31 @@ final class PollContext {
   int[] e2eStartsTo = new int[INITIAL_CAPACITY];
 
   /**
+   * Whether records of {@code LogAppendTime} topics have their timestamp ({@code L}) noted, for
+   * tail capture's {@code P - L} (section 8 of the latency model); set at {@code poll()} entry.
+   */
+  boolean notesAppendTimes;
+
+  /**
+   * The timestamps ({@code L}) of records without a klat header on {@code LogAppendTime} topics, in
+   * epoch nanoseconds, laid out as {@link #e2eStartEpochNanos}: list {@code i}'s are {@code
+   * [appendTimesFrom[i], appendTimesTo[i])}. Noted only while {@link #notesAppendTimes}; they never
+   * reach the end-to-end histogram.
+   */
+  long[] appendEpochNanos = new long[INITIAL_CAPACITY];
+
+  int appendCount;
+  int[] appendTimesFrom = new int[INITIAL_CAPACITY];
+  int[] appendTimesTo = new int[INITIAL_CAPACITY];
+
+  /**
    * Whether list {@code i} was read as its records were parsed: its starts are noted, and only its
    * records with a klat timing header, at indexes {@code headerIndexes[headersFrom[i] ..
-   * headersTo[i])}, are left for {@code poll()} exit. Otherwise the exit reads the whole list.
+   * headersTo[i])}, are left for {@code poll()} exit. Otherwise the exit reads the whole list, and
+   * notes its records with a klat timing header there the same way. Either way the starts in {@link
+   * #e2eStartEpochNanos} are exactly those of the list's records without a klat timing header, with
+   * a {@code CreateTime} timestamp of at least 0, in list order: tail capture finds a flagged
+   * start's record by that rule.
    */
   boolean[] preRead = new boolean[INITIAL_CAPACITY];
 
@@ -95,14 +117,17 @@ final class PollContext {
 
   int parsedRecords;
   int parsedStartsFrom;
+  int parsedAppendsFrom;
   int parsedHeadersFrom;
 
-  /** Spans of sampled records, waiting for P. */
+  /** Spans of sampled records, waiting for P, then tail spans, built after P. */
   int spanCount;
 
   SpanRecord[] spans = new SpanRecord[INITIAL_CAPACITY];
   // The topic of each span, for its evidence at the poll's exit.
   String[] spanTopics = new String[INITIAL_CAPACITY];
+  // Whether each span is a tail span: exported through the tail's share of the queue.
+  boolean[] spanIsTail = new boolean[INITIAL_CAPACITY];
 
   /** Reused for every sampled record's header on this thread. */
   final TimingHeader.Decoded decoded = new TimingHeader.Decoded();
@@ -149,6 +174,8 @@ final class PollContext {
       preRead[size] = true;
       e2eStartsFrom[size] = parsedStartsFrom;
       e2eStartsTo[size] = startCount;
+      appendTimesFrom[size] = parsedAppendsFrom;
+      appendTimesTo[size] = appendCount;
       headersFrom[size] = parsedHeadersFrom;
       headersTo[size] = headerCount;
       parsingFetch = null;
@@ -166,7 +193,8 @@ final class PollContext {
    * Notes one record {@code CompletedFetch.parseRecord} just built, while it is still in the CPU's
    * cache: where its end-to-end latency starts, or, when it has a klat timing header, its index in
    * the list, left for {@code poll()} exit. A record without headers costs one {@code lastHeader}
-   * lookup and two field reads here.
+   * lookup and two field reads here. The order of the tests is the one {@code
+   * ConsumerHooks.readList} follows: tail capture relies on it.
    */
   void noteParsed(Object completedFetch, ConsumerRecord<?, ?> record) {
     if (parsingCompletedFetch != completedFetch) {
@@ -183,13 +211,24 @@ final class PollContext {
         headerStartEpochNanos = java.util.Arrays.copyOf(headerStartEpochNanos, 2 * headerCount);
       }
       headerIndexes[headerCount++] = parsedRecords;
-    } else if (record.timestampType() == TimestampType.CREATE_TIME) {
-      long timestamp = record.timestamp();
-      if (timestamp >= 0L) {
-        if (startCount == e2eStartEpochNanos.length) {
-          e2eStartEpochNanos = java.util.Arrays.copyOf(e2eStartEpochNanos, 2 * startCount);
+    } else {
+      TimestampType type = record.timestampType();
+      if (type == TimestampType.CREATE_TIME) {
+        long timestamp = record.timestamp();
+        if (timestamp >= 0L) {
+          if (startCount == e2eStartEpochNanos.length) {
+            e2eStartEpochNanos = java.util.Arrays.copyOf(e2eStartEpochNanos, 2 * startCount);
+          }
+          e2eStartEpochNanos[startCount++] = timestamp * NANOS_PER_MILLI;
         }
-        e2eStartEpochNanos[startCount++] = timestamp * NANOS_PER_MILLI;
+      } else if (type == TimestampType.LOG_APPEND_TIME && notesAppendTimes) {
+        long timestamp = record.timestamp();
+        if (timestamp >= 0L) {
+          if (appendCount == appendEpochNanos.length) {
+            appendEpochNanos = java.util.Arrays.copyOf(appendEpochNanos, 2 * appendCount);
+          }
+          appendEpochNanos[appendCount++] = timestamp * NANOS_PER_MILLI;
+        }
       }
     }
     parsedRecords++;
@@ -203,6 +242,7 @@ final class PollContext {
     parsingFetch = stamp instanceof FetchStamp ? (FetchStamp) stamp : null;
     parsedRecords = 0;
     parsedStartsFrom = startCount;
+    parsedAppendsFrom = appendCount;
     parsedHeadersFrom = headerCount;
   }
 
@@ -211,6 +251,7 @@ final class PollContext {
   private void dropParsed() {
     if (parsingFetch != null) {
       startCount = parsedStartsFrom;
+      appendCount = parsedAppendsFrom;
       headerCount = parsedHeadersFrom;
       parsingFetch = null;
     }
@@ -225,12 +266,35 @@ final class PollContext {
     }
   }
 
+  void addAppendTime(long epochNanos) {
+    if (appendCount == appendEpochNanos.length) {
+      appendEpochNanos = java.util.Arrays.copyOf(appendEpochNanos, 2 * appendCount);
+    }
+    appendEpochNanos[appendCount++] = epochNanos;
+  }
+
+  /** Notes a record with a klat timing header at {@code index} of its list, read at poll exit. */
+  void addHeaderRecord(int index, long startEpochNanos) {
+    if (headerCount == headerIndexes.length) {
+      headerIndexes = java.util.Arrays.copyOf(headerIndexes, 2 * headerCount);
+      headerStartEpochNanos = java.util.Arrays.copyOf(headerStartEpochNanos, 2 * headerCount);
+    }
+    headerStartEpochNanos[headerCount] = startEpochNanos;
+    headerIndexes[headerCount++] = index;
+  }
+
   void addSpan(SpanRecord span, String topic) {
+    addSpan(span, topic, false);
+  }
+
+  void addSpan(SpanRecord span, String topic, boolean tail) {
     if (spanCount == spans.length) {
       spans = java.util.Arrays.copyOf(spans, 2 * spans.length);
       spanTopics = java.util.Arrays.copyOf(spanTopics, spans.length);
+      spanIsTail = java.util.Arrays.copyOf(spanIsTail, spans.length);
     }
     spanTopics[spanCount] = topic;
+    spanIsTail[spanCount] = tail;
     spans[spanCount++] = span;
   }
 
@@ -244,6 +308,7 @@ final class PollContext {
     }
     size = 0;
     startCount = 0;
+    appendCount = 0;
     headerCount = 0;
     parsingFetch = null;
     parsingCompletedFetch = null;
@@ -266,6 +331,8 @@ final class PollContext {
     instruments = java.util.Arrays.copyOf(instruments, capacity);
     e2eStartsFrom = java.util.Arrays.copyOf(e2eStartsFrom, capacity);
     e2eStartsTo = java.util.Arrays.copyOf(e2eStartsTo, capacity);
+    appendTimesFrom = java.util.Arrays.copyOf(appendTimesFrom, capacity);
+    appendTimesTo = java.util.Arrays.copyOf(appendTimesTo, capacity);
     preRead = java.util.Arrays.copyOf(preRead, capacity);
     headersFrom = java.util.Arrays.copyOf(headersFrom, capacity);
     headersTo = java.util.Arrays.copyOf(headersTo, capacity);

@@ -59,14 +59,12 @@ final class PollReport {
         e2eTimer.recordAll(pollEpochNanos, context.e2eStartEpochNanos, from, to);
       }
     }
-    if (context.preRead[index]) {
-      for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
-        long start = context.headerStartEpochNanos[k];
-        if (start != ConsumerHooks.NO_START) {
-          record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
-          if (e2eTimer != null) {
-            e2eTimer.recordNanos(pollEpochNanos - start);
-          }
+    for (int k = context.headersFrom[index]; k < context.headersTo[index]; k++) {
+      long start = context.headerStartEpochNanos[k];
+      if (start != ConsumerHooks.NO_START) {
+        record(state.clampedAtPoll, instruments.e2eLatency, pollEpochNanos - start, 1);
+        if (e2eTimer != null) {
+          e2eTimer.recordNanos(pollEpochNanos - start);
         }
       }
     }

@@ -1,16 +1,13 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
-import dev.klat.agent.export.PartitionIds;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
-import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
 import dev.klat.model.TimingHeader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.record.TimestampType;
 
 /**
  * Reads the klat headers of a record a producer agent stamped: checks them (counting each kind of
@@ -31,15 +28,6 @@ final class TimingHeaderReader {
   static final String REASON_TRACEPARENT_INVALID = "traceparent-invalid";
   static final String REASON_TRACEPARENT_MISSING = "traceparent-missing";
   static final String REASON_TRACEPARENT_DUPLICATE = "traceparent-duplicate";
-
-  /**
-   * The most attributes a consumer span gets: 18 from {@link #span} and 4 at the poll's exit
-   * ({@code ConsumerHooks}); its span's arrays fit them.
-   */
-  static final int SPAN_ATTRIBUTES = 22;
-
-  /** How many of them are strings. */
-  static final int SPAN_STRING_ATTRIBUTES = 6;
 
   private TimingHeaderReader() {}
 
@@ -135,55 +123,20 @@ final class TimingHeaderReader {
       long uncommittedAtNanos) {
     // A bad or missing trace context starts a fresh trace; the collector still joins the span to
     // the producer's by topic, partition and offset.
-    long traceIdHigh = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
-    long traceIdLow = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
     SpanRecord span =
-        new SpanRecord(SPAN_ATTRIBUTES, SPAN_STRING_ATTRIBUTES)
-            .setTraceId(traceIdHigh, traceIdLow)
-            .setSpanId(TraceIds.randomNonZeroLong())
-            .setParentSpanId(parent != null ? parent[2] : 0L)
-            .setKind(SpanRecord.KIND_CONSUMER)
-            .setName("poll " + record.topic());
-    span.put(SpanAttributes.MESSAGING_SYSTEM, SpanAttributes.MESSAGING_SYSTEM_KAFKA);
-    span.put(SpanAttributes.MESSAGING_DESTINATION_NAME, record.topic());
-    span.put(
-        SpanAttributes.MESSAGING_DESTINATION_PARTITION_ID, PartitionIds.of(record.partition()));
-    span.put(SpanAttributes.MESSAGING_KAFKA_OFFSET, record.offset());
-    span.put(SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME, state.groupId);
-    span.put(SpanAttributes.MESSAGING_CLIENT_ID, state.clientId);
-    span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
+        ConsumerSpans.of(
+            runtime,
+            state,
+            record,
+            parent != null ? parent[0] : TraceIds.randomNonZeroLong(),
+            parent != null ? parent[1] : TraceIds.randomNonZeroLong(),
+            parent != null ? parent[2] : 0L,
+            stamp,
+            highWatermark,
+            uncommittedAtNanos,
+            1,
+            0);
     span.put(SpanAttributes.SEND_TIME, sendEpochMicros * 1000L);
-    if (stamp != null) {
-      long responseEpochNanos = runtime.time.epochNanosAt(stamp.responseNanos);
-      long startEpochNanos = responseEpochNanos;
-      if (stamp.requestNanos != 0L) {
-        startEpochNanos = runtime.time.epochNanosAt(stamp.requestNanos);
-        span.put(SpanAttributes.FETCH_REQUEST_TIME, startEpochNanos);
-      }
-      span.put(SpanAttributes.FETCH_RESPONSE_TIME, responseEpochNanos);
-      span.put(SpanAttributes.FETCH_RESPONSE_READ_PROMPTLY, stamp.readPromptly);
-      span.setStartEpochNanos(startEpochNanos);
-    }
-    span.put(SpanAttributes.RECORD_TIMESTAMP_MS, record.timestamp());
-    span.put(
-        SpanAttributes.RECORD_TIMESTAMP_TYPE,
-        record.timestampType() == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime");
-    if (highWatermark >= 0L) {
-      span.put(SpanAttributes.PARTITION_HIGH_WATERMARK, highWatermark);
-    }
-    if (uncommittedAtNanos != 0L) {
-      span.put(
-          SpanAttributes.RECORD_UNCOMMITTED_TIME, runtime.time.epochNanosAt(uncommittedAtNanos));
-    }
-    if (state.fetchMinBytes >= 0) {
-      span.put(SpanAttributes.CONSUMER_FETCH_MIN_BYTES, state.fetchMinBytes);
-    }
-    if (state.fetchMaxWaitMs >= 0) {
-      span.put(EvidenceAttributes.CONSUMER_FETCH_MAX_WAIT_MS, state.fetchMaxWaitMs);
-    }
-    if (state.maxPollRecords >= 0) {
-      span.put(EvidenceAttributes.CONSUMER_MAX_POLL_RECORDS, state.maxPollRecords);
-    }
     return span;
   }
 }

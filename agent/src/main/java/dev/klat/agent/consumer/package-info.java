@@ -1,5 +1,6 @@
 /**
  * Consumer instrumentation: the instants F, R and P of every record a consumer returns, spans for
- * sampled records, and the every-record histograms and lag gauges.
+ * sampled records and for the tail records it flags, and the every-record histograms and lag
+ * gauges.
  */
 package dev.klat.agent.consumer;

@@ -1,11 +1,14 @@
 package dev.klat.agent.consumer;
 
+import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.TestRuntime;
 import dev.klat.agent.TestStateHolder;
+import dev.klat.agentcore.clock.TimeSource;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -23,27 +26,42 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Kafka does ({@code ConsumerRecord}, {@code RecordHeaders} and a 100-byte value each, so that the
  * records the hooks read are not all in the CPU's cache), in {@code -Dklat.cost.lists} lists
  * (default 1) of one partition each, with {@code CreateTime} timestamps spread over {@code
- * -Dklat.cost.spread.ms} milliseconds (default 2, a producer at 250,000 records per second). Three
- * variants alternate, 20,000 polls each, in 8 rounds: no hooks; the hooks with the records read at
- * {@code poll()} exit (kafka-clients up to 3.4, where {@code parseRecord} is not hooked); and with
- * each record noted as it is built ({@code onRecordParsed}, 3.5 and later). Reported: thread CPU
- * per record of the whole poll (building the records included) and its excess over no hooks, and
- * the bytes the hooks allocate.
+ * -Dklat.cost.spread.ms} milliseconds (default 2, a producer at 250,000 records per second), of
+ * {@code -Dklat.cost.timestamps} type (default {@code CreateTime}). Four variants alternate, 20,000
+ * polls each, in 8 rounds: no hooks; the hooks with the records read at {@code poll()} exit
+ * (kafka-clients up to 3.4, where {@code parseRecord} is not hooked); with each record noted as it
+ * is built ({@code onRecordParsed}, 3.5 and later); and the same with tail capture on at a fixed
+ * threshold of 1 s, which every record is compared with and none is above (the others run with
+ * {@code klat.tail.enabled=false}). Reported: thread CPU per record of the whole poll (building the
+ * records included) and its excess over no hooks, and the bytes the hooks allocate. Thread CPU, not
+ * wall time, so that a machine busy with other work still gives comparable figures.
  */
 @EnabledIfSystemProperty(named = "klat.cost", matches = "true")
 class ConsumerHooksCostTest {
 
   private static final int RECORDS_PER_POLL = 500;
   private static final int POLLS = 20_000;
-  private static final String[] VARIANTS = {"no hooks", "read at poll exit", "noted when parsed"};
+  private static final String[] VARIANTS = {
+    "no hooks", "read at poll exit", "noted when parsed", "noted, tail on"
+  };
+  private static final int TAIL_ON = 3;
 
   @Test
   void costPerRecord() {
-    TestRuntime.install();
+    AgentRuntime tailOn =
+        TestRuntime.install(
+            TimeSource.SYSTEM,
+            Map.of("klat.tail.enabled", "true", "klat.tail.consumer-threshold", "1s"));
+    AgentRuntime tailOff =
+        TestRuntime.install(TimeSource.SYSTEM, Map.of("klat.tail.enabled", "false"));
     try {
       int lists = Integer.getInteger("klat.cost.lists", 1);
       int spreadMillis = Integer.getInteger("klat.cost.spread.ms", 2);
-      Poller poller = new Poller(lists, RECORDS_PER_POLL / lists, spreadMillis);
+      TimestampType type =
+          "LogAppendTime".equals(System.getProperty("klat.cost.timestamps"))
+              ? TimestampType.LOG_APPEND_TIME
+              : TimestampType.CREATE_TIME;
+      Poller poller = new Poller(lists, RECORDS_PER_POLL / lists, spreadMillis, type);
       com.sun.management.ThreadMXBean threads =
           (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
       long thread = Thread.currentThread().getId();
@@ -52,6 +70,7 @@ class ConsumerHooksCostTest {
         double[] bytesPerRecord = new double[VARIANTS.length];
         for (int v = 0; v < VARIANTS.length; v++) {
           int variant = round % 2 == 0 ? v : VARIANTS.length - 1 - v;
+          TestRuntime.reinstall(variant == TAIL_ON ? tailOn : tailOff);
           long bytes = threads.getThreadAllocatedBytes(thread);
           long start = threads.getCurrentThreadCpuTime();
           for (int p = 0; p < POLLS; p++) {
@@ -86,14 +105,18 @@ class ConsumerHooksCostTest {
     final int lists;
     final int perList;
     final int spreadMillis;
+    final TimestampType type;
     final TopicPartition[] partitions;
     final TestStateHolder consumer = new TestStateHolder();
+    // A consumer of its own: its state was made under the runtime with tail capture on.
+    final TestStateHolder tailConsumer = new TestStateHolder();
     long offset;
 
-    Poller(int lists, int perList, int spreadMillis) {
+    Poller(int lists, int perList, int spreadMillis, TimestampType type) {
       this.lists = lists;
       this.perList = perList;
       this.spreadMillis = spreadMillis;
+      this.type = type;
       this.partitions = new TopicPartition[lists];
       for (int l = 0; l < lists; l++) {
         partitions[l] = new TopicPartition("bench", l);
@@ -102,7 +125,8 @@ class ConsumerHooksCostTest {
 
     void poll(int variant) {
       boolean hooks = variant > 0;
-      boolean parsed = variant == 2;
+      boolean parsed = variant >= 2;
+      TestStateHolder consumer = variant == TAIL_ON ? tailConsumer : this.consumer;
       TestStateHolder request = new TestStateHolder();
       TestStateHolder[] fetches = new TestStateHolder[lists];
       if (hooks) {
@@ -129,7 +153,7 @@ class ConsumerHooksCostTest {
                   l,
                   offset++,
                   now - spreadMillis + (long) i * spreadMillis / perList,
-                  TimestampType.CREATE_TIME,
+                  type,
                   0,
                   100,
                   null,

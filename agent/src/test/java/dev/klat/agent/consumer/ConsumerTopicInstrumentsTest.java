@@ -22,7 +22,7 @@ class ConsumerTopicInstrumentsTest {
   @Test
   void instrumentsSharedByTopicsKeepNoHistory() {
     ConsumerTopicInstruments shared =
-        ConsumerTopicInstruments.shared("_other", "g", registry, null);
+        ConsumerTopicInstruments.shared("_other", "g", registry, null, null);
 
     assertThat(shared.history(0)).isNull();
     assertThat(shared.lag(0)).isNotNull();

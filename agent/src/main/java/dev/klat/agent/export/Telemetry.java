@@ -29,9 +29,9 @@ import java.util.function.DoubleSupplier;
  * ExportSettings#metricsIntervalMillis()}, cumulative. Memory is bounded by the queue plus one
  * encoded batch being retried.
  *
- * <p><b>Tail spans</b> ({@link #offerTail}) wait in a queue of their own, a quarter of {@link
- * ExportSettings#spanQueueCapacity()} beside it, so that they never take a sampled span's place;
- * each request takes up to a quarter of its spans from it first. Their drops and exports are also
+ * <p><b>Tail spans</b> ({@link #offerTail}) wait in a queue of their own beside it ({@link
+ * ExportSettings#tailQueueCapacity()}), so that they never take a sampled span's place; each
+ * request takes up to a quarter of its spans from it first. Their drops and exports are also
  * counted apart ({@code klat.agent.tail.spans.*}).
  *
  * <h2>Failures</h2>
@@ -97,7 +97,7 @@ public final class Telemetry {
     Counter tailFailed = registry.counter(MetricDef.AGENT_TAIL_SPANS_DROPPED, "export_failed");
     this.tailQueue =
         new SpanQueue(
-            tailQueueCapacity(settings.spanQueueCapacity()),
+            settings.tailQueueCapacity(),
             counters,
             registry.counter(MetricDef.AGENT_TAIL_SPANS_DROPPED, "queue_full"),
             tailFailed);
@@ -195,11 +195,6 @@ public final class Telemetry {
    */
   public boolean offerTail(SpanRecord span) {
     return span != null && tailQueue.offer(span);
-  }
-
-  /** The tail spans' share: a quarter of the sampled spans' queue, at least one. */
-  static int tailQueueCapacity(int spanQueueCapacity) {
-    return Math.max(1, spanQueueCapacity / 4);
   }
 
   /**

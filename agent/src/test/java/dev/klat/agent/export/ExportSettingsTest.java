@@ -20,6 +20,7 @@ class ExportSettingsTest {
     assertThat(settings.metricsIntervalMillis()).isEqualTo(10_000);
     assertThat(settings.spanFlushIntervalMillis()).isEqualTo(1_000);
     assertThat(settings.spanQueueCapacity()).isEqualTo(2048);
+    assertThat(settings.tailQueueCapacity()).isEqualTo(512);
     assertThat(settings.maxSpansPerRequest()).isEqualTo(512);
     assertThat(settings.maxMetricSeries()).isEqualTo(2000);
     assertThat(settings.gzip()).isTrue();
@@ -45,6 +46,20 @@ class ExportSettingsTest {
     assertThat(settings.spanQueueCapacity()).isEqualTo(64);
     assertThat(settings.readTimeoutMillis()).isEqualTo(250);
     assertThat(settings.gzip()).isFalse();
+    assertThat(settings.tailQueueCapacity()).isEqualTo(200);
+  }
+
+  @Test
+  void theTailQueueHoldsTwoSecondsOfTheTailCapWithinItsCeiling() {
+    Map<String, String> sys = new HashMap<>();
+    sys.put("klat.tail.max-per-second", "5000");
+    ExportSettings settings = ExportSettings.builder(AgentConfig.load(sys, null, null)).build();
+    assertThat(settings.tailQueueCapacity()).isEqualTo(10_000);
+    assertThat(ExportSettings.tailQueueCapacity(2048, 0)).isEqualTo(512);
+    assertThat(ExportSettings.tailQueueCapacity(2048, 100)).isEqualTo(512);
+    assertThat(ExportSettings.tailQueueCapacity(1, 0)).isEqualTo(1);
+    assertThat(ExportSettings.tailQueueCapacity(2048, 100_000))
+        .isEqualTo(ExportSettings.MAX_TAIL_QUEUE_CAPACITY);
   }
 
   @Test

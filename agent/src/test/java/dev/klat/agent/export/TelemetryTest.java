@@ -129,7 +129,7 @@ class TelemetryTest {
     // Not started: the queues fill without the exporter taking from them.
     Telemetry telemetry =
         new Telemetry(
-            settings().spanQueueCapacity(8).build(),
+            settings().spanQueueCapacity(8).tailMaxPerSecond(0).build(),
             warnings::add,
             dev.klat.agentcore.clock.TimeSource.SYSTEM,
             () -> 0.5);

@@ -190,9 +190,14 @@ class TailCaptureIT {
         System.out.printf(
             "tail: %d pauses of broker %d, app and collection done at %d s%n",
             pauses.size(), follower.nodeId(), secondsSince(startedNanos));
-        check(Files.readAllLines(truthFile), pauses, spans, startedNanos);
         System.out.println(
             "collector stats: " + CollectorEndToEndIT.get(adminPort, "/api/stats", "*/*"));
+        // The agents' tail counters, as the collector merged them: flagged, exported, dropped.
+        CollectorEndToEndIT.get(adminPort, "/metrics", "*/*")
+            .lines()
+            .filter(line -> line.contains("tail") && !line.startsWith("#"))
+            .forEach(line -> System.out.println("tail metrics: " + line));
+        check(Files.readAllLines(truthFile), pauses, spans, startedNanos);
       } finally {
         collector.destroy();
         if (!collector.waitFor(10, TimeUnit.SECONDS)) {

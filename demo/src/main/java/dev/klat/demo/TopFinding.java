@@ -42,7 +42,9 @@ record TopFinding(String segment, String knob, double tailShare, int records) {
         Locale.ROOT, "%s:%s:%d%%", segment, knob.replace(' ', '_'), Math.round(tailShare * 100));
   }
 
-  /** The records it comes from, as the log line writes them after the token: {@code " from=412"}. */
+  /**
+   * The records it comes from, as the log line writes them after the token: {@code " from=412"}.
+   */
   String recordsToken() {
     return records < 0 ? "" : " from=" + records;
   }

@@ -29,7 +29,8 @@ class LiveTableTest {
     String line = LiveTable.line(Scenario.SLOW_FOLLOWER, 2, 5, 30, 95, slowFollower(), network());
     assertThat(line)
         .startsWith("[  95s] scenario=slow-follower (3/5, 30s left) expect=publish")
-        .contains("n=120", "driver=publish", "why=publish:before_broker_2_read_the_request:87% from=412")
+        .contains(
+            "n=120", "driver=publish", "why=publish:before_broker_2_read_the_request:87% from=412")
         .contains("tail means: produce=");
     String screen =
         LiveTable.screen(Scenario.SLOW_FOLLOWER, 2, 5, 30, slowFollower(), network(), 9464, line);

@@ -182,8 +182,9 @@ public final class RecentBreakdowns {
   }
 
   /**
-   * The tail records the diagnosis weighs, joined since {@code nowNanos - windowNanos}: every
-   * {@link Capture#TAIL} breakdown (each was slow on the side that flagged it), and the sampled
+   * The tail records the diagnosis weighs, joined since {@code nowNanos - windowNanos}: the {@link
+   * Capture#TAIL} breakdowns whose end-to-end latency, or for a partial one the part it covers,
+   * reaches the sampled p99 (every one when no sampled record is in the window), and the sampled
    * breakdowns of the sampled p99 tail (end-to-end at or above the sampled p99). When these are
    * fewer than {@code minRecords}, the slowest sampled breakdowns make up the difference: at a low
    * rate without tail capture the p99 tail alone is one or two records.
@@ -198,15 +199,25 @@ public final class RecentBreakdowns {
     int[] sampled = matching(topic, group, windowNanos, nowNanos, Capture.SAMPLED);
     int[] tail = matching(topic, group, windowNanos, nowNanos, Capture.TAIL);
     List<TailRecord> out = new ArrayList<>();
-    for (int slot : tail) {
-      out.add(tailRecord(slot));
-    }
     if (sampled.length == 0) {
+      for (int slot : tail) {
+        out.add(tailRecord(slot));
+      }
       return out;
     }
     long[] sorted = sortedE2e(sampled);
     long threshold = rank(sorted, 0.99);
-    int wanted = minRecords - tail.length;
+    // A tail record was slow on the side that flagged it, against that side's own threshold: it is
+    // in the end-to-end p99 tail only when what it covers, a lower bound of its end-to-end latency
+    // (all of it when known), reaches the sampled p99. Without this, a producer's own slowest
+    // records (its auto threshold flags its p99 whatever the consumers see) would be weighed as
+    // the tail of a group whose tail is all catch-up, and name the producer.
+    for (int slot : tail) {
+      if (latencyNanos(slot) >= threshold) {
+        out.add(tailRecord(slot));
+      }
+    }
+    int wanted = minRecords - out.size();
     if (wanted > 0) {
       threshold = Math.min(threshold, sorted[Math.max(0, sorted.length - wanted)]);
     }

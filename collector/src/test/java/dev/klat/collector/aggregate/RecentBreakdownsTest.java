@@ -357,27 +357,32 @@ class RecentBreakdownsTest {
   }
 
   @Test
-  void theDiagnosisTailIsEveryTailRecordAndTheSampledP99Tail() {
+  void theDiagnosisTailIsTheTailRecordsInTheP99TailAndTheSampledP99Tail() {
     RecentBreakdowns r = new RecentBreakdowns(1_000);
     for (int ms = 1; ms <= 200; ms++) {
       r.add(breakdown("orders", 1_000_000L, ms * 1_000_000L), 0);
     }
     for (int i = 0; i < 6; i++) {
-      r.add(asTail(breakdown("orders", 50_000_000L, 150_000_000L), i == 0 ? null : "g"), 0);
+      r.add(asTail(breakdown("orders", 50_000_000L, 250_000_000L), i == 0 ? null : "g"), 0);
     }
+    // Slow on the side that flagged it, but under the sampled p99 (198 ms): not in the tail.
+    r.add(asTail(breakdown("orders", 50_000_000L, 150_000_000L), "g"), 0);
 
     List<TailRecord> tail = r.tail("orders", null, 10, 5, 5);
 
-    // Six tail records (they need not be above the sampled p99), then the sampled p99 tail (198,
-    // 199 and 200 ms), not widened: six tail records are already more than five.
+    // Six tail records at or above the sampled p99, then the sampled p99 tail (198, 199 and 200
+    // ms), not widened: six tail records are already more than five.
     assertThat(tail).hasSize(9);
     assertThat(tail).filteredOn(t -> t.capture() == Capture.TAIL).hasSize(6);
+    assertThat(tail)
+        .filteredOn(t -> t.capture() == Capture.TAIL)
+        .extracting(TailRecord::latencyNanos)
+        .containsOnly(250_000_000L);
     assertThat(tail)
         .filteredOn(t -> t.capture() == Capture.SAMPLED)
         .extracting(TailRecord::e2eNanos)
         .containsExactly(198_000_000L, 199_000_000L, 200_000_000L);
-    assertThat(tail.get(0).publishAndCommitNanos()).isEqualTo(100_000_000L);
-    assertThat(tail.get(0).latencyNanos()).isEqualTo(150_000_000L);
+    assertThat(tail.get(0).publishAndCommitNanos()).isEqualTo(200_000_000L);
     // Another group has the producer-only one; with one tail record, the sampled records widen to
     // the five records asked for.
     assertThat(r.tail("orders", "h", 10, 5, 5))
@@ -387,10 +392,15 @@ class RecentBreakdownsTest {
     for (int ms = 1; ms <= 20; ms++) {
       few.add(breakdown("orders", 1, ms * 1_000_000L), 0);
     }
+    few.add(asTail(breakdown("orders", 1, 30_000_000L), "g"), 0);
     few.add(asTail(breakdown("orders", 1, 5_000_000L), "g"), 0);
     assertThat(few.tail(null, null, 10, 5, 5))
         .extracting(TailRecord::e2eNanos)
-        .containsExactly(5_000_000L, 17_000_000L, 18_000_000L, 19_000_000L, 20_000_000L);
+        .containsExactly(30_000_000L, 17_000_000L, 18_000_000L, 19_000_000L, 20_000_000L);
+    // Without sampled records, every tail record is the tail.
+    RecentBreakdowns onlyTail = new RecentBreakdowns(100);
+    onlyTail.add(asTail(breakdown("orders", 1, 5_000_000L), "g"), 0);
+    assertThat(onlyTail.tail(null, null, 10, 5, 5)).hasSize(1);
   }
 
   @Test

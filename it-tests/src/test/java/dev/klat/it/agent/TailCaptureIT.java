@@ -410,6 +410,11 @@ class TailCaptureIT {
         int agreeing = 0;
         List<Long> errors = new ArrayList<>();
         Map<String, Integer> causeQualities = new TreeMap<>();
+        // The cause's share of the application's own e2e, per tier: tail records against the
+        // sampled tier's uniform sample of the same slow records (the bias docs/tail-capture.md
+        // reports).
+        double[] shareSums = new double[2];
+        int[] shareCounts = new int[2];
         for (Truth r : slow) {
           Found best = null;
           boolean tail = false;
@@ -437,6 +442,10 @@ class TailCaptureIT {
             quality.add(segment + "=" + best.qualities().get(segment));
           }
           causeQualities.merge(String.join(",", quality), 1, Integer::sum);
+          if (r.e2eMicros() > 0) {
+            shareSums[tail ? 1 : 0] += Math.min(1.0, segmentMicros / (double) r.e2eMicros());
+            shareCounts[tail ? 1 : 0]++;
+          }
           long segmentGrowth = segmentMicros - segmentBaseline;
           long appGrowth = r.e2eMicros() - e2eBaseline;
           long error = segmentGrowth - appGrowth;
@@ -450,7 +459,8 @@ class TailCaptureIT {
             String.format(
                 "%s/%s: %d slow, %d explained (%.3f): %d with a tail breakdown (%.3f), %d by the"
                     + " sampled tier only (%.3f); %d agree with the application (%.3f of the"
-                    + " explained), median |error| %.1f ms, %s baseline %.1f ms; qualities %s%n",
+                    + " explained), median |error| %.1f ms, %s baseline %.1f ms; qualities %s;"
+                    + " cause's mean share of e2e: sampled tier %.3f (%d), tail %.3f (%d)%n",
                 topic,
                 cause,
                 slow.size(),
@@ -465,7 +475,11 @@ class TailCaptureIT {
                 median(errors) / 1e3,
                 String.join("+", segments),
                 segmentBaseline / 1e3,
-                causeQualities));
+                causeQualities,
+                shareCounts[0] == 0 ? Double.NaN : shareSums[0] / shareCounts[0],
+                shareCounts[0],
+                shareCounts[1] == 0 ? Double.NaN : shareSums[1] / shareCounts[1],
+                shareCounts[1]));
         softly
             .assertThat(fraction(explained, slow.size()))
             .as(

@@ -197,6 +197,13 @@ class TailCaptureIT {
             .lines()
             .filter(line -> line.contains("tail") && !line.startsWith("#"))
             .forEach(line -> System.out.println("tail metrics: " + line));
+        // What the diagnosis names over the run, and from how many records (tail and sampled).
+        for (String topic : List.of(CT_TOPIC, LAT_TOPIC)) {
+          System.out.println(
+              "tail diagnosis: "
+                  + CollectorEndToEndIT.get(
+                      adminPort, "/api/diagnosis?topic=" + topic + "&window=10m", null));
+        }
         check(Files.readAllLines(truthFile), pauses, spans, startedNanos);
       } finally {
         collector.destroy();

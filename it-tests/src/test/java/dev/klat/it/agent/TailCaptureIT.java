@@ -195,7 +195,7 @@ class TailCaptureIT {
         // The agents' tail counters, as the collector merged them: flagged, exported, dropped.
         CollectorEndToEndIT.get(adminPort, "/metrics", "*/*")
             .lines()
-            .filter(line -> line.contains("tail") && !line.startsWith("#"))
+            .filter(line -> line.startsWith("klat_") && line.contains("_tail_"))
             .forEach(line -> System.out.println("tail metrics: " + line));
         // What the diagnosis names over the run, and from how many records (tail and sampled).
         for (String topic : List.of(CT_TOPIC, LAT_TOPIC)) {

@@ -74,6 +74,12 @@ public enum EstimationMethod {
    */
   ACK_BOUND("ack-bound", Quality.ESTIMATED),
 
+  /**
+   * {@code V} taken from the producer's {@code commitTransaction()} return ({@code C}), clamped to
+   * {@code [H, R]} (section 9 of the latency model). {@link Quality#ESTIMATED}.
+   */
+  TRANSACTION_COMMIT("transaction-commit", Quality.ESTIMATED),
+
   /** Not known how the value was obtained, or the value is missing. {@link Quality#NONE}. */
   UNKNOWN("unknown", Quality.NONE);
 

@@ -248,6 +248,71 @@ public final class SpanAttributes {
           NS,
           "On a tail span: the threshold its side's latency was above when it was flagged.");
 
+  /**
+   * {@code klat.link.topic}: on a producer span whose record was produced while the application
+   * processed a consumed record (section 9 of the latency model), the consumed record's topic. With
+   * several linked inputs, the first one's; the others are OTLP span links carrying the same four
+   * {@code klat.link.*} attributes.
+   */
+  public static final AttributeDef LINK_TOPIC =
+      string("klat.link.topic", "The topic of the consumed record this record was produced from.");
+
+  /** {@code klat.link.partition}: the linked consumed record's partition. */
+  public static final AttributeDef LINK_PARTITION =
+      longValue(
+          "klat.link.partition", "", "The partition of the consumed record this record came from.");
+
+  /** {@code klat.link.offset}: the linked consumed record's offset. */
+  public static final AttributeDef LINK_OFFSET =
+      longValue("klat.link.offset", "", "The offset of the consumed record this record came from.");
+
+  /**
+   * {@code klat.link.group}: the consumer group that read the linked record in this application;
+   * absent when the application's consumer has no group.
+   */
+  public static final AttributeDef LINK_GROUP =
+      string("klat.link.group", "The consumer group that read the linked consumed record.");
+
+  /**
+   * {@code klat.link.count}: how many sampled consumed records this record is linked to (1 for a
+   * record-at-a-time hop; more for a batch or an aggregation).
+   */
+  public static final AttributeDef LINK_COUNT =
+      longValue("klat.link.count", "", "How many sampled consumed records this record links to.");
+
+  /**
+   * {@code klat.producer.transactional}: 1 on a producer span whose record was sent in a
+   * transaction (the producer has a {@code transactional.id}), absent otherwise.
+   */
+  public static final AttributeDef PRODUCER_TRANSACTIONAL =
+      longValue("klat.producer.transactional", "", "1 when the record was sent in a transaction.");
+
+  /**
+   * {@code klat.txn_commit.time_unix_nano}: {@code C}, the producer's {@code commitTransaction()}
+   * returned, for a transactional record (section 9 of the latency model); on the producer's clock.
+   */
+  public static final AttributeDef TXN_COMMIT_TIME =
+      time(
+          "klat.txn_commit.time_unix_nano",
+          "C: the producer's commitTransaction() returned for the record's transaction.");
+
+  /**
+   * {@code klat.visible.time_unix_nano}: {@code V}, the leader's last stable offset passed the
+   * record (section 9 of the latency model); on the broker's clock. On the commit span of a
+   * breakdown with a transaction wait.
+   */
+  public static final AttributeDef VISIBLE_TIME =
+      time(
+          "klat.visible.time_unix_nano",
+          "V: the leader's last stable offset passed the record (read_committed may read it).");
+
+  /**
+   * {@code klat.consumer.isolation_level}: the consumer's {@code isolation.level}, {@code
+   * read_committed} or {@code read_uncommitted}, on a consumer span.
+   */
+  public static final AttributeDef CONSUMER_ISOLATION_LEVEL =
+      string("klat.consumer.isolation_level", "The consumer's isolation.level.");
+
   /** {@code klat.segment}: a {@link Segment#id()}. */
   public static final AttributeDef SEGMENT =
       string("klat.segment", "The segment of the latency model, as Segment.id().");
@@ -352,6 +417,15 @@ public final class SpanAttributes {
               INSTANCE_ID,
               CAPTURE,
               TAIL_THRESHOLD_NANOS,
+              LINK_TOPIC,
+              LINK_PARTITION,
+              LINK_OFFSET,
+              LINK_GROUP,
+              LINK_COUNT,
+              PRODUCER_TRANSACTIONAL,
+              TXN_COMMIT_TIME,
+              VISIBLE_TIME,
+              CONSUMER_ISOLATION_LEVEL,
               SEGMENT,
               QUALITY,
               METHOD,

@@ -76,6 +76,15 @@ class NamesTest {
     expected.put("klat.instance.id", AttributeDef.Type.LONG);
     expected.put("klat.capture", AttributeDef.Type.STRING);
     expected.put("klat.tail.threshold_ns", AttributeDef.Type.LONG);
+    expected.put("klat.link.topic", AttributeDef.Type.STRING);
+    expected.put("klat.link.partition", AttributeDef.Type.LONG);
+    expected.put("klat.link.offset", AttributeDef.Type.LONG);
+    expected.put("klat.link.group", AttributeDef.Type.STRING);
+    expected.put("klat.link.count", AttributeDef.Type.LONG);
+    expected.put("klat.producer.transactional", AttributeDef.Type.LONG);
+    expected.put("klat.txn_commit.time_unix_nano", AttributeDef.Type.LONG);
+    expected.put("klat.visible.time_unix_nano", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.isolation_level", AttributeDef.Type.STRING);
     expected.put("klat.segment", AttributeDef.Type.STRING);
     expected.put("klat.quality", AttributeDef.Type.STRING);
     expected.put("klat.method", AttributeDef.Type.STRING);

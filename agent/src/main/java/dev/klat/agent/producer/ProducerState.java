@@ -33,6 +33,12 @@ final class ProducerState {
 
   final SampleRateLimiter sampleRateLimiter;
 
+  /**
+   * The spans waiting for their transaction's end, for a producer with a {@code transactional.id};
+   * null otherwise.
+   */
+  final TransactionSpans transactions;
+
   /** This producer's fair cap on tail spans ({@code klat.tail.max-per-second}). */
   final TailAdmission tailAdmission;
 
@@ -71,6 +77,10 @@ final class ProducerState {
     this.sampleRateLimiter =
         new SampleRateLimiter(runtime.maxSampledPerSecond, runtime.time.nanoTime());
     this.tailAdmission = runtime.newTailAdmission();
+    this.transactions =
+        configString(producerConfig, ProducerConfig.TRANSACTIONAL_ID_CONFIG).isEmpty()
+            ? null
+            : new TransactionSpans(runtime.metrics());
     this.apiVersions = apiVersions;
     this.maxUsableProduceMagic = findMaxUsableProduceMagic(apiVersions);
   }

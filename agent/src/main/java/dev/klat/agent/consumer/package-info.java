@@ -1,6 +1,7 @@
 /**
  * Consumer instrumentation: the instants F, R and P of every record a consumer returns, spans for
  * sampled records and for the tail records it flags, and the every-record histograms and lag
- * gauges.
+ * gauges. Every span carries the consumer's settings that explain its timing, among them its
+ * isolation level.
  */
 package dev.klat.agent.consumer;

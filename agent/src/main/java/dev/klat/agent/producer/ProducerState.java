@@ -35,7 +35,10 @@ final class ProducerState {
 
   /**
    * The spans waiting for their transaction's end, for a producer with a {@code transactional.id};
-   * null otherwise.
+   * null otherwise. Two threads racing on a producer's very first {@code send()} may each create a
+   * state (see {@code ProducerHooks}); the spans the losing state holds are then never exported
+   * (they go with it to the garbage collector). A transaction belongs to one producer and is
+   * normally driven by one thread, so this costs at most the first few spans.
    */
   final TransactionSpans transactions;
 

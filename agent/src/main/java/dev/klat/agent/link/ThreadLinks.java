@@ -121,10 +121,12 @@ public final class ThreadLinks {
 
   /** The application took a sampled record: the next send is linked to it. */
   void taken(InputLink link) {
-    if (takenCount < MAX_LINKS) {
-      taken[takenCount] = link;
+    // Read once: an iterator handed to another thread writes here too (IterationCursor).
+    int count = takenCount;
+    if (count < MAX_LINKS) {
+      taken[count] = link;
     }
-    takenCount++;
+    takenCount = count + 1;
   }
 
   /**

@@ -262,6 +262,16 @@ public final class MetricDef {
           "Transactional spans exported without their transaction's end, by reason.",
           TagKeys.REASON);
 
+  /**
+   * {@code klat.agent.link.forwarded.evicted}: consumed records whose entry in the agent's bounded
+   * map of forwarded trace contexts (header-forwarding applications such as Kafka Streams) was
+   * pushed out by newer ones before an output record named them (section 9 of the latency model).
+   */
+  public static final MetricDef AGENT_LINK_FORWARDED_EVICTED =
+      counter(
+          "klat.agent.link.forwarded.evicted",
+          "Sampled consumed records dropped from the bounded map of forwarded trace contexts.");
+
   /** {@code klat.collector.spans.received}: spans the collector accepted. */
   public static final MetricDef COLLECTOR_SPANS_RECEIVED =
       counter("klat.collector.spans.received", "Spans the collector received.");
@@ -403,6 +413,7 @@ public final class MetricDef {
               AGENT_TAIL_SPANS_EXPORTED,
               AGENT_TAIL_SPANS_DROPPED,
               AGENT_TRANSACTION_SPANS_UNPAIRED,
+              AGENT_LINK_FORWARDED_EVICTED,
               COLLECTOR_SPANS_RECEIVED,
               COLLECTOR_BREAKDOWNS_JOINED,
               COLLECTOR_SPANS_UNJOINED,

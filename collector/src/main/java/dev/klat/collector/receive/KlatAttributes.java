@@ -52,6 +52,13 @@ final class KlatAttributes {
   static final int RETRY_ERROR = 36;
   static final int CAPTURE = 37;
   static final int TAIL_THRESHOLD = 38;
+  // The first linked input of a pipeline's output record (section 9 of the latency model); also
+  // the slots of each OTLP span link's attributes.
+  static final int LINK_TOPIC = 39;
+  static final int LINK_PARTITION = 40;
+  static final int LINK_OFFSET = 41;
+  static final int LINK_GROUP = 42;
+  static final int LINK_COUNT = 43;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -94,6 +101,11 @@ final class KlatAttributes {
     SpanAttributes.PRODUCER_RETRY_ERROR,
     SpanAttributes.CAPTURE,
     SpanAttributes.TAIL_THRESHOLD_NANOS,
+    SpanAttributes.LINK_TOPIC,
+    SpanAttributes.LINK_PARTITION,
+    SpanAttributes.LINK_OFFSET,
+    SpanAttributes.LINK_GROUP,
+    SpanAttributes.LINK_COUNT,
   };
   static final int COUNT = DEFS.length;
 

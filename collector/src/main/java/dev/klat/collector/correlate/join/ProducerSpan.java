@@ -22,6 +22,10 @@ import dev.klat.model.Capture;
  * @param capture how the span's record was captured: {@link Capture#TAIL} for a tail span (section
  *     8 of the latency model), whose trace id is derived from the record when it was not sampled
  * @param tailThresholdNanos on a tail span, the {@code A - S} threshold the record was above, or -1
+ * @param parentSpanId the parent span id (a linked output's input consumer span, or the upstream
+ *     producer span a header-forwarding application copied), or 0
+ * @param links the consumed records this record was produced from (section 9 of the latency model),
+ *     or null when the span names none
  */
 public record ProducerSpan(
     RecordKey key,
@@ -37,8 +41,45 @@ public record ProducerSpan(
     String clientId,
     ProducerEvidence evidence,
     Capture capture,
-    long tailThresholdNanos)
+    long tailThresholdNanos,
+    long parentSpanId,
+    RecordLinks links)
     implements JoinInput {
+
+  /** A span without a parent or links. */
+  public ProducerSpan(
+      RecordKey key,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long instanceId,
+      long sendNanos,
+      long drainNanos,
+      long ackNanos,
+      long logAppendTimeMs,
+      int leaderNodeId,
+      String clientId,
+      ProducerEvidence evidence,
+      Capture capture,
+      long tailThresholdNanos) {
+    this(
+        key,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        instanceId,
+        sendNanos,
+        drainNanos,
+        ackNanos,
+        logAppendTimeMs,
+        leaderNodeId,
+        clientId,
+        evidence,
+        capture,
+        tailThresholdNanos,
+        0,
+        null);
+  }
 
   /** A sampled record's span. */
   public ProducerSpan(

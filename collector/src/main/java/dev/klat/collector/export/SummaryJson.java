@@ -44,23 +44,42 @@ final class SummaryJson {
       }
       first = false;
       RecentBreakdowns.SegmentQuantiles q = e.getValue();
-      out.append(str(e.getKey())).append(":{\"count\":").append(q.count());
-      out.append(",\"p50Seconds\":").append(secondsOrNull(q.p50Nanos()));
-      out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
-      out.append(",\"quality\":{");
-      boolean firstQuality = true;
-      for (Map.Entry<String, Integer> count :
-          s.segmentQualities().getOrDefault(e.getKey(), Map.of()).entrySet()) {
-        out.append(firstQuality ? "" : ",").append(str(count.getKey())).append(':');
-        out.append(count.getValue());
-        firstQuality = false;
-      }
-      out.append("}}");
+      segment(
+          out,
+          e.getKey(),
+          q.count(),
+          q.p50Nanos(),
+          q.p99Nanos(),
+          s.segmentQualities().getOrDefault(e.getKey(), Map.of()));
     }
     out.append("},");
     tail(out, s.tail());
     out.append('}');
     return out.toString();
+  }
+
+  /**
+   * One entry of {@code segments}: {@code id:{"count":..,"p50Seconds":..,"p99Seconds":..,
+   * "quality":{quality:count,...}}}, as {@code /api/breakdown} and {@code /api/pipelines}' hops
+   * write it.
+   */
+  static void segment(
+      StringBuilder out,
+      String id,
+      int count,
+      long p50Nanos,
+      long p99Nanos,
+      Map<String, Integer> qualities) {
+    out.append(str(id)).append(":{\"count\":").append(count);
+    out.append(",\"p50Seconds\":").append(secondsOrNull(p50Nanos));
+    out.append(",\"p99Seconds\":").append(secondsOrNull(p99Nanos));
+    out.append(",\"quality\":{");
+    boolean first = true;
+    for (Map.Entry<String, Integer> c : qualities.entrySet()) {
+      out.append(first ? "" : ",").append(str(c.getKey())).append(':').append(c.getValue());
+      first = false;
+    }
+    out.append("}}");
   }
 
   /**

@@ -188,8 +188,12 @@ class DemoIT {
     Matcher history = Pattern.compile("id=\"segments\"[^>]*data-history=\"(\\d+)\"").matcher(dom);
     assertThat(history.find()).as(dom).isTrue();
     assertThat(Integer.parseInt(history.group(1))).as(dom).isGreaterThanOrEqualTo(5);
-    // The topic and group picker offers the demo's pair.
-    assertThat(dom).contains("data-pairs=\"1\"").contains("demo-orders / demo-app (");
+    // The topic and group picker offers the demo's pair and the pipeline's two.
+    assertThat(dom)
+        .contains("data-pairs=\"3\"")
+        .contains("demo-orders / demo-app (")
+        .contains("demo-orders / demo-enricher (")
+        .contains("demo-orders-enriched / demo-billing (");
     // The slowest records' table: ten rows, each with its trace id.
     assertThat(dom).contains("id=\"slowest\" data-records=\"10\"");
     assertThat(Pattern.compile("class=\"id\">[0-9a-f]{32}<").matcher(dom).results().count())

@@ -57,7 +57,7 @@ class PipelinesPageIT {
           String path = exchange.getRequestURI().getPath();
           if (path.equals("/")) {
             answer(exchange, 200, "text/html; charset=utf-8", page);
-          } else if (path.equals("/api/pipelines")) {
+          } else if (path.equals("/api/pipelines") && pipelines != null) {
             answer(exchange, 200, "application/json", pipelines);
           } else if (EMPTY_ANSWERS.containsKey(path)) {
             answer(exchange, 200, "application/json", EMPTY_ANSWERS.get(path));
@@ -99,6 +99,8 @@ class PipelinesPageIT {
     assertThat(count(dom, "data-part=\"processing\"")).isEqualTo(3);
     // The fan-out pipeline's collector sent no per-hop tail means: its bar says it approximates.
     assertThat(dom).contains("an approximation");
+    assertThat(dom)
+        .contains("In the window: 4050 complete chains, 31 not followed to their end within the");
 
     chromium.windowPx(1000, 1480).screenshot(page(), TARGET.resolve("pipelines-page.png"));
   }
@@ -111,8 +113,22 @@ class PipelinesPageIT {
     assertThat(dom).contains("id=\"pipelines\" data-pipelines=\"0\"");
     assertThat(dom)
         .contains("No pipeline was found in the window.")
-        .contains("sampled records that an application produced while processing records it");
+        .contains("sampled records that an application produced while processing records it")
+        .contains(
+            "In the window: 0 complete chains, 3 not followed to their end within the window,"
+                + " 2 inputs whose group was not known.");
     assertThat(dom).doesNotContain("class=\"pipeline\"");
+  }
+
+  @Test
+  void aCollectorWithoutPipelinesSaysSo() throws Exception {
+    pipelines = null;
+    String dom = chromium().dumpDom(page());
+
+    assertThat(dom)
+        .contains("id=\"pipelines\" data-pipelines=\"0\"")
+        .contains("No pipeline was found in the window.")
+        .contains("(/api/pipelines did not answer: this collector has no /api/pipelines)");
   }
 
   @Test

@@ -110,7 +110,7 @@ final class PipelinesDashboard {
         .min(0);
     d.panel(
             "timeseries",
-            "p99 of each hop's parts",
+            "p99 of each hop's parts over time",
             "Each hop's segments and processing, p99 over time: when a hop's tail started. The"
                 + " share of each part in the chains slower than the pipeline's p99 is on the"
                 + " collector's page (its tail line names the hop and segment).",

@@ -44,6 +44,11 @@ public final class Config {
   static final String E2E = MetricDef.E2E_LATENCY.prometheusName();
   static final String SEGMENT = MetricDef.SEGMENT_LATENCY.prometheusName();
   static final String DIAGNOSIS = MetricDef.DIAGNOSIS_TAIL_SHARE.prometheusName();
+  static final String PIPELINE = MetricDef.PIPELINE_LATENCY.prometheusName();
+  static final String PIPELINE_HOP = MetricDef.PIPELINE_HOP_LATENCY.prometheusName();
+
+  /** Matcher on the pipelines dashboard's pipeline variable. */
+  static final String PIPELINE_SELECTED = TagKeys.PIPELINE + "=~\"$pipeline\"";
 
   private Config() {}
 }

@@ -55,6 +55,12 @@ final class DashboardBuilder {
     return this;
   }
 
+  /** Adds the pipeline variable, read from the pipelines' end-to-end histogram. */
+  DashboardBuilder pipelineVariable() {
+    variable("pipeline", "label_values(" + Config.PIPELINE + "_count, pipeline)");
+    return this;
+  }
+
   private void variable(String name, String query) {
     ObjectNode v = variables.addObject();
     v.put("type", "query");

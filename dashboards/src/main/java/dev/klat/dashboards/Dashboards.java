@@ -26,6 +26,7 @@ public final class Dashboards {
     out.put("klat-overview.json", OverviewDashboard.build());
     out.put("klat-breakdown.json", BreakdownDashboard.build());
     out.put("klat-brokers.json", BrokersDashboard.build());
+    out.put("klat-pipelines.json", PipelinesDashboard.build());
     return out;
   }
 

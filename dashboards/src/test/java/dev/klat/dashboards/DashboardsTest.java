@@ -40,8 +40,13 @@ class DashboardsTest {
       assertThat(dashboard.path("uid").asText()).startsWith("klat-");
       List<int[]> boxes = new ArrayList<>();
       Set<Integer> ids = new HashSet<>();
+      Set<String> titles = new HashSet<>();
       for (JsonNode panel : dashboard.path("panels")) {
         assertThat(ids.add(panel.path("id").asInt())).as("unique panel id").isTrue();
+        // A title names a panel's queries wherever they are checked (PrometheusIT keys them so).
+        assertThat(titles.add(panel.path("title").asText()))
+            .as("%s: unique panel title '%s'", file.getFileName(), panel.path("title").asText())
+            .isTrue();
         JsonNode g = panel.path("gridPos");
         int[] box = {
           g.path("x").asInt(), g.path("y").asInt(), g.path("w").asInt(), g.path("h").asInt()

@@ -63,14 +63,15 @@ final class PromQl {
   }
 
   /**
-   * Replaces Grafana's variables by what they mean with every topic and group selected, so that
-   * Prometheus itself can evaluate a panel's query.
+   * Replaces Grafana's variables by what they mean with every topic, group and pipeline selected,
+   * so that Prometheus itself can evaluate a panel's query.
    */
   static String withGrafanaVariables(String expr, String rateInterval) {
     Matcher labelValues = LABEL_VALUES.matcher(expr);
     String s = labelValues.matches() ? labelValues.group(1) : expr;
     return s.replace("$__rate_interval", rateInterval)
         .replace("\"$topic\"", "\".*\"")
-        .replace("\"$group\"", "\".*\"");
+        .replace("\"$group\"", "\".*\"")
+        .replace("\"$pipeline\"", "\".*\"");
   }
 }

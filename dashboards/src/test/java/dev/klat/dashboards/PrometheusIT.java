@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dashboards and rules against the real thing: a broker with the JMX exporter and our rules,
- * the collector jar, the demo producer and consumer with the agent, and Debian's Prometheus (with
+ * the collector jar, the demo producer and consumer with the agent (and the demo's enricher and a
+ * last group, a two-hop pipeline for the pipelines dashboard), and Debian's Prometheus (with
  * exemplar storage) scraping the collector and the broker and evaluating our rules. Then every
  * query of every panel, every variable and every recording rule must return data, every metric an
  * alert reads must have data, and the end-to-end histogram must carry exemplars with trace ids.
@@ -41,6 +42,10 @@ import org.junit.jupiter.api.Test;
 class PrometheusIT {
   private static final String TOPIC = "dashboards-orders";
   private static final String GROUP = "dashboards-app";
+  // The pipeline: TOPIC -> ENRICHER -> SECOND_TOPIC -> LAST_GROUP.
+  private static final String ENRICHER = "dashboards-enricher";
+  private static final String SECOND_TOPIC = "dashboards-orders-enriched";
+  private static final String LAST_GROUP = "dashboards-billing";
   // Agents export every 5 s and Prometheus scrapes every 2 s: a 30 s window holds several points.
   private static final String RATE_INTERVAL = "30s";
   private static final Duration DATA_DEADLINE = Duration.ofSeconds(150);
@@ -87,6 +92,8 @@ class PrometheusIT {
             .createTopics(
                 List.of(
                     new NewTopic(TOPIC, 3, (short) 1)
+                        .configs(Map.of("message.timestamp.type", "LogAppendTime")),
+                    new NewTopic(SECOND_TOPIC, 3, (short) 1)
                         .configs(Map.of("message.timestamp.type", "LogAppendTime"))))
             .all()
             .get(60, TimeUnit.SECONDS);
@@ -130,6 +137,27 @@ class PrometheusIT {
           TOPIC,
           GROUP,
           scenario.toString());
+      startApp(
+          "demo-enricher",
+          agentJar,
+          endpoint,
+          demoClassPath,
+          "dev.klat.demo.DemoEnricher",
+          cluster.bootstrapServers(),
+          TOPIC,
+          ENRICHER,
+          SECOND_TOPIC);
+      startApp(
+          "demo-billing",
+          agentJar,
+          endpoint,
+          demoClassPath,
+          "dev.klat.demo.DemoConsumer",
+          cluster.bootstrapServers(),
+          SECOND_TOPIC,
+          LAST_GROUP,
+          scenario.toString(),
+          "last-hop");
 
       int prometheusPort = freePort();
       Path config = writePrometheusConfig(adminPort, cluster.brokers());
@@ -146,7 +174,7 @@ class PrometheusIT {
       awaitHttp(api.resolve("status/buildinfo"), Duration.ofSeconds(30));
 
       Map<String, String> pending = queriesToCheck();
-      // 3 dashboards' panels and variables plus 18 rules: a parsing slip must not check nothing.
+      // 4 dashboards' panels and variables plus 25 rules: a parsing slip must not check nothing.
       assertThat(pending).hasSizeGreaterThan(40);
       int checked = pending.size();
       long deadline = System.nanoTime() + DATA_DEADLINE.toNanos();

@@ -12,7 +12,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * The demo's consumer application: an ordinary consumer group member, run with the klat agent, that
  * behaves as the scenario in force asks: prompt, sleeping after each poll, or configured to wait
- * for large fetches. Usage: {@code DemoConsumer <bootstrap> <topic> <group> <scenarioFile>}.
+ * for large fetches. Usage: {@code DemoConsumer <bootstrap> <topic> <group> <scenarioFile>
+ * [last-hop]}: with {@code last-hop} it is the demo pipeline's last group instead, which sleeps
+ * only in {@link Scenario#SLOW_LAST_HOP} and never waits for large fetches.
  */
 public final class DemoConsumer {
 
@@ -23,18 +25,22 @@ public final class DemoConsumer {
     String topic = args[1];
     String group = args[2];
     Path scenarioFile = Paths.get(args[3]);
+    boolean lastHop = args.length > 4 && args[4].equals("last-hop");
+    Scenario slowIn = lastHop ? Scenario.SLOW_LAST_HOP : Scenario.SLOW_CONSUMER;
+    String clientId = lastHop ? group : "demo-consumer";
     Scenario scenario = Scenario.readFrom(scenarioFile, Scenario.STEADY);
     long consumed = 0;
     long nextScenarioReadNanos = 0;
     while (true) {
-      boolean fetchWait = scenario == Scenario.FETCH_WAIT;
+      boolean fetchWait = !lastHop && scenario == Scenario.FETCH_WAIT;
       // The fetch settings are fixed for a consumer's life: a new scenario may need a new member.
-      try (KafkaConsumer<String, String> consumer = consumer(bootstrap, group, fetchWait)) {
+      try (KafkaConsumer<String, String> consumer =
+          consumer(bootstrap, group, clientId, fetchWait)) {
         consumer.subscribe(Collections.singletonList(topic));
-        while ((scenario == Scenario.FETCH_WAIT) == fetchWait) {
+        while ((!lastHop && scenario == Scenario.FETCH_WAIT) == fetchWait) {
           ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(100));
           consumed += records.count();
-          if (scenario == Scenario.SLOW_CONSUMER && !records.isEmpty()) {
+          if (scenario == slowIn && !records.isEmpty()) {
             Thread.sleep(200);
           }
           long now = System.nanoTime();
@@ -44,16 +50,16 @@ public final class DemoConsumer {
           }
         }
       }
-      System.out.println("demo consumer: " + consumed + " records so far, now " + scenario.id);
+      System.out.println(clientId + ": " + consumed + " records so far, now " + scenario.id);
     }
   }
 
   private static KafkaConsumer<String, String> consumer(
-      String bootstrap, String group, boolean fetchWait) {
+      String bootstrap, String group, String clientId, boolean fetchWait) {
     Properties properties = new Properties();
     properties.put("bootstrap.servers", bootstrap);
     properties.put("group.id", group);
-    properties.put("client.id", "demo-consumer");
+    properties.put("client.id", clientId);
     properties.put("auto.offset.reset", "latest");
     properties.put("max.poll.records", "20");
     if (fetchWait) {

@@ -12,7 +12,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,6 +23,9 @@ import org.apache.kafka.clients.admin.NewTopic;
  * {@code ./klat demo}: starts a 3-broker KRaft cluster, the collector, and a producer and a
  * consumer application with the klat agent, then cycles through the scenarios of {@link Scenario}
  * while a live table shows the end-to-end percentiles and the segment that drives the p99 tail.
+ * Beside them runs a two-hop pipeline, also with the agent: the producer's topic, {@link
+ * DemoEnricher} (group {@value #ENRICHER_GROUP}) writing to {@value Scenario#SECOND_TOPIC}, and a
+ * last group ({@value Scenario#LAST_GROUP}); the demo prints its line from {@code /api/pipelines}.
  * Ctrl-C stops every process it started.
  *
  * <p>Settings are system properties: {@code klat.demo.root} (the repository, default {@code .}),
@@ -35,13 +37,17 @@ public final class DemoMain {
 
   static final String TOPIC = "demo-orders";
   static final String GROUP = "demo-app";
+  static final String ENRICHER_GROUP = "demo-enricher";
   // Low-rate scenarios first; the slow consumer last, so that the steady phase after it drains its
   // backlog before the cycle starts over. The consumer starts a new member when fetch-wait begins
   // and ends, and its rejoin shows as catch-up: fetch-wait comes after the slow follower, so that
   // the rejoin lands in the slow consumer (catch-up anyway), not at the slow follower's head.
+  // The slow last hop second: the pipeline's chains have been linked through the steady phase, and
+  // the last group's backlog drains during linger-burst's low rate.
   private static final List<Scenario> DEFAULT_ORDER =
       Arrays.asList(
           Scenario.STEADY,
+          Scenario.SLOW_LAST_HOP,
           Scenario.LINGER_BURST,
           Scenario.SLOW_FOLLOWER,
           Scenario.FETCH_WAIT,
@@ -133,9 +139,13 @@ public final class DemoMain {
             "starting 3 Kafka brokers (KRaft, one JVM each, with klat's broker probe)",
             this::startCluster);
     progress(
-        "creating topic " + TOPIC + " (3 partitions, 3 replicas, leader broker 1)",
+        "creating topics "
+            + TOPIC
+            + " and "
+            + Scenario.SECOND_TOPIC
+            + " (3 partitions, 3 replicas, leader broker 1)",
         () -> {
-          createTopic();
+          createTopics();
           return null;
         });
     progress(
@@ -162,12 +172,33 @@ public final class DemoMain {
         TOPIC,
         GROUP,
         scenarioFile.toString());
+    // The pipeline: demo-orders -> demo-enricher -> demo-orders-enriched -> demo-billing.
+    startApplication(
+        "demo-enricher",
+        agentJar,
+        endpoint,
+        DemoEnricher.class,
+        cluster.bootstrapServers(),
+        TOPIC,
+        ENRICHER_GROUP,
+        Scenario.SECOND_TOPIC);
+    startApplication(
+        Scenario.LAST_GROUP,
+        agentJar,
+        endpoint,
+        DemoConsumer.class,
+        cluster.bootstrapServers(),
+        Scenario.SECOND_TOPIC,
+        Scenario.LAST_GROUP,
+        scenarioFile.toString(),
+        "last-hop");
     out.println(
         "demo applications started with -javaagent:"
             + root.relativize(agentJar)
             + "; live charts on http://127.0.0.1:"
             + adminPort
-            + "/ (API /api/breakdown and /api/diagnosis, metrics /metrics); Ctrl-C stops"
+            + "/ (API /api/breakdown, /api/diagnosis and /api/pipelines, metrics /metrics); Ctrl-C"
+            + " stops"
             + " everything");
 
     long startNanos = System.nanoTime();
@@ -198,9 +229,16 @@ public final class DemoMain {
       }
       BreakdownRow row = queries.breakdown();
       TopFinding why = row == null ? null : queries.topFinding();
+      PipelineRow pipeline = row == null ? null : queries.pipeline();
       long secondsLeft = TimeUnit.NANOSECONDS.toSeconds(scenarioNanos - (now - scenarioStartNanos));
       print(
-          scenario, index, secondsLeft, TimeUnit.NANOSECONDS.toSeconds(now - startNanos), row, why);
+          scenario,
+          index,
+          secondsLeft,
+          TimeUnit.NANOSECONDS.toSeconds(now - startNanos),
+          row,
+          why,
+          pipeline);
       Thread.sleep(refreshMillis);
     }
   }
@@ -217,7 +255,9 @@ public final class DemoMain {
         .start();
   }
 
-  private void createTopic() throws Exception {
+  // Both topics alike: every partition led by broker 1 and followed by 2 and 3, so that the
+  // slow-follower scenario's paused broker follows every demo partition.
+  private void createTopics() throws Exception {
     Map<Integer, List<Integer>> assignment = new java.util.HashMap<>();
     assignment.put(0, Arrays.asList(1, 2, 3));
     assignment.put(1, Arrays.asList(1, 3, 2));
@@ -226,12 +266,16 @@ public final class DemoMain {
     configs.put("min.insync.replicas", "2");
     // The broker's append time in every record: the collector splits publish from commit with it.
     configs.put("message.timestamp.type", "LogAppendTime");
+    List<String> topics = Arrays.asList(TOPIC, Scenario.SECOND_TOPIC);
+    List<NewTopic> newTopics = new ArrayList<>();
+    for (String topic : topics) {
+      newTopics.add(new NewTopic(topic, assignment).configs(configs));
+    }
     try (Admin admin = cluster.admin()) {
-      admin
-          .createTopics(Collections.singletonList(new NewTopic(TOPIC, assignment).configs(configs)))
-          .all()
-          .get(60, TimeUnit.SECONDS);
-      Topics.awaitReady(admin, TOPIC, assignment.size(), 3, Duration.ofSeconds(60));
+      admin.createTopics(newTopics).all().get(60, TimeUnit.SECONDS);
+      for (String topic : topics) {
+        Topics.awaitReady(admin, topic, assignment.size(), 3, Duration.ofSeconds(60));
+      }
     }
   }
 
@@ -307,15 +351,22 @@ public final class DemoMain {
       long secondsLeft,
       long elapsedSeconds,
       BreakdownRow row,
-      TopFinding why) {
+      TopFinding why,
+      PipelineRow pipeline) {
     String line =
         LiveTable.line(scenario, index, order.size(), secondsLeft, elapsedSeconds, row, why);
     if (!terminal) {
       out.println(line);
+      if (pipeline != null) {
+        out.println(
+            LiveTable.pipelineLine(
+                scenario, index, order.size(), secondsLeft, elapsedSeconds, pipeline));
+      }
       return;
     }
     out.print(
-        LiveTable.screen(scenario, index, order.size(), secondsLeft, row, why, adminPort, line));
+        LiveTable.screen(
+            scenario, index, order.size(), secondsLeft, row, why, pipeline, adminPort, line));
     out.flush();
   }
 

@@ -8,9 +8,10 @@ import java.util.function.BooleanSupplier;
 
 /**
  * What the live table asks the collector at each refresh: the breakdown of the demo's topic and
- * group over the last 20 s, and the top finding over the last 10 s (so that it follows a new
- * scenario sooner; at the demo's lowest rate 10 s still hold a few hundred records). {@code out} is
- * where to say the collector is not answering, unless the demo is {@code stopping}.
+ * group over the last 20 s, the top finding over the last 10 s (so that it follows a new scenario
+ * sooner; at the demo's lowest rate 10 s still hold a few hundred records), and the demo pipeline
+ * over the last 20 s. {@code out} is where to say the collector is not answering, unless the demo
+ * is {@code stopping}.
  */
 record LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
 
@@ -24,6 +25,22 @@ record LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
   TopFinding topFinding() {
     String answer = fetch("/api/diagnosis", "10s");
     return answer == null ? null : TopFinding.parse(answer);
+  }
+
+  /**
+   * The demo pipeline over the last 20 s, or null when the collector has none (no chain linked yet,
+   * a collector without {@code /api/pipelines}) or did not answer.
+   */
+  PipelineRow pipeline() {
+    try {
+      String answer = AdminClient.get(adminPort, "/api/pipelines?window=20s");
+      return answer == null ? null : PipelineRow.parse(DemoMain.TOPIC, Scenario.LAST_GROUP, answer);
+    } catch (IOException | RuntimeException e) {
+      if (!stopping.getAsBoolean()) {
+        out.println("collector not answering: " + e);
+      }
+      return null;
+    }
   }
 
   private String fetch(String endpoint, String window) {

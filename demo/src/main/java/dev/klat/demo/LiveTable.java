@@ -67,8 +67,33 @@ final class LiveTable {
   }
 
   /**
+   * The demo pipeline at one refresh, as a log line: the scenario as {@link #line} writes it, then
+   * the pipeline's end-to-end quantiles and where its p99 tail is.
+   *
+   * @param pipeline the collector's pipeline over the last 20 s, never null
+   */
+  static String pipelineLine(
+      Scenario scenario,
+      int index,
+      int scenarios,
+      long secondsLeft,
+      long elapsedSeconds,
+      PipelineRow pipeline) {
+    return String.format(
+        Locale.ROOT,
+        "[%4ds] scenario=%s (%d/%d, %ds left) %s",
+        elapsedSeconds,
+        scenario.id,
+        index + 1,
+        scenarios,
+        secondsLeft,
+        pipeline.token());
+  }
+
+  /**
    * The screen a terminal shows, cleared and redrawn at each refresh, ending with {@code line}.
    *
+   * @param pipeline the demo pipeline over the last 20 s, or null when the collector has none
    * @param adminPort the collector's admin port, where the live charts are
    */
   static String screen(
@@ -78,6 +103,7 @@ final class LiveTable {
       long secondsLeft,
       BreakdownRow row,
       TopFinding why,
+      PipelineRow pipeline,
       int adminPort,
       String line) {
     String expected = scenario.expectedSegment == null ? "-" : scenario.expectedSegment;
@@ -132,7 +158,17 @@ final class LiveTable {
     screen
         .append("\nwhy (last 10 s): ")
         .append(why == null ? "no finding explains the tail" : why.describe());
+    screen
+        .append("\npipeline (last 20 s): ")
+        .append(
+            pipeline == null
+                ? "none found yet (a link needs a sampled record the enricher produced while"
+                    + " processing one it consumed)"
+                : pipeline.describe());
     screen.append("\nexpected driver for this scenario: ").append(expected);
+    if (scenario.expectedPipelineTail != null) {
+      screen.append("; expected pipeline tail: ").append(scenario.expectedPipelineTail);
+    }
     screen
         .append("\nover the last 20 s; live charts: http://127.0.0.1:")
         .append(adminPort)

@@ -31,10 +31,23 @@ enum Scenario {
   FETCH_WAIT(
       "fetch-wait", "a consumer waiting for 1 MiB fetches", "fetch", "fetch:fetch\\.min\\.bytes"),
   SLOW_CONSUMER(
-      "slow-consumer", "a consumer sleeping 200 ms after each poll", "catch-up", "catch-up:");
+      "slow-consumer", "a consumer sleeping 200 ms after each poll", "catch-up", "catch-up:"),
+  // The pipeline's last group sleeps: its records wait in the second topic, so the pipeline's tail
+  // is hop 2's catch-up. The demo-app table reads the first topic and is not the point here.
+  SLOW_LAST_HOP(
+      "slow-last-hop",
+      "the pipeline's last consumer (" + Scenario.LAST_GROUP + ") sleeping 200 ms after each poll",
+      null,
+      null,
+      "hop 2 (" + Scenario.SECOND_TOPIC + " / " + Scenario.LAST_GROUP + "): catch-up");
 
   /** Stands in an expected finding for the node id of the follower the demo pauses. */
   static final String PAUSED_FOLLOWER = "{paused}";
+
+  /** The demo pipeline: its second topic and its last consumer group. */
+  static final String SECOND_TOPIC = "demo-orders-enriched";
+
+  static final String LAST_GROUP = "demo-billing";
 
   final String id;
   final String description;
@@ -48,11 +61,27 @@ enum Scenario {
    */
   final String expectedFinding;
 
+  /**
+   * How the demo's pipeline line names its tail late in this scenario ({@code hop N (topic /
+   * group): segment}); null for none expected.
+   */
+  final String expectedPipelineTail;
+
   Scenario(String id, String description, String expectedSegment, String expectedFinding) {
+    this(id, description, expectedSegment, expectedFinding, null);
+  }
+
+  Scenario(
+      String id,
+      String description,
+      String expectedSegment,
+      String expectedFinding,
+      String expectedPipelineTail) {
     this.id = id;
     this.description = description;
     this.expectedSegment = expectedSegment;
     this.expectedFinding = expectedFinding;
+    this.expectedPipelineTail = expectedPipelineTail;
   }
 
   /** How the top finding starts, with the paused follower's node id filled in; null for none. */

@@ -28,10 +28,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Runs {@code ./klat demo} as a user would, through one full cycle of scenarios, checks that each
- * scenario's cause shows up as the segment driving the p99 tail, that the collector's live page
- * draws both charts in a browser, then presses Ctrl-C (SIGINT, or SIGTERM where this process tree
- * ignores SIGINT) and checks that nothing the demo started is left running. Without Chromium only
- * the browser step is skipped ({@link RequiredTool}).
+ * scenario's cause shows up as the segment driving the p99 tail, that the demo pipeline's line
+ * names its second hop in the slow-last-hop scenario, that the collector's live page draws both
+ * charts and the pipeline in a browser, then presses Ctrl-C (SIGINT, or SIGTERM where this process
+ * tree ignores SIGINT) and checks that nothing the demo started is left running. Without Chromium
+ * only the browser step is skipped ({@link RequiredTool}).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DemoIT {
@@ -41,6 +42,12 @@ class DemoIT {
       Pattern.compile(
           "scenario=(\\S+) \\(\\d+/\\d+, (\\d+)s left\\).* n=(\\d+) .* driver=(\\S+) .*why=(\\S+)");
   private static final Pattern PAUSED = Pattern.compile("slow follower: pausing broker (\\d+)");
+  private static final Pattern PIPELINE_LINE =
+      Pattern.compile(
+          "scenario=(\\S+) \\(\\d+/\\d+, (\\d+)s left\\) pipeline=(\\S+) hops=(\\d+) n=(\\d+) .*"
+              + " tail: (hop \\d+ \\([^)]*\\): \\S+)");
+  // Three brokers, the collector, the producer, the consumer, the enricher and the last group.
+  private static final int PROCESSES = 8;
   private static final int DRIVER = 4;
   private static final int WHY = 5;
 
@@ -79,7 +86,7 @@ class DemoIT {
       assertThat(System.nanoTime())
           .as("no full cycle in 6 minutes:\n%s", read(log))
           .isLessThan(deadline);
-      if (started.size() < 6) {
+      if (started.size() < PROCESSES) {
         started = demo.descendants().collect(Collectors.toList());
       }
       Thread.sleep(1000);
@@ -126,13 +133,42 @@ class DemoIT {
     assertThat(followerDrivers)
         .as("slow-follower tail in the producer's half:\n%s", output)
         .allMatch(d -> List.of("produce", "publish", "commit", "publish+commit").contains(d));
-    // Three brokers, the collector and two applications.
-    assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(6);
+    assertThat(started).as(output).hasSizeGreaterThanOrEqualTo(PROCESSES);
+  }
+
+  /**
+   * The demo pipeline (demo-orders, demo-enricher, demo-orders-enriched, demo-billing): its line
+   * from {@code /api/pipelines} counts two hops, and late in the slow-last-hop scenario names hop
+   * 2's catch-up as its tail. Needs the agent's link and the collector's pipelines.
+   */
+  @Test
+  @Order(2)
+  void thePipelineLineNamesTheSecondHopWhenTheLastGroupIsSlow() throws Exception {
+    String output = read(log);
+    List<String> lines = output.lines().filter(line -> PIPELINE_LINE.matcher(line).find()).toList();
+    assertThat(lines).as("pipeline lines:\n%s", output).isNotEmpty();
+    assertThat(lines)
+        .as("two hops:\n%s", output)
+        .allMatch(line -> line.contains(" pipeline=demo-orders->demo-billing hops=2 "));
+    List<String> lateTails = new ArrayList<>();
+    for (String line : lines) {
+      Matcher m = PIPELINE_LINE.matcher(line);
+      if (m.find()
+          && Scenario.byId(m.group(1)) == Scenario.SLOW_LAST_HOP
+          && Integer.parseInt(m.group(2)) <= SCENARIO_SECONDS / 2
+          && Long.parseLong(m.group(5)) > 0) {
+        lateTails.add(m.group(6));
+      }
+    }
+    assertThat(lateTails)
+        .as("the slow last hop's tail in hop 2:\n%s", output)
+        .isNotEmpty()
+        .anyMatch(tail -> tail.equals(Scenario.SLOW_LAST_HOP.expectedPipelineTail));
   }
 
   /** The collector's live page, as a browser renders it: both charts drawn from real data. */
   @Test
-  @Order(2)
+  @Order(3)
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void theLivePageDrawsBothChartsFromRealData() throws Exception {
     HeadlessChromium chromium =
@@ -152,8 +188,12 @@ class DemoIT {
     Matcher history = Pattern.compile("id=\"segments\"[^>]*data-history=\"(\\d+)\"").matcher(dom);
     assertThat(history.find()).as(dom).isTrue();
     assertThat(Integer.parseInt(history.group(1))).as(dom).isGreaterThanOrEqualTo(5);
-    // The topic and group picker offers the demo's pair.
-    assertThat(dom).contains("data-pairs=\"1\"").contains("demo-orders / demo-app (");
+    // The topic and group picker offers the demo's pair and the pipeline's two.
+    assertThat(dom)
+        .contains("data-pairs=\"3\"")
+        .contains("demo-orders / demo-app (")
+        .contains("demo-orders / demo-enricher (")
+        .contains("demo-orders-enriched / demo-billing (");
     // The slowest records' table: ten rows, each with its trace id.
     assertThat(dom).contains("id=\"slowest\" data-records=\"10\"");
     assertThat(Pattern.compile("class=\"id\">[0-9a-f]{32}<").matcher(dom).results().count())
@@ -162,8 +202,31 @@ class DemoIT {
     chromium.screenshot(page, target.resolve("demo-page.png"));
   }
 
+  /** The page's pipelines section from real chains: the graph and the demo pipeline's tail line. */
   @Test
-  @Order(3)
+  @Order(4)
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void theLivePageDrawsThePipeline() throws Exception {
+    HeadlessChromium chromium =
+        HeadlessChromium.require(target, "DemoIT's browser step (the page's pipelines)")
+            .virtualTimeBudgetMs(5_000)
+            .windowPx(1000, 1900);
+    assertThat(demo.isAlive()).as("the demo is still running:\n%s", read(log)).isTrue();
+    String page = "http://127.0.0.1:" + adminPort + "/?refreshMs=1000";
+    String dom = chromium.dumpDom(page);
+    Matcher pipelines = Pattern.compile("id=\"pipelines\" data-pipelines=\"(\\d+)\"").matcher(dom);
+    assertThat(pipelines.find()).as(dom).isTrue();
+    assertThat(Integer.parseInt(pipelines.group(1))).as(dom).isGreaterThanOrEqualTo(1);
+    // Two topics and the three groups that read them.
+    assertThat(dom)
+        .containsPattern("id=\"pipeline-graph\"[^>]*data-nodes=\"([5-9]|\\d\\d)\"")
+        .containsPattern("data-pipeline=\"demo-orders-(&gt;|>)demo-billing\"")
+        .containsPattern("tail: hop [12] \\(demo-orders");
+    chromium.screenshot(page, target.resolve("demo-pipelines.png"));
+  }
+
+  @Test
+  @Order(5)
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void ctrlCStopsEverything() throws Exception {
     String signal = stop();

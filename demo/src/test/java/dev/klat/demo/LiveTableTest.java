@@ -33,7 +33,8 @@ class LiveTableTest {
             "n=120", "driver=publish", "why=publish:before_broker_2_read_the_request:87% from=412")
         .contains("tail means: produce=");
     String screen =
-        LiveTable.screen(Scenario.SLOW_FOLLOWER, 2, 5, 30, slowFollower(), network(), 9464, line);
+        LiveTable.screen(
+            Scenario.SLOW_FOLLOWER, 2, 5, 30, slowFollower(), network(), null, 9464, line);
     assertThat(screen)
         .contains(
             "why (last 10 s): before broker 2 read the request (publish), 87% of the p99 tail,"
@@ -51,11 +52,12 @@ class LiveTableTest {
   void beforeTheFirstBreakdownsTheScreenSaysItWaits() {
     String line = LiveTable.line(Scenario.STEADY, 0, 5, 60, 1, null, null);
     assertThat(line).contains("n=0", "driver=-", "why=-");
-    String screen = LiveTable.screen(Scenario.STEADY, 0, 5, 60, null, null, 9464, line);
+    String screen = LiveTable.screen(Scenario.STEADY, 0, 5, 60, null, null, null, 9464, line);
     assertThat(screen)
         .startsWith("\033[H\033[2J")
         .contains("(waiting for the first joined breakdowns)")
         .contains("why (last 10 s): no finding explains the tail")
+        .contains("pipeline (last 20 s): none found yet")
         .contains("live charts: http://127.0.0.1:9464/")
         .endsWith(line + "\n");
   }

@@ -22,6 +22,8 @@ import java.util.List;
  * @param segmentNanos per {@link #SEGMENT_IDS} entry, the value, or -1 when unknown
  * @param qualities per {@link #SEGMENT_IDS} entry, the quality
  * @param joinedAtNanos when it was joined (the collector's monotonic clock)
+ * @param transactionNanos commit's transaction part, {@code V - H} (section 9 of the latency
+ *     model): 0 for a record without one (no transaction, or a {@code read_uncommitted} group)
  */
 public record HopRecord(
     RecordKey key,
@@ -34,7 +36,8 @@ public record HopRecord(
     long e2eNanos,
     long[] segmentNanos,
     Quality[] qualities,
-    long joinedAtNanos) {
+    long joinedAtNanos,
+    long transactionNanos) {
 
   /**
    * The segment ids of {@link #segmentNanos}, as {@code /api/breakdown}'s {@code segments}: the

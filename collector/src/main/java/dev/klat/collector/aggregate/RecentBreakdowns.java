@@ -240,7 +240,8 @@ public final class RecentBreakdowns {
               e2eNanos[slot],
               segments,
               quality,
-              timeNanos[slot]));
+              timeNanos[slot],
+              Math.max(0, transactionNanos[slot])));
     }
     return out;
   }

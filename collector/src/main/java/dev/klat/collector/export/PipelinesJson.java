@@ -54,6 +54,8 @@ final class PipelinesJson {
     out.append("{\"name\":").append(str(p.name()));
     out.append(",\"firstTopic\":").append(str(p.firstTopic()));
     out.append(",\"lastGroup\":").append(str(p.lastGroup()));
+    out.append(",\"hopCount\":").append(p.hopCount());
+    out.append(",\"fragment\":").append(p.fragment());
     out.append(",\"count\":").append(p.count()).append(',');
     e2e(out, "e2e", p.e2e());
     out.append(",\"identityViolations\":").append(p.identityViolations());
@@ -82,7 +84,10 @@ final class PipelinesJson {
         out.append(',');
         e2e(out, "processing", h.processing());
       }
-      out.append('}');
+      // The shape of /api/breakdown's p99Tail, counted in chains.
+      out.append(",\"p99Tail\":{\"chains\":").append(h.p99Tail().chains()).append(',');
+      SummaryJson.meanSeconds(out, h.p99Tail().meanNanos());
+      out.append("}}");
     }
     out.append("],\"tail\":");
     PipelinesReport.Tail t = p.tail();

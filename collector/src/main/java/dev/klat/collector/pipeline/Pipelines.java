@@ -26,6 +26,11 @@ import java.util.Set;
  * its distinct records: an input with several outputs (fan-out) is counted once per hop, and a
  * batch's every input is in its hop. Processing is per input and output pair. Fan-out to several
  * groups gives several pipelines.
+ *
+ * <p>Order and fragments. Pipelines are listed most hops first, then most chains (a fragment after
+ * the others of its hop count). A pipeline whose first topic is an output topic of another pipeline
+ * of the window is a fragment: its first records were produced there without a linked input (their
+ * producer sampled them on its own), so its chains are the tail end of the other one's path.
  */
 public final class Pipelines {
   /** The segment the tail names for the time in an application between hops. */
@@ -40,6 +45,7 @@ public final class Pipelines {
     // Per final record and last group, the chain kept for it (earliest first S).
     final Map<List<Object>, Chain> finals = new LinkedHashMap<>();
     String name;
+    boolean fragment;
 
     Path(List<List<String>> pairs) {
       this.pairs = pairs;
@@ -63,7 +69,10 @@ public final class Pipelines {
     }
   }
 
-  /** The window's paths, most final records first, named; with the assembly's counts. */
+  /**
+   * The window's paths, named, most hops first, then fragments last, then most final records; with
+   * the assembly's counts.
+   */
   record Assembled(List<Path> paths, ChainAssembly assembly, Links links) {}
 
   static Assembled assemble(List<HopRecord> records, PipelineNames names) {
@@ -96,6 +105,23 @@ public final class Pipelines {
       }
       p.name = name;
     }
+    // Names are given by chains (the contract: of two paths with one name, the one with fewer
+    // chains is named by its groups); the listing puts the longest paths first.
+    Set<String> outputTopics = new HashSet<>();
+    for (Path p : paths) {
+      for (int k = 1; k < p.pairs.size(); k++) {
+        outputTopics.add(p.pairs.get(k).get(0));
+      }
+    }
+    for (Path p : paths) {
+      // A path's own later topics are not another pipeline's: a loop is cut, never a path.
+      p.fragment = outputTopics.contains(p.firstTopic());
+    }
+    paths.sort(
+        Comparator.comparingInt((Path p) -> -p.pairs.size())
+            .thenComparing(p -> p.fragment)
+            .thenComparingInt(p -> -p.finals.size())
+            .thenComparing(p -> p.pairs.toString()));
     return new Assembled(paths, assembly, links);
   }
 
@@ -150,10 +176,17 @@ public final class Pipelines {
         violations++;
       }
     }
+    long p99 = quantiles(e2e).p99Nanos();
+    List<Chain> tailChains = new ArrayList<>();
+    for (Chain c : finals) {
+      if (c.e2eNanos() >= p99) {
+        tailChains.add(c);
+      }
+    }
     int n = p.pairs.size();
     List<PipelinesReport.Hop> hops = new ArrayList<>(n);
     for (int k = 0; k < n; k++) {
-      hops.add(hop(p, k));
+      hops.add(hop(p, k, tailChains));
     }
     return new PipelinesReport.Pipeline(
         p.name,
@@ -163,10 +196,11 @@ public final class Pipelines {
         quantiles(e2e),
         violations,
         hops,
-        tail(finals, quantiles(e2e).p99Nanos()));
+        tail(tailChains),
+        p.fragment);
   }
 
-  private static PipelinesReport.Hop hop(Path p, int k) {
+  private static PipelinesReport.Hop hop(Path p, int k, List<Chain> tailChains) {
     boolean last = k == p.pairs.size() - 1;
     Map<List<Object>, HopRecord> records = new LinkedHashMap<>();
     Map<List<Object>, Long> processing = new LinkedHashMap<>();
@@ -194,7 +228,56 @@ public final class Pipelines {
         hopRecords.size(),
         quantiles(e2e),
         segments(hopRecords),
-        last ? null : quantiles(processing.values().stream().mapToLong(Long::longValue).toArray()));
+        last ? null : quantiles(processing.values().stream().mapToLong(Long::longValue).toArray()),
+        tailMeans(tailChains, k, last));
+  }
+
+  // Hop k's parts over the tail chains, each summed and divided by the number of chains (a part a
+  // chain does not know adds 0), split as the identity splits them: the five segments, or
+  // publish+commit where L is unknown, and the processing after the hop.
+  private static PipelinesReport.TailMeans tailMeans(List<Chain> tail, int k, boolean last) {
+    double[] sums = new double[Segment.values().length];
+    boolean[] known = new boolean[sums.length];
+    double publishAndCommit = 0;
+    boolean combined = false;
+    double processing = 0;
+    for (Chain c : tail) {
+      HopRecord h = c.hops().get(k);
+      for (Segment s : Segment.values()) {
+        long v = h.segment(s.ordinal());
+        if (v >= 0) {
+          sums[s.ordinal()] += v;
+          known[s.ordinal()] = true;
+        }
+      }
+      if (!split(h)) {
+        long v = h.segment(HopRecord.PUBLISH_AND_COMMIT);
+        if (v >= 0) {
+          publishAndCommit += v;
+          combined = true;
+        }
+      }
+      if (!last) {
+        processing += c.processingNanos()[k];
+      }
+    }
+    int n = Math.max(1, tail.size());
+    Map<String, Double> means = new LinkedHashMap<>();
+    for (Segment s : Segment.values()) {
+      means.put(s.id(), known[s.ordinal()] ? sums[s.ordinal()] / n : null);
+    }
+    if (combined) {
+      means.put(HopRecord.SEGMENT_IDS.get(HopRecord.PUBLISH_AND_COMMIT), publishAndCommit / n);
+    }
+    if (!last) {
+      means.put(PROCESSING, processing / n);
+    }
+    return new PipelinesReport.TailMeans(tail.size(), means);
+  }
+
+  // Whether a hop knows publish and commit apart (L known).
+  private static boolean split(HopRecord h) {
+    return h.segment(Segment.PUBLISH.ordinal()) >= 0 && h.segment(Segment.COMMIT.ordinal()) >= 0;
   }
 
   private static Map<String, PipelinesReport.SegmentFigures> segments(List<HopRecord> records) {
@@ -229,17 +312,14 @@ public final class Pipelines {
 
   // Over the chains at or above p99: the hop and segment (or processing) with the largest mean
   // share of the chain's end to end. A chain whose end to end is not positive has no shares.
-  private static PipelinesReport.Tail tail(List<Chain> finals, long p99Nanos) {
-    if (finals.isEmpty()) {
+  private static PipelinesReport.Tail tail(List<Chain> tailChains) {
+    if (tailChains.isEmpty()) {
       return null;
     }
     Map<List<Object>, Double> shares = new LinkedHashMap<>();
     int records = 0;
     double e2eSum = 0;
-    for (Chain c : finals) {
-      if (c.e2eNanos() < p99Nanos) {
-        continue;
-      }
+    for (Chain c : tailChains) {
       records++;
       e2eSum += c.e2eNanos();
       if (c.e2eNanos() <= 0) {
@@ -254,7 +334,7 @@ public final class Pipelines {
             shares.merge(List.of(k + 1, s.id()), v / e2e, Double::sum);
           }
         }
-        if (h.segment(Segment.PUBLISH.ordinal()) < 0 || h.segment(Segment.COMMIT.ordinal()) < 0) {
+        if (!split(h)) {
           long v = h.segment(HopRecord.PUBLISH_AND_COMMIT);
           if (v > 0) {
             shares.merge(List.of(k + 1, "publish+commit"), v / e2e, Double::sum);
@@ -276,13 +356,40 @@ public final class Pipelines {
     if (best == null) {
       return null;
     }
+    int hop = (Integer) best.get(0);
+    String segment = (String) best.get(1);
     return new PipelinesReport.Tail(
-        (Integer) best.get(0),
-        (String) best.get(1),
-        null,
+        hop,
+        segment,
+        segment.equals(Segment.COMMIT.id()) ? commitPart(tailChains, hop - 1) : null,
         bestShare / records,
         records,
         e2eSum / records);
+  }
+
+  // Commit's part with the larger mean share of the tail chains' end to end at hop k: the
+  // transaction wait (V - H) or replication (H - L); null when none of them waited for its
+  // transaction there (commit is then all replication, as /api/breakdown says nothing of parts)
+  // or on a tie.
+  private static String commitPart(List<Chain> tailChains, int k) {
+    double transaction = 0;
+    double replication = 0;
+    boolean waited = false;
+    for (Chain c : tailChains) {
+      HopRecord h = c.hops().get(k);
+      long commit = h.segment(Segment.COMMIT.ordinal());
+      if (c.e2eNanos() <= 0 || commit < 0) {
+        continue;
+      }
+      long wait = Math.min(commit, h.transactionNanos());
+      waited |= wait > 0;
+      transaction += wait / (double) c.e2eNanos();
+      replication += (commit - wait) / (double) c.e2eNanos();
+    }
+    if (!waited || transaction == replication) {
+      return null;
+    }
+    return transaction > replication ? "transaction" : "replication";
   }
 
   static PipelinesReport.Quantiles quantiles(long[] values) {

@@ -5,11 +5,12 @@ import java.util.Map;
 
 /**
  * What {@code GET /api/pipelines} answers (the collector contract of section 9 of the latency
- * model): the window's pipelines, most chains first, and the graph of their topics and groups.
- * Durations are nanoseconds, -1 where there is no value.
+ * model): the window's pipelines, most hops first, then most chains, and the graph of their topics
+ * and groups. Durations are nanoseconds, -1 where there is no value.
  *
  * @param windowNanos the window the chains were joined in
- * @param pipelines at most {@code pipeline.max-pipelines}, most chains first
+ * @param pipelines at most {@code pipeline.max-pipelines}: most hops first, then fragments last,
+ *     then most chains
  * @param graph the topics and groups of the listed pipelines, with their changelogs
  * @param counts what the window held beyond the listed pipelines
  */
@@ -34,6 +35,19 @@ public record PipelinesReport(
       int count, long p50Nanos, long p99Nanos, Map<String, Integer> quality) {}
 
   /**
+   * A hop's parts over the pipeline's p99 tail: the chains whose end to end is at or above the
+   * pipeline's p99 (those {@link Tail} weighs), each part's sum over them divided by their number.
+   * A part a chain does not know counts 0 in that chain, so that the parts of every hop add up to
+   * the chains' mean end to end (when their identities hold).
+   *
+   * @param chains how many chains
+   * @param meanNanos per part, the mean: the five segment ids ({@code null} when no chain knows
+   *     it), {@code publish+commit} only when some chain's hop had no {@code L} (its publish and
+   *     commit are then in that part), {@code processing} except on the last hop
+   */
+  public record TailMeans(int chains, Map<String, Double> meanNanos) {}
+
+  /**
    * One hop: (input topic, group) -> application -> output topic.
    *
    * @param index 1 to n
@@ -45,6 +59,7 @@ public record PipelinesReport(
    * @param e2e the hop's end to end
    * @param segments per segment id, as {@code /api/breakdown}
    * @param processing the time in the application before the output was sent; null on the last hop
+   * @param p99Tail its parts over the pipeline's p99 tail
    */
   public record Hop(
       int index,
@@ -55,7 +70,8 @@ public record PipelinesReport(
       int count,
       Quantiles e2e,
       Map<String, SegmentFigures> segments,
-      Quantiles processing) {}
+      Quantiles processing,
+      TailMeans p99Tail) {}
 
   /**
    * Where the slowest chains' time went: over the chains at or above the pipeline's p99, the hop
@@ -63,7 +79,9 @@ public record PipelinesReport(
    *
    * @param hop the hop's index
    * @param segment a segment id or {@code processing}
-   * @param part commit's part ({@code replication} or {@code transaction}), or null
+   * @param part when {@code segment} is commit and a chain of the tail waited for its transaction
+   *     at that hop, commit's part with the larger mean share ({@code replication}, {@code H - L},
+   *     or {@code transaction}, {@code V - H}); else null
    * @param share the mean share, 0 to 1
    * @param records how many chains
    * @param meanE2eNanos their mean end to end
@@ -82,6 +100,9 @@ public record PipelinesReport(
    * @param identityViolations chains whose parts do not add up to their end to end
    * @param hops the hops, first to last
    * @param tail where the slowest chains' time went, or null without chains
+   * @param fragment whether its first topic is an output topic of another pipeline of the window:
+   *     its chains start with records produced there without a linked input (sampled on their own,
+   *     mid-chain), a part of that other pipeline's path
    */
   public record Pipeline(
       String name,
@@ -91,7 +112,14 @@ public record PipelinesReport(
       Quantiles e2e,
       int identityViolations,
       List<Hop> hops,
-      Tail tail) {}
+      Tail tail,
+      boolean fragment) {
+
+    /** How many hops its chains cross. */
+    public int hopCount() {
+      return hops.size();
+    }
+  }
 
   /** A topic or group: {@code id} is {@code topic:NAME} or {@code group:NAME}. */
   public record Node(String id, String kind, String name) {}

@@ -101,6 +101,8 @@ class PipelinesApiTest {
             "name",
             "firstTopic",
             "lastGroup",
+            "hopCount",
+            "fragment",
             "count",
             "e2e",
             "identityViolations",
@@ -108,6 +110,8 @@ class PipelinesApiTest {
             "tail");
     assertThat(p.get("name").asText()).isEqualTo("orders->billing");
     assertThat(p.get("count").asInt()).isEqualTo(20);
+    assertThat(p.get("hopCount").asInt()).isEqualTo(2);
+    assertThat(p.get("fragment").asBoolean()).isFalse();
     assertThat(fields(p.get("e2e"))).containsExactly("p50Seconds", "p99Seconds", "p999Seconds");
     assertThat(p.get("identityViolations").asInt()).isZero();
     JsonNode first = p.get("hops").get(0);
@@ -121,7 +125,8 @@ class PipelinesApiTest {
             "count",
             "e2e",
             "segments",
-            "processing");
+            "processing",
+            "p99Tail");
     assertThat(first.get("outputTopic").asText()).isEqualTo("orders-enriched");
     assertThat(first.get("internal").asBoolean()).isFalse();
     assertThat(first.get("processing").get("p50Seconds").asDouble()).isEqualTo(0.001);
@@ -142,6 +147,14 @@ class PipelinesApiTest {
     JsonNode last = p.get("hops").get(1);
     assertThat(last.get("outputTopic").isNull()).isTrue();
     assertThat(last.has("processing")).as("absent on the last hop").isFalse();
+    // Each hop's parts over the p99 tail (one chain of 20: the slowest), /api/breakdown's shape.
+    assertThat(first.get("p99Tail").toString())
+        .isEqualTo(
+            "{\"chains\":1,\"meanSeconds\":{\"produce\":0.001,\"publish\":0.002,\"commit\":0.003,"
+                + "\"catch-up\":0.004,\"fetch\":0.005,\"processing\":0.001}}");
+    assertThat(fields(last.get("p99Tail").get("meanSeconds")))
+        .containsExactly("produce", "publish", "commit", "catch-up", "fetch");
+    assertThat(last.get("p99Tail").get("meanSeconds").get("commit").asDouble()).isEqualTo(0.049);
     assertThat(p.get("tail").get("hop").asInt()).isEqualTo(2);
     assertThat(p.get("tail").get("segment").asText()).isEqualTo("commit");
     assertThat(p.get("tail").get("part").isNull()).isTrue();

@@ -46,6 +46,7 @@ public final class ChainFixture {
     long sendMs;
     long[] segmentsMs = {1, 2, 3, 4, 5};
     long consumerClockAheadMs;
+    long transactionMs;
 
     /** The record's {@code S + e2e}, {@code P} on the consumer's own clock, in ms from T0. */
     long pollMsOnConsumerClock() {
@@ -58,6 +59,12 @@ public final class ChainFixture {
 
     public Hop segments(long... ms) {
       segmentsMs = ms;
+      return this;
+    }
+
+    /** Of its commit segment, {@code ms} waited for its transaction ({@code V - H}). */
+    public Hop transactionWait(long ms) {
+      transactionMs = ms;
       return this;
     }
 
@@ -117,6 +124,7 @@ public final class ChainFixture {
       h.links = links;
       h.sendMs = sendMs;
       h.segmentsMs = segmentsMs;
+      h.transactionMs = transactionMs;
       return h;
     }
 
@@ -125,12 +133,16 @@ public final class ChainFixture {
       long s = T0 + sendMs * MS;
       long d = s + segmentsMs[0] * MS;
       long l = d + segmentsMs[1] * MS;
-      long h = l + segmentsMs[2] * MS;
-      long f = h + segmentsMs[3] * MS;
+      long h = l + (segmentsMs[2] - transactionMs) * MS;
+      long v = h + transactionMs * MS;
+      long f = v + segmentsMs[3] * MS;
       long r = f + segmentsMs[4] * MS;
+      Instants.Builder b = Instants.builder();
+      if (transactionMs > 0) {
+        b.visible(v, EstimationMethod.BROKER_PROBE);
+      }
       Instants i =
-          Instants.builder()
-              .send(s)
+          b.send(s)
               .drain(d)
               .append(l, EstimationMethod.BROKER_PROBE)
               .commit(h, EstimationMethod.BROKER_PROBE)

@@ -3,6 +3,7 @@ package dev.klat.collector.pipeline;
 import static dev.klat.collector.pipeline.ChainFixture.MS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.klat.collector.pipeline.ChainFixture.Hop;
 import dev.klat.collector.pipeline.PipelinesReport.Edge;
@@ -273,6 +274,96 @@ class PipelinesTest {
     PipelinesReport one = f.report(PipelineNames.NONE, 1);
     assertThat(one.pipelines()).hasSize(1);
     assertThat(one.counts().notShown()).isEqualTo(1);
+  }
+
+  @Test
+  void eachHopGivesTheMeansOfItsPartsOverTheChainsOfThePipelinesP99() {
+    ChainFixture f = new ChainFixture();
+    // 100 chains; the p99 is the 99th: the two slowest (commit 40 and 50 ms at hop 2) are the tail.
+    for (int i = 0; i < 100; i++) {
+      long commitMs = i == 98 ? 40 : i == 99 ? 50 : 3;
+      Hop in =
+          f.record("orders", i, "enricher", i).instances(1, 2).segments(1, 2, 3, 4, i % 2).add();
+      f.output(in, "orders-enriched", i, "billing", 6 + i % 2)
+          .instances(2, 3)
+          .segments(1, 1, commitMs, 1, 1)
+          .linkedTo(in)
+          .add();
+    }
+
+    Pipeline p = only(f.report());
+
+    assertThat(p.tail().records()).isEqualTo(2);
+    PipelinesReport.TailMeans first = p.hops().get(0).p99Tail();
+    PipelinesReport.TailMeans last = p.hops().get(1).p99Tail();
+    assertThat(first.chains()).isEqualTo(2);
+    // Chains 98 and 99: fetch 0 and 1 ms, processing 6 and 7 ms.
+    assertThat(first.meanNanos())
+        .containsExactly(
+            entry("produce", 1.0 * MS),
+            entry("publish", 2.0 * MS),
+            entry("commit", 3.0 * MS),
+            entry("catch-up", 4.0 * MS),
+            entry("fetch", 0.5 * MS),
+            entry("processing", 6.5 * MS));
+    assertThat(last.meanNanos()).doesNotContainKey("processing").containsEntry("commit", 45.0 * MS);
+    // The parts of every hop add up to the tail chains' mean end to end.
+    double sum =
+        first.meanNanos().values().stream().mapToDouble(Double::doubleValue).sum()
+            + last.meanNanos().values().stream().mapToDouble(Double::doubleValue).sum();
+    assertThat(sum).isEqualTo(p.tail().meanE2eNanos());
+  }
+
+  @Test
+  void theTailNamesCommitsPartWhenAChainOfItWaitedForItsTransaction() {
+    // Commit 40 ms at hop 2: 30 of them the transaction's wait, then 10 of 40.
+    for (long waitMs : new long[] {30, 10, 0}) {
+      ChainFixture f = new ChainFixture();
+      Hop in = f.record("orders", 1, "enricher", 0).instances(1, 2).add();
+      f.output(in, "orders-enriched", 1, "billing", 1)
+          .instances(2, 3)
+          .segments(1, 1, 40, 1, 1)
+          .transactionWait(waitMs)
+          .linkedTo(in)
+          .add();
+
+      PipelinesReport.Tail tail = only(f.report()).tail();
+
+      assertThat(tail.hop()).isEqualTo(2);
+      assertThat(tail.segment()).as("the metrics' segment, whatever its part").isEqualTo("commit");
+      assertThat(tail.share()).isEqualTo(40.0 / (15 + 1 + 44));
+      assertThat(tail.part())
+          .as("wait %d ms", waitMs)
+          .isEqualTo(waitMs == 30 ? "transaction" : waitMs == 10 ? "replication" : null);
+    }
+  }
+
+  @Test
+  void longestPipelinesComeFirstAndOneStartingAtAnotherOnesOutputIsAFragment() {
+    ChainFixture f = new ChainFixture();
+    Hop in = f.record("orders", 1, "enricher", 0).instances(1, 2).add();
+    f.output(in, "orders-enriched", 1, "billing", 1).instances(2, 3).linkedTo(in).add();
+    // Three records of the middle topic sampled by the enricher's producer on their own, and two
+    // of a plain topic: one-hop pipelines with more chains than the two-hop one.
+    for (int i = 2; i < 5; i++) {
+      f.record("orders-enriched", i, "billing", i).instances(2, 3).add();
+    }
+    for (int i = 1; i < 3; i++) {
+      f.record("payments", i, "ledger", i).instances(4, 5).add();
+    }
+
+    PipelinesReport report = f.report();
+
+    assertThat(report.pipelines())
+        .extracting(q -> q.name() + " " + q.hopCount() + " " + q.count() + " " + q.fragment())
+        .containsExactly(
+            "orders->billing 2 1 false",
+            "payments->ledger 1 2 false",
+            "orders-enriched->billing 1 3 true");
+    // The cap keeps the longest.
+    assertThat(f.report(PipelineNames.NONE, 1).pipelines())
+        .extracting(Pipeline::name)
+        .containsExactly("orders->billing");
   }
 
   @Test

@@ -79,7 +79,7 @@ class PipelinesPageIT {
     HeadlessChromium chromium = chromium();
     String dom = chromium.dumpDom(page());
 
-    assertThat(dom).contains("id=\"pipelines\" data-pipelines=\"2\"");
+    assertThat(dom).contains("id=\"pipelines\" data-pipelines=\"3\"");
     // Nine nodes (five topics, four groups), nine edges, one of them a changelog drawn dashed.
     assertThat(dom).containsPattern("id=\"pipeline-graph\"[^>]*data-nodes=\"9\"");
     assertThat(dom).containsPattern("id=\"pipeline-graph\"[^>]*data-edges=\"9\"");
@@ -100,9 +100,15 @@ class PipelinesPageIT {
     // The fan-out pipeline's collector sent no per-hop tail means: its bar says it approximates.
     assertThat(dom).contains("an approximation");
     assertThat(dom)
-        .contains("In the window: 4050 complete chains, 31 not followed to their end within the");
+        .contains("In the window: 4170 complete chains, 31 not followed to their end within the");
+    // A fragment (sent second) is drawn last, greyed, with why; its hop without L draws
+    // publish+commit from its tail means.
+    assertThat(dom.indexOf("Fragment: records of invoices sampled on their own"))
+        .isGreaterThan(dom.indexOf("tail: hop 1 (orders / audit)"));
+    assertThat(dom).contains("class=\"pipeline fragment\" data-pipeline=\"invoices-");
+    assertThat(count(dom, "data-part=\"publish+commit\"")).isEqualTo(1);
 
-    chromium.windowPx(1000, 1480).screenshot(page(), TARGET.resolve("pipelines-page.png"));
+    chromium.windowPx(1000, 1560).screenshot(page(), TARGET.resolve("pipelines-page.png"));
   }
 
   @Test

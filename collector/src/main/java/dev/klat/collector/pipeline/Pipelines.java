@@ -7,6 +7,7 @@ import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,15 +108,16 @@ public final class Pipelines {
     }
     // Names are given by chains (the contract: of two paths with one name, the one with fewer
     // chains is named by its groups); the listing puts the longest paths first.
-    Set<String> outputTopics = new HashSet<>();
+    Map<String, Set<Path>> writtenBy = new HashMap<>();
     for (Path p : paths) {
       for (int k = 1; k < p.pairs.size(); k++) {
-        outputTopics.add(p.pairs.get(k).get(0));
+        writtenBy.computeIfAbsent(p.pairs.get(k).get(0), t -> new HashSet<>()).add(p);
       }
     }
     for (Path p : paths) {
-      // A path's own later topics are not another pipeline's: a loop is cut, never a path.
-      p.fragment = outputTopics.contains(p.firstTopic());
+      // Another path's output: an application writing back to its own input topic is no fragment.
+      Set<Path> writers = writtenBy.getOrDefault(p.firstTopic(), Set.of());
+      p.fragment = writers.size() > (writers.contains(p) ? 1 : 0);
     }
     paths.sort(
         Comparator.comparingInt((Path p) -> -p.pairs.size())
@@ -243,14 +245,15 @@ public final class Pipelines {
     double processing = 0;
     for (Chain c : tail) {
       HopRecord h = c.hops().get(k);
+      boolean split = split(h);
       for (Segment s : Segment.values()) {
         long v = h.segment(s.ordinal());
-        if (v >= 0) {
+        if (v >= 0 && (split || (s != Segment.PUBLISH && s != Segment.COMMIT))) {
           sums[s.ordinal()] += v;
           known[s.ordinal()] = true;
         }
       }
-      if (!split(h)) {
+      if (!split) {
         long v = h.segment(HopRecord.PUBLISH_AND_COMMIT);
         if (v >= 0) {
           publishAndCommit += v;

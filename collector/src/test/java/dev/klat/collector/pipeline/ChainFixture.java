@@ -47,6 +47,7 @@ public final class ChainFixture {
     long[] segmentsMs = {1, 2, 3, 4, 5};
     long consumerClockAheadMs;
     long transactionMs;
+    boolean appendKnown = true;
 
     /** The record's {@code S + e2e}, {@code P} on the consumer's own clock, in ms from T0. */
     long pollMsOnConsumerClock() {
@@ -65,6 +66,12 @@ public final class ChainFixture {
     /** Of its commit segment, {@code ms} waited for its transaction ({@code V - H}). */
     public Hop transactionWait(long ms) {
       transactionMs = ms;
+      return this;
+    }
+
+    /** No {@code L} (no broker probe): publish and commit only together. */
+    public Hop withoutAppend() {
+      appendKnown = false;
       return this;
     }
 
@@ -141,10 +148,12 @@ public final class ChainFixture {
       if (transactionMs > 0) {
         b.visible(v, EstimationMethod.BROKER_PROBE);
       }
+      if (appendKnown) {
+        b.append(l, EstimationMethod.BROKER_PROBE);
+      }
       Instants i =
           b.send(s)
               .drain(d)
-              .append(l, EstimationMethod.BROKER_PROBE)
               .commit(h, EstimationMethod.BROKER_PROBE)
               .fetchRequest(f)
               .fetchResponse(r)

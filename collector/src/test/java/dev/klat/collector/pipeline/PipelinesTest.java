@@ -315,6 +315,35 @@ class PipelinesTest {
   }
 
   @Test
+  void aHopWithoutAppendGivesPublishAndCommitTogetherInItsTailMeans() {
+    ChainFixture f = new ChainFixture();
+    Hop in = f.record("orders", 1, "enricher", 0).instances(1, 2).add();
+    f.output(in, "orders-enriched", 1, "billing", 2)
+        .instances(2, 3)
+        .segments(1, 6, 7, 1, 1)
+        .withoutAppend()
+        .linkedTo(in)
+        .add();
+
+    Pipeline p = only(f.report());
+    java.util.Map<String, Double> last = p.hops().get(1).p99Tail().meanNanos();
+
+    assertThat(last)
+        .containsEntry("publish", null)
+        .containsEntry("commit", null)
+        .containsEntry("publish+commit", 13.0 * MS);
+    assertThat(p.hops().get(0).p99Tail().meanNanos()).doesNotContainKey("publish+commit");
+    assertThat(p.tail().segment()).isEqualTo("publish+commit");
+    double sum =
+        p.hops().stream()
+            .flatMap(h -> h.p99Tail().meanNanos().values().stream())
+            .filter(v -> v != null)
+            .mapToDouble(Double::doubleValue)
+            .sum();
+    assertThat(sum).isEqualTo(15 * MS + 2 * MS + 16 * MS);
+  }
+
+  @Test
   void theTailNamesCommitsPartWhenAChainOfItWaitedForItsTransaction() {
     // Commit 40 ms at hop 2: 30 of them the transaction's wait, then 10 of 40.
     for (long waitMs : new long[] {30, 10, 0}) {
@@ -351,6 +380,9 @@ class PipelinesTest {
     for (int i = 1; i < 3; i++) {
       f.record("payments", i, "ledger", i).instances(4, 5).add();
     }
+    // An application writing back to its own input topic: no other pipeline's output.
+    Hop retry = f.record("retries", 1, "retrier", 0).instances(6, 7).add();
+    f.output(retry, "retries", 2, "dead-letters", 1).instances(7, 8).linkedTo(retry).add();
 
     PipelinesReport report = f.report();
 
@@ -358,6 +390,7 @@ class PipelinesTest {
         .extracting(q -> q.name() + " " + q.hopCount() + " " + q.count() + " " + q.fragment())
         .containsExactly(
             "orders->billing 2 1 false",
+            "retries->dead-letters 2 1 false",
             "payments->ledger 1 2 false",
             "orders-enriched->billing 1 3 true");
     // The cap keeps the longest.

@@ -35,8 +35,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       #FAN_IN}, {@code batchRecords} to {@link #BATCH_IN}, {@value #SIDE_PER_SECOND} a second
  *       each. Its sink threads read the fan-out and batch outputs to the end of the pipelines
  *       (groups {@link #FAN_SINK_A}, {@link #FAN_SINK_B}, {@link #BATCH_SINK}). Each value is
- *       {@code sequence:sendMicros} (epoch microseconds just before {@code send()}). Prints {@code SENT chain=n fan=n batch=n} after {@code stop},
- *       then {@code SINK topic=n} per sink once each read what it expects (or after 30 s).
+ *       {@code sequence:sendMicros} (epoch microseconds just before {@code send()}). Prints {@code
+ *       SENT chain=n fan=n batch=n} after {@code stop}, then {@code SINK topic=n} per sink once
+ *       each read what it expects (or after 30 s).
  *   <li>{@code ctp bootstrap}: three consume-transform-produce loops. The chain's ({@link #ORDERS}
  *       -> group {@link #ENRICHER} -> {@link #ENRICHED}, {@code acks=all}) sleeps {@code N} ms,
  *       after the line {@code delay N}, on each record whose sequence number is divisible by 100

@@ -4,6 +4,7 @@ import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.config.TopicFilter;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.Telemetry;
+import dev.klat.agent.link.ForwardedLinks;
 import dev.klat.agent.metrics.MetricsRegistry;
 import dev.klat.agent.micrometer.MicrometerBridge;
 import dev.klat.agent.tail.TailAdmission;
@@ -54,6 +55,12 @@ public final class AgentRuntime {
 
   private final Telemetry telemetry;
 
+  /**
+   * Links of consumed records by the upstream span id of their traceparent, for applications that
+   * forward it (Kafka Streams); evictions counted in {@code klat.agent.link.forwarded.evicted}.
+   */
+  public final ForwardedLinks forwardedLinks;
+
   AgentRuntime(
       long instanceId, AgentConfig config, AgentLog log, Telemetry telemetry, TimeSource time) {
     this.instanceId = instanceId;
@@ -71,6 +78,8 @@ public final class AgentRuntime {
         new TailThresholds(
             config.tailEnabled(), config.tailProducerThreshold(), config.tailConsumerThreshold());
     telemetry.runEverySecond(new RefreshThresholds(tailThresholds, time));
+    this.forwardedLinks =
+        new ForwardedLinks(telemetry.metrics().counter(MetricDef.AGENT_LINK_FORWARDED_EVICTED));
   }
 
   /** The running agent, or null when hooks must do nothing. */

@@ -249,6 +249,16 @@ public final class MetricDef {
           "Tail spans not exported, by reason: over the cap, export queue full, export failed.",
           TagKeys.REASON);
 
+  /**
+   * {@code klat.agent.link.forwarded.evicted}: consumed records whose entry in the agent's bounded
+   * map of forwarded trace contexts (header-forwarding applications such as Kafka Streams) was
+   * pushed out by newer ones before an output record named them (section 9 of the latency model).
+   */
+  public static final MetricDef AGENT_LINK_FORWARDED_EVICTED =
+      counter(
+          "klat.agent.link.forwarded.evicted",
+          "Sampled consumed records dropped from the bounded map of forwarded trace contexts.");
+
   /** {@code klat.collector.spans.received}: spans the collector accepted. */
   public static final MetricDef COLLECTOR_SPANS_RECEIVED =
       counter("klat.collector.spans.received", "Spans the collector received.");
@@ -389,6 +399,7 @@ public final class MetricDef {
               CONSUMER_TAIL_RECORDS_FLAGGED,
               AGENT_TAIL_SPANS_EXPORTED,
               AGENT_TAIL_SPANS_DROPPED,
+              AGENT_LINK_FORWARDED_EVICTED,
               COLLECTOR_SPANS_RECEIVED,
               COLLECTOR_BREAKDOWNS_JOINED,
               COLLECTOR_SPANS_UNJOINED,

@@ -2,7 +2,10 @@ package dev.klat.agent.consumer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.link.IterationCursor;
+import dev.klat.agent.link.ThreadLinks;
 import dev.klat.agent.weave.States;
+import dev.klat.agentcore.weave.StateHolder;
 import dev.klat.model.EvidenceAttributes;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
@@ -57,6 +60,7 @@ public final class ConsumerHooks {
       if (runtime != null) {
         PollContext context = PollContext.get();
         context.clear();
+        context.links.pollStarted();
         context.polling = true;
         context.notesAppendTimes = runtime.tailEnabled;
         context.pollEnterNanos = runtime.time.nanoTime();
@@ -291,6 +295,54 @@ public final class ConsumerHooks {
           HighWatermarks.of(partitionData));
     } catch (Throwable t) {
       warn("consumer-fetch-records", t);
+    }
+  }
+
+  /**
+   * At the exit of {@code ConsumerRecords$ConcatenatedIterable.iterator()} (what {@code
+   * ConsumerRecords.iterator()} and {@code records(String)} iterate with, 2.8 to 4.4): when this
+   * thread's latest poll returned sampled records, gives the new iterator a {@link IterationCursor}
+   * over those of them it will hand out, in its order. Once per iterator; nothing for a poll
+   * without sampled records. The woven code passes the returned iterator first, then the iterable's
+   * lists.
+   */
+  public static void onRecordsIterator(Object iterator, Object iterables) {
+    try {
+      if (!(iterator instanceof StateHolder)) {
+        // Attached to a running JVM that had loaded the iterator class: it has no field for the
+        // cursor, and a map lookup per record would cost every record. No poll-loop link.
+        return;
+      }
+      ThreadLinks links = ThreadLinks.current();
+      if (links.polledCount() == 0) {
+        return;
+      }
+      IterationCursor cursor = RecordOrder.cursor(links, iterables);
+      if (cursor != null) {
+        ((StateHolder) iterator).klat$state(cursor);
+      }
+    } catch (Throwable t) {
+      warn("consumer-records-iterator", t);
+    }
+  }
+
+  /**
+   * At each return of the {@code ConsumerRecords} iterator's {@code makeNext()}: the application
+   * takes {@code record} ({@code hasNext()} makes it, {@code next()} hands it out). An iterator
+   * without a cursor (no sampled record in the thread's latest poll) costs a type check and a field
+   * read; one with a cursor a comparison and a store ({@link IterationCursor#taken}). The woven
+   * code passes the returned record first.
+   */
+  public static void onRecordTaken(Object record, Object iterator) {
+    try {
+      if (iterator instanceof StateHolder) {
+        Object cursor = ((StateHolder) iterator).klat$state();
+        if (cursor != null) {
+          ((IterationCursor) cursor).taken(record);
+        }
+      }
+    } catch (Throwable t) {
+      warn("consumer-record-taken", t);
     }
   }
 

@@ -30,6 +30,12 @@ public final class ConsumerInstrumentation {
   static final String COMPLETED_FETCH_OLD = INTERNALS + "Fetcher$CompletedFetch";
   static final String COMPLETED_FETCH = INTERNALS + "CompletedFetch";
 
+  // What ConsumerRecords.iterator() and records(String) iterate with (2.8 to 4.4): an iterable
+  // over the partitions' record lists and its iterator, an anonymous AbstractIterator.
+  static final String RECORDS_ITERABLE =
+      "org.apache.kafka.clients.consumer.ConsumerRecords$ConcatenatedIterable";
+  static final String RECORDS_ITERATOR = RECORDS_ITERABLE + "$1";
+
   private static final String HOOKS = "dev.klat.agent.consumer.ConsumerHooks";
   private static final String OBJECT = "Ljava/lang/Object;";
   private static final String LIST = "Ljava/util/List;";
@@ -103,7 +109,35 @@ public final class ConsumerInstrumentation {
                     .calling(HOOKS, "onFetchResponseDone", "()V")
                     .build())),
         completedFetch(COMPLETED_FETCH_OLD, false),
-        completedFetch(COMPLETED_FETCH, true));
+        completedFetch(COMPLETED_FETCH, true),
+        ClassPlan.of(
+            RECORDS_ITERABLE,
+            false,
+            Arrays.asList(
+                Hook.on(
+                        "ConsumerRecords.ConcatenatedIterable.iterator",
+                        RECORDS_ITERABLE,
+                        "iterator")
+                    .arguments()
+                    .atExit()
+                    .passing(Value.returned(), Value.field("iterables"))
+                    .calling(HOOKS, "onRecordsIterator", "(" + OBJECT + OBJECT + ")V")
+                    .build())),
+        // The iterator holds its cursor (section 9 of the latency model: the records taken).
+        ClassPlan.of(
+            RECORDS_ITERATOR,
+            true,
+            Arrays.asList(
+                Hook.on(
+                        "ConsumerRecords.ConcatenatedIterable$1.makeNext",
+                        RECORDS_ITERATOR,
+                        "makeNext")
+                    .arguments()
+                    .returning(CONSUMER_RECORD)
+                    .atExit()
+                    .passing(Value.returned(), Value.self())
+                    .calling(HOOKS, "onRecordTaken", "(" + OBJECT + OBJECT + ")V")
+                    .build())));
   }
 
   // The class is Fetcher$CompletedFetch up to 3.4 and CompletedFetch from 3.5; a JVM loads one.

@@ -1,6 +1,7 @@
 package dev.klat.agent.consumer;
 
 import dev.klat.agent.export.SpanRecord;
+import dev.klat.agent.link.ThreadLinks;
 import dev.klat.agent.weave.States;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.TimingHeader;
@@ -138,6 +139,9 @@ final class PollContext {
   private static PollContext lastNoted;
 
   private final Thread thread = Thread.currentThread();
+
+  /** This thread's link state: the poll exit registers its sampled records there. */
+  final ThreadLinks links = ThreadLinks.current();
 
   private PollContext() {}
 

@@ -3,6 +3,7 @@ package dev.klat.agent.consumer;
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
+import dev.klat.agent.link.InputLink;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.SpanAttributes;
 import dev.klat.model.TimingHeader;
@@ -97,7 +98,7 @@ final class TimingHeaderReader {
     }
     PartitionFetchHistory history = context.listHistory;
     long uncommittedAtNanos = history != null ? history.uncommittedAtNanos(record.offset()) : 0L;
-    context.addSpan(
+    SpanRecord span =
         span(
             runtime,
             state,
@@ -106,9 +107,38 @@ final class TimingHeaderReader {
             sendEpochMicros,
             stamp,
             highWatermark,
-            uncommittedAtNanos),
-        record.topic());
+            uncommittedAtNanos);
+    context.addSpan(span, record.topic());
+    registerLink(runtime, state, context, record, span, parent);
     return sendEpochMicros;
+  }
+
+  /**
+   * Makes the record linkable (section 9 of the latency model): outputs this thread sends after
+   * taking it from {@code ConsumerRecords} continue its trace under its consumer span, whose id is
+   * decided here, before the application sees the record; an output that forwards its {@code
+   * traceparent} (Kafka Streams) finds it by the upstream span id.
+   */
+  private static void registerLink(
+      AgentRuntime runtime,
+      ConsumerState state,
+      PollContext context,
+      ConsumerRecord<?, ?> record,
+      SpanRecord span,
+      long[] parent) {
+    InputLink link =
+        new InputLink(
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            state.groupId == null || state.groupId.isEmpty() ? null : state.groupId,
+            span.traceIdHigh(),
+            span.traceIdLow(),
+            span.spanId());
+    context.links.polled(record, link);
+    if (parent != null) {
+      runtime.forwardedLinks.put(parent[2], link);
+    }
   }
 
   /** The span of a sampled record, without P: the poll exit's second pass adds it. */

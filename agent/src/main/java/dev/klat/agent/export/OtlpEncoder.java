@@ -44,6 +44,8 @@ final class OtlpEncoder {
   private static final int RESOURCE_DATA_SCOPE_DATA = 2;
   private static final int SCOPE_DATA_SCOPE = 1;
   private static final int SCOPE_DATA_ITEMS = 2;
+  private static final int SPAN_ATTRIBUTES = 9;
+  private static final int LINK_ATTRIBUTES = 4;
 
   private static final byte[] EXPLICIT_BOUNDS_FIELD;
 
@@ -174,6 +176,12 @@ final class OtlpEncoder {
     if (span.droppedAttributeCount() > 0) {
       w.varintField(10, span.droppedAttributeCount());
     }
+    for (int i = 0; i < span.linkCount(); i++) {
+      writeLink(w, span, i);
+    }
+    if (span.droppedLinkCount() > 0) {
+      w.varintField(14, span.droppedLinkCount());
+    }
     if (span.statusError()) {
       int status = w.beginMessage(15);
       if (!span.statusMessage().isEmpty()) {
@@ -186,12 +194,39 @@ final class OtlpEncoder {
   }
 
   /**
+   * Span.links = 13: Link {trace_id = 1, span_id = 2, trace_state = 3 (none), attributes = 4,
+   * dropped_attributes_count = 5, flags = 6 (none: the W3C flags of a linked span are sampled,
+   * which every linked klat span is)}; opentelemetry-proto 1.x, {@code trace/v1/trace.proto}.
+   */
+  private void writeLink(ProtoWriter w, SpanRecord span, int i) {
+    int link = w.beginMessage(13);
+    w.traceIdField(1, span.linkTraceIdHigh(i), span.linkTraceIdLow(i));
+    w.spanIdField(2, span.linkSpanId(i));
+    SpanRecord attributes = span.linkAttributes(i);
+    if (attributes != null) {
+      for (int k = 0; k < attributes.attributeCount(); k++) {
+        writeAttribute(w, LINK_ATTRIBUTES, keyField(attributes.attributeKey(k)), attributes, k);
+      }
+      if (attributes.droppedAttributeCount() > 0) {
+        w.varintField(5, attributes.droppedAttributeCount());
+      }
+    }
+    w.endMessage(link);
+  }
+
+  /**
    * Span.attributes = 9: KeyValue {key = 1, value = 2}, AnyValue {string = 1, bool = 2, int = 3,
    * double = 4}. The two lengths are computed before writing: beginMessage and endMessage would
    * reserve five bytes for each and then shift the small message back over four of them, two copies
    * per attribute of every span.
    */
   private static void writeAttribute(ProtoWriter w, byte[] keyField, SpanRecord span, int i) {
+    writeAttribute(w, SPAN_ATTRIBUTES, keyField, span, i);
+  }
+
+  /** One KeyValue as field {@code fieldNumber}: Span.attributes = 9, Link.attributes = 4. */
+  private static void writeAttribute(
+      ProtoWriter w, int fieldNumber, byte[] keyField, SpanRecord span, int i) {
     byte type = span.attributeType(i);
     long bits = span.attributeBits(i);
     String string = null;
@@ -217,7 +252,7 @@ final class OtlpEncoder {
         valueLength = 9;
         break;
     }
-    w.tag(9, ProtoWriter.WIRE_LENGTH_DELIMITED);
+    w.tag(fieldNumber, ProtoWriter.WIRE_LENGTH_DELIMITED);
     w.varint(keyField.length + 1 + ProtoWriter.varintSize(valueLength) + valueLength);
     w.raw(keyField, 0, keyField.length);
     w.tag(2, ProtoWriter.WIRE_LENGTH_DELIMITED);

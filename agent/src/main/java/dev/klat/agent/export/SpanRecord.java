@@ -22,6 +22,9 @@ public final class SpanRecord {
   /** OTLP {@code SPAN_KIND_CONSUMER}. */
   public static final int KIND_CONSUMER = 5;
 
+  /** The maximum number of span links a span keeps, {@value}; further ones are counted. */
+  public static final int MAX_LINKS = 32;
+
   /** The maximum number of attributes a span keeps, {@value}. */
   public static final int MAX_ATTRIBUTES = 40;
 
@@ -58,6 +61,13 @@ public final class SpanRecord {
   // about 600 of them).
   private long keysBelow64;
   private long keysBelow128;
+
+  // OTLP span links, rare (an output linked to several consumed records): null until the first.
+  // Per link its trace id (two longs) and span id, and its attributes in a span of their own.
+  private long[] linkIds;
+  private SpanRecord[] linkAttributes;
+  private int linkCount;
+  private int droppedLinkCount;
 
   /**
    * Creates an empty span with room for {@value #MAX_ATTRIBUTES} attributes: ids 0 (invalid until
@@ -406,6 +416,60 @@ public final class SpanRecord {
    */
   public int droppedAttributeCount() {
     return droppedAttributeCount;
+  }
+
+  /**
+   * Adds an OTLP span link to the span {@code spanId} of trace {@code traceIdHigh, traceIdLow},
+   * with the attributes put on {@code attributes} (a span used only for them; null for none).
+   * Beyond {@value #MAX_LINKS} links, counted as dropped.
+   */
+  public SpanRecord addLink(long traceIdHigh, long traceIdLow, long spanId, SpanRecord attributes) {
+    if (linkCount == MAX_LINKS) {
+      droppedLinkCount++;
+      return this;
+    }
+    if (linkIds == null) {
+      linkIds = new long[3 * 4];
+      linkAttributes = new SpanRecord[4];
+    } else if (linkCount == linkAttributes.length) {
+      linkIds = Arrays.copyOf(linkIds, 6 * linkCount);
+      linkAttributes = Arrays.copyOf(linkAttributes, 2 * linkCount);
+    }
+    linkIds[3 * linkCount] = traceIdHigh;
+    linkIds[3 * linkCount + 1] = traceIdLow;
+    linkIds[3 * linkCount + 2] = spanId;
+    linkAttributes[linkCount++] = attributes;
+    return this;
+  }
+
+  /** Returns how many span links the span has, at most {@value #MAX_LINKS}. */
+  public int linkCount() {
+    return linkCount;
+  }
+
+  /** Returns how many span links were dropped beyond {@value #MAX_LINKS}. */
+  public int droppedLinkCount() {
+    return droppedLinkCount;
+  }
+
+  /** Returns the high half of link {@code index}'s trace id. */
+  public long linkTraceIdHigh(int index) {
+    return linkIds[3 * index];
+  }
+
+  /** Returns the low half of link {@code index}'s trace id. */
+  public long linkTraceIdLow(int index) {
+    return linkIds[3 * index + 1];
+  }
+
+  /** Returns link {@code index}'s span id. */
+  public long linkSpanId(int index) {
+    return linkIds[3 * index + 2];
+  }
+
+  /** Returns the span holding link {@code index}'s attributes, or null. */
+  public SpanRecord linkAttributes(int index) {
+    return linkAttributes[index];
   }
 
   /** Returns true if the ids make a valid OTLP span: trace id and span id not zero. */

@@ -36,6 +36,30 @@ final class HeaderStamper {
     }
   }
 
+  /**
+   * Returns the record to send without a klat timing header: {@code record} itself when it has none
+   * (one lookup) or its headers are writable, else a copy. For an output record that is not sampled
+   * but carries a timing header its application copied from the input (Kafka Streams forwards the
+   * input's headers): a stale header would make the consumer take the input's {@code S} for this
+   * record's (section 9 of the latency model). The application's {@code traceparent} stays.
+   */
+  static ProducerRecord<?, ?> withoutTiming(ProducerRecord<?, ?> record) {
+    if (record.headers().lastHeader(HeaderNames.TIMING) == null) {
+      return record;
+    }
+    try {
+      if (!readOnly(record.headers())) {
+        record.headers().remove(HeaderNames.TIMING);
+        return record;
+      }
+    } catch (IllegalStateException readOnly) {
+      // Read-only after all: copied below.
+    }
+    ProducerRecord<?, ?> copy = copyWithWritableHeaders(record);
+    copy.headers().remove(HeaderNames.TIMING);
+    return copy;
+  }
+
   private static ProducerRecord<?, ?> stampedCopy(
       ProducerRecord<?, ?> record, byte[] traceparent, byte[] timingHeader) {
     ProducerRecord<?, ?> copy = copyWithWritableHeaders(record);

@@ -1,6 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.link.ThreadLinks;
 import dev.klat.agent.weave.PrivateFields;
 import dev.klat.agent.weave.States;
 import dev.klat.model.HeaderNames;
@@ -53,6 +54,16 @@ public final class ProducerHooks {
         context.instruments = instruments;
       }
       context.pending = true;
+      // A thread that took sampled consumed records since its last send (or sent one linked to
+      // some) links this record to them: two int reads for every other record.
+      ThreadLinks links = context.links;
+      if (links.takenCount != 0 || links.previousCount != 0) {
+        ProducerRecord<?, ?> linked =
+            SendSampling.sendLinked(runtime, context, state, record, sendNanos);
+        if (linked != null) {
+          return linked;
+        }
+      }
       // Almost every record ends here: no traceparent to follow and not the one the probability
       // draw picked. The rare rest is in SendSampling, which keeps this hook, run for every
       // record, short.
@@ -70,7 +81,8 @@ public final class ProducerHooks {
       RecordTracker sampled =
           SendSampling.maybeSample(runtime, state, record, sendNanos, traceparent);
       if (sampled == null) {
-        return record;
+        // Not sampled: a timing header copied from the input must not travel on.
+        return traceparent != null ? HeaderStamper.withoutTiming(record) : record;
       }
       context.sampled = sampled;
       ProducerRecord<?, ?> toSend = sampled.takeRecord();

@@ -4,6 +4,7 @@ import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.PartitionIds;
 import dev.klat.agent.export.SpanRecord;
 import dev.klat.agent.export.TraceIds;
+import dev.klat.agent.link.InputLink;
 import dev.klat.agent.tail.TailSpans;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.EvidenceAttributes;
@@ -19,8 +20,16 @@ import org.apache.kafka.clients.producer.internals.ProducerBatch;
  */
 final class ProducerSpans {
 
-  /** The most attributes {@link #span} puts (every branch taken): its span's arrays fit it. */
+  /**
+   * The most attributes {@link #span} puts (every branch taken): its span's arrays fit it. The
+   * record's link adds {@link #LINK_ATTRIBUTES}.
+   */
   static final int MAX_ATTRIBUTES = 28;
+
+  /**
+   * The klat.link.* attributes of a linked record's span: topic, partition, offset, group, count.
+   */
+  static final int LINK_ATTRIBUTES = 5;
 
   /** How many of them are strings. */
   static final int MAX_STRING_ATTRIBUTES = 9;
@@ -75,7 +84,9 @@ final class ProducerSpans {
       BatchTiming timing,
       long ackNanos) {
     SpanRecord span =
-        new SpanRecord(MAX_ATTRIBUTES, MAX_STRING_ATTRIBUTES)
+        new SpanRecord(
+                tracker.links == null ? MAX_ATTRIBUTES : MAX_ATTRIBUTES + LINK_ATTRIBUTES,
+                tracker.links == null ? MAX_STRING_ATTRIBUTES : MAX_STRING_ATTRIBUTES + 2)
             .setTraceId(tracker.traceIdHigh, tracker.traceIdLow)
             .setSpanId(tracker.spanId)
             .setParentSpanId(tracker.parentSpanId);
@@ -90,11 +101,39 @@ final class ProducerSpans {
     }
     putBatch(runtime, span, batch, timing);
     putMetadata(span, metadata, timing);
+    if (tracker.links != null) {
+      putLinks(span, tracker.links, tracker.linkCount);
+    }
     if (exception != null) {
       span.setError(exception.getClass().getSimpleName() + ": " + exception.getMessage());
       span.put(SpanAttributes.ERROR_TYPE, exception.getClass().getName());
     }
     return span;
+  }
+
+  /**
+   * The record's link (section 9 of the latency model): {@code klat.link.*} name the first input,
+   * the span's parent, and count them all; each further input kept is an OTLP span link to its
+   * consumer span, with the same four attributes.
+   */
+  static void putLinks(SpanRecord span, InputLink[] links, int linkCount) {
+    putLink(span, links[0]);
+    span.put(SpanAttributes.LINK_COUNT, linkCount);
+    for (int i = 1; i < links.length; i++) {
+      InputLink link = links[i];
+      SpanRecord attributes = new SpanRecord(4, 2);
+      putLink(attributes, link);
+      span.addLink(link.traceIdHigh, link.traceIdLow, link.consumerSpanId, attributes);
+    }
+  }
+
+  private static void putLink(SpanRecord span, InputLink link) {
+    span.put(SpanAttributes.LINK_TOPIC, link.topic);
+    span.put(SpanAttributes.LINK_PARTITION, link.partition);
+    span.put(SpanAttributes.LINK_OFFSET, link.offset);
+    if (link.group != null) {
+      span.put(SpanAttributes.LINK_GROUP, link.group);
+    }
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.klat.agent.producer;
 
+import dev.klat.agent.link.InputLink;
+import dev.klat.agent.link.ThreadLinks;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -28,6 +30,15 @@ final class RecordTracker {
   final long traceIdLow;
   final long spanId;
   final long parentSpanId;
+
+  /**
+   * The consumed records this record is linked to (section 9 of the latency model), the first its
+   * parent; null when none. {@link #linkCount} may exceed the array: inputs past {@link
+   * ThreadLinks#MAX_LINKS} are counted, not kept.
+   */
+  InputLink[] links;
+
+  int linkCount;
 
   /** Whether klat's headers were written onto the record sent. */
   boolean headersStamped;

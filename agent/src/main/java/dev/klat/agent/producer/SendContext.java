@@ -1,6 +1,7 @@
 package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
+import dev.klat.agent.link.ThreadLinks;
 
 /**
  * Per-thread handoff between hooks that run inside one call of the application's or the network
@@ -29,6 +30,9 @@ final class SendContext {
   private static SendContext first;
 
   private final Thread owner = Thread.currentThread();
+
+  /** This thread's link state: the inputs it took since its last send (section 9). */
+  final ThreadLinks links = ThreadLinks.current();
 
   /** Whether {@link #sendNanos} and {@link #instruments} belong to a send not yet appended. */
   boolean pending;

@@ -2,6 +2,8 @@ package dev.klat.agent.producer;
 
 import dev.klat.agent.AgentRuntime;
 import dev.klat.agent.export.TraceIds;
+import dev.klat.agent.link.InputLink;
+import dev.klat.agent.link.ThreadLinks;
 import dev.klat.model.TimingHeader;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -80,22 +82,83 @@ final class SendSampling {
     if (!wanted || !state.sampleRateLimiter.tryAcquire(sendNanos)) {
       return null;
     }
-    return track(runtime, state, record, sendNanos, upstream);
+    RecordTracker tracker =
+        upstream != null
+            ? track(runtime, state, record, sendNanos, upstream[0], upstream[1], upstream[2])
+            : track(
+                runtime,
+                state,
+                record,
+                sendNanos,
+                TraceIds.randomNonZeroLong(),
+                TraceIds.randomNonZeroLong(),
+                0L);
+    if (upstream != null) {
+      // A forwarded trace context (Kafka Streams): the input a consumer of this JVM read with it.
+      InputLink forwarded = runtime.forwardedLinks.get(upstream[2]);
+      if (forwarded != null) {
+        tracker.links = new InputLink[] {forwarded};
+        tracker.linkCount = 1;
+      }
+    }
+    return tracker;
   }
 
   /**
-   * The tracker of a sampled record, with its trace ids (the parent's, from {@code upstream}, when
-   * it has one) and, where the record format allows, its headers stamped on a copy.
+   * The send of a thread with linked inputs (section 9 of the latency model): the sampled consumed
+   * records it took since its last send, or that send's when it took none since. Returns null when
+   * it has none after all (the caller goes on as for any record), else the record to send: sampled
+   * within the producer's cap, continuing the first input's trace under its consumer span, or,
+   * refused by the cap, unsampled and without a timing header copied from the input.
+   */
+  static ProducerRecord<?, ?> sendLinked(
+      AgentRuntime runtime,
+      SendContext context,
+      ProducerState state,
+      ProducerRecord<?, ?> record,
+      long sendNanos) {
+    ThreadLinks links = context.links;
+    int count = links.forSend();
+    if (count == 0) {
+      return null;
+    }
+    if (!state.sampleRateLimiter.tryAcquire(sendNanos)) {
+      return HeaderStamper.withoutTiming(record);
+    }
+    int kept = Math.min(count, ThreadLinks.MAX_LINKS);
+    InputLink[] inputs = new InputLink[kept];
+    for (int i = 0; i < kept; i++) {
+      inputs[i] = links.linked(i);
+    }
+    InputLink first = inputs[0];
+    RecordTracker tracker =
+        track(
+            runtime,
+            state,
+            record,
+            sendNanos,
+            first.traceIdHigh,
+            first.traceIdLow,
+            first.consumerSpanId);
+    tracker.links = inputs;
+    tracker.linkCount = count;
+    context.sampled = tracker;
+    ProducerRecord<?, ?> toSend = tracker.takeRecord();
+    return toSend != null ? toSend : record;
+  }
+
+  /**
+   * The tracker of a sampled record, with its trace ids (its parent's, when it has one) and, where
+   * the record format allows, its headers stamped on a copy.
    */
   private static RecordTracker track(
       AgentRuntime runtime,
       ProducerState state,
       ProducerRecord<?, ?> record,
       long sendNanos,
-      long[] upstream) {
-    long traceIdHigh = upstream != null ? upstream[0] : TraceIds.randomNonZeroLong();
-    long traceIdLow = upstream != null ? upstream[1] : TraceIds.randomNonZeroLong();
-    long parentSpanId = upstream != null ? upstream[2] : 0L;
+      long traceIdHigh,
+      long traceIdLow,
+      long parentSpanId) {
     long spanId = TraceIds.randomNonZeroLong();
     RecordTracker tracker =
         new RecordTracker(state, sendNanos, record, traceIdHigh, traceIdLow, spanId, parentSpanId);

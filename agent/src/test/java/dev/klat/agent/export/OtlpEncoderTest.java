@@ -148,6 +148,51 @@ class OtlpEncoderTest {
   }
 
   @Test
+  void encodesSpanLinksWithTheirAttributesAndCountsTheDroppedOnes() throws Exception {
+    SpanRecord span =
+        new SpanRecord()
+            .setTraceId(3, 4)
+            .setSpanId(5)
+            .setParentSpanId(6)
+            .setKind(SpanRecord.KIND_PRODUCER)
+            .setName("send out")
+            .put(SpanAttributes.LINK_TOPIC, "in")
+            .put(SpanAttributes.LINK_COUNT, 40);
+    for (int i = 0; i < SpanRecord.MAX_LINKS + 2; i++) {
+      SpanRecord attributes =
+          new SpanRecord(4, 2)
+              .put(SpanAttributes.LINK_TOPIC, "in")
+              .put(SpanAttributes.LINK_PARTITION, 2)
+              .put(SpanAttributes.LINK_OFFSET, 100L + i)
+              .put(SpanAttributes.LINK_GROUP, "enricher");
+      span.addLink(7, 8 + i, 9 + i, i == 0 ? null : attributes);
+    }
+
+    Span s =
+        ExportTraceServiceRequest.parseFrom(encoder.encodeSpans(List.of(span)))
+            .getResourceSpans(0)
+            .getScopeSpans(0)
+            .getSpans(0);
+
+    assertThat(s.getLinksCount()).isEqualTo(SpanRecord.MAX_LINKS);
+    assertThat(s.getDroppedLinksCount()).isEqualTo(2);
+    assertThat(s.getLinks(0).getTraceId().toByteArray()).isEqualTo(traceId(7, 8));
+    assertThat(s.getLinks(0).getSpanId().toByteArray()).isEqualTo(spanId(9));
+    assertThat(s.getLinks(0).getAttributesCount()).isZero();
+    Span.Link second = s.getLinks(1);
+    assertThat(second.getTraceId().toByteArray()).isEqualTo(traceId(7, 9));
+    assertThat(second.getSpanId().toByteArray()).isEqualTo(spanId(10));
+    Map<String, AnyValue> attributes = new LinkedHashMap<>();
+    second.getAttributesList().forEach(kv -> attributes.put(kv.getKey(), kv.getValue()));
+    assertThat(attributes.get("klat.link.topic").getStringValue()).isEqualTo("in");
+    assertThat(attributes.get("klat.link.partition").getIntValue()).isEqualTo(2);
+    assertThat(attributes.get("klat.link.offset").getIntValue()).isEqualTo(101);
+    assertThat(attributes.get("klat.link.group").getStringValue()).isEqualTo("enricher");
+    // The span's own attributes are untouched by its links'.
+    assertThat(s.getAttributesCount()).isEqualTo(2);
+  }
+
+  @Test
   void encodesManySpansWithNonAsciiStrings() throws Exception {
     String[] topics = {"注文", "заказы", "commandes-été", "🚀-launches", "a\u0000b", ""};
     List<SpanRecord> spans = new ArrayList<>();

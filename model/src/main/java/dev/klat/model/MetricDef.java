@@ -259,6 +259,19 @@ public final class MetricDef {
           "klat.agent.link.forwarded.evicted",
           "Sampled consumed records dropped from the bounded map of forwarded trace contexts.");
 
+  /**
+   * {@code klat.agent.transaction.spans.unpaired}: spans of records a transactional producer sent
+   * that the agent exported without the end of their transaction ({@code C} or the abort), by
+   * reason: {@code overflow} (the producer already held as many spans waiting for their
+   * transaction's end as it may) and {@code closed} (the producer was closed before the transaction
+   * ended).
+   */
+  public static final MetricDef AGENT_TRANSACTION_SPANS_UNPAIRED =
+      counter(
+          "klat.agent.transaction.spans.unpaired",
+          "Transactional spans exported without their transaction's end, by reason.",
+          TagKeys.REASON);
+
   /** {@code klat.collector.spans.received}: spans the collector accepted. */
   public static final MetricDef COLLECTOR_SPANS_RECEIVED =
       counter("klat.collector.spans.received", "Spans the collector received.");
@@ -400,6 +413,7 @@ public final class MetricDef {
               AGENT_TAIL_SPANS_EXPORTED,
               AGENT_TAIL_SPANS_DROPPED,
               AGENT_LINK_FORWARDED_EVICTED,
+              AGENT_TRANSACTION_SPANS_UNPAIRED,
               COLLECTOR_SPANS_RECEIVED,
               COLLECTOR_BREAKDOWNS_JOINED,
               COLLECTOR_SPANS_UNJOINED,

@@ -201,6 +201,8 @@ class NamesTest {
             "klat.agent.tail.spans.dropped COUNTER 1 klat_agent_tail_spans_dropped_total [reason]",
             "klat.agent.link.forwarded.evicted COUNTER 1"
                 + " klat_agent_link_forwarded_evicted_total []",
+            "klat.agent.transaction.spans.unpaired COUNTER 1"
+                + " klat_agent_transaction_spans_unpaired_total [reason]",
             "klat.collector.spans.received COUNTER 1 klat_collector_spans_received_total []",
             "klat.collector.breakdowns.joined COUNTER 1 klat_collector_breakdowns_joined_total []",
             "klat.collector.spans.unjoined COUNTER 1 klat_collector_spans_unjoined_total []",

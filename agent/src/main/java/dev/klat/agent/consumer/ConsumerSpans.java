@@ -18,10 +18,10 @@ import org.apache.kafka.common.record.TimestampType;
 final class ConsumerSpans {
 
   /** The attributes every consumer span gets here. */
-  static final int RECORD_ATTRIBUTES = 17;
+  static final int RECORD_ATTRIBUTES = 18;
 
   /** How many of them are strings. */
-  static final int RECORD_STRING_ATTRIBUTES = 6;
+  static final int RECORD_STRING_ATTRIBUTES = 7;
 
   /** The attributes the poll's exit adds ({@code ConsumerHooks}). */
   static final int POLL_ATTRIBUTES = 4;
@@ -91,6 +91,9 @@ final class ConsumerSpans {
     }
     if (state.maxPollRecords >= 0) {
       span.put(EvidenceAttributes.CONSUMER_MAX_POLL_RECORDS, state.maxPollRecords);
+    }
+    if (state.isolationLevel != null) {
+      span.put(SpanAttributes.CONSUMER_ISOLATION_LEVEL, state.isolationLevel);
     }
     return span;
   }

@@ -17,6 +17,8 @@ final class ConsumerState {
 
   static final int MAX_TOPICS = 10_000;
   static final String OVERFLOW_TOPIC = "_other";
+  static final String READ_COMMITTED = "read_committed";
+  static final String READ_UNCOMMITTED = "read_uncommitted";
 
   /**
    * Spans per second and consumer: a hundred producers at the producer's default cap of 100 sampled
@@ -41,6 +43,12 @@ final class ConsumerState {
 
   /** The consumer's {@code max.poll.records}, or -1 when this client version hides it. */
   final int maxPollRecords;
+
+  /**
+   * The consumer's {@code isolation.level}, {@code read_committed} or {@code read_uncommitted};
+   * null when this client version hides it.
+   */
+  final String isolationLevel;
 
   /** Durations ending at P (buffer wait, end-to-end) that came out negative. */
   final Counter clampedAtPoll;
@@ -72,6 +80,7 @@ final class ConsumerState {
     this.fetchMinBytes = intField(fetchSettings, "minBytes");
     this.fetchMaxWaitMs = intField(fetchSettings, "maxWaitMs");
     this.maxPollRecords = intField(fetchSettings, "maxPollRecords");
+    this.isolationLevel = isolationLevelOf(fetchSettings, internals);
     this.clampedAtPoll =
         runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, TimePoint.POLL.symbol());
     this.clampedAtResponse =
@@ -168,6 +177,24 @@ final class ConsumerState {
     }
     Object config = PrivateFields.read(fetcher, "fetchConfig");
     return config != null ? config : fetcher;
+  }
+
+  // IsolationLevel sits beside fetch.min.bytes in the Fetcher (2.8 to 3.4) or its FetchConfig (3.5
+  // on); the consumer holds its own copy too from 3.1 (from 3.7 its classic or async delegate).
+  static String isolationLevelOf(Object fetchSettings, Object internals) {
+    Object level =
+        fetchSettings == null ? null : PrivateFields.read(fetchSettings, "isolationLevel");
+    if (!(level instanceof Enum) && internals != null) {
+      level = PrivateFields.read(internals, "isolationLevel");
+    }
+    if (!(level instanceof Enum)) {
+      return null;
+    }
+    String name = ((Enum<?>) level).name();
+    if (name.equals("READ_COMMITTED")) {
+      return READ_COMMITTED;
+    }
+    return name.equals("READ_UNCOMMITTED") ? READ_UNCOMMITTED : null;
   }
 
   private static int intField(Object target, String name) {

@@ -3,6 +3,7 @@ package dev.klat.agent.producer;
 import dev.klat.agentcore.weave.ClassPlan;
 import dev.klat.agentcore.weave.Hook;
 import dev.klat.agentcore.weave.Hook.Value;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -26,6 +27,8 @@ public final class ProducerInstrumentation {
   private static final String HOOKS = "dev.klat.agent.producer.ProducerHooks";
   private static final String RETRY_HOOKS = "dev.klat.agent.producer.RetryHooks";
   private static final String SPLIT_HOOKS = "dev.klat.agent.producer.SplitHooks";
+  private static final String TRANSACTION_HOOKS = "dev.klat.agent.producer.TransactionHooks";
+  private static final String DURATION = "Ljava/time/Duration;";
   private static final String BATCH_TYPE =
       "Lorg/apache/kafka/clients/producer/internals/ProducerBatch;";
   private static final String PARTITION_RESPONSE =
@@ -44,7 +47,7 @@ public final class ProducerInstrumentation {
   /** The producer's class plans. */
   public static List<ClassPlan> plans() {
     return Arrays.asList(
-        ClassPlan.of(PRODUCER, true, Arrays.asList(sendHooks())),
+        ClassPlan.of(PRODUCER, true, producerHooks()),
         ClassPlan.of(
             BATCH,
             true,
@@ -131,6 +134,39 @@ public final class ProducerInstrumentation {
     return Hook.on(
             "ProducerBatch.completeFutureAndFireCallbacks", BATCH, "completeFutureAndFireCallbacks")
         .arguments("J", "J", null);
+  }
+
+  private static List<Hook> producerHooks() {
+    List<Hook> hooks = new ArrayList<Hook>(Arrays.asList(sendHooks()));
+    hooks.addAll(Arrays.asList(transactionHooks()));
+    return hooks;
+  }
+
+  // The end of a transaction: public commitTransaction() and abortTransaction(), and the private
+  // close(Duration, boolean) that every public close() calls, the same from 2.8 to 4.4 (javap on
+  // 2.8.2, 3.1.2, 3.6.2, 3.9.2, 4.3.1 and 4.4.0). Normal returns only: see TransactionHooks.
+  private static Hook[] transactionHooks() {
+    String producerOnly = "(" + OBJECT + ")V";
+    return new Hook[] {
+      Hook.on("KafkaProducer.commitTransaction", PRODUCER, "commitTransaction")
+          .arguments()
+          .atExit()
+          .passing(Value.self())
+          .calling(TRANSACTION_HOOKS, "onCommitted", producerOnly)
+          .build(),
+      Hook.on("KafkaProducer.abortTransaction", PRODUCER, "abortTransaction")
+          .arguments()
+          .atExit()
+          .passing(Value.self())
+          .calling(TRANSACTION_HOOKS, "onAborted", producerOnly)
+          .build(),
+      Hook.on("KafkaProducer.close", PRODUCER, "close")
+          .arguments(DURATION, "Z")
+          .atExit()
+          .passing(Value.self())
+          .calling(TRANSACTION_HOOKS, "onClosed", producerOnly)
+          .build()
+    };
   }
 
   private static Hook[] sendHooks() {

@@ -21,10 +21,10 @@ import org.apache.kafka.clients.producer.internals.ProducerBatch;
 final class ProducerSpans {
 
   /**
-   * The most attributes {@link #span} puts (every branch taken): its span's arrays fit it. The
-   * record's link adds {@link #LINK_ATTRIBUTES}.
+   * The most attributes {@link #span} puts (every branch taken), with the transaction's two ({@link
+   * TransactionSpans}): its span's arrays fit it. The record's link adds {@link #LINK_ATTRIBUTES}.
    */
-  static final int MAX_ATTRIBUTES = 28;
+  static final int MAX_ATTRIBUTES = 30;
 
   /**
    * The klat.link.* attributes of a linked record's span: topic, partition, offset, group, count.
@@ -39,8 +39,13 @@ final class ProducerSpans {
   /** At the end of a batch's completion: every future of the batch is done. */
   static void exportBatch(AgentRuntime runtime, Object batch, BatchTiming timing) {
     for (int i = 0; i < timing.sampledCount; i++) {
-      runtime.export(
-          acknowledged(runtime, timing.sampledRecords[i], batch, timing, timing.ackNanos));
+      RecordTracker tracker = timing.sampledRecords[i];
+      SpanRecord span = acknowledged(runtime, tracker, batch, timing, timing.ackNanos);
+      if (tracker.producer.transactions != null) {
+        tracker.producer.transactions.exportAtEnd(runtime, span, tracker.future);
+      } else {
+        runtime.export(span);
+      }
     }
   }
 
@@ -225,6 +230,9 @@ final class ProducerSpans {
     span.put(SpanAttributes.INSTANCE_ID, runtime.instanceId);
     span.put(SpanAttributes.SEND_TIME, span.startEpochNanos());
     span.put(SpanAttributes.ACK_TIME, span.endEpochNanos());
+    if (producer.transactions != null) {
+      span.put(SpanAttributes.PRODUCER_TRANSACTIONAL, 1L);
+    }
   }
 
   /** The batch's drains, attempts, retry error, leader, request, records and bytes. */

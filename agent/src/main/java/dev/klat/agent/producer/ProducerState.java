@@ -33,6 +33,15 @@ final class ProducerState {
 
   final SampleRateLimiter sampleRateLimiter;
 
+  /**
+   * The spans waiting for their transaction's end, for a producer with a {@code transactional.id};
+   * null otherwise. Two threads racing on a producer's very first {@code send()} may each create a
+   * state (see {@code ProducerHooks}); the spans the losing state holds are then never exported
+   * (they go with it to the garbage collector). A transaction belongs to one producer and is
+   * normally driven by one thread, so this costs at most the first few spans.
+   */
+  final TransactionSpans transactions;
+
   /** This producer's fair cap on tail spans ({@code klat.tail.max-per-second}). */
   final TailAdmission tailAdmission;
 
@@ -71,6 +80,10 @@ final class ProducerState {
     this.sampleRateLimiter =
         new SampleRateLimiter(runtime.maxSampledPerSecond, runtime.time.nanoTime());
     this.tailAdmission = runtime.newTailAdmission();
+    this.transactions =
+        configString(producerConfig, ProducerConfig.TRANSACTIONAL_ID_CONFIG).isEmpty()
+            ? null
+            : new TransactionSpans(runtime.metrics());
     this.apiVersions = apiVersions;
     this.maxUsableProduceMagic = findMaxUsableProduceMagic(apiVersions);
   }

@@ -4,17 +4,23 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Producer applications for the paths where records do not simply succeed: batches that expire,
- * {@code acks=0}, transactions, batches the broker rejects as too large, which the producer splits,
+ * {@code acks=0}, transactions (one committed, one aborted, then read back by a {@code
+ * read_committed} consumer), batches the broker rejects as too large, which the producer splits,
  * and records too large for the producer itself, which fail inside {@code send()}. Usage: {@code
  * EdgeCaseApp <mode> <bootstrap> <topic> <count> <lingerAfterMillis> [markerFile]}.
  */
 public final class EdgeCaseApp {
+
+  /** The records of the aborted transaction that follows the committed one. */
+  static final int ABORTED_RECORDS = 5;
 
   private EdgeCaseApp() {}
 
@@ -84,6 +90,14 @@ public final class EdgeCaseApp {
       producer.flush();
       if (mode.equals("transactional")) {
         producer.commitTransaction();
+        // A second transaction, aborted once its records were acknowledged: a read_committed
+        // consumer never sees them.
+        producer.beginTransaction();
+        for (int i = 0; i < ABORTED_RECORDS; i++) {
+          send(producer, topic, "aborted-" + i, value, acked, failed);
+        }
+        producer.flush();
+        producer.abortTransaction();
       }
       if (mode.equals("expire")) {
         // The test freezes the broker, then lets us go on: these records can only expire.
@@ -113,8 +127,34 @@ public final class EdgeCaseApp {
     }
     System.out.println("ACKED=" + acked.get());
     System.out.println("FAILED=" + failed.get());
+    if (mode.equals("transactional")) {
+      System.out.println("READ_COMMITTED=" + readCommitted(bootstrap, topic, count));
+    }
     Thread.sleep(lingerAfterMillis);
     System.out.println("DONE");
+  }
+
+  // Reads the topic from its start with isolation.level=read_committed until it has seen
+  // `expected` records (or 30 s passed); returns how many it saw.
+  private static int readCommitted(String bootstrap, String topic, int expected) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    p.put("group.id", "edge-read-committed");
+    p.put("auto.offset.reset", "earliest");
+    p.put("isolation.level", "read_committed");
+    p.put("key.deserializer", StringDeserializer.class.getName());
+    p.put("value.deserializer", StringDeserializer.class.getName());
+    int seen = 0;
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+      consumer.subscribe(java.util.List.of(topic));
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (seen < expected && System.nanoTime() < deadline) {
+        seen += consumer.poll(java.time.Duration.ofMillis(200)).count();
+      }
+      // One more poll: an aborted record would come now, if at all.
+      seen += consumer.poll(java.time.Duration.ofMillis(500)).count();
+    }
+    return seen;
   }
 
   private static String randomText(java.util.Random random, int length) {

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The producer paths where a record does not simply succeed, on real brokers with the agent: a
@@ -148,38 +150,78 @@ class ProducerAgentEdgeCasesIT {
     }
   }
 
-  @Test
-  void transactionalRecordsAreTracedAndCommitted() throws Exception {
+  /**
+   * Section 9 of the latency model: a committed transaction's sampled spans carry the transactional
+   * flag and C (its commitTransaction() return, after A), an aborted one's the abort, and the
+   * read_committed consumer's spans its isolation level; on the oldest and newest clients, whose
+   * commit, abort and close the agent hooks.
+   */
+  @ParameterizedTest(name = "kafka-clients {0}")
+  @ValueSource(strings = {"2.8.2", "4.4.0"})
+  void transactionalRecordsAreTracedCommittedAndAborted(String clientsVersion) throws Exception {
     KafkaCluster cluster = kafka.cluster();
-    cluster.createTopic(TopicSpec.named("transactional").build());
+    String topic = "transactional-" + clientsVersion.replace('.', '-');
+    cluster.createTopic(TopicSpec.named(topic).build());
+    int committed = 30;
+    int aborted = EdgeCaseApp.ABORTED_RECORDS;
     try (OtlpReceiver receiver = new OtlpReceiver()) {
       AppJvm.Result result =
           AppJvm.run(
-              "4.4.0",
+              clientsVersion,
               AppJvm.agentOptions(receiver.endpoint(), "1.0"),
               EdgeCaseApp.class,
               "transactional",
               cluster.bootstrapServers(),
-              "transactional",
-              "30",
+              topic,
+              Integer.toString(committed),
               "1500");
 
       assertThat(result.exitCode()).as(result.output()).isZero();
-      assertThat(result.value("ACKED")).isEqualTo("30");
-      List<Span> spans = receiver.awaitSpans(30);
-      assertThat(spans).hasSize(30);
-      assertThat(spans)
+      assertThat(result.output()).doesNotContain("hook skipped");
+      assertThat(result.value("ACKED")).isEqualTo(Integer.toString(committed + aborted));
+      assertThat(result.value("READ_COMMITTED")).isEqualTo(Integer.toString(committed));
+      List<Span> spans = receiver.awaitSpans(2 * committed + aborted);
+      List<Span> producerSpans =
+          spans.stream()
+              .filter(span -> span.getKind() == Span.SpanKind.SPAN_KIND_PRODUCER)
+              .toList();
+      List<Span> consumerSpans =
+          spans.stream()
+              .filter(span -> span.getKind() == Span.SpanKind.SPAN_KIND_CONSUMER)
+              .toList();
+      assertThat(producerSpans).hasSize(committed + aborted);
+      int committedSpans = 0;
+      for (Span span : producerSpans) {
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name()))
+            .isNotNull();
+        assertThat(OtlpReceiver.longAttribute(span, SpanAttributes.PRODUCER_TRANSACTIONAL.name()))
+            .isEqualTo(1L);
+        Long commit = OtlpReceiver.longAttribute(span, SpanAttributes.TXN_COMMIT_TIME.name());
+        String errorType = OtlpReceiver.stringAttribute(span, SpanAttributes.ERROR_TYPE.name());
+        if (commit != null) {
+          committedSpans++;
+          assertThat(commit)
+              .isGreaterThanOrEqualTo(
+                  OtlpReceiver.longAttribute(span, SpanAttributes.ACK_TIME.name()));
+          assertThat(errorType).isNull();
+        } else {
+          assertThat(errorType).isEqualTo("transaction-aborted");
+        }
+      }
+      assertThat(committedSpans).isEqualTo(committed);
+      assertThat(consumerSpans).hasSize(committed);
+      assertThat(consumerSpans)
           .allSatisfy(
               span ->
                   assertThat(
-                          OtlpReceiver.longAttribute(
-                              span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name()))
-                      .isNotNull());
+                          OtlpReceiver.stringAttribute(
+                              span, SpanAttributes.CONSUMER_ISOLATION_LEVEL.name()))
+                      .isEqualTo("read_committed"));
       assertThat(
               receiver
-                  .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", "transactional")
+                  .latestHistogram(MetricDef.PRODUCER_LATENCY.name(), "topic", topic)
                   .getCount())
-          .isEqualTo(30);
+          .isEqualTo(committed + aborted);
     }
   }
 

@@ -17,6 +17,9 @@ final class EventRing {
 
   static final byte HIGH_WATERMARK = 2;
 
+  /** A high-watermark event's last stable offset when it could not be read. */
+  static final long NO_STABLE_OFFSET = -1;
+
   /** Receives drained events; the exporter thread only. */
   interface Sink {
     /**
@@ -30,7 +33,9 @@ final class EventRing {
      * @param last the last appended offset, or the new high watermark
      * @param epochNanos when, on the broker's wall clock
      * @param requestTimes an append's request times ({@link RequestTimes}), or {@link
-     *     RequestTimes#UNKNOWN}
+     *     RequestTimes#UNKNOWN}; for a high-watermark event the last stable offset read with it, at
+     *     most the high watermark, or {@link #NO_STABLE_OFFSET} (the slot is there for every event,
+     *     so the last stable offset costs the ring nothing)
      */
     void event(
         byte kind,

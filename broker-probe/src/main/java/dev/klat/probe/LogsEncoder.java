@@ -73,6 +73,7 @@ final class LogsEncoder {
     intAttribute(RESOURCE_ATTRIBUTES, BrokerProbeWire.BROKER_ID, brokerId);
     intAttribute(RESOURCE_ATTRIBUTES, BrokerProbeWire.COVERED_UNTIL_MICROS, coveredUntilMicros);
     intAttribute(RESOURCE_ATTRIBUTES, BrokerProbeWire.DROPPED_EVENTS, droppedEvents);
+    intAttribute(RESOURCE_ATTRIBUTES, BrokerProbeWire.READS_STABLE_OFFSET, 1);
     if (clockOffsetNanos != Long.MIN_VALUE) {
       intAttribute(
           RESOURCE_ATTRIBUTES,
@@ -99,6 +100,23 @@ final class LogsEncoder {
       RangeList appends,
       RangeList commits,
       long nowNanos) {
+    add(topic, partition, leaderEpoch, appends, commits, null, -1, nowNanos);
+  }
+
+  /**
+   * Adds one partition's ranges of one leader term, with the ranges its last stable offset passed
+   * ({@code stables}, null for a partition without transactions) and the offset they are complete
+   * from ({@code stableFrom}, -1 when not known), and empties the lists.
+   */
+  void add(
+      String topic,
+      int partition,
+      int leaderEpoch,
+      RangeList appends,
+      RangeList commits,
+      RangeList stables,
+      long stableFrom,
+      long nowNanos) {
     int record = writer.beginMessage(SCOPE_LOGS_LOG_RECORDS);
     writer.fixed64Field(LOG_TIME, nowNanos);
     writer.fixed64Field(LOG_OBSERVED_TIME, nowNanos);
@@ -118,6 +136,12 @@ final class LogsEncoder {
       if (followers != null) {
         bytesAttribute(LOG_ATTRIBUTES, BrokerProbeWire.COMMIT_FOLLOWERS, followers);
       }
+    }
+    if (stables != null && !stables.isEmpty()) {
+      bytesAttribute(LOG_ATTRIBUTES, BrokerProbeWire.STABLES, stables.drainPacked());
+    }
+    if (stables != null && stableFrom >= 0) {
+      intAttribute(LOG_ATTRIBUTES, BrokerProbeWire.STABLE_FROM, stableFrom);
     }
     writer.stringField(LOG_EVENT_NAME, EVENT_NAME);
     writer.endMessage(record);

@@ -14,6 +14,7 @@ public final class PartitionHooks {
   private static final LongReader FIRST_OFFSET = new LongReader("firstOffset");
   private static final LongReader LAST_OFFSET = new LongReader("lastOffset");
   private static final LongReader HIGH_WATERMARK = new LongReader("highWatermark");
+  private static final LongReader LAST_STABLE_OFFSET = new LongReader("lastStableOffset");
   private static final LongReader REPLICA_BROKER_ID = new LongReader("brokerId");
 
   private static volatile EventRing ring;
@@ -70,7 +71,11 @@ public final class PartitionHooks {
 
   /**
    * At the exit of {@code Partition.maybeIncrementLeaderHW}: when it returns true the leader's high
-   * watermark has just moved.
+   * watermark has just moved, and with it, perhaps, the last stable offset (a transaction's records
+   * become readable for {@code read_committed} consumers when the high watermark passes its commit
+   * marker: the log updates its first unstable offset inside the same high-watermark update). The
+   * last stable offset is read after the high watermark and capped at it: another thread may have
+   * moved both in between, and its own event carries its values.
    *
    * @param advanced the returned value
    * @param topicPartition the partition's {@code TopicPartition} field
@@ -94,6 +99,8 @@ public final class PartitionHooks {
       if (highWatermark < 0) {
         return;
       }
+      // One more field read through a handle (no lock, no allocation in either log class).
+      long stable = LAST_STABLE_OFFSET.read(leaderLog);
       noteBrokerId(localBrokerId);
       int follower = FollowerFetches.followerOf(topicPartition);
       events.offer(
@@ -103,7 +110,7 @@ public final class PartitionHooks {
           follower,
           highWatermark,
           now,
-          RequestTimes.UNKNOWN);
+          stable < 0 ? EventRing.NO_STABLE_OFFSET : Math.min(stable, highWatermark));
     } catch (Throwable t) {
       hookFailed("maybeIncrementLeaderHW", t);
     }

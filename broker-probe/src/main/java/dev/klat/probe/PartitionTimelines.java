@@ -11,12 +11,31 @@ import java.util.Map;
  * older than the latest (two threads racing to report) is ignored; the event's {@code first} is the
  * follower whose fetch moved the high watermark. A leader epoch change hands the old term's ranges
  * to the sink first, so that no range is ever reported under another term.
+ *
+ * <p>The last stable offset travels in each high-watermark event. A partition whose last stable
+ * offset never lagged its high watermark (no transaction) keeps one offset and sends nothing more;
+ * from the first event where it lagged, the partition keeps a third range list, of the offsets the
+ * last stable offset passed, built as the commit ranges are, and every term says from which offset
+ * on its stable ranges are complete ({@code stableFrom}): below it, the last stable offset moved
+ * with the high watermark.
  */
 final class PartitionTimelines implements EventRing.Sink {
 
   /** Receives a partition's ranges of one leader term. */
   interface Sink {
-    void ranges(Object topicPartition, int leaderEpoch, RangeList appends, RangeList commits);
+    /**
+     * @param stables the offsets the last stable offset passed, or null for a partition whose last
+     *     stable offset never lagged its high watermark
+     * @param stableFrom the offset from which this term's stable ranges are complete, or -1 when
+     *     not known yet ({@code stables} null, or no event of the term yet)
+     */
+    void ranges(
+        Object topicPartition,
+        int leaderEpoch,
+        RangeList appends,
+        RangeList commits,
+        RangeList stables,
+        long stableFrom);
   }
 
   private final int maxPartitions;
@@ -73,7 +92,9 @@ final class PartitionTimelines implements EventRing.Sink {
           RequestTimes.localMicros(requestTimes))) {
         dropped++;
       }
-    } else if (timeline.highWatermark < 0) {
+      return;
+    }
+    if (timeline.highWatermark < 0) {
       if (timeline.everyAdvanceSeen
           && last > 0
           && !timeline.commits.add(0, last - 1, micros, (int) first)) {
@@ -85,6 +106,40 @@ final class PartitionTimelines implements EventRing.Sink {
         dropped++;
       }
       timeline.highWatermark = last;
+    } else {
+      // An advance older than the latest: its last stable offset is older too.
+      return;
+    }
+    stable(timeline, Math.min(requestTimes, last), micros);
+  }
+
+  // The last stable offset of a high-watermark event (EventRing.NO_STABLE_OFFSET when unread).
+  private void stable(Timeline timeline, long stableOffset, long micros) {
+    if (stableOffset < 0) {
+      timeline.stableOffset = -1;
+      return;
+    }
+    if (timeline.stables == null) {
+      if (stableOffset >= timeline.highWatermark) {
+        timeline.stableOffset = stableOffset;
+        return; // no transaction wait so far: nothing to keep but the offset
+      }
+      timeline.stables = new RangeList(maxRangesPerPartition, resolutionMicros);
+    }
+    if (timeline.stableFrom < 0) {
+      // Below the previous event's last stable offset (equal to its high watermark, or this
+      // partition would have lagged earlier) every offset became stable with the high watermark.
+      timeline.stableFrom =
+          timeline.stableOffset >= 0 ? Math.min(timeline.stableOffset, stableOffset) : stableOffset;
+      timeline.stableOffset = timeline.stableFrom;
+    }
+    if (timeline.stableOffset >= 0 && stableOffset > timeline.stableOffset) {
+      if (!timeline.stables.add(timeline.stableOffset, stableOffset - 1, micros)) {
+        dropped++;
+      }
+    }
+    if (timeline.stableOffset < 0 || stableOffset > timeline.stableOffset) {
+      timeline.stableOffset = stableOffset;
     }
   }
 
@@ -101,7 +156,13 @@ final class PartitionTimelines implements EventRing.Sink {
 
   private static void flush(Object partition, Timeline timeline, Sink out) {
     if (!timeline.isEmpty() && out != null) {
-      out.ranges(partition, timeline.leaderEpoch, timeline.appends, timeline.commits);
+      out.ranges(
+          partition,
+          timeline.leaderEpoch,
+          timeline.appends,
+          timeline.commits,
+          timeline.stables,
+          timeline.stableFrom);
     }
   }
 
@@ -114,6 +175,7 @@ final class PartitionTimelines implements EventRing.Sink {
     for (Timeline timeline : timelines.values()) {
       timeline.highWatermark = -1;
       timeline.everyAdvanceSeen = false;
+      timeline.stableOffset = -1;
     }
   }
 
@@ -133,6 +195,12 @@ final class PartitionTimelines implements EventRing.Sink {
     boolean everyAdvanceSeen = true;
     final RangeList appends = new RangeList(maxRangesPerPartition, resolutionMicros);
     final RangeList commits = new RangeList(maxRangesPerPartition, resolutionMicros, true);
+    // The last stable offset at the latest event, -1 when unknown (a new term, lost events).
+    long stableOffset = -1;
+    // Null until the last stable offset first lags the high watermark; kept across terms after.
+    RangeList stables;
+    // The offset of this term from which every advance of the last stable offset is in stables.
+    long stableFrom = -1;
 
     Timeline(int leaderEpoch) {
       this.leaderEpoch = leaderEpoch;
@@ -142,10 +210,12 @@ final class PartitionTimelines implements EventRing.Sink {
       leaderEpoch = epoch;
       highWatermark = -1;
       everyAdvanceSeen = true;
+      stableOffset = -1;
+      stableFrom = -1;
     }
 
     boolean isEmpty() {
-      return appends.isEmpty() && commits.isEmpty();
+      return appends.isEmpty() && commits.isEmpty() && (stables == null || stables.isEmpty());
     }
   }
 }

@@ -107,7 +107,8 @@ final class ProbeExporter implements Runnable {
   void export(long nowNanos) {
     if (nowNanos - pausedUntilNanos < 0) {
       // Paused after a failure: the ranges are dropped, not queued, and counted.
-      timelines.flushAll((tp, epoch, appends, commits) -> discard(appends, commits));
+      timelines.flushAll(
+          (tp, epoch, appends, commits, stables, stableFrom) -> discard(appends, commits, stables));
       return;
     }
     timelines.flushAll(this::addRanges);
@@ -122,20 +123,37 @@ final class ProbeExporter implements Runnable {
     }
   }
 
-  private void addRanges(Object topicPartition, int epoch, RangeList appends, RangeList commits) {
+  private void addRanges(
+      Object topicPartition,
+      int epoch,
+      RangeList appends,
+      RangeList commits,
+      RangeList stables,
+      long stableFrom) {
     if (!started) {
       begin();
     }
     TopicPartition tp = (TopicPartition) topicPartition;
-    encoder.add(tp.topic(), tp.partition(), epoch, appends, commits, ProbeClock.epochNanos());
+    encoder.add(
+        tp.topic(),
+        tp.partition(),
+        epoch,
+        appends,
+        commits,
+        stables,
+        stableFrom,
+        ProbeClock.epochNanos());
     if (encoder.size() >= MAX_REQUEST_BYTES) {
       send();
     }
   }
 
-  private static void discard(RangeList appends, RangeList commits) {
+  private static void discard(RangeList appends, RangeList commits, RangeList stables) {
     appends.drainPacked();
     commits.drainPacked();
+    if (stables != null) {
+      stables.drainPacked();
+    }
   }
 
   private void begin() {

@@ -62,6 +62,33 @@ class LogsEncoderTest {
         .containsExactly(1_250, 80);
     assertThat(appends.isEmpty()).isTrue();
     assertThat(commits.isEmpty()).isTrue();
+    // A partition without transactions: no stable ranges; the resource says the probe looked.
+    assertThat(attributes).doesNotContainKeys(BrokerProbeWire.STABLES, BrokerProbeWire.STABLE_FROM);
+    assertThat(resource.get(BrokerProbeWire.READS_STABLE_OFFSET).getValue().getIntValue())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aTransactionalPartitionCarriesItsStableRangesAndWhereTheyStart() throws Exception {
+    LogsEncoder encoder = new LogsEncoder("kafka-broker", 0x1234L, "1.0");
+    RangeList commits = new RangeList(10, 0, true);
+    commits.add(100, 109, 1_700_000_000_000_002L);
+    RangeList stables = new RangeList(10, 0);
+    stables.add(90, 109, 1_700_000_000_000_050L);
+
+    encoder.begin(2, 1_700_000_000_001_000L, 0, Long.MIN_VALUE, 0);
+    encoder.add("orders", 3, 11, new RangeList(10, 0), commits, stables, 90, 1L);
+    LogRecord record =
+        ExportLogsServiceRequest.parseFrom(encoder.finish())
+            .getResourceLogs(0)
+            .getScopeLogs(0)
+            .getLogRecords(0);
+
+    Map<String, KeyValue> attributes = byKey(record.getAttributesList());
+    assertThat(decode(attributes.get(BrokerProbeWire.STABLES)))
+        .containsExactly("90-109@1700000000000050");
+    assertThat(attributes.get(BrokerProbeWire.STABLE_FROM).getValue().getIntValue()).isEqualTo(90);
+    assertThat(stables.isEmpty()).isTrue();
   }
 
   @Test

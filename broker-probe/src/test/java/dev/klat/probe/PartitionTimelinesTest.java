@@ -11,8 +11,18 @@ class PartitionTimelinesTest {
 
   private final List<String> out = new ArrayList<>();
   private final PartitionTimelines.Sink sink =
-      (tp, epoch, appends, commits) ->
-          out.add(tp + "@" + epoch + " appends=" + ranges(appends) + " commits=" + ranges(commits));
+      (tp, epoch, appends, commits, stables, stableFrom) ->
+          out.add(
+              tp
+                  + "@"
+                  + epoch
+                  + " appends="
+                  + ranges(appends)
+                  + " commits="
+                  + ranges(commits)
+                  + (stables == null
+                      ? ""
+                      : " stables=" + ranges(stables) + " stableFrom=" + stableFrom));
 
   @Test
   void appendsWithinOneTickBecomeOneRangeWithTheLaterTime() {
@@ -57,6 +67,80 @@ class PartitionTimelinesTest {
     timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 108, 4_000_000L, RequestTimes.UNKNOWN);
     timelines.flushAll(sink);
     assertThat(out).containsExactly("t-0@5 appends=[] commits=[0-99@1000, 107-107@4000]");
+  }
+
+  @Test
+  void aPartitionWhoseLastStableOffsetNeverLagsSendsNothingMore() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L, 100);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 110, 2_000_000L, 110);
+    timelines.flushAll(sink);
+    assertThat(out).containsExactly("t-0@5 appends=[] commits=[0-99@1000, 100-109@2000]");
+  }
+
+  @Test
+  void fromTheFirstLagTheLastStableOffsetsAdvancesAreRanges() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L, 100);
+    // A transaction opened at 100: its records are committed, not stable.
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 110, 2_000_000L, 100);
+    // Its marker (110) is appended and then committed: 100-110 become stable at 3 ms.
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 111, 3_000_000L, 111);
+    // Later advances of the same partition keep being reported, lag or not.
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 115, 4_000_000L, 115);
+    timelines.flushAll(sink);
+    assertThat(out)
+        .containsExactly(
+            "t-0@5 appends=[] commits=[0-99@1000, 100-109@2000, 110-110@3000, 111-114@4000]"
+                + " stables=[100-110@3000, 111-114@4000] stableFrom=100");
+    out.clear();
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 116, 5_000_000L, 116);
+    timelines.flushAll(sink);
+    assertThat(out)
+        .containsExactly(
+            "t-0@5 appends=[] commits=[115-115@5000] stables=[115-115@5000] stableFrom=100");
+  }
+
+  @Test
+  void aLastStableOffsetReadAfterALaterAdvanceIsCappedAtTheHighWatermark() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L, 90);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 110, 2_000_000L, 120);
+    timelines.flushAll(sink);
+    assertThat(out)
+        .containsExactly(
+            "t-0@5 appends=[] commits=[0-99@1000, 100-109@2000] stables=[90-109@2000]"
+                + " stableFrom=90");
+  }
+
+  @Test
+  void aNewTermOfATransactionalPartitionTracksItsStableOffsetsFromItsFirstAdvance() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.sinkForEpochChanges(sink);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L, 90);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, -1, 105, 2_000_000L, 95);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 6, -1, 107, 3_000_000L, 107);
+    timelines.flushAll(sink);
+    assertThat(out)
+        .containsExactly(
+            "t-0@5 appends=[] commits=[0-99@1000] stables=[] stableFrom=90",
+            // Below 95 the first advance of term 6 made every offset stable with it.
+            "t-0@6 appends=[] commits=[0-104@2000, 105-106@3000] stables=[95-106@3000]"
+                + " stableFrom=95");
+  }
+
+  @Test
+  void afterLostEventsTheLastStableOffsetOnlySetsWhereTheFollowingRangeStarts() {
+    PartitionTimelines timelines = new PartitionTimelines(10, 100, 0);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 100, 1_000_000L, 90);
+    timelines.forgetHighWatermarks();
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 105, 2_000_000L, 100);
+    timelines.event(EventRing.HIGH_WATERMARK, "t-0", 5, -1, 106, 3_000_000L, 106);
+    timelines.flushAll(sink);
+    assertThat(out)
+        .containsExactly(
+            "t-0@5 appends=[] commits=[0-99@1000, 105-105@3000] stables=[100-105@3000]"
+                + " stableFrom=90");
   }
 
   @Test

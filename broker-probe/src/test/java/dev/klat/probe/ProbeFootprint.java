@@ -113,9 +113,9 @@ public final class ProbeFootprint {
     LogsEncoder encoder = probe.encoder;
     encoder.begin(1, probe.nowMicros, 0, Long.MIN_VALUE, 0);
     probe.timelines.flushAll(
-        (tp, epoch, appends, commits) -> {
+        (tp, epoch, appends, commits, stables, stableFrom) -> {
           TopicPartition t = (TopicPartition) tp;
-          encoder.add(t.topic(), t.partition(), epoch, appends, commits, 0);
+          encoder.add(t.topic(), t.partition(), epoch, appends, commits, stables, stableFrom, 0);
           if (encoder.size() >= ProbeExporter.MAX_REQUEST_BYTES) {
             encoder.finish();
             encoder.begin(1, probe.nowMicros, 0, Long.MIN_VALUE, 0);

@@ -498,6 +498,12 @@ public final class Collector implements AutoCloseable {
       public List<TopicGroup> pairs(long windowNanos, int max) {
         return recent.busiestPairs(windowNanos, System.nanoTime(), max);
       }
+
+      @Override
+      public RecentBreakdowns.CommitParts commitParts(
+          String topic, String group, long windowNanos) {
+        return recent.commitParts(topic, group, windowNanos, System.nanoTime());
+      }
     };
   }
 

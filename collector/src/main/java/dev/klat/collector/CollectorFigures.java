@@ -80,6 +80,8 @@ final class CollectorFigures {
       List<Exposition.Series> series = new ArrayList<>();
       if (def == MetricDef.SEGMENT_LATENCY) {
         series.addAll(breakdownMetrics.segmentSeries());
+      } else if (def == MetricDef.TRANSACTION_WAIT) {
+        series.addAll(breakdownMetrics.transactionWaitSeries());
       } else if (def == MetricDef.COLLECTOR_SPANS_RECEIVED) {
         series.add(Exposition.Series.scalar(NO_LABELS, rs.spansReceived()));
       } else if (def == MetricDef.COLLECTOR_BREAKDOWNS_JOINED) {

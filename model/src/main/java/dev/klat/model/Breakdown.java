@@ -75,6 +75,19 @@ import java.util.List;
  * #isEndToEndKnown()}), and the known and combined segments add up to the time from the first to
  * the last known instant of {@code S, D, L, H, P} ({@link #sumOfSegmentsNanos()}).
  *
+ * <h2>Transactions</h2>
+ *
+ * <p>When the instants carry {@code V} (a {@code read_committed} group reading a record written in
+ * a transaction, section 9 of the latency model), it is clamped into {@code [H, R]} after the other
+ * instants ({@link #wasVisibleClamped()}; not one of {@link #clamps()}, whose instants are the
+ * eight), and the record is readable at {@code V}, not {@code H}: commit is {@code V - L}, in two
+ * parts, replication {@code H - L} ({@link #replicationNanos()}) and the transaction wait {@code V
+ * - H} ({@link #transactionWaitNanos()}); catch-up is {@code max(0, F - V) + (P - R)}, fetch {@code
+ * R - max(F, V)}, and the combined segments that end at {@code H} end at {@code V}. The identities
+ * above hold unchanged. Commit's quality is the worst of {@code L, H, V}, catch-up's and fetch's
+ * take {@code V}'s in place of {@code H}'s. Without {@code V} every number is as without
+ * transactions: {@code V = H}, a transaction wait of 0.
+ *
  * <h2>Quality</h2>
  *
  * <p>An instant's quality is that of its {@link EstimationMethod}, kept through clamping. A
@@ -99,6 +112,9 @@ public final class Breakdown {
   private final long publishAndCommitNanos;
   private final long e2eNanos;
   private final Quality quality;
+  // V - H, 0 without V; whether V was moved into [H, R].
+  private final long transactionWaitNanos;
+  private final boolean visibleClamped;
 
   private Breakdown(
       Instants original,
@@ -109,7 +125,11 @@ public final class Breakdown {
       EstimationMethod[] methods,
       long publishAndCommitNanos,
       long e2eNanos,
-      Quality quality) {
+      Quality quality,
+      long transactionWaitNanos,
+      boolean visibleClamped) {
+    this.transactionWaitNanos = transactionWaitNanos;
+    this.visibleClamped = visibleClamped;
     this.original = original;
     this.clamped = clamped;
     this.clamps = clamps;
@@ -141,7 +161,23 @@ public final class Breakdown {
       clampFromConsumer(t, known, clamps);
     }
 
-    Instants clampedInstants = new Instants(t, known, instants.copyOfMethods());
+    // Section 9: V, when known, is fitted into [H, R] after the eight.
+    boolean visible = instants.hasVisible() && known[TimePoint.COMMIT.ordinal()];
+    long h = at(t, TimePoint.COMMIT);
+    long v = visible ? instants.visibleNanos() : h;
+    boolean visibleClamped = false;
+    if (visible) {
+      long fitted = Math.max(v, h);
+      if (known[TimePoint.FETCH_RESPONSE.ordinal()]) {
+        fitted = Math.min(fitted, at(t, TimePoint.FETCH_RESPONSE));
+      }
+      visibleClamped = fitted != v;
+      v = fitted;
+    }
+    Instants clampedInstants =
+        visible
+            ? new Instants(t, known, instants.copyOfMethods(), v, instants.visibleMethod())
+            : new Instants(t, known, instants.copyOfMethods());
     long[] segmentNanos = new long[SEGMENTS.length];
     Quality[] qualities = new Quality[SEGMENTS.length];
     EstimationMethod[] methods = new EstimationMethod[SEGMENTS.length];
@@ -154,8 +190,8 @@ public final class Breakdown {
         methods[i] = EstimationMethod.UNKNOWN;
         continue;
       }
-      segmentNanos[i] = segmentNanos(segment, t);
-      EstimationMethod worstMethod = worstMethod(clampedInstants, segment.inputs());
+      segmentNanos[i] = segmentNanos(segment, t, v);
+      EstimationMethod worstMethod = worstMethod(clampedInstants, segment, visible);
       methods[i] = worstMethod;
       qualities[i] = worstMethod.quality();
       overall = Quality.worst(overall, qualities[i]);
@@ -174,9 +210,13 @@ public final class Breakdown {
         segmentNanos,
         qualities,
         methods,
-        span(t, known, TimePoint.DRAIN, TimePoint.COMMIT),
+        known[TimePoint.DRAIN.ordinal()] && known[TimePoint.COMMIT.ordinal()]
+            ? v - at(t, TimePoint.DRAIN)
+            : -1,
         span(t, known, TimePoint.SEND, TimePoint.POLL),
-        overall);
+        overall,
+        v - h,
+        visibleClamped);
   }
 
   private static final TimePoint[] COMBINED_ENDS = {TimePoint.SEND, TimePoint.APPEND};
@@ -249,8 +289,9 @@ public final class Breakdown {
     return true;
   }
 
-  private static long segmentNanos(Segment segment, long[] t) {
-    long h = at(t, TimePoint.COMMIT);
+  // v is V (section 9) or, without a transaction, H: the instant the record became readable.
+  private static long segmentNanos(Segment segment, long[] t, long v) {
+    long h = v;
     long f = at(t, TimePoint.FETCH_REQUEST);
     long r = at(t, TimePoint.FETCH_RESPONSE);
     switch (segment) {
@@ -271,12 +312,22 @@ public final class Breakdown {
     }
   }
 
-  private static EstimationMethod worstMethod(Instants instants, TimePoint[] inputs) {
+  // With V (section 9), commit's quality takes V's too, and catch-up's and fetch's V's for H's.
+  private static EstimationMethod worstMethod(Instants instants, Segment segment, boolean visible) {
     EstimationMethod worst = null;
-    for (TimePoint input : inputs) {
-      EstimationMethod method = instants.method(input);
+    for (TimePoint input : segment.inputs()) {
+      EstimationMethod method =
+          visible && input == TimePoint.COMMIT && segment != Segment.COMMIT
+              ? instants.visibleMethod()
+              : instants.method(input);
       // >= so that a tie goes to the later instant: inputs are in TimePoint order.
       if (worst == null || method.quality().ordinal() >= worst.quality().ordinal()) {
+        worst = method;
+      }
+    }
+    if (visible && segment == Segment.COMMIT) {
+      EstimationMethod method = instants.visibleMethod();
+      if (method.quality().ordinal() >= worst.quality().ordinal()) {
         worst = method;
       }
     }
@@ -375,8 +426,52 @@ public final class Breakdown {
    */
   public long producePublishAndCommitNanos() {
     return has(TimePoint.SEND) && has(TimePoint.COMMIT)
-        ? clamped.nanos(TimePoint.COMMIT) - clamped.nanos(TimePoint.SEND)
+        ? readableNanos() - clamped.nanos(TimePoint.SEND)
         : -1;
+  }
+
+  // V with a transaction (section 9), else H.
+  private long readableNanos() {
+    return clamped.hasVisible() ? clamped.visibleNanos() : clamped.nanos(TimePoint.COMMIT);
+  }
+
+  /**
+   * Returns the replication part of commit, {@code H - L}: equal to commit without a transaction.
+   *
+   * @return the duration in nanoseconds, {@code >= 0}; or -1 when commit is not known
+   */
+  public long replicationNanos() {
+    return isKnown(Segment.COMMIT) ? nanos(Segment.COMMIT) - transactionWaitNanos : -1;
+  }
+
+  /**
+   * Returns the transaction part of commit, {@code V - H} (section 9 of the latency model): how
+   * long the record, committed, waited for its transaction's marker before a {@code read_committed}
+   * group could read it.
+   *
+   * @return the duration in nanoseconds, {@code >= 0}; 0 without {@code V} (a record without a
+   *     transaction, or a {@code read_uncommitted} group)
+   */
+  public long transactionWaitNanos() {
+    return transactionWaitNanos;
+  }
+
+  /**
+   * Returns how {@code V} was obtained.
+   *
+   * @return its method; {@link EstimationMethod#UNKNOWN} without {@code V}
+   */
+  public EstimationMethod visibleMethod() {
+    return clamped.visibleMethod();
+  }
+
+  /**
+   * Returns whether {@code V} was moved into {@code [H, R]}.
+   *
+   * @return true when the given {@code V} was before {@code H} or after {@code R}
+   */
+  public boolean wasVisibleClamped() {
+    return visibleClamped;
   }
 
   private boolean has(TimePoint point) {
@@ -545,6 +640,9 @@ public final class Breakdown {
         }
       } else {
         out.append('?');
+      }
+      if (segment == Segment.COMMIT && clamped.hasVisible()) {
+        out.append(" transaction=").append(transactionWaitNanos);
       }
       if (segment == Segment.COMMIT) {
         out.append(" publish+commit=");

@@ -35,6 +35,16 @@ package dev.klat.model;
  * request queue, and how long from leaving the queue to the append (the handler's work: parsing,
  * validation, recompression, the append itself). Packed by {@link #encodeRequest}; absent when no
  * range's request was known (appends made off a request thread, a coordinator's writes).
+ *
+ * <p>Transactions (section 9 of the latency model): a record may also carry {@link #STABLES}, the
+ * offsets the leader's last stable offset passed, packed as the other ranges, and {@link
+ * #STABLE_FROM}. The probe sends them only for a partition whose last stable offset has lagged its
+ * high watermark (an open transaction); from {@link #STABLE_FROM} on, every offset of the term is
+ * in a stable range or unknown, and below it (and for a partition that never sends one) the last
+ * stable offset passed each offset with the high watermark: {@code V = H}. A probe that reads the
+ * last stable offset says so in its resource ({@link #READS_STABLE_OFFSET}); without it, a
+ * collector cannot tell a partition without transactions from a probe that does not look, and takes
+ * {@code V} from elsewhere. A collector that does not know these attributes ignores them.
  */
 public final class BrokerProbeWire {
 
@@ -72,6 +82,26 @@ public final class BrokerProbeWire {
    * several batches carries the longest of each among them.
    */
   public static final String APPEND_REQUESTS = "klat.probe.append_requests";
+
+  /**
+   * {@value}: log record attribute (bytes), packed ranges of the offsets the leader's last stable
+   * offset passed, each with its time ({@code V}); sent only for a partition whose last stable
+   * offset has lagged its high watermark.
+   */
+  public static final String STABLES = "klat.probe.stables";
+
+  /**
+   * {@value}: log record attribute (integer), the offset of the term from which the last stable
+   * offset's advances are all in {@link #STABLES} ranges: an offset at or above it that no stable
+   * range covers is unknown; an offset below it became stable with the high watermark.
+   */
+  public static final String STABLE_FROM = "klat.probe.stable_from";
+
+  /**
+   * {@value}: resource attribute (integer 1), the probe reads the leader's last stable offset at
+   * each high-watermark advance: its partitions without {@link #STABLES} had no transaction wait.
+   */
+  public static final String READS_STABLE_OFFSET = "klat.probe.reads_stable_offset";
 
   /** A request time the probe could not read (the append was not made on a request thread). */
   public static final long UNKNOWN_MICROS = -1;

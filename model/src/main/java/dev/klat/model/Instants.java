@@ -32,6 +32,13 @@ import java.util.Arrays;
  * overflows.
  *
  * <p>Instants are not required to be ordered here; {@link Breakdown#compute} clamps them.
+ *
+ * <p>One more instant is optional, outside the eight of {@link TimePoint}: {@code V}, when the
+ * leader's last stable offset passed the record (section 9 of the latency model), set only for a
+ * {@code read_committed} group reading a record written in a transaction ({@link Builder#visible});
+ * it requires {@code H}. It is kept apart from {@link TimePoint} so that every consumer of the
+ * eight (span attributes indexed by them, clamps, the eight-instant timelines) is unchanged for the
+ * records without a transaction, which are all records but these.
  */
 public final class Instants {
 
@@ -42,12 +49,56 @@ public final class Instants {
   private final long[] nanos;
   private final boolean[] present;
   private final EstimationMethod[] methods;
+  // V (section 9): Long.MIN_VALUE and UNKNOWN when absent.
+  private final long visibleNanos;
+  private final EstimationMethod visibleMethod;
 
   // Takes ownership of the arrays: callers pass fresh copies.
   Instants(long[] nanos, boolean[] present, EstimationMethod[] methods) {
+    this(nanos, present, methods, Long.MIN_VALUE, EstimationMethod.UNKNOWN);
+  }
+
+  // Takes ownership of the arrays: callers pass fresh copies.
+  Instants(
+      long[] nanos,
+      boolean[] present,
+      EstimationMethod[] methods,
+      long visibleNanos,
+      EstimationMethod visibleMethod) {
     this.nanos = nanos;
     this.present = present;
     this.methods = methods;
+    this.visibleNanos = visibleNanos;
+    this.visibleMethod = visibleMethod;
+  }
+
+  /**
+   * Returns whether {@code V} is known: the record was written in a transaction and is read by a
+   * {@code read_committed} group (section 9 of the latency model).
+   *
+   * @return whether {@link Builder#visible} set it
+   */
+  public boolean hasVisible() {
+    return visibleNanos != Long.MIN_VALUE;
+  }
+
+  /**
+   * Returns {@code V}, when the leader's last stable offset passed the record, in nanoseconds on
+   * the common timeline.
+   *
+   * @return the instant, or {@link Long#MIN_VALUE} when it is absent (check {@link #hasVisible()})
+   */
+  public long visibleNanos() {
+    return visibleNanos;
+  }
+
+  /**
+   * Returns how {@code V} was obtained.
+   *
+   * @return its method, or {@link EstimationMethod#UNKNOWN} when it is absent
+   */
+  public EstimationMethod visibleMethod() {
+    return visibleMethod;
   }
 
   /**
@@ -121,7 +172,9 @@ public final class Instants {
     Instants that = (Instants) o;
     return Arrays.equals(nanos, that.nanos)
         && Arrays.equals(present, that.present)
-        && Arrays.equals(methods, that.methods);
+        && Arrays.equals(methods, that.methods)
+        && visibleNanos == that.visibleNanos
+        && visibleMethod == that.visibleMethod;
   }
 
   /**
@@ -131,13 +184,16 @@ public final class Instants {
    */
   @Override
   public int hashCode() {
-    return 31 * (31 * Arrays.hashCode(nanos) + Arrays.hashCode(present)) + Arrays.hashCode(methods);
+    int hash =
+        31 * (31 * Arrays.hashCode(nanos) + Arrays.hashCode(present)) + Arrays.hashCode(methods);
+    return hasVisible() ? 31 * hash + Long.hashCode(visibleNanos) + visibleMethod.hashCode() : hash;
   }
 
   /**
    * Returns {@code S} in nanoseconds and every other instant relative to it, with its method when
    * it is not {@link EstimationMethod#MEASURED}, for example {@code Instants{S=1700000000000000000,
-   * D=S+1200, A=S+5300, L=?, H=S+4100(fetch-response-bound), F=S+3900, R=S+4500, P=S+4700}}.
+   * D=S+1200, A=S+5300, L=?, H=S+4100(fetch-response-bound), F=S+3900, R=S+4500, P=S+4700}}, and
+   * {@code V} at the end when it is known.
    *
    * @return a compact description for logs and test failures
    */
@@ -162,6 +218,13 @@ public final class Instants {
       }
       if (methods[i] != EstimationMethod.MEASURED) {
         out.append('(').append(methods[i].id()).append(')');
+      }
+    }
+    if (hasVisible()) {
+      out.append(", V=");
+      appendRelative(out, send, visibleNanos);
+      if (visibleMethod != EstimationMethod.MEASURED) {
+        out.append('(').append(visibleMethod.id()).append(')');
       }
     }
     return out.append('}').toString();
@@ -190,8 +253,31 @@ public final class Instants {
     private final long[] nanos = new long[COUNT];
     private final boolean[] present = new boolean[COUNT];
     private final EstimationMethod[] methods = new EstimationMethod[COUNT];
+    private boolean visible;
+    private long visibleNanos;
+    private EstimationMethod visibleMethod;
 
     private Builder() {}
+
+    /**
+     * Sets {@code V}, when the leader's last stable offset passed the record (section 9 of the
+     * latency model), and how it was obtained. Only for a {@code read_committed} group reading a
+     * record written in a transaction; requires {@code H}. Optional.
+     *
+     * @param nanos nanoseconds on the common timeline
+     * @param method how {@code V} was obtained, not null
+     * @return this builder
+     * @throws NullPointerException if {@code method} is null
+     */
+    public Builder visible(long nanos, EstimationMethod method) {
+      if (method == null) {
+        throw new NullPointerException("method of V is null");
+      }
+      this.visible = true;
+      this.visibleNanos = nanos;
+      this.visibleMethod = method;
+      return this;
+    }
 
     /**
      * Sets an instant, keeping the method already given for it or its default.
@@ -384,13 +470,22 @@ public final class Instants {
       if (missing != null) {
         throw new IllegalArgumentException("missing instants: " + missing);
       }
+      if (visible) {
+        if (!known[TimePoint.COMMIT.ordinal()]) {
+          throw new IllegalArgumentException("V (visible) without H (COMMIT)");
+        }
+        min = Math.min(min, visibleNanos);
+        max = Math.max(max, visibleNanos);
+      }
       // max >= min, so the true difference is in [0, 2^64); it wraps negative exactly when it
       // does not fit in a long.
       if (max - min < 0) {
         throw new IllegalArgumentException(
             "instants span more than Long.MAX_VALUE nanoseconds: min=" + min + ", max=" + max);
       }
-      return new Instants(values, known, resolved);
+      return visible
+          ? new Instants(values, known, resolved, visibleNanos, visibleMethod)
+          : new Instants(values, known, resolved);
     }
 
     // Without either side every instant of the full shape is missing, as the message says.

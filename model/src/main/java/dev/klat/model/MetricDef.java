@@ -90,6 +90,20 @@ public final class MetricDef {
           TagKeys.QUALITY,
           TagKeys.CAPTURE);
 
+  /**
+   * {@code klat.transaction.wait}: the transaction part of commit, {@code V - H} (section 9 of the
+   * latency model), per topic and consumer group, for the sampled records written in a transaction
+   * and read by a {@code read_committed} group (0 where the last stable offset moved with the high
+   * watermark); no series for other records.
+   */
+  public static final MetricDef TRANSACTION_WAIT =
+      latency(
+          "klat.transaction.wait",
+          "Transaction part of commit V - H: how long a committed record written in a transaction"
+              + " waited for its last stable offset before a read_committed group could read it.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
   /** {@code klat.producer.produce.latency}: the produce segment {@code D - S}, every record. */
   public static final MetricDef PRODUCER_PRODUCE_LATENCY =
       latency(
@@ -396,6 +410,7 @@ public final class MetricDef {
           Arrays.asList(
               E2E_LATENCY,
               SEGMENT_LATENCY,
+              TRANSACTION_WAIT,
               PRODUCER_PRODUCE_LATENCY,
               PRODUCER_LATENCY,
               CONSUMER_FETCH_LATENCY,

@@ -62,6 +62,22 @@ final class BreakdownInvariants {
     boolean lk = out.has(TimePoint.APPEND);
     boolean hk = out.has(TimePoint.COMMIT);
     boolean pk = out.has(TimePoint.POLL);
+    // Section 9: with V the record is readable at V, fitted into [H, R]; without it, at H.
+    long v = out.hasVisible() ? out.visibleNanos() : h;
+    if (out.hasVisible()) {
+      require(in.hasVisible(), "V kept", b, context);
+      require(h <= v && (!pk || v <= r), "H <= V <= R", b, context);
+      require(b.wasVisibleClamped() == (in.visibleNanos() != v), "wasVisibleClamped", b, context);
+      require(out.visibleMethod() == in.visibleMethod(), "method of V kept", b, context);
+    }
+    require(
+        b.transactionWaitNanos() == Math.subtractExact(v, h), "transaction = V - H", b, context);
+    require(
+        b.replicationNanos() == (lk && hk ? Math.subtractExact(h, l) : -1),
+        "replication = H - L",
+        b,
+        context);
+    h = v;
     segment(b, Segment.PRODUCE, sk && dk, sk && dk ? Math.subtractExact(d, s) : 0, context);
     segment(b, Segment.PUBLISH, dk && lk, dk && lk ? Math.subtractExact(l, d) : 0, context);
     segment(b, Segment.COMMIT, lk && hk, lk && hk ? Math.subtractExact(h, l) : 0, context);
@@ -117,7 +133,10 @@ final class BreakdownInvariants {
         last = point;
       }
     }
-    long covered = Math.subtractExact(out.nanos(last), out.nanos(first));
+    long covered =
+        Math.subtractExact(
+            last == TimePoint.COMMIT ? h : out.nanos(last),
+            first == TimePoint.COMMIT ? h : out.nanos(first));
     require(sum == covered, "segments sum to the covered time", b, context);
     if (e2e >= 0) {
       require(sum == e2e, "segments sum to P - S", b, context);

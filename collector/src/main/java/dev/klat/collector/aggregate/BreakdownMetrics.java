@@ -131,6 +131,14 @@ public final class BreakdownMetrics {
     if (b.isEndToEndKnown()) {
       series.e2e.offer(b.e2eNanos(), traceId, now, tail);
     }
+    if (!tail && b.instants().hasVisible()) {
+      // Section 9: read_committed reading a transactional record; one histogram per topic and
+      // group, within the same cap.
+      if (series.transactionWait == null) {
+        series.transactionWait = new Histogram();
+      }
+      series.transactionWait.record(b.transactionWaitNanos(), traceId, now, false);
+    }
     Histogram[] segments = series.segments(brokerLabel(joined.leaderNodeId()));
     int captureBase = (tail ? Capture.TAIL : Capture.SAMPLED).ordinal() * PER_CAPTURE;
     for (Segment segment : SEGMENTS) {
@@ -227,6 +235,26 @@ public final class BreakdownMetrics {
     return out;
   }
 
+  /**
+   * The transaction-wait histograms ({@code V - H}, section 9), labelled topic and group: only
+   * pairs that had a sampled record written in a transaction and read {@code read_committed}.
+   */
+  public synchronized List<Exposition.Series> transactionWaitSeries() {
+    List<Exposition.Series> out = new ArrayList<>();
+    for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
+      Histogram h = e.getValue().transactionWait;
+      if (h == null) {
+        continue;
+      }
+      Map<String, String> labels = new LinkedHashMap<>();
+      labels.put(TagKeys.TOPIC, e.getKey().get(0));
+      labels.put(TagKeys.GROUP, e.getKey().get(1));
+      out.add(
+          new Exposition.Series(labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
+    }
+    return out;
+  }
+
   /** The end-to-end exemplars of a topic and group, or null; indexed by {@link Buckets} bucket. */
   public synchronized Exposition.Exemplar[] e2eExemplars(String topic, String group) {
     TopicGroup series = byTopicGroup.get(List.of(topic, group));
@@ -235,6 +263,8 @@ public final class BreakdownMetrics {
 
   private static final class TopicGroup {
     final Exemplars e2e = new Exemplars();
+    // V - H of read_committed groups reading transactional records; null until the first.
+    Histogram transactionWait;
     // By the leader broker's node id: publish and commit happen on the leader, and a broker's
     // series is never merged with another's. A cluster has few brokers, so this stays small.
     final Map<String, Histogram[]> segmentsByBroker = new LinkedHashMap<>();

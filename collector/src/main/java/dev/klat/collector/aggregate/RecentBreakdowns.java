@@ -22,7 +22,9 @@ import java.util.Map;
  * diagnosis can read the tail's evidence (the tail records and the sampled p99 tail), and {@code
  * /api/slowest} can list the slowest records. A tail record may be partial (section 8 of the
  * latency model): what it lacks is -1, like any unknown segment. Memory is fixed at start: about
- * 190 bytes per slot, plus the evidence records the spans carried. Thread-safe.
+ * 200 bytes per slot, plus the evidence records the spans carried. Commit's two parts (section 9:
+ * replication and the transaction wait of a {@code read_committed} group reading a transactional
+ * record) are kept per slot for {@link #commitParts}. Thread-safe.
  */
 public final class RecentBreakdowns {
   private static final int SEGMENTS = Segment.values().length;
@@ -71,6 +73,8 @@ public final class RecentBreakdowns {
   private final int[] commitFollowers;
   private final long[] requestQueueNanos;
   private final long[] requestLocalNanos;
+  // Per slot, V - H (section 9), -1 for a breakdown without V.
+  private final long[] transactionNanos;
   // Per slot, to list the slowest records: partition, offset and trace id.
   private final int[] partitions;
   private final long[] offsets;
@@ -95,6 +99,7 @@ public final class RecentBreakdowns {
     this.commitFollowers = new int[capacity];
     this.requestQueueNanos = new long[capacity];
     this.requestLocalNanos = new long[capacity];
+    this.transactionNanos = new long[capacity];
     this.partitions = new int[capacity];
     this.offsets = new long[capacity];
     this.traceIds = new long[2 * capacity];
@@ -158,11 +163,14 @@ public final class RecentBreakdowns {
     int d = slot * DIAGNOSIS_COLUMNS;
     diagnosisNanos[d + DRAIN] =
         instants.has(TimePoint.DRAIN) ? instants.nanos(TimePoint.DRAIN) : -1;
+    // Section 9: a read_committed group's lag runs from V, when the record became readable.
+    long readable =
+        instants.hasVisible() ? instants.visibleNanos() : instants.nanos(TimePoint.COMMIT);
     diagnosisNanos[d + LAG] =
         instants.has(TimePoint.COMMIT) && instants.has(TimePoint.FETCH_REQUEST)
-            ? Math.max(
-                0, instants.nanos(TimePoint.FETCH_REQUEST) - instants.nanos(TimePoint.COMMIT))
+            ? Math.max(0, instants.nanos(TimePoint.FETCH_REQUEST) - readable)
             : -1;
+    transactionNanos[slot] = instants.hasVisible() ? b.transactionWaitNanos() : -1;
     diagnosisNanos[d + BUFFERED] =
         instants.has(TimePoint.POLL) && instants.has(TimePoint.FETCH_RESPONSE)
             ? Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE))
@@ -246,8 +254,61 @@ public final class RecentBreakdowns {
         consumerEvidence[slot],
         CAPTURES[captures[slot]],
         segmentNanos[slot * COLUMNS + PUBLISH_AND_COMMIT],
-        segmentNanos[slot * COLUMNS + PRODUCE_AND_PUBLISH]);
+        segmentNanos[slot * COLUMNS + PRODUCE_AND_PUBLISH],
+        Math.max(0, transactionNanos[slot]));
   }
+
+  /**
+   * Commit's two parts over the sampled breakdowns joined since {@code nowNanos - windowNanos} that
+   * know commit (section 9 of the latency model): replication ({@code H - L}) and the transaction
+   * wait ({@code V - H}, 0 for a record without one); null when no record of the window waited for
+   * its transaction, so that nothing changes where there are none.
+   *
+   * @param topic a topic, or null for all
+   * @param group a consumer group, or null for all
+   */
+  public synchronized CommitParts commitParts(
+      String topic, String group, long windowNanos, long nowNanos) {
+    int[] match = matching(topic, group, windowNanos, nowNanos, Capture.SAMPLED);
+    long[] replication = new long[match.length];
+    long[] transaction = new long[match.length];
+    int known = 0;
+    boolean waited = false;
+    for (int slot : match) {
+      long commit = segmentNanos[slot * COLUMNS + Segment.COMMIT.ordinal()];
+      if (commit < 0) {
+        continue;
+      }
+      long wait = Math.max(0, transactionNanos[slot]);
+      waited |= wait > 0;
+      transaction[known] = wait;
+      replication[known++] = commit - wait;
+    }
+    if (!waited) {
+      return null;
+    }
+    return new CommitParts(
+        known,
+        quantiles(Arrays.copyOf(replication, known)),
+        quantiles(Arrays.copyOf(transaction, known)));
+  }
+
+  private static PartQuantiles quantiles(long[] values) {
+    Arrays.sort(values);
+    return new PartQuantiles(rank(values, 0.5), rank(values, 0.99), rank(values, 0.999));
+  }
+
+  /**
+   * Commit's parts over a window (section 9), nearest rank.
+   *
+   * @param count breakdowns that know commit
+   * @param replication {@code H - L}
+   * @param transaction {@code V - H}
+   */
+  public record CommitParts(int count, PartQuantiles replication, PartQuantiles transaction) {}
+
+  /** One part's quantiles, nearest rank, in nanoseconds. */
+  public record PartQuantiles(long p50Nanos, long p99Nanos, long p999Nanos) {}
 
   /**
    * The {@code limit} slowest breakdowns joined since {@code nowNanos - windowNanos}, slowest

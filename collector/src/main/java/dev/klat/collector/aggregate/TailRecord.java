@@ -27,6 +27,8 @@ import dev.klat.model.Segment;
  * @param capture how the record was captured
  * @param publishAndCommitNanos {@code H - D}, or -1
  * @param produceAndPublishNanos {@code L - S}, or -1
+ * @param transactionWaitNanos the transaction part of commit, {@code V - H} (section 9 of the
+ *     latency model), 0 without a transaction or for a {@code read_uncommitted} group
  */
 public record TailRecord(
     long drainEpochNanos,
@@ -42,7 +44,42 @@ public record TailRecord(
     ConsumerEvidence consumer,
     Capture capture,
     long publishAndCommitNanos,
-    long produceAndPublishNanos) {
+    long produceAndPublishNanos,
+    long transactionWaitNanos) {
+
+  /** A record without a transaction wait. */
+  public TailRecord(
+      long drainEpochNanos,
+      long e2eNanos,
+      long[] segmentNanos,
+      long lagNanos,
+      long bufferedNanos,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producer,
+      ConsumerEvidence consumer,
+      Capture capture,
+      long publishAndCommitNanos,
+      long produceAndPublishNanos) {
+    this(
+        drainEpochNanos,
+        e2eNanos,
+        segmentNanos,
+        lagNanos,
+        bufferedNanos,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producer,
+        consumer,
+        capture,
+        publishAndCommitNanos,
+        produceAndPublishNanos,
+        0);
+  }
 
   /** A sampled record's breakdown, which knows every instant but maybe {@code L}. */
   public TailRecord(

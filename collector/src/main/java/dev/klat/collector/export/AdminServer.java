@@ -84,6 +84,14 @@ public final class AdminServer implements AutoCloseable {
 
     /** The topic and group pairs with breakdowns in the window, most first, at most {@code max}. */
     List<TopicGroup> pairs(long windowNanos, int max);
+
+    /**
+     * Commit's parts over the window (section 9 of the latency model), or null when no record of
+     * the window waited for its transaction.
+     */
+    default RecentBreakdowns.CommitParts commitParts(String topic, String group, long windowNanos) {
+      return null;
+    }
   }
 
   /** The most records {@code /api/slowest} lists. */
@@ -350,8 +358,9 @@ public final class AdminServer implements AutoCloseable {
   private static Response breakdown(HttpExchange ex, RecentQueries query) {
     Window w = Window.of(ex);
     RecentBreakdowns.Summary s = query.summarise(w.topic(), w.group(), w.nanos());
+    RecentBreakdowns.CommitParts parts = query.commitParts(w.topic(), w.group(), w.nanos());
     return new Response(
-        200, "application/json", SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s));
+        200, "application/json", SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts));
   }
 
   private static Response diagnosis(HttpExchange ex, RecentQueries query) {

@@ -28,7 +28,9 @@ import java.util.List;
  * root says how the record was captured ({@code klat.capture}: {@code sampled} or {@code tail}). A
  * partial tail record (section 8 of the latency model) gets the parts its known instants bound: a
  * producer-only one ends at its commit, a consumer-only one starts at its {@code S} from the
- * timestamp with produce and publish as one part, or at {@code L}.
+ * timestamp with produce and publish as one part, or at {@code L}. A {@code read_committed} group's
+ * transactional record (section 9) reads at {@code V}: its commit part ends there and carries
+ * {@code klat.visible.time_unix_nano}, and catch-up and fetch start from it.
  */
 final class BreakdownSpans {
   private static final AttributeKey<String> TOPIC =
@@ -55,6 +57,8 @@ final class BreakdownSpans {
       AttributeKey.longKey(SpanAttributes.PRODUCE_REQUEST_LOCAL_NANOS.name());
   private static final AttributeKey<String> CAPTURE =
       AttributeKey.stringKey(SpanAttributes.CAPTURE.name());
+  private static final AttributeKey<Long> VISIBLE_TIME =
+      AttributeKey.longKey(SpanAttributes.VISIBLE_TIME.name());
 
   private BreakdownSpans() {}
 
@@ -84,6 +88,8 @@ final class BreakdownSpans {
             end,
             common(jb, null).put(QUALITY, b.quality().id()).put(CAPTURE, capture.id()).build()));
     Parts parts = new Parts(jb, traceId, root, rootId, out);
+    // Section 9: the record became readable at V, not H (a read_committed group, a transaction).
+    h = t.hasVisible() ? t.visibleNanos() : h;
     boolean drain = t.has(TimePoint.DRAIN);
     long d = drain ? t.nanos(TimePoint.DRAIN) : 0;
     if (drain && t.has(TimePoint.SEND)) {
@@ -138,6 +144,9 @@ final class BreakdownSpans {
       }
       if (segment == Segment.PUBLISH && jb.requestLocalNanos() >= 0) {
         attributes.put(REQUEST_LOCAL, jb.requestLocalNanos());
+      }
+      if (segment == Segment.COMMIT && b.instants().hasVisible()) {
+        attributes.put(VISIBLE_TIME, b.instants().visibleNanos());
       }
       long spanId = mix(rootId + out.size());
       out.add(

@@ -2,6 +2,7 @@ package dev.klat.collector.export;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.model.Segment;
 import java.util.Map;
 
 /**
@@ -15,6 +16,27 @@ final class SummaryJson {
   /** The JSON of {@code /api/breakdown}: a summary and the query it answers. */
   static String breakdown(
       String topic, String group, long windowNanos, RecentBreakdowns.Summary s) {
+    return breakdown(topic, group, windowNanos, s, null);
+  }
+
+  private static void part(StringBuilder out, RecentBreakdowns.PartQuantiles q) {
+    out.append("{\"p50Seconds\":").append(secondsOrNull(q.p50Nanos()));
+    out.append(",\"p99Seconds\":").append(secondsOrNull(q.p99Nanos()));
+    out.append(",\"p999Seconds\":").append(secondsOrNull(q.p999Nanos()));
+    out.append('}');
+  }
+
+  /**
+   * The JSON of {@code /api/breakdown}, with commit's {@code "parts"} (replication and transaction,
+   * section 9 of the latency model) when {@code parts} is not null: only when a record of the
+   * window waited for its transaction.
+   */
+  static String breakdown(
+      String topic,
+      String group,
+      long windowNanos,
+      RecentBreakdowns.Summary s,
+      RecentBreakdowns.CommitParts parts) {
     StringBuilder out = new StringBuilder(512);
     out.append("{\"topic\":").append(str(topic));
     out.append(",\"group\":").append(str(group));
@@ -55,7 +77,15 @@ final class SummaryJson {
         out.append(count.getValue());
         firstQuality = false;
       }
-      out.append("}}");
+      out.append('}');
+      if (parts != null && e.getKey().equals(Segment.COMMIT.id())) {
+        out.append(",\"parts\":{\"replication\":");
+        part(out, parts.replication());
+        out.append(",\"transaction\":");
+        part(out, parts.transaction());
+        out.append('}');
+      }
+      out.append('}');
     }
     out.append("},");
     tail(out, s.tail());

@@ -52,6 +52,10 @@ final class KlatAttributes {
   static final int RETRY_ERROR = 36;
   static final int CAPTURE = 37;
   static final int TAIL_THRESHOLD = 38;
+  // Section 9 of the latency model: transactions and isolation.
+  static final int TRANSACTIONAL = 39;
+  static final int TXN_COMMIT_TIME = 40;
+  static final int ISOLATION_LEVEL = 41;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -94,6 +98,9 @@ final class KlatAttributes {
     SpanAttributes.PRODUCER_RETRY_ERROR,
     SpanAttributes.CAPTURE,
     SpanAttributes.TAIL_THRESHOLD_NANOS,
+    SpanAttributes.PRODUCER_TRANSACTIONAL,
+    SpanAttributes.TXN_COMMIT_TIME,
+    SpanAttributes.CONSUMER_ISOLATION_LEVEL,
   };
   static final int COUNT = DEFS.length;
 

@@ -21,7 +21,9 @@ final class OtlpLogsProtobuf {
 
   /**
    * One probe record: a partition's ranges of one leader term, the follower of each commit range
-   * and the produce request's times of each append range (each empty when the probe did not say).
+   * and the produce request's times of each append range (each empty when the probe did not say),
+   * and the ranges the last stable offset passed with the offset they are complete from (empty and
+   * -1 for a partition without transactions, or a probe that does not read it).
    */
   record PartitionRanges(
       String topic,
@@ -30,7 +32,9 @@ final class OtlpLogsProtobuf {
       byte[] appends,
       byte[] commits,
       byte[] commitFollowers,
-      byte[] appendRequests) {}
+      byte[] appendRequests,
+      byte[] stables,
+      long stableFrom) {}
 
   /** What a request held. */
   record Decoded(
@@ -132,6 +136,8 @@ final class OtlpLogsProtobuf {
     byte[] commits = null;
     byte[] commitFollowers = null;
     byte[] appendRequests = null;
+    byte[] stables = null;
+    long stableFrom = -1;
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag != (6 << 3 | ProtoReader.LENGTH_DELIMITED)) {
@@ -167,6 +173,8 @@ final class OtlpLogsProtobuf {
             commitFollowers = value instanceof byte[] b ? b : null;
         case BrokerProbeWire.APPEND_REQUESTS ->
             appendRequests = value instanceof byte[] b ? b : null;
+        case BrokerProbeWire.STABLES -> stables = value instanceof byte[] b ? b : null;
+        case BrokerProbeWire.STABLE_FROM -> stableFrom = value instanceof Long l ? l : -1;
         default -> {
           // Not a key of the probe's: ignored, as OTLP allows more attributes.
         }
@@ -187,7 +195,9 @@ final class OtlpLogsProtobuf {
         appends == null ? new byte[0] : appends,
         commits == null ? new byte[0] : commits,
         commitFollowers == null ? new byte[0] : commitFollowers,
-        appendRequests == null ? new byte[0] : appendRequests);
+        appendRequests == null ? new byte[0] : appendRequests,
+        stables == null ? new byte[0] : stables,
+        stableFrom < 0 ? -1 : stableFrom);
   }
 
   // string_value, int_value and bytes_value: the kinds the probe writes; others read as null.

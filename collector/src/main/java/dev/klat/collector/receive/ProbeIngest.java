@@ -16,7 +16,9 @@ import java.util.function.LongSupplier;
  * ranges, followers or request times do not decode, or whose followers or request times are not one
  * per range, is rejected whole (partial success) and counted; the other records of the request
  * still count. A resource without a broker id or an instance id is rejected too: its ranges could
- * not be given a leader term.
+ * not be given a leader term. The ranges the last stable offset passed (section 9), and whether the
+ * probe reads it at all ({@link BrokerProbeWire#READS_STABLE_OFFSET}, absent from an older probe),
+ * are stored beside them.
  */
 final class ProbeIngest {
 
@@ -67,8 +69,9 @@ final class ProbeIngest {
         }
         continue;
       }
+      boolean readsStable = number(report, BrokerProbeWire.READS_STABLE_OFFSET) == 1;
       for (PartitionRanges ranges : report.partitions()) {
-        String error = store((int) brokerId, instanceId, ranges);
+        String error = store((int) brokerId, instanceId, readsStable, ranges);
         if (error != null) {
           rejected++;
           firstError = firstError.isEmpty() ? error : firstError;
@@ -92,18 +95,20 @@ final class ProbeIngest {
 
   record Rejections(long count, String firstError) {}
 
-  private String store(int brokerId, long instanceId, PartitionRanges ranges) {
+  private String store(int brokerId, long instanceId, boolean readsStable, PartitionRanges ranges) {
     String topicProblem = WireNames.topicProblem(ranges.topic());
     if (topicProblem != null) {
       return topicProblem;
     }
     List<long[]> appends = new ArrayList<>();
     List<long[]> commits = new ArrayList<>();
+    List<long[]> stables = new ArrayList<>();
     int[] followers;
     long[] requestMicros;
     try {
       decode(ranges.appends(), appends);
       decode(ranges.commits(), commits);
+      decode(ranges.stables(), stables);
       byte[] packed = ranges.commitFollowers();
       followers = BrokerProbeWire.decodeFollowers(packed, 0, packed.length);
       byte[] requests = ranges.appendRequests();
@@ -137,6 +142,10 @@ final class ProbeIngest {
           + " append ranges";
     }
     TermKey term = new TermKey(brokerId, instanceId, ranges.leaderEpoch());
+    if (readsStable || ranges.stableFrom() >= 0 || !stables.isEmpty()) {
+      timelines.stableOffsets(
+          term, ranges.topic(), ranges.partition(), readsStable, ranges.stableFrom());
+    }
     for (int i = 0; i < appends.size(); i++) {
       long[] r = appends.get(i);
       long queueNanos = requestMicros.length == 0 ? -1 : nanos(requestMicros[2 * i]);
@@ -148,6 +157,9 @@ final class ProbeIngest {
       long[] r = commits.get(i);
       int follower = followers.length == 0 ? BrokerProbeWire.NO_FOLLOWER : followers[i];
       timelines.commit(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3], follower);
+    }
+    for (long[] r : stables) {
+      timelines.stable(term, ranges.topic(), ranges.partition(), r[0], r[1], r[2], r[3]);
     }
     return null;
   }

@@ -5,6 +5,7 @@ import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.join.ProducerSpan;
+import dev.klat.collector.correlate.join.ProducerTransaction;
 import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.Capture;
@@ -98,6 +99,23 @@ final class SpanMapper {
   }
 
   private static ProducerSpan producer(OtlpSpan span) {
+    ProducerSpan p = producerOutsideTransaction(span);
+    ProducerTransaction txn = transaction(span.attributes);
+    return txn.transactional() ? p.withTransaction(txn) : p;
+  }
+
+  // Section 9: klat.producer.transactional (1) and C; evidence the join can do without, so a value
+  // out of range is dropped, not the span.
+  private static ProducerTransaction transaction(KlatAttributes a) {
+    if (optionalLong(a, KlatAttributes.TRANSACTIONAL, 0) != 1) {
+      return ProducerTransaction.NONE;
+    }
+    long commit = optionalLong(a, KlatAttributes.TXN_COMMIT_TIME, 0);
+    return new ProducerTransaction(
+        true, commit > 0 && commit < MAX_EPOCH_NANOS ? commit : Long.MIN_VALUE);
+  }
+
+  private static ProducerSpan producerOutsideTransaction(OtlpSpan span) {
     KlatAttributes a = span.attributes;
     long ack = a.has(KlatAttributes.ACK_TIME) ? time(a, KlatAttributes.ACK_TIME) : 0;
     return new ProducerSpan(
@@ -141,6 +159,16 @@ final class SpanMapper {
   }
 
   private static ConsumerSpan consumer(OtlpSpan span) {
+    ConsumerSpan c = consumerOfAnyIsolation(span);
+    // Section 9: anything but read_committed (absent from an older agent) reads at H.
+    return READ_COMMITTED.equals(span.attributes.string(KlatAttributes.ISOLATION_LEVEL))
+        ? c.withReadCommitted(true)
+        : c;
+  }
+
+  private static final String READ_COMMITTED = "read_committed";
+
+  private static ConsumerSpan consumerOfAnyIsolation(OtlpSpan span) {
     KlatAttributes a = span.attributes;
     String group = name(a, KlatAttributes.GROUP);
     if (group.isEmpty()) {

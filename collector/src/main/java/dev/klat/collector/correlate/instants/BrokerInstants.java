@@ -3,7 +3,9 @@ package dev.klat.collector.correlate.instants;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.ProducerSpan;
+import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
+import dev.klat.model.EstimationMethod;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +24,8 @@ import java.util.List;
  */
 public final class BrokerInstants {
   private final List<BrokerInstantSource> sources;
+  // Section 9: the probes' last stable offsets, null without a probe.
+  private ProbeTimelines probes;
 
   private BrokerInstants(List<BrokerInstantSource> bestFirst) {
     List<BrokerInstantSource> all = new ArrayList<>(bestFirst);
@@ -108,7 +112,54 @@ public final class BrokerInstants {
     List<BrokerInstantSource> sources = new ArrayList<>();
     sources.add(new ProbeSource(probes));
     sources.addAll(standardSources(timings, replicas, networkWindowNanos));
-    return of(sources);
+    BrokerInstants instants = of(sources);
+    instants.probes = probes;
+    return instants;
+  }
+
+  /**
+   * {@code V} of a record written in a transaction and read by a {@code read_committed} group
+   * (section 9 of the latency model), best first: the leader's probe, where it saw the last stable
+   * offset pass the offset (exact; {@code V = H} where it reports no lag there); else the
+   * producer's {@code C} ({@code transaction-commit}, which the breakdown fits into {@code [H,
+   * R]}); else the bound {@code V <= R}. Null when the record needs no {@code V}: not
+   * transactional, a {@code read_uncommitted} group (or an agent that does not say), or no
+   * consumer.
+   *
+   * @param commit the record's {@code H} as chosen
+   */
+  public BrokerInstant visible(BrokerLookup record, BrokerInstant commit) {
+    ProducerSpan producer = record.producer();
+    ConsumerSpan consumer = record.consumer();
+    if (producer == null
+        || consumer == null
+        || !producer.transaction().transactional()
+        || !consumer.readCommitted()) {
+      return null;
+    }
+    if (probes != null) {
+      RecordKey key = record.key();
+      ProbeTimelines.Instants probed =
+          probes.lookup(key.topic(), key.partition(), key.offset(), record.leaderNodeId());
+      if (probed.hasVisible()) {
+        // The probe's H may have been moved up to its L (the leader alone in the ISR): V follows.
+        boolean sameClock =
+            commit != null
+                && commit.method() == EstimationMethod.BROKER_PROBE
+                && commit.clock() == BrokerInstant.Clock.BROKER;
+        return BrokerInstant.onBroker(
+            sameClock ? Math.max(commit.nanos(), probed.visibleNanos()) : probed.visibleNanos(),
+            "broker-" + probed.brokerId(),
+            probed.visibleWidthNanos(),
+            EstimationMethod.BROKER_PROBE);
+      }
+    }
+    if (producer.transaction().hasCommit()) {
+      return BrokerInstant.onProducer(
+          producer.transaction().commitNanos(), null, EstimationMethod.TRANSACTION_COMMIT);
+    }
+    return BrokerInstant.onConsumer(
+        consumer.fetchResponseNanos(), null, EstimationMethod.FETCH_RESPONSE_BOUND);
   }
 
   /**

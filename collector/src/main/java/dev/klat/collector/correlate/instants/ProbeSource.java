@@ -62,7 +62,8 @@ final class ProbeSource implements BrokerInstantSource {
   /**
    * Waits while the record's leader has a live probe (one that reported in the last {@link
    * ProbeTimelines#PROBE_ALIVE_NANOS}) that has not yet reported up to the record's fetch response
-   * {@code R}: the record's append and commit, both before {@code R}, may be in its next export.
+   * {@code R}: the record's append and commit, both before {@code R}, may be in its next export;
+   * and so may {@code V} of a transactional record read by a {@code read_committed} group.
    */
   @Override
   public boolean awaitingData(ProducerSpan producer, ConsumerSpan consumer, long nowNanos) {
@@ -77,7 +78,9 @@ final class ProbeSource implements BrokerInstantSource {
     RecordKey key = producer.key();
     ProbeTimelines.Instants probed =
         probes.lookup(key.topic(), key.partition(), key.offset(), leader);
-    return !probed.hasAppend() || !probed.hasCommit();
+    // Section 9: a transactional record read_committed waits for V too, before R like the others.
+    boolean needsVisible = producer.transaction().transactional() && consumer.readCommitted();
+    return !probed.hasAppend() || !probed.hasCommit() || (needsVisible && !probed.hasVisible());
   }
 
   private ProbeTimelines.Instants probed(BrokerLookup record) {

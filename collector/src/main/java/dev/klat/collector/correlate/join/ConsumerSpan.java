@@ -31,6 +31,9 @@ import dev.klat.model.Capture;
  *     8 of the latency model)
  * @param tailThresholdNanos on a tail span, the {@code P - timestamp} threshold the record was
  *     above, or -1
+ * @param readCommitted whether the consumer's {@code isolation.level} is {@code read_committed}
+ *     ({@code klat.consumer.isolation_level}; false for {@code read_uncommitted} and for an agent
+ *     that does not say): it reads a transactional record at {@code V}, not {@code H} (section 9)
  */
 public record ConsumerSpan(
     RecordKey key,
@@ -50,8 +53,75 @@ public record ConsumerSpan(
     long uncommittedNanos,
     long createTimeMs,
     Capture capture,
-    long tailThresholdNanos)
+    long tailThresholdNanos,
+    boolean readCommitted)
     implements JoinInput {
+
+  /** A span of a consumer that reads uncommitted (or does not say). */
+  public ConsumerSpan(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long parentSpanId,
+      long instanceId,
+      long fetchRequestNanos,
+      long fetchResponseNanos,
+      long pollNanos,
+      long logAppendTimeMs,
+      String clientId,
+      ConsumerEvidence evidence,
+      boolean responseReadPromptly,
+      long uncommittedNanos,
+      long createTimeMs,
+      Capture capture,
+      long tailThresholdNanos) {
+    this(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        parentSpanId,
+        instanceId,
+        fetchRequestNanos,
+        fetchResponseNanos,
+        pollNanos,
+        logAppendTimeMs,
+        clientId,
+        evidence,
+        responseReadPromptly,
+        uncommittedNanos,
+        createTimeMs,
+        capture,
+        tailThresholdNanos,
+        false);
+  }
+
+  /** The same span with its consumer's isolation level (section 9). */
+  public ConsumerSpan withReadCommitted(boolean committed) {
+    return new ConsumerSpan(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        parentSpanId,
+        instanceId,
+        fetchRequestNanos,
+        fetchResponseNanos,
+        pollNanos,
+        logAppendTimeMs,
+        clientId,
+        evidence,
+        responseReadPromptly,
+        uncommittedNanos,
+        createTimeMs,
+        capture,
+        tailThresholdNanos,
+        committed);
+  }
 
   /** A sampled record's span, whose record timestamp the join does not need. */
   public ConsumerSpan(

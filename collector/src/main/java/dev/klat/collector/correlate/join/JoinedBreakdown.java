@@ -129,6 +129,19 @@ public record JoinedBreakdown(
     }
   }
 
+  /**
+   * The transaction part of commit, {@code V - H} (section 9 of the latency model): 0 for a record
+   * without a transaction or a {@code read_uncommitted} group.
+   */
+  public long transactionWaitNanos() {
+    return breakdown.transactionWaitNanos();
+  }
+
+  /** How {@code V} was obtained; {@code UNKNOWN} when the breakdown has none. */
+  public dev.klat.model.EstimationMethod visibleMethod() {
+    return breakdown.visibleMethod();
+  }
+
   /** Whether the trace id is valid (not all zero). */
   public boolean hasTraceId() {
     return traceIdHigh != 0 || traceIdLow != 0;

@@ -92,6 +92,10 @@ final class PairBreakdowns {
       b.append(record.onProducerClock(append), append.method());
     }
     b.commit(record.onProducerClock(commit), commit.method());
+    BrokerInstant visible = brokerInstants.visible(record, commit);
+    if (visible != null) {
+      b.visible(record.onProducerClock(visible), visible.method());
+    }
     Breakdown breakdown;
     try {
       breakdown = Breakdown.compute(b.build());

@@ -22,6 +22,8 @@ import dev.klat.model.Capture;
  * @param capture how the span's record was captured: {@link Capture#TAIL} for a tail span (section
  *     8 of the latency model), whose trace id is derived from the record when it was not sampled
  * @param tailThresholdNanos on a tail span, the {@code A - S} threshold the record was above, or -1
+ * @param transaction the record's transaction (section 9), {@link ProducerTransaction#NONE} outside
+ *     one
  */
 public record ProducerSpan(
     RecordKey key,
@@ -37,8 +39,67 @@ public record ProducerSpan(
     String clientId,
     ProducerEvidence evidence,
     Capture capture,
-    long tailThresholdNanos)
+    long tailThresholdNanos,
+    ProducerTransaction transaction)
     implements JoinInput {
+
+  public ProducerSpan {
+    transaction = transaction == null ? ProducerTransaction.NONE : transaction;
+  }
+
+  /** A span of a record sent outside a transaction (or of an agent that does not say). */
+  public ProducerSpan(
+      RecordKey key,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long instanceId,
+      long sendNanos,
+      long drainNanos,
+      long ackNanos,
+      long logAppendTimeMs,
+      int leaderNodeId,
+      String clientId,
+      ProducerEvidence evidence,
+      Capture capture,
+      long tailThresholdNanos) {
+    this(
+        key,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        instanceId,
+        sendNanos,
+        drainNanos,
+        ackNanos,
+        logAppendTimeMs,
+        leaderNodeId,
+        clientId,
+        evidence,
+        capture,
+        tailThresholdNanos,
+        ProducerTransaction.NONE);
+  }
+
+  /** The same span with its transaction (section 9). */
+  public ProducerSpan withTransaction(ProducerTransaction txn) {
+    return new ProducerSpan(
+        key,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        instanceId,
+        sendNanos,
+        drainNanos,
+        ackNanos,
+        logAppendTimeMs,
+        leaderNodeId,
+        clientId,
+        evidence,
+        capture,
+        tailThresholdNanos,
+        txn);
+  }
 
   /** A sampled record's span. */
   public ProducerSpan(

@@ -29,6 +29,12 @@ import java.util.Map;
  * shorter, not other partitions' history lost. A new partition beyond either bound makes the least
  * recently updated one leave (counted), so a cluster with more active partitions than the cap keeps
  * the ones its probes report now. Thread-safe.
+ *
+ * <p>Transactions (section 9 of the latency model): a term of a partition whose last stable offset
+ * lagged its high watermark also keeps the ranges the last stable offset passed (a third ring, in
+ * the same bytes and retention) and the offset from which they are complete; a term reported by a
+ * probe that reads the last stable offset and sends no such ranges had no transaction wait, so
+ * there {@code V = H}.
  */
 public final class ProbeTimelines implements CommitWaits {
 
@@ -67,8 +73,42 @@ public final class ProbeTimelines implements CommitWaits {
       long commitWidthNanos,
       int commitFollowerId,
       long requestQueueNanos,
-      long requestLocalNanos) {
+      long requestLocalNanos,
+      long visibleNanos,
+      long visibleWidthNanos) {
     static final Instants NONE = new Instants(-1, Long.MIN_VALUE, 0, Long.MIN_VALUE, 0, -1, -1, -1);
+
+    /** Instants without {@code V}: the probe did not say when the last stable offset passed. */
+    public Instants(
+        int brokerId,
+        long appendNanos,
+        long appendWidthNanos,
+        long commitNanos,
+        long commitWidthNanos,
+        int commitFollowerId,
+        long requestQueueNanos,
+        long requestLocalNanos) {
+      this(
+          brokerId,
+          appendNanos,
+          appendWidthNanos,
+          commitNanos,
+          commitWidthNanos,
+          commitFollowerId,
+          requestQueueNanos,
+          requestLocalNanos,
+          Long.MIN_VALUE,
+          0);
+    }
+
+    /**
+     * Whether the probe knows {@code V}, when the leader's last stable offset passed the offset
+     * ({@link #visibleNanos}, the middle of its range, equal to {@link #commitNanos} where the last
+     * stable offset moved with the high watermark).
+     */
+    public boolean hasVisible() {
+      return visibleNanos != Long.MIN_VALUE;
+    }
 
     public boolean hasAppend() {
       return appendNanos != Long.MIN_VALUE;
@@ -92,6 +132,7 @@ public final class ProbeTimelines implements CommitWaits {
   private long ranges;
   private long commitRangesWithFollower;
   private long appendRangesWithRequest;
+  private long stableRanges;
 
   /**
    * @param maxPartitions partitions held at once
@@ -253,6 +294,57 @@ public final class ProbeTimelines implements CommitWaits {
   }
 
   /**
+   * Notes what a term's probe said about its last stable offset: whether it reads it at all ({@code
+   * reads}; an older probe does not), and from which offset its stable ranges are complete ({@code
+   * stableFrom}, -1 when the partition sent none: its last stable offset never lagged).
+   */
+  public synchronized void stableOffsets(
+      TermKey term, String topic, int partition, boolean reads, long stableFrom) {
+    Partition p = partition(topic, partition, false);
+    Term t = p.term(term, maxRangesPerTerm, retentionNanos);
+    t.readsStableOffset |= reads;
+    if (stableFrom >= 0 && (t.stableFrom < 0 || stableFrom < t.stableFrom)) {
+      t.stableFrom = stableFrom;
+    }
+  }
+
+  /**
+   * Adds one stable range: the leader's last stable offset passed {@code first} to {@code last}
+   * between {@code earliestNanos} and {@code latestNanos} ({@code V}, section 9).
+   */
+  public synchronized void stable(
+      TermKey term,
+      String topic,
+      int partition,
+      long first,
+      long last,
+      long earliestNanos,
+      long latestNanos) {
+    Partition p = partition(topic, partition);
+    Term t = p.term(term, maxRangesPerTerm, retentionNanos);
+    if (t.stables == null) {
+      t.stables = ProbeRanges.commits(maxRangesPerTerm, retentionNanos);
+    }
+    long droppedBefore = t.stables.droppedYoung();
+    p.updated(latestNanos);
+    t.stables.addCommit(
+        first,
+        last,
+        earliestNanos,
+        latestNanos,
+        -1,
+        bytesToSpare(p, t.stables.growthBytes(latestNanos), latestNanos));
+    rangesDroppedYoung += t.stables.droppedYoung() - droppedBefore;
+    resized(p);
+    stableRanges++;
+  }
+
+  /** Stable ranges received since start (section 9: partitions with transactions). */
+  public synchronized long stableRanges() {
+    return stableRanges;
+  }
+
+  /**
    * Returns {@code L} and {@code H} of an offset as the probe of its leader {@code leaderId} saw
    * them, both of one term; either may be unknown.
    */
@@ -272,6 +364,19 @@ public final class ProbeTimelines implements CommitWaits {
         continue;
       }
       int commit = t.commits.find(offset);
+      long visible = Long.MIN_VALUE;
+      long visibleWidth = 0;
+      if (commit >= 0 && t.readsStableOffset) {
+        int stable = t.stables == null ? -1 : t.stables.find(offset);
+        if (stable >= 0) {
+          visible = t.stables.middle(stable);
+          visibleWidth = t.stables.width(stable);
+        } else if (t.stableFrom < 0 || offset < t.stableFrom) {
+          // No lag of the last stable offset behind the high watermark here: V = H.
+          visible = t.commits.middle(commit);
+          visibleWidth = t.commits.width(commit);
+        }
+      }
       return new Instants(
           t.key.brokerId(),
           t.appends.middle(append),
@@ -280,7 +385,9 @@ public final class ProbeTimelines implements CommitWaits {
           commit < 0 ? 0 : t.commits.width(commit),
           commit < 0 ? -1 : t.commits.follower(commit),
           t.appends.requestQueueNanos(append),
-          t.appends.requestLocalNanos(append));
+          t.appends.requestLocalNanos(append),
+          visible,
+          visibleWidth);
     }
     return Instants.NONE;
   }
@@ -376,7 +483,13 @@ public final class ProbeTimelines implements CommitWaits {
   // The partition's entry, now the most recently updated; the least recently updated leaves when
   // a new one would exceed the cap.
   private Partition partition(String topic, int partition) {
-    ranges++;
+    return partition(topic, partition, true);
+  }
+
+  private Partition partition(String topic, int partition, boolean aRange) {
+    if (aRange) {
+      ranges++;
+    }
     PartitionKey key = new PartitionKey(topic, partition);
     Partition p = partitions.remove(key);
     if (p == null) {
@@ -470,6 +583,9 @@ public final class ProbeTimelines implements CommitWaits {
       long total = fixedBytes;
       for (Term t : terms) {
         total += t.appends.bytes() + t.commits.bytes();
+        if (t.stables != null) {
+          total += t.stables.bytes();
+        }
       }
       return total;
     }
@@ -492,6 +608,10 @@ public final class ProbeTimelines implements CommitWaits {
     final TermKey key;
     final ProbeRanges appends;
     final ProbeRanges commits;
+    // Section 9: null until the term's first stable range (a partition with transactions).
+    ProbeRanges stables;
+    long stableFrom = -1;
+    boolean readsStableOffset;
 
     Term(TermKey key, int maxRanges, long retentionNanos) {
       this.key = key;

@@ -405,6 +405,42 @@ public final class MetricDef {
           TagKeys.SEGMENT,
           TagKeys.KNOB);
 
+  /**
+   * {@code klat.pipeline.latency}: a pipeline's end to end (section 9 of the latency model), {@code
+   * P(r[n], g[n]) - S(r[1])} per complete chain, each final record once, per pipeline (at most
+   * {@code pipeline.max-pipelines}).
+   */
+  public static final MetricDef PIPELINE_LATENCY =
+      latency(
+          "klat.pipeline.latency",
+          "End-to-end latency of a pipeline: from the first record's send to the poll that returned"
+              + " the last record to the last group, per complete chain of linked records.",
+          TagKeys.PIPELINE);
+
+  /**
+   * {@code klat.pipeline.hop.latency}: one hop's segment of a pipeline (the five segments of its
+   * record, and {@code processing}, the time in the application before it produced the next
+   * record), per pipeline, hop index ("1".."n") and segment.
+   */
+  public static final MetricDef PIPELINE_HOP_LATENCY =
+      latency(
+          "klat.pipeline.hop.latency",
+          "Latency of one segment of one hop of a pipeline: the five segments of the hop's record"
+              + " and processing, the time in the application before it produced the next record.",
+          TagKeys.PIPELINE,
+          TagKeys.HOP,
+          TagKeys.SEGMENT);
+
+  /**
+   * {@code klat.pipeline.evictions}: pipelines whose series left the collector's metrics to make
+   * room for a new one beyond {@code pipeline.max-pipelines}.
+   */
+  public static final MetricDef PIPELINE_EVICTIONS =
+      counter(
+          "klat.pipeline.evictions",
+          "Pipelines whose series were evicted to make room for a new one beyond"
+              + " pipeline.max-pipelines.");
+
   private static final List<MetricDef> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
@@ -441,7 +477,10 @@ public final class MetricDef {
               COLLECTOR_BROKER_SCRAPE_ERRORS,
               COLLECTOR_BROKER_SCRAPE_AGE,
               CLOCK_OFFSET,
-              DIAGNOSIS_TAIL_SHARE));
+              DIAGNOSIS_TAIL_SHARE,
+              PIPELINE_LATENCY,
+              PIPELINE_HOP_LATENCY,
+              PIPELINE_EVICTIONS));
 
   private final String name;
   private final Instrument instrument;

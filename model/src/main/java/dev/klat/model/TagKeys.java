@@ -67,4 +67,10 @@ public final class TagKeys {
    * fetch}).
    */
   public static final String KNOB = "knob";
+
+  /** A pipeline's name (section 9 of the latency model): {@code firstTopic->lastGroup}, or set. */
+  public static final String PIPELINE = "pipeline";
+
+  /** A hop of a pipeline, by its index from 1. */
+  public static final String HOP = "hop";
 }

@@ -221,7 +221,11 @@ class NamesTest {
                 + " [broker]",
             "klat.clock.offset GAUGE s klat_clock_offset_seconds [from_host, to_host]",
             "klat.diagnosis.tail.share GAUGE 1 klat_diagnosis_tail_share"
-                + " [topic, group, segment, knob]");
+                + " [topic, group, segment, knob]",
+            "klat.pipeline.latency HISTOGRAM s klat_pipeline_latency_seconds [pipeline]",
+            "klat.pipeline.hop.latency HISTOGRAM s klat_pipeline_hop_latency_seconds"
+                + " [pipeline, hop, segment]",
+            "klat.pipeline.evictions COUNTER 1 klat_pipeline_evictions_total []");
   }
 
   @Test

@@ -1,8 +1,10 @@
 package dev.klat.collector.aggregate;
 
+import dev.klat.collector.correlate.join.ChainContext;
 import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Capture;
 import dev.klat.model.Instants;
@@ -81,6 +83,10 @@ public final class RecentBreakdowns {
   private final long[] traceIds;
   private final ProducerEvidence[] producerEvidence;
   private final ConsumerEvidence[] consumerEvidence;
+  // Per slot, for the pipelines (section 9 of the latency model): the spans' ids and the pair's
+  // place in a chain (null for a one-sided breakdown).
+  private final long[] spanIds;
+  private final ChainContext[] chains;
   private long written;
 
   public RecentBreakdowns(int capacity) {
@@ -105,6 +111,8 @@ public final class RecentBreakdowns {
     this.traceIds = new long[2 * capacity];
     this.producerEvidence = new ProducerEvidence[capacity];
     this.consumerEvidence = new ConsumerEvidence[capacity];
+    this.spanIds = new long[2 * capacity];
+    this.chains = new ChainContext[capacity];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
@@ -187,6 +195,55 @@ public final class RecentBreakdowns {
         joined.producerEvidence() == null ? ProducerEvidence.UNKNOWN : joined.producerEvidence();
     consumerEvidence[slot] =
         joined.consumerEvidence() == null ? ConsumerEvidence.UNKNOWN : joined.consumerEvidence();
+    spanIds[2 * slot] = joined.producerSpanId();
+    spanIds[2 * slot + 1] = joined.consumerSpanId();
+    chains[slot] = joined.chain();
+  }
+
+  /**
+   * The sampled breakdowns joined since {@code nowNanos - windowNanos} that a pipeline's chain can
+   * hold (section 9 of the latency model): both sides known, with an end to end; oldest first.
+   */
+  public synchronized List<HopRecord> hopRecords(long windowNanos, long nowNanos) {
+    int size = (int) Math.min(written, capacity);
+    List<HopRecord> out = new ArrayList<>();
+    // Oldest first: the slot after the newest is the oldest once the ring has wrapped.
+    int start = written > capacity ? (int) (written % capacity) : 0;
+    for (int i = 0; i < size; i++) {
+      int slot = (start + i) % capacity;
+      if (nowNanos - timeNanos[slot] > windowNanos
+          || captures[slot] != Capture.SAMPLED.ordinal()
+          || chains[slot] == null
+          || groups[slot] == null
+          || e2eNanos[slot] < 0) {
+        continue;
+      }
+      long[] segments = new long[SAMPLED_COLUMNS];
+      Quality[] quality = new Quality[SAMPLED_COLUMNS];
+      for (int c = 0; c < SAMPLED_COLUMNS; c++) {
+        segments[c] = segmentNanos[slot * COLUMNS + c];
+        quality[c] = QUALITIES[qualities[slot * COLUMNS + c]];
+      }
+      out.add(
+          new HopRecord(
+              new RecordKey(topics[slot], partitions[slot], offsets[slot]),
+              groups[slot],
+              traceIds[2 * slot],
+              traceIds[2 * slot + 1],
+              spanIds[2 * slot],
+              spanIds[2 * slot + 1],
+              chains[slot],
+              e2eNanos[slot],
+              segments,
+              quality,
+              timeNanos[slot]));
+    }
+    return out;
+  }
+
+  /** The ids of the sampled summary's segments, in column order. */
+  static List<String> sampledColumnIds() {
+    return List.of(Arrays.copyOf(COLUMN_IDS, SAMPLED_COLUMNS));
   }
 
   /**

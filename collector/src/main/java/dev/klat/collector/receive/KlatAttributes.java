@@ -56,6 +56,13 @@ final class KlatAttributes {
   static final int TRANSACTIONAL = 39;
   static final int TXN_COMMIT_TIME = 40;
   static final int ISOLATION_LEVEL = 41;
+  // The first linked input of a pipeline's output record (section 9 of the latency model); also
+  // the slots of each OTLP span link's attributes.
+  static final int LINK_TOPIC = 42;
+  static final int LINK_PARTITION = 43;
+  static final int LINK_OFFSET = 44;
+  static final int LINK_GROUP = 45;
+  static final int LINK_COUNT = 46;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -101,6 +108,11 @@ final class KlatAttributes {
     SpanAttributes.PRODUCER_TRANSACTIONAL,
     SpanAttributes.TXN_COMMIT_TIME,
     SpanAttributes.CONSUMER_ISOLATION_LEVEL,
+    SpanAttributes.LINK_TOPIC,
+    SpanAttributes.LINK_PARTITION,
+    SpanAttributes.LINK_OFFSET,
+    SpanAttributes.LINK_GROUP,
+    SpanAttributes.LINK_COUNT,
   };
   static final int COUNT = DEFS.length;
 

@@ -161,7 +161,37 @@ final class OtlpJson {
             span.startNanos = int64(scalar(p), "startTime");
         case "endTimeUnixNano", "end_time_unix_nano" -> span.endNanos = int64(scalar(p), "endTime");
         case "attributes" -> attributes(p, span.attributes::put);
+        case "links" -> links(p, span);
         default -> p.skipChildren();
+      }
+    }
+  }
+
+  // Span.links: at most RecordLinks.MAX_LINKS read, the rest checked as JSON, skipped and counted.
+  private static void links(JsonParser p, OtlpSpan span) throws IOException, MalformedException {
+    if (!array(p, "links")) {
+      return;
+    }
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      object(p, "link");
+      KlatAttributes into = span.nextLink();
+      if (into == null) {
+        p.skipChildren();
+        continue;
+      }
+      int index = span.linkCount - 1;
+      while (nextField(p)) {
+        switch (p.currentName()) {
+          case "traceId", "trace_id" -> {
+            long[] traceId = hexId(scalar(p), 2, "link traceId");
+            span.linkTraceIdHigh[index] = traceId[0];
+            span.linkTraceIdLow[index] = traceId[1];
+          }
+          case "spanId", "span_id" ->
+              span.linkSpanId[index] = hexId(scalar(p), 1, "link spanId")[0];
+          case "attributes" -> attributes(p, into::put);
+          default -> p.skipChildren();
+        }
       }
     }
   }

@@ -152,6 +152,49 @@ final class OtlpProtobuf {
           spanKeyValue(r, span.attributes, scratch);
           r.pop(outer);
         }
+        case 13 -> {
+          expect(wire, ProtoReader.LENGTH_DELIMITED, "links");
+          int outer = r.push();
+          KlatAttributes into = span.nextLink();
+          if (into == null) {
+            r.pop(outer); // beyond the links read: counted, its bytes skipped
+          } else {
+            link(r, span, span.linkCount - 1, into, scratch);
+            r.pop(outer);
+          }
+        }
+        default -> r.skip(tag);
+      }
+    }
+  }
+
+  // One Span.Link: trace_id = 1, span_id = 2, attributes = 4; trace_state and flags skipped.
+  private static void link(
+      ProtoReader r, OtlpSpan span, int index, KlatAttributes into, Scratch scratch)
+      throws MalformedException {
+    while (r.hasMore()) {
+      int tag = r.tag();
+      int wire = tag & 7;
+      switch (tag >>> 3) {
+        case 1 -> {
+          expect(wire, ProtoReader.LENGTH_DELIMITED, "link trace_id");
+          int outer = r.pushId(2);
+          span.linkTraceIdHigh[index] = r.idWord();
+          span.linkTraceIdLow[index] = r.idWord();
+          r.pop(outer);
+        }
+        case 2 -> {
+          expect(wire, ProtoReader.LENGTH_DELIMITED, "link span_id");
+          int outer = r.pushId(1);
+          span.linkSpanId[index] = r.idWord();
+          r.pop(outer);
+        }
+        case 4 -> {
+          expect(wire, ProtoReader.LENGTH_DELIMITED, "link attributes");
+          int outer = r.push();
+          spanKeyValue(r, into, scratch);
+          r.pop(outer);
+        }
         default -> r.skip(tag);
       }
     }

@@ -7,9 +7,13 @@ import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.join.ProducerTransaction;
 import dev.klat.collector.correlate.join.RecordKey;
+import dev.klat.collector.correlate.join.RecordLink;
+import dev.klat.collector.correlate.join.RecordLinks;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.Capture;
 import dev.klat.model.SpanAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -145,7 +149,77 @@ final class SpanMapper {
             millisAsNanos(evidence(a, KlatAttributes.METADATA_WAIT)),
             name(a, KlatAttributes.RETRY_ERROR)),
         capture(a),
-        tailThresholdNanos(a));
+        tailThresholdNanos(a),
+        span.parentSpanId,
+        links(span));
+  }
+
+  /**
+   * The inputs a producer span names (section 9 of the latency model): the first in its own {@code
+   * klat.link.*} attributes (its trace and parent span are the input's), the others in its OTLP
+   * span links, each with the same attributes; null when it names none. A link whose topic,
+   * partition or offset is missing or bad is not read, and counted with those beyond {@link
+   * RecordLinks#MAX_LINKS}; the span itself is kept, since its own breakdown does not need links.
+   */
+  static RecordLinks links(OtlpSpan span) {
+    if (span.linkCount == 0 && !span.attributes.has(KlatAttributes.LINK_TOPIC)) {
+      return null;
+    }
+    List<RecordLink> links = new ArrayList<>(1 + span.linkCount);
+    int notRead = span.linksNotRead;
+    if (span.attributes.has(KlatAttributes.LINK_TOPIC)) {
+      RecordLink first =
+          link(span.attributes, span.traceIdHigh, span.traceIdLow, span.parentSpanId);
+      if (first == null) {
+        notRead++;
+      } else {
+        links.add(first);
+      }
+    }
+    for (int i = 0; i < span.linkCount; i++) {
+      RecordLink link =
+          links.size() == RecordLinks.MAX_LINKS
+              ? null
+              : link(
+                  span.linkAttributes(i),
+                  span.linkTraceIdHigh[i],
+                  span.linkTraceIdLow[i],
+                  span.linkSpanId[i]);
+      if (link == null) {
+        notRead++;
+      } else {
+        links.add(link);
+      }
+    }
+    if (links.isEmpty()) {
+      return null;
+    }
+    long count = optionalLong(span.attributes, KlatAttributes.LINK_COUNT, -1);
+    return new RecordLinks(
+        links, count > 0 && count <= Integer.MAX_VALUE ? (int) count : links.size(), notRead);
+  }
+
+  // One link's klat.link.* attributes, checked as the span's own names are; null when unusable.
+  private static RecordLink link(KlatAttributes a, long traceIdHigh, long traceIdLow, long spanId) {
+    String topic = a.string(KlatAttributes.LINK_TOPIC);
+    if (topic == null || WireNames.topicProblem(topic) != null) {
+      return null;
+    }
+    long partition = optionalLong(a, KlatAttributes.LINK_PARTITION, -1);
+    long offset = optionalLong(a, KlatAttributes.LINK_OFFSET, -1);
+    if (partition < 0 || partition > Integer.MAX_VALUE || offset < 0) {
+      return null;
+    }
+    String group = a.asString(KlatAttributes.LINK_GROUP);
+    if (WireNames.nameProblem(KlatAttributes.name(KlatAttributes.LINK_GROUP), group) != null) {
+      return null;
+    }
+    return new RecordLink(
+        new RecordKey(topic, (int) partition, offset),
+        group.isEmpty() ? null : group,
+        traceIdHigh,
+        traceIdLow,
+        spanId);
   }
 
   // -1, unknown, stays -1; so does a value too large to be a wait.

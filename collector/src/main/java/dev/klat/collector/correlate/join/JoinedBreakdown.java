@@ -47,6 +47,8 @@ import java.util.Set;
  * @param capture how the record was captured (section 8 of the latency model): {@link
  *     Capture#SAMPLED} records alone make the percentiles; {@link Capture#TAIL} ones are counted
  *     and split apart
+ * @param chain the pair's place in a pipeline (section 9 of the latency model), or null for a
+ *     one-sided breakdown
  */
 public record JoinedBreakdown(
     RecordKey key,
@@ -66,7 +68,50 @@ public record JoinedBreakdown(
     long requestLocalNanos,
     ProducerEvidence producerEvidence,
     ConsumerEvidence consumerEvidence,
-    Capture capture) {
+    Capture capture,
+    ChainContext chain) {
+
+  /** A breakdown without its place in a pipeline (a one-sided tail record's). */
+  public JoinedBreakdown(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long producerSpanId,
+      long consumerSpanId,
+      Breakdown breakdown,
+      ClockOffset consumerOffset,
+      ClockOffset brokerOffset,
+      Set<Segment> flagged,
+      boolean e2eFlagged,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producerEvidence,
+      ConsumerEvidence consumerEvidence,
+      Capture capture) {
+    this(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        producerSpanId,
+        consumerSpanId,
+        breakdown,
+        consumerOffset,
+        brokerOffset,
+        flagged,
+        e2eFlagged,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producerEvidence,
+        consumerEvidence,
+        capture,
+        null);
+  }
 
   /** A breakdown of a sampled record. */
   public JoinedBreakdown(

@@ -130,7 +130,8 @@ final class PairBreakdowns {
         record.requestLocalNanos(),
         p.evidence(),
         c.evidence(),
-        p.tail() || c.tail() ? Capture.TAIL : Capture.SAMPLED);
+        p.tail() || c.tail() ? Capture.TAIL : Capture.SAMPLED,
+        ChainContext.of(p, c));
   }
 
   private static boolean hasTrace(long high, long low) {

@@ -24,6 +24,10 @@ import dev.klat.model.Capture;
  * @param tailThresholdNanos on a tail span, the {@code A - S} threshold the record was above, or -1
  * @param transaction the record's transaction (section 9), {@link ProducerTransaction#NONE} outside
  *     one
+ * @param parentSpanId the parent span id (a linked output's input consumer span, or the upstream
+ *     producer span a header-forwarding application copied), or 0
+ * @param links the consumed records this record was produced from (section 9 of the latency model),
+ *     or null when the span names none
  */
 public record ProducerSpan(
     RecordKey key,
@@ -40,14 +44,91 @@ public record ProducerSpan(
     ProducerEvidence evidence,
     Capture capture,
     long tailThresholdNanos,
-    ProducerTransaction transaction)
+    ProducerTransaction transaction,
+    long parentSpanId,
+    RecordLinks links)
     implements JoinInput {
 
   public ProducerSpan {
     transaction = transaction == null ? ProducerTransaction.NONE : transaction;
   }
 
-  /** A span of a record sent outside a transaction (or of an agent that does not say). */
+  /** A span outside a transaction (or of an agent that does not say), with its parent and links. */
+  public ProducerSpan(
+      RecordKey key,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long instanceId,
+      long sendNanos,
+      long drainNanos,
+      long ackNanos,
+      long logAppendTimeMs,
+      int leaderNodeId,
+      String clientId,
+      ProducerEvidence evidence,
+      Capture capture,
+      long tailThresholdNanos,
+      long parentSpanId,
+      RecordLinks links) {
+    this(
+        key,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        instanceId,
+        sendNanos,
+        drainNanos,
+        ackNanos,
+        logAppendTimeMs,
+        leaderNodeId,
+        clientId,
+        evidence,
+        capture,
+        tailThresholdNanos,
+        ProducerTransaction.NONE,
+        parentSpanId,
+        links);
+  }
+
+  /** A span with its transaction, without a parent or links. */
+  public ProducerSpan(
+      RecordKey key,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long instanceId,
+      long sendNanos,
+      long drainNanos,
+      long ackNanos,
+      long logAppendTimeMs,
+      int leaderNodeId,
+      String clientId,
+      ProducerEvidence evidence,
+      Capture capture,
+      long tailThresholdNanos,
+      ProducerTransaction transaction) {
+    this(
+        key,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        instanceId,
+        sendNanos,
+        drainNanos,
+        ackNanos,
+        logAppendTimeMs,
+        leaderNodeId,
+        clientId,
+        evidence,
+        capture,
+        tailThresholdNanos,
+        transaction,
+        0,
+        null);
+  }
+
+  /** A span outside a transaction, without a parent or links. */
   public ProducerSpan(
       RecordKey key,
       long traceIdHigh,
@@ -78,7 +159,9 @@ public record ProducerSpan(
         evidence,
         capture,
         tailThresholdNanos,
-        ProducerTransaction.NONE);
+        ProducerTransaction.NONE,
+        0,
+        null);
   }
 
   /** The same span with its transaction (section 9). */
@@ -98,7 +181,9 @@ public record ProducerSpan(
         evidence,
         capture,
         tailThresholdNanos,
-        txn);
+        txn,
+        parentSpanId,
+        links);
   }
 
   /** A sampled record's span. */

@@ -42,8 +42,8 @@ import org.junit.jupiter.api.Timeout;
  * application with the agent, sampling every record; the collector in between.
  *
  * <p>One delay at a time, each in its own phase of {@code klat.pipeline.phase-seconds} (10 s in
- * CI), and per phase, from {@code GET /api/pipelines} over the phase: the pipeline's p99 tail
- * names the hop and segment that holds the delay, every chain passes the identity check, and the
+ * CI), and per phase, from {@code GET /api/pipelines} over the phase: the pipeline's p99 tail names
+ * the hop and segment that holds the delay, every chain passes the identity check, and the
  * pipeline's e2e p99 agrees with the application's own (the source's {@code send()} to the
  * listener's {@code poll()}, both on this host's clock, printed by the listener for every record)
  * within the accuracy suite's tolerance (20% or 5 ms, whichever is larger); the injected delay's

@@ -8,8 +8,9 @@ package dev.klat.agent.link;
  * thread's {@link ThreadLinks}.
  *
  * <p>Written by the thread that iterates. An iterator handed to another thread writes to the links
- * of the thread that created it; the stores stay harmless (a link on that thread's next send at
- * worst), which {@code docs/pipelines.md} states.
+ * of the thread that created it, racing with that thread's sends: at worst a link lost or given to
+ * that thread's next send (the readers tolerate a missing input, and the hooks catch everything).
+ * {@code docs/pipelines.md} lists the executor case as not linked.
  */
 public final class IterationCursor {
 

@@ -72,9 +72,12 @@ public final class ThreadLinks {
   }
 
   /**
-   * At {@code poll()} entry: the previous poll's records are no longer the ones this thread
-   * iterates, and an output after a new poll is no fan-out of an older input. Records taken but not
-   * yet followed by a send stay (a batch filled over several polls).
+   * At {@code poll()} entry: every link starts afresh. The previous poll's records are no longer
+   * the ones this thread iterates, an output after a new poll is no fan-out of an older input, and
+   * records taken but followed by no send are dropped: frameworks iterate a poll's records again
+   * after the application's code (spring-kafka's acknowledgements), and an application that only
+   * consumes would otherwise link a much later, unrelated send to them. The price: a batch gathered
+   * over several polls links only to the records taken since the last one.
    */
   public void pollStarted() {
     for (int i = 0; i < polledCount; i++) {
@@ -83,6 +86,11 @@ public final class ThreadLinks {
     }
     polledCount = 0;
     clearPrevious();
+    for (int i = 0; i < Math.min(takenCount, MAX_LINKS); i++) {
+      taken[i] = null;
+    }
+    takenCount = 0;
+    tookUnlinked = false;
   }
 
   /** At {@code poll()} exit, once per sampled record with a consumer span, in returned order. */
@@ -113,10 +121,12 @@ public final class ThreadLinks {
 
   /** The application took a sampled record: the next send is linked to it. */
   void taken(InputLink link) {
-    if (takenCount < MAX_LINKS) {
-      taken[takenCount] = link;
+    // Read once: an iterator handed to another thread writes here too (IterationCursor).
+    int count = takenCount;
+    if (count < MAX_LINKS) {
+      taken[count] = link;
     }
-    takenCount++;
+    takenCount = count + 1;
   }
 
   /**

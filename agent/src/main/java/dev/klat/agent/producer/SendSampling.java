@@ -127,8 +127,19 @@ final class SendSampling {
     }
     int kept = Math.min(count, ThreadLinks.MAX_LINKS);
     InputLink[] inputs = new InputLink[kept];
+    int present = 0;
     for (int i = 0; i < kept; i++) {
-      inputs[i] = links.linked(i);
+      // Null only when another thread iterated this thread's ConsumerRecords meanwhile.
+      InputLink input = links.linked(i);
+      if (input != null) {
+        inputs[present++] = input;
+      }
+    }
+    if (present == 0) {
+      return HeaderStamper.withoutTiming(record);
+    }
+    if (present < kept) {
+      inputs = java.util.Arrays.copyOf(inputs, present);
     }
     InputLink first = inputs[0];
     RecordTracker tracker =

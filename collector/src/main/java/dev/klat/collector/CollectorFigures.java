@@ -181,6 +181,7 @@ final class CollectorFigures {
     out.put("probeEstimatedBytes", probeTimelines.estimatedBytes());
     out.put("probeCommitRangesWithFollower", probeTimelines.commitRangesWithFollower());
     out.put("probeAppendRangesWithRequest", probeTimelines.appendRangesWithRequest());
+    out.put("probeStableRanges", probeTimelines.stableRanges());
     out.put("producerSpans", c.producerSpans());
     out.put("consumerSpans", c.consumerSpans());
     out.put("joined", c.joined());

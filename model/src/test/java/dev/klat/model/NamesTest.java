@@ -174,6 +174,7 @@ class NamesTest {
             "klat.e2e.latency HISTOGRAM s klat_e2e_latency_seconds [topic, group]",
             "klat.segment.latency HISTOGRAM s klat_segment_latency_seconds"
                 + " [topic, group, broker, segment, quality, capture]",
+            "klat.transaction.wait HISTOGRAM s klat_transaction_wait_seconds [topic, group]",
             "klat.producer.produce.latency HISTOGRAM s klat_producer_produce_latency_seconds"
                 + " [topic, client_id]",
             "klat.producer.latency HISTOGRAM s klat_producer_latency_seconds [topic, client_id]",

@@ -24,7 +24,7 @@ import java.util.Map;
  * diagnosis can read the tail's evidence (the tail records and the sampled p99 tail), and {@code
  * /api/slowest} can list the slowest records. A tail record may be partial (section 8 of the
  * latency model): what it lacks is -1, like any unknown segment. Memory is fixed at start: about
- * 200 bytes per slot, plus the evidence records the spans carried. Commit's two parts (section 9:
+ * 198 bytes per slot, plus the evidence records the spans carried. Commit's two parts (section 9:
  * replication and the transaction wait of a {@code read_committed} group reading a transactional
  * record) are kept per slot for {@link #commitParts}. Thread-safe.
  */

@@ -76,6 +76,81 @@ class ProbeIngestTest {
     assertThat(timelines.lookup("orders", 0, 5, 1).hasAppend()).isFalse();
   }
 
+  @Test
+  void aTransactionalPartitionsStableRangesGiveV() throws Exception {
+    byte[] commits = new byte[BrokerProbeWire.MAX_RANGE_BYTES];
+    int c =
+        BrokerProbeWire.encodeRange(commits, 0, 0, 0, 0, 19, T0_MICROS + 2000, T0_MICROS + 2000);
+    byte[] stables = new byte[BrokerProbeWire.MAX_RANGE_BYTES];
+    int s =
+        BrokerProbeWire.encodeRange(stables, 0, 0, 0, 10, 19, T0_MICROS + 9000, T0_MICROS + 9000);
+    byte[] body =
+        transactionalRequest(true, Arrays.copyOf(commits, c), Arrays.copyOf(stables, s), 10);
+
+    assertThat(ingest.accept(body, body.length).count()).isZero();
+
+    assertThat(timelines.lookup("orders", 0, 15, 1).visibleNanos())
+        .isEqualTo((T0_MICROS + 9000) * 1000);
+    assertThat(timelines.lookup("orders", 0, 5, 1).visibleNanos())
+        .as("below stable_from: V = H")
+        .isEqualTo((T0_MICROS + 2000) * 1000);
+  }
+
+  @Test
+  void aProbeThatDoesNotSayItReadsTheLastStableOffsetGivesNoV() throws Exception {
+    byte[] commits = new byte[BrokerProbeWire.MAX_RANGE_BYTES];
+    int c =
+        BrokerProbeWire.encodeRange(commits, 0, 0, 0, 0, 19, T0_MICROS + 2000, T0_MICROS + 2000);
+    byte[] body = transactionalRequest(false, Arrays.copyOf(commits, c), null, -1);
+
+    assertThat(ingest.accept(body, body.length).count()).isZero();
+
+    assertThat(timelines.lookup("orders", 0, 15, 1).hasCommit()).isTrue();
+    assertThat(timelines.lookup("orders", 0, 15, 1).hasVisible()).isFalse();
+  }
+
+  @Test
+  void stableRangesThatDoNotDecodeRejectTheRecordWhole() throws Exception {
+    byte[] body = transactionalRequest(true, new byte[0], new byte[] {(byte) 0x80}, 10);
+
+    ProbeIngest.Rejections rejections = ingest.accept(body, body.length);
+
+    assertThat(rejections.count()).isEqualTo(1);
+    assertThat(timelines.lookup("orders", 0, 5, 1).hasAppend()).isFalse();
+  }
+
+  // A record with the appends, the given commits and (optionally) stable ranges and stable_from,
+  // from a probe that says whether it reads the last stable offset.
+  private static byte[] transactionalRequest(
+      boolean readsStable, byte[] commits, byte[] stables, long stableFrom) {
+    ProtoWriter resource =
+        new ProtoWriter()
+            .messageField(1, keyValue(BrokerProbeWire.BROKER_ID, 3, 1))
+            .messageField(1, keyValue(SpanAttributes.INSTANCE_ID.name(), 3, 0xAAL));
+    if (readsStable) {
+      resource.messageField(1, keyValue(BrokerProbeWire.READS_STABLE_OFFSET, 3, 1));
+    }
+    ProtoWriter record =
+        new ProtoWriter()
+            .messageField(6, keyValue(BrokerProbeWire.TOPIC, "orders"))
+            .messageField(6, keyValue(BrokerProbeWire.PARTITION, 3, 0))
+            .messageField(6, keyValue(BrokerProbeWire.LEADER_EPOCH, 3, 5))
+            .messageField(6, keyValue(BrokerProbeWire.APPENDS, appends()))
+            .messageField(6, keyValue(BrokerProbeWire.COMMITS, commits));
+    if (stables != null) {
+      record.messageField(6, keyValue(BrokerProbeWire.STABLES, stables));
+    }
+    if (stableFrom >= 0) {
+      record.messageField(6, keyValue(BrokerProbeWire.STABLE_FROM, 3, stableFrom));
+    }
+    ProtoWriter scope =
+        new ProtoWriter()
+            .messageField(1, new ProtoWriter().stringField(1, BrokerProbeWire.SCOPE_NAME))
+            .messageField(2, record);
+    ProtoWriter resourceLogs = new ProtoWriter().messageField(1, resource).messageField(2, scope);
+    return new ProtoWriter().messageField(1, resourceLogs).toByteArray();
+  }
+
   // Two append ranges of broker 1's partition orders-0: offsets 0-9 at T0, 10-19 a ms later.
   private static byte[] appends() {
     byte[] out = new byte[2 * BrokerProbeWire.MAX_RANGE_BYTES];

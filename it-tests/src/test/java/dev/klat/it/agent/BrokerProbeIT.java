@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
  * -javaagent:klat-broker-probe.jar}, a replicated topic, a producer and a consumer with the client
  * agent, the collector jar. Every broker weaves its {@code Partition}, the probes' ranges reach the
  * collector and none is rejected, and the sampled records' publish and commit are then measured by
- * the probe (quality {@code exact}).
+ * the probe (quality {@code exact}). A committed transaction's records make the leader's probe
+ * report the ranges its last stable offset passed ({@code V}, section 9 of the latency model).
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class BrokerProbeIT {
@@ -43,6 +44,8 @@ class BrokerProbeIT {
       cluster.createTopic(TopicSpec.named(TOPIC).partitions(3).replicationFactor(3).build());
       cluster.createTopic(
           TopicSpec.named(TOPIC + "-warmup").partitions(1).replicationFactor(3).build());
+      cluster.createTopic(
+          TopicSpec.named(TOPIC + "-txn").partitions(1).replicationFactor(3).build());
       Process collector =
           CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
       try {
@@ -53,6 +56,10 @@ class BrokerProbeIT {
         runApplication(cluster, otlpPort);
         String answer = awaitBreakdowns(adminPort, RECORDS);
         assertMeasuredByTheProbe(answer, RECORDS, RECORDS);
+        // Section 9: a committed transaction lags the last stable offset behind the high
+        // watermark until its marker is replicated; the leader's probe reports when it passed.
+        commitATransaction(cluster);
+        awaitStableRanges(adminPort);
 
         // A leader change: broker 1 stops, the partitions it led move to the others (a new leader
         // epoch), and it comes back as a follower. The next records are measured by the new
@@ -85,6 +92,35 @@ class BrokerProbeIT {
         }
       }
     }
+  }
+
+  private static void commitATransaction(KafkaCluster cluster) {
+    java.util.Properties p = new java.util.Properties();
+    p.put("bootstrap.servers", cluster.bootstrapServers());
+    p.put("transactional.id", "probe-e2e-txn");
+    p.put("key.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
+    p.put(
+        "value.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
+    try (org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+        new org.apache.kafka.clients.producer.KafkaProducer<>(p)) {
+      producer.initTransactions();
+      producer.beginTransaction();
+      for (int i = 0; i < 3; i++) {
+        producer.send(
+            new org.apache.kafka.clients.producer.ProducerRecord<>(TOPIC + "-txn", "k", "v" + i));
+      }
+      producer.commitTransaction();
+    }
+  }
+
+  private static void awaitStableRanges(int adminPort) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    String stats = get(adminPort, "/api/stats");
+    while (number(stats, "probeStableRanges") == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      stats = get(adminPort, "/api/stats");
+    }
+    assertThat(number(stats, "probeStableRanges")).as(stats).isPositive();
   }
 
   private static void runApplication(KafkaCluster cluster, int otlpPort) throws Exception {

@@ -3,7 +3,8 @@
  * {@code (topic, partition, offset)}, per consumer group, and computes each joined pair's breakdown
  * with every instant on the producer's clock, flagging the segments smaller than their clock
  * uncertainty. Holds its inputs ({@link JoinInput}: the spans, with the evidence the diagnosis
- * weighs, and the agents' clock samples), its output ({@link JoinedBreakdown}), and the bounded
+ * weighs, the producer's transaction ({@link ProducerTransaction}) and the consumer's isolation
+ * level, and the agents' clock samples), its output ({@link JoinedBreakdown}), and the bounded
  * table and waits behind them (in records, estimated bytes and groups per record). Tail spans
  * (section 8) join the same way and, alone at their window's end, give one-sided breakdowns ({@link
  * OneSidedBreakdowns}), under their own byte budget. Pure logic, no I/O: time comes from an

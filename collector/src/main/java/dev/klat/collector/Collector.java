@@ -16,8 +16,13 @@ import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.collector.diagnose.Diagnosis;
 import dev.klat.collector.diagnose.DiagnosisGauges;
 import dev.klat.collector.diagnose.DiagnosisReport;
+import dev.klat.collector.diagnose.PipelineDiagnosis;
 import dev.klat.collector.export.AdminServer;
 import dev.klat.collector.export.TraceExporter;
+import dev.klat.collector.pipeline.PipelineMetrics;
+import dev.klat.collector.pipeline.PipelineNames;
+import dev.klat.collector.pipeline.Pipelines;
+import dev.klat.collector.pipeline.PipelinesReport;
 import dev.klat.collector.receive.OtlpGrpcReceiver;
 import dev.klat.collector.receive.OtlpHttpReceiver;
 import dev.klat.collector.receive.OtlpIngest;
@@ -72,6 +77,9 @@ public final class Collector implements AutoCloseable {
   private final ProbeLogReader probeReader;
   private final CollectorFigures figures;
   private final ListenerSecurities listeners;
+  private final PipelineNames pipelineNames;
+  private final int maxPipelines;
+  private final PipelineMetrics pipelineMetrics;
 
   private Collector(CollectorConfig config) throws IOException {
     mode = config.mode();
@@ -84,6 +92,10 @@ public final class Collector implements AutoCloseable {
             config.positiveInt("metrics.max-topic-groups"),
             System::nanoTime);
     recent = new RecentBreakdowns(config.positiveInt("api.recent-breakdowns"));
+    pipelineNames = config.pipelineNames();
+    maxPipelines = config.positiveInt("pipeline.max-pipelines");
+    pipelineMetrics =
+        new PipelineMetrics(maxPipelines, pipelineNames, PIPELINE_METRICS_WINDOW_NANOS);
     diagnosisGauges =
         new DiagnosisGauges(
             recent::busiestPairs,
@@ -159,6 +171,12 @@ public final class Collector implements AutoCloseable {
             });
     historySampler.scheduleAtFixedRate(
         this::sampleHistory, historyIntervalNanos, historyIntervalNanos, TimeUnit.NANOSECONDS);
+    // The same thread: assembling the window's chains scans the ring like a history sample.
+    historySampler.scheduleAtFixedRate(
+        this::updatePipelineMetrics,
+        historyIntervalNanos,
+        historyIntervalNanos,
+        TimeUnit.NANOSECONDS);
     ingest =
         new OtlpIngest(correlator, agentMetrics, probeTimelines, correlator::offerBrokerClockSync);
     if (mode == Mode.JOIN) {
@@ -207,7 +225,8 @@ public final class Collector implements AutoCloseable {
             traceExporter,
             joinMember,
             probeReader,
-            listeners);
+            listeners,
+            pipelineMetrics);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;
@@ -439,6 +458,46 @@ public final class Collector implements AutoCloseable {
     }
   }
 
+  private void updatePipelineMetrics() {
+    // An exception would cancel every later update: log it and go on.
+    try {
+      long now = System.nanoTime();
+      pipelineMetrics.update(recent.hopRecords(PIPELINE_METRICS_WINDOW_NANOS, now), now);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "updating the pipeline metrics failed", e);
+    }
+  }
+
+  /**
+   * How far back the pipeline histograms assemble chains: a chain whose hops took longer than this
+   * to join is in {@code /api/pipelines} with a long enough window, not in the histograms.
+   */
+  static final long PIPELINE_METRICS_WINDOW_NANOS = 300_000_000_000L;
+
+  /** The pipelines of the breakdowns joined within the last {@code windowNanos}. */
+  public PipelinesReport pipelines(long windowNanos) {
+    return Pipelines.report(
+        recent.hopRecords(windowNanos, System.nanoTime()),
+        pipelineNames,
+        maxPipelines,
+        windowNanos);
+  }
+
+  /**
+   * The diagnosis of pipeline {@code name} over the last {@code windowNanos}.
+   *
+   * @throws IllegalArgumentException when no such pipeline has a chain in the window
+   */
+  public PipelineDiagnosis diagnosePipeline(String name, long windowNanos) {
+    PipelinesReport.Pipeline p =
+        Pipelines.find(recent.hopRecords(windowNanos, System.nanoTime()), pipelineNames, name);
+    if (p == null) {
+      throw new IllegalArgumentException(
+          "no pipeline " + name + " in the window (GET /api/pipelines lists them)");
+    }
+    return PipelineDiagnosis.of(p, (topic, group) -> diagnose(topic, group, windowNanos));
+  }
+
   /** The OTLP/HTTP address, with the actual port, or null in the join role (no receiver). */
   public InetSocketAddress otlpAddress() {
     return receiver == null ? null : receiver.address();
@@ -503,6 +562,16 @@ public final class Collector implements AutoCloseable {
       public RecentBreakdowns.CommitParts commitParts(
           String topic, String group, long windowNanos) {
         return recent.commitParts(topic, group, windowNanos, System.nanoTime());
+      }
+
+      @Override
+      public PipelinesReport pipelines(long windowNanos) {
+        return Collector.this.pipelines(windowNanos);
+      }
+
+      @Override
+      public PipelineDiagnosis diagnosePipeline(String name, long windowNanos) {
+        return Collector.this.diagnosePipeline(name, windowNanos);
       }
     };
   }

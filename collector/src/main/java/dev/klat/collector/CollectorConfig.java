@@ -6,6 +6,7 @@ import dev.klat.collector.broker.ExporterAuth;
 import dev.klat.collector.broker.JmxAuth;
 import dev.klat.collector.broker.SecretFile;
 import dev.klat.collector.export.TraceExporter;
+import dev.klat.collector.pipeline.PipelineNames;
 import dev.klat.model.SettingNames;
 import dev.klat.model.SettingType;
 import dev.klat.model.SettingValueException;
@@ -341,6 +342,15 @@ public final class CollectorConfig {
               + string("history.interval"));
     }
     return (int) points;
+  }
+
+  /**
+   * The names {@code pipeline.names} gives pipelines.
+   *
+   * @throws IllegalArgumentException naming the entry that is not {@code name=firstTopic/lastGroup}
+   */
+  PipelineNames pipelineNames() {
+    return PipelineNames.parse(string("pipeline.names"));
   }
 
   private int optionalPort(String key) {

@@ -10,6 +10,7 @@ import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.collector.diagnose.DiagnosisGauges;
 import dev.klat.collector.export.TraceExporter;
+import dev.klat.collector.pipeline.PipelineMetrics;
 import dev.klat.collector.receive.ReceiverStats;
 import dev.klat.collector.scale.join.JoinMember;
 import dev.klat.collector.scale.join.JoinMemberStats;
@@ -37,12 +38,14 @@ final class CollectorFigures {
   private final JoinMember joinMember;
   private final ProbeLogReader probeReader;
   private final ListenerSecurities listeners;
+  private final PipelineMetrics pipelineMetrics;
 
   /**
    * @param traceExporter null when traces are not exported
    * @param joinMember null outside the join role
    * @param probeReader null outside the join role
    * @param listeners the listeners' TLS and tokens, for their counts
+   * @param pipelineMetrics the pipeline histograms
    */
   CollectorFigures(
       Correlator correlator,
@@ -55,7 +58,8 @@ final class CollectorFigures {
       TraceExporter traceExporter,
       JoinMember joinMember,
       ProbeLogReader probeReader,
-      ListenerSecurities listeners) {
+      ListenerSecurities listeners,
+      PipelineMetrics pipelineMetrics) {
     this.correlator = correlator;
     this.receiverStats = receiverStats;
     this.probeTimelines = probeTimelines;
@@ -67,6 +71,7 @@ final class CollectorFigures {
     this.joinMember = joinMember;
     this.probeReader = probeReader;
     this.listeners = listeners;
+    this.pipelineMetrics = pipelineMetrics;
   }
 
   /** Everything {@code /metrics} shows, in {@link MetricDef} order. */
@@ -132,6 +137,12 @@ final class CollectorFigures {
         }
       } else if (def == MetricDef.DIAGNOSIS_TAIL_SHARE) {
         series.addAll(diagnosisGauges.series());
+      } else if (def == MetricDef.PIPELINE_LATENCY) {
+        series.addAll(pipelineMetrics.latencySeries());
+      } else if (def == MetricDef.PIPELINE_HOP_LATENCY) {
+        series.addAll(pipelineMetrics.hopSeries());
+      } else if (def == MetricDef.PIPELINE_EVICTIONS) {
+        series.add(Exposition.Series.scalar(NO_LABELS, pipelineMetrics.evictions()));
       } else {
         for (Map.Entry<Map<String, String>, AgentMetrics.Accumulated> e :
             agentMetrics.merged(def, nowEpochNanos).entrySet()) {

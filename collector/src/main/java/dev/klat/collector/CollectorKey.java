@@ -100,6 +100,8 @@ enum CollectorKey {
   HISTORY_RETENTION("history.retention", positiveDuration(), "1h", "history.retention.ms"),
   HISTORY_MAX_TOPIC_GROUPS(
       "history.max-topic-groups", positiveInt(), "20", "history.max.topic.groups"),
+  PIPELINE_NAMES("pipeline.names", SettingType.text("name=topic/group list"), ""),
+  PIPELINE_MAX_PIPELINES("pipeline.max-pipelines", positiveInt(), "50"),
   TRACES_ENDPOINT("traces.endpoint", SettingType.url().orEmpty(), ""),
   TRACES_QUEUE_SIZE("traces.queue-size", positiveInt(), "10000", "traces.queue.size"),
   // The trace exporter's headers and TLS, as OTEL_EXPORTER_OTLP_TRACES_* name them.

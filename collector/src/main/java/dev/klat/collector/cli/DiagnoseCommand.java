@@ -3,6 +3,7 @@ package dev.klat.collector.cli;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klat.collector.diagnose.DiagnosisReport;
+import dev.klat.collector.diagnose.PipelineDiagnosis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -26,16 +27,17 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * {@code ./klat diagnose}: asks a running collector's {@code /api/diagnosis} and prints the
- * findings. Exit status 0 with an answer (findings or not), 1 when the collector cannot answer, 2
- * for a bad argument. With {@code --token-file} it sends the file's token (the whole file, trimmed,
- * as Prometheus's {@code credentials_file}) as {@code Authorization: Bearer}; with {@code
- * --ca-file} it trusts the CA certificates of that PEM file for an {@code https} collector instead
- * of the JVM's.
+ * findings; with {@code --pipeline NAME}, those of one pipeline's slowest chains (the hop, the
+ * segment and its knob, or the application whose processing it is). Exit status 0 with an answer
+ * (findings or not), 1 when the collector cannot answer, 2 for a bad argument. With {@code
+ * --token-file} it sends the file's token (the whole file, trimmed, as Prometheus's {@code
+ * credentials_file}) as {@code Authorization: Bearer}; with {@code --ca-file} it trusts the CA
+ * certificates of that PEM file for an {@code https} collector instead of the JVM's.
  */
 public final class DiagnoseCommand {
   static final String USAGE =
       "usage: ./klat diagnose [--collector http(s)://HOST:PORT] [--topic T] [--group G]"
-          + " [--window 10m] [--token-file FILE] [--ca-file CA.pem]";
+          + " [--pipeline NAME] [--window 10m] [--token-file FILE] [--ca-file CA.pem]";
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -98,6 +100,11 @@ public final class DiagnoseCommand {
                     : ""));
         return response.statusCode() == 400 ? 2 : 1;
       }
+      if (options.containsKey("pipeline")) {
+        PipelineDiagnosis pipeline = JSON.readValue(response.body(), PipelineDiagnosis.class);
+        out.print(DiagnosisText.renderPipeline(options.get("window"), pipeline));
+        return 0;
+      }
       DiagnosisReport report = JSON.readValue(response.body(), DiagnosisReport.class);
       out.print(
           DiagnosisText.render(
@@ -153,6 +160,7 @@ public final class DiagnoseCommand {
         || name.equals("ca-file")
         || name.equals("topic")
         || name.equals("group")
+        || name.equals("pipeline")
         || name.equals("window");
   }
 
@@ -164,6 +172,9 @@ public final class DiagnoseCommand {
     }
     if (options.containsKey("group")) {
       url.append("&group=").append(encode(options.get("group")));
+    }
+    if (options.containsKey("pipeline")) {
+      url.append("&pipeline=").append(encode(options.get("pipeline")));
     }
     return url.toString();
   }

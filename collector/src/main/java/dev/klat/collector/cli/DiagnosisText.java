@@ -2,6 +2,7 @@ package dev.klat.collector.cli;
 
 import dev.klat.collector.diagnose.DiagnosisReport;
 import dev.klat.collector.diagnose.Finding;
+import dev.klat.collector.diagnose.PipelineDiagnosis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,10 +32,64 @@ final class DiagnosisText {
             report.tailCaptured(),
             report.tailRecords() - report.tailCaptured(),
             report.tailMeanSeconds() * 1000));
+    findings(out, report);
+    return out.toString();
+  }
+
+  /** A pipeline's diagnosis: where its slowest chains' time went, then what explains it. */
+  static String renderPipeline(String window, PipelineDiagnosis d) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "pipeline %s, last %s: %d chains, p99 %s%n",
+            d.pipeline(),
+            window,
+            d.chains(),
+            d.p99Seconds() == null
+                ? "-"
+                : String.format(Locale.ROOT, "%.1f ms", d.p99Seconds() * 1000)));
+    if (d.hop() == null) {
+      findings(out, d.report());
+      return out.toString();
+    }
+    PipelineDiagnosis.Hop h = d.hop();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "the slowest chains (%d) spend %d%% of their time in hop %d (%s, group %s%s): %s%n",
+            d.tailChains(),
+            Math.round(d.tailShare() * 100),
+            h.index(),
+            h.inputTopic(),
+            h.group(),
+            h.outputTopic() == null ? "" : ", writes " + h.outputTopic(),
+            d.application() != null
+                ? "processing in application " + d.application()
+                : d.segment()));
+    if (d.application() == null) {
+      DiagnosisReport r = d.report();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "hop %d's own tail: %d sampled breakdowns of topic %s, group %s, p99 %s%n",
+              h.index(),
+              r.records(),
+              h.inputTopic(),
+              h.group(),
+              r.p99Seconds() == null
+                  ? "-"
+                  : String.format(Locale.ROOT, "%.1f ms", r.p99Seconds() * 1000)));
+    }
+    findings(out, d.report());
+    return out.toString();
+  }
+
+  private static void findings(StringBuilder out, DiagnosisReport report) {
     if (report.findings().isEmpty()) {
       out.append('\n');
       wrap(out, "", report.unexplained() == null ? "No finding." : report.unexplained());
-      return out.toString();
+      return;
     }
     int rank = 1;
     for (Finding f : report.findings()) {
@@ -53,7 +108,6 @@ final class DiagnosisText {
       }
       wrap(out, "   ", f.suggestion());
     }
-    return out.toString();
   }
 
   private static void wrap(StringBuilder out, String indent, String text) {

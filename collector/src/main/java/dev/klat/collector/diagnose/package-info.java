@@ -3,8 +3,9 @@
  * records and its sampled p99 tail; each rule weighs those that know its segment and each finding
  * says how many), the settings and batch figures the agents put on their spans, the brokers'
  * request timings and the broker probes' high-watermark waits. Holds the rules (one per segment),
- * the report {@code /api/diagnosis} answers and the {@code klat_diagnosis_tail_share} gauges. Pure
- * logic, no I/O; docs/diagnosis.md describes each rule. The {@code ./klat diagnose} client is in
- * {@code cli}.
+ * the report {@code /api/diagnosis} answers (and, for a pipeline, {@link PipelineDiagnosis}: the
+ * hop and segment its slowest chains spent most in, explained by that hop's own diagnosis) and the
+ * {@code klat_diagnosis_tail_share} gauges. Pure logic, no I/O; docs/diagnosis.md describes each
+ * rule. The {@code ./klat diagnose} client is in {@code cli}.
  */
 package dev.klat.collector.diagnose;

@@ -15,6 +15,8 @@ import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
+import dev.klat.collector.diagnose.PipelineDiagnosis;
+import dev.klat.collector.pipeline.PipelinesReport;
 import dev.klat.collector.security.ListenerSecurity;
 import dev.klat.model.Capture;
 import dev.klat.model.TailTraceIds;
@@ -40,10 +42,11 @@ import java.util.logging.Logger;
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
  * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
- * /api/pairs}, {@code /api/history}, {@code /api/clocks}, {@code /api/stats}, {@code /api/brokers},
- * {@code /healthz} (liveness), {@code /readyz} (readiness: {@code /metrics} can be produced), and
- * the page. With tokens on, {@code /metrics} and {@code /api/*} need one; the probes and the page
- * (which asks for the token when an API call gets 401) stay open.
+ * /api/pairs}, {@code /api/pipelines}, {@code /api/history}, {@code /api/clocks}, {@code
+ * /api/stats}, {@code /api/brokers}, {@code /healthz} (liveness), {@code /readyz} (readiness:
+ * {@code /metrics} can be produced), and the page. With tokens on, {@code /metrics} and {@code
+ * /api/*} need one; the probes and the page (which asks for the token when an API call gets 401)
+ * stay open.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -91,6 +94,24 @@ public final class AdminServer implements AutoCloseable {
      */
     default RecentBreakdowns.CommitParts commitParts(String topic, String group, long windowNanos) {
       return null;
+    }
+
+    /** The pipelines of {@code /api/pipelines} (section 9 of the latency model). */
+    default PipelinesReport pipelines(long windowNanos) {
+      return new PipelinesReport(
+          windowNanos,
+          List.of(),
+          new PipelinesReport.Graph(List.of(), List.of()),
+          new PipelinesReport.Counts(0, 0, 0, 0, 0));
+    }
+
+    /**
+     * The diagnosis of one pipeline's tail.
+     *
+     * @throws IllegalArgumentException when no such pipeline has a chain in the window
+     */
+    default PipelineDiagnosis diagnosePipeline(String name, long windowNanos) {
+      throw new IllegalArgumentException("no pipeline " + name + " in the window");
     }
   }
 
@@ -161,6 +182,16 @@ public final class AdminServer implements AutoCloseable {
         "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, recent)));
     server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent)));
     server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent)));
+    server.createContext(
+        "/api/pipelines",
+        exchange ->
+            serve(
+                exchange,
+                ex ->
+                    new Response(
+                        200,
+                        "application/json",
+                        PipelinesJson.write(recent.pipelines(Window.of(ex).nanos())))));
     server.createContext(
         "/api/history",
         exchange ->
@@ -365,6 +396,13 @@ public final class AdminServer implements AutoCloseable {
 
   private static Response diagnosis(HttpExchange ex, RecentQueries query) {
     Window w = Window.of(ex);
+    String pipeline = emptyToNull(query(ex.getRequestURI().getRawQuery()).get("pipeline"));
+    if (pipeline != null) {
+      ObjectNode out = JSON.createObjectNode();
+      out.put("windowSeconds", w.nanos() / 1e9);
+      out.setAll((ObjectNode) JSON.valueToTree(query.diagnosePipeline(pipeline, w.nanos())));
+      return new Response(200, "application/json", out.toString());
+    }
     ObjectNode out = JSON.createObjectNode();
     out.put("topic", w.topic());
     out.put("group", w.group());

@@ -94,6 +94,30 @@ final class SummaryJson {
   }
 
   /**
+   * One entry of {@code segments}: {@code id:{"count":..,"p50Seconds":..,"p99Seconds":..,
+   * "quality":{quality:count,...}}}, as {@code /api/breakdown} and {@code /api/pipelines}' hops
+   * write it.
+   */
+  static void segment(
+      StringBuilder out,
+      String id,
+      int count,
+      long p50Nanos,
+      long p99Nanos,
+      Map<String, Integer> qualities) {
+    out.append(str(id)).append(":{\"count\":").append(count);
+    out.append(",\"p50Seconds\":").append(secondsOrNull(p50Nanos));
+    out.append(",\"p99Seconds\":").append(secondsOrNull(p99Nanos));
+    out.append(",\"quality\":{");
+    boolean first = true;
+    for (Map.Entry<String, Integer> c : qualities.entrySet()) {
+      out.append(first ? "" : ",").append(str(c.getKey())).append(':').append(c.getValue());
+      first = false;
+    }
+    out.append("}}");
+  }
+
+  /**
    * {@code "tail":{"capture":"tail","count":..,"full":..,"producerOnly":..,"consumerOnly":..,
    * "e2e":{..},"segments":{id:{..}}}}: the tail records, apart from the sampled figures.
    */

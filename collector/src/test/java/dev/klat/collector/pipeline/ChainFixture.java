@@ -23,16 +23,16 @@ import java.util.Set;
  * RecentBreakdowns}: each record's five segments are given in milliseconds, its {@code S} on its
  * producer's clock, its consumer's clock {@code offsetMs} ahead of the producer's.
  */
-final class ChainFixture {
-  static final long MS = 1_000_000L;
-  static final long T0 = 1_800_000_000_000_000_000L;
+public final class ChainFixture {
+  public static final long MS = 1_000_000L;
+  public static final long T0 = 1_800_000_000_000_000_000L;
 
-  final RecentBreakdowns ring = new RecentBreakdowns(10_000);
+  public final RecentBreakdowns ring = new RecentBreakdowns(10_000);
   private long nowNanos = 1;
   private long nextSpanId = 0x100;
 
   /** One record's breakdown for one group. */
-  final class Hop {
+  public final class Hop {
     String topic;
     long offset;
     String group;
@@ -56,29 +56,29 @@ final class ChainFixture {
       return sendMs + e2e + consumerClockAheadMs;
     }
 
-    Hop segments(long... ms) {
+    public Hop segments(long... ms) {
       segmentsMs = ms;
       return this;
     }
 
-    Hop trace(long low) {
+    public Hop trace(long low) {
       traceLow = low;
       return this;
     }
 
-    Hop instances(long producer, long consumer) {
+    public Hop instances(long producer, long consumer) {
       producerInstance = producer;
       consumerInstance = consumer;
       return this;
     }
 
-    Hop clockAhead(long ms) {
+    public Hop clockAhead(long ms) {
       consumerClockAheadMs = ms;
       return this;
     }
 
     /** Linked (klat.link.*) to the inputs, the first continuing its trace. */
-    Hop linkedTo(Hop... inputs) {
+    public Hop linkedTo(Hop... inputs) {
       List<RecordLink> l = new ArrayList<>();
       for (Hop in : inputs) {
         l.add(
@@ -96,14 +96,14 @@ final class ChainFixture {
     }
 
     /** Linked through the parent span only: the upstream producer span (traceparent forwarded). */
-    Hop forwardedFrom(Hop upstream) {
+    public Hop forwardedFrom(Hop upstream) {
       parentSpanId = upstream.producerSpanId;
       traceLow = upstream.traceLow;
       return this;
     }
 
     /** The same record read by another group. */
-    Hop alsoReadBy(String otherGroup, long consumerInstance) {
+    public Hop alsoReadBy(String otherGroup, long consumerInstance) {
       Hop h = new Hop();
       h.topic = topic;
       h.offset = offset;
@@ -121,7 +121,7 @@ final class ChainFixture {
     }
 
     /** Joins it: its breakdown goes to the ring. */
-    Hop add() {
+    public Hop add() {
       long s = T0 + sendMs * MS;
       long d = s + segmentsMs[0] * MS;
       long l = d + segmentsMs[1] * MS;
@@ -170,7 +170,7 @@ final class ChainFixture {
    * A record {@code topic@offset} sent at {@code sendMs} (its producer's clock) and read by {@code
    * group}; not added yet.
    */
-  Hop record(String topic, long offset, String group, long sendMs) {
+  public Hop record(String topic, long offset, String group, long sendMs) {
     Hop h = new Hop();
     h.topic = topic;
     h.offset = offset;
@@ -182,21 +182,21 @@ final class ChainFixture {
   }
 
   /** The output {@code upstream}'s application produced, {@code processingMs} after its poll. */
-  Hop output(Hop upstream, String topic, long offset, String group, long processingMs) {
+  public Hop output(Hop upstream, String topic, long offset, String group, long processingMs) {
     Hop h = record(topic, offset, group, upstream.pollMsOnConsumerClock() + processingMs);
     h.producerInstance = upstream.consumerInstance;
     return h;
   }
 
-  List<HopRecord> window() {
+  public List<HopRecord> window() {
     return ring.hopRecords(Long.MAX_VALUE / 4, nowNanos);
   }
 
-  PipelinesReport report(PipelineNames names, int maxPipelines) {
+  public PipelinesReport report(PipelineNames names, int maxPipelines) {
     return Pipelines.report(window(), names, maxPipelines, 300_000_000_000L);
   }
 
-  PipelinesReport report() {
+  public PipelinesReport report() {
     return report(PipelineNames.NONE, 50);
   }
 }

@@ -4,10 +4,11 @@
  * with every instant on the producer's clock, flagging the segments smaller than their clock
  * uncertainty. Holds its inputs ({@link JoinInput}: the spans, with the evidence the diagnosis
  * weighs, the producer's transaction ({@link ProducerTransaction}) and the consumer's isolation
- * level, and the agents' clock samples), its output ({@link JoinedBreakdown}), and the bounded
- * table and waits behind them (in records, estimated bytes and groups per record). Tail spans
- * (section 8) join the same way and, alone at their window's end, give one-sided breakdowns ({@link
- * OneSidedBreakdowns}), under their own byte budget. Pure logic, no I/O: time comes from an
+ * level, and the agents' clock samples), its output ({@link JoinedBreakdown}, with its place in a
+ * pipeline: {@link ChainContext}, the links a producer span names in {@link RecordLinks}), and the
+ * bounded table and waits behind them (in records, estimated bytes and groups per record). Tail
+ * spans (section 8) join the same way and, alone at their window's end, give one-sided breakdowns
+ * ({@link OneSidedBreakdowns}), under their own byte budget. Pure logic, no I/O: time comes from an
  * injected clock.
  */
 package dev.klat.collector.correlate.join;

@@ -59,6 +59,43 @@ class CorrelatorTest {
   }
 
   @Test
+  void aJoinedPairCarriesItsPlaceInAPipeline() {
+    Correlator c = correlator(100);
+    ProducerSpan p = producer(1, 0, 2, 10);
+    RecordLinks links =
+        new RecordLinks(
+            List.of(new RecordLink(new RecordKey("upstream", 0, 9), "enricher", 7, 2, 0x66)), 1, 0);
+    c.offerProducer(
+        new ProducerSpan(
+            p.key(),
+            p.traceIdHigh(),
+            p.traceIdLow(),
+            p.spanId(),
+            p.instanceId(),
+            p.sendNanos(),
+            p.drainNanos(),
+            p.ackNanos(),
+            p.logAppendTimeMs(),
+            p.leaderNodeId(),
+            p.clientId(),
+            p.evidence(),
+            p.capture(),
+            p.tailThresholdNanos(),
+            0x66,
+            links));
+    c.offerConsumer(consumer(1, "g", 5, 12, 15));
+
+    ChainContext chain = out.get(0).chain();
+    assertThat(chain.links()).isEqualTo(links);
+    assertThat(chain.producerParentSpanId()).isEqualTo(0x66);
+    assertThat(chain.producerInstanceId()).isEqualTo(Spans.PRODUCER_HOST);
+    assertThat(chain.consumerInstanceId()).isEqualTo(Spans.CONSUMER_HOST);
+    // S and P on their own hosts' clocks, as the agents read them: processing needs one clock.
+    assertThat(chain.sendNanos()).isEqualTo(Spans.ms(0));
+    assertThat(chain.pollNanos()).isEqualTo(Spans.ms(15));
+  }
+
+  @Test
   void withAcksAllTheAcknowledgementBoundsTheCommitSoTheFetchWaitStaysInFetch() {
     Correlator c = correlator(100);
     ProducerSpan p = producer(1, 0, 2, 10);

@@ -33,7 +33,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       ms (an upstream that writes in batches; a burst is one produce request, so the next hop
  *       polls it at once) until the line {@code stop}; and {@code fanRecords} records to {@link
  *       #FAN_IN}, {@code batchRecords} to {@link #BATCH_IN}, {@value #SIDE_PER_SECOND} a second
- *       each. Its sink threads read the fan-out and batch outputs to the end of the pipelines
+ *       each (the latter in bursts of {@value #BATCH_SIZE}). Its sink threads read the fan-out and batch outputs to the end of the pipelines
  *       (groups {@link #FAN_SINK_A}, {@link #FAN_SINK_B}, {@link #BATCH_SINK}). Each value is
  *       {@code sequence:sendMicros} (epoch microseconds just before {@code send()}). Prints {@code
  *       SENT chain=n fan=n batch=n} after {@code stop}, then {@code SINK topic=n} per sink once
@@ -44,7 +44,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       (the first of every fifth burst), before producing its output: its burst's records all wait
  *       in its processing. The fan-out ({@link #FAN_IN} -> {@link #FANNER}) writes two records to
  *       {@link #FAN_A} and one to {@link #FAN_B} per input; the batching one ({@link #BATCH_IN} ->
- *       {@link #BATCHER}) one record to {@link #BATCH_OUT} per {@value #BATCH_SIZE} inputs taken.
+ *       {@link #BATCHER}) one record to {@link #BATCH_OUT} per {@value #BATCH_SIZE} inputs taken, and one for
+ *       the rest at the end of each poll.
  *       Prints {@code READY} once the three have their partitions, {@code DELAY N}, and at the end
  *       {@code CTP chain=n fan=n batch=n} (inputs read).
  * </ul>
@@ -125,6 +126,7 @@ public final class PipelineApp {
       long sideEveryNanos = TimeUnit.SECONDS.toNanos(1) / SIDE_PER_SECOND;
       long nextBurst = start;
       long nextSide = start;
+      long sideTicks = 0;
       while (!stopping.get()) {
         long now = System.nanoTime();
         if (now >= nextBurst) {
@@ -137,8 +139,12 @@ public final class PipelineApp {
           if (fan < fanRecords) {
             producer.send(new ProducerRecord<>(FAN_IN, value(fan++)));
           }
-          if (batch < batchRecords) {
-            producer.send(new ProducerRecord<>(BATCH_IN, value(batch++)));
+          // Every BATCH_SIZE ticks a burst of BATCH_SIZE, sent together (one produce request, one
+          // log batch): the batching loop polls the whole burst at once.
+          if (sideTicks++ % BATCH_SIZE == 0) {
+            for (int i = 0; i < BATCH_SIZE && batch < batchRecords; i++) {
+              producer.send(new ProducerRecord<>(BATCH_IN, value(batch++)));
+            }
           }
           nextSide += sideEveryNanos;
         }
@@ -272,7 +278,8 @@ public final class PipelineApp {
       int inBatch = 0;
       while (!stopping.get()) {
         // Each record is taken from the iterator before the output it goes into is sent: the
-        // output links the BATCH_SIZE records taken since the previous output, across polls.
+        // output links the records taken since the previous output. A batch ends with its poll
+        // (docs/pipelines.md: every poll starts the thread's links afresh).
         for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
           read.incrementAndGet();
           batch.append(inBatch == 0 ? "" : ",").append(r.value());
@@ -281,6 +288,11 @@ public final class PipelineApp {
             batch.setLength(0);
             inBatch = 0;
           }
+        }
+        if (inBatch > 0) {
+          producer.send(new ProducerRecord<>(BATCH_OUT, batch.toString()));
+          batch.setLength(0);
+          inBatch = 0;
         }
       }
     } catch (RuntimeException e) {

@@ -33,21 +33,21 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       ms (an upstream that writes in batches; a burst is one produce request, so the next hop
  *       polls it at once) until the line {@code stop}; and {@code fanRecords} records to {@link
  *       #FAN_IN}, {@code batchRecords} to {@link #BATCH_IN}, {@value #SIDE_PER_SECOND} a second
- *       each (the latter in bursts of {@value #BATCH_SIZE}). Its sink threads read the fan-out and batch outputs to the end of the pipelines
- *       (groups {@link #FAN_SINK_A}, {@link #FAN_SINK_B}, {@link #BATCH_SINK}). Each value is
- *       {@code sequence:sendMicros} (epoch microseconds just before {@code send()}). Prints {@code
- *       SENT chain=n fan=n batch=n} after {@code stop}, then {@code SINK topic=n} per sink once
- *       each read what it expects (or after 30 s).
+ *       each (the latter in bursts of {@value #BATCH_SIZE}). Its sink threads read the fan-out and
+ *       batch outputs to the end of the pipelines (groups {@link #FAN_SINK_A}, {@link #FAN_SINK_B},
+ *       {@link #BATCH_SINK}). Each value is {@code sequence:sendMicros} (epoch microseconds just
+ *       before {@code send()}). Prints {@code SENT chain=n fan=n batch=n} after {@code stop}, then
+ *       {@code SINK topic=n} per sink once each read what it expects (or after 30 s).
  *   <li>{@code ctp bootstrap}: three consume-transform-produce loops. The chain's ({@link #ORDERS}
  *       -> group {@link #ENRICHER} -> {@link #ENRICHED}, {@code acks=all}) sleeps {@code N} ms,
  *       after the line {@code delay N}, on each record whose sequence number is divisible by 100
  *       (the first of every fifth burst), before producing its output: its burst's records all wait
  *       in its processing. The fan-out ({@link #FAN_IN} -> {@link #FANNER}) writes two records to
  *       {@link #FAN_A} and one to {@link #FAN_B} per input; the batching one ({@link #BATCH_IN} ->
- *       {@link #BATCHER}) one record to {@link #BATCH_OUT} per {@value #BATCH_SIZE} inputs taken, and one for
- *       the rest at the end of each poll.
- *       Prints {@code READY} once the three have their partitions, {@code DELAY N}, and at the end
- *       {@code CTP chain=n fan=n batch=n} (inputs read).
+ *       {@link #BATCHER}) one record to {@link #BATCH_OUT} per {@value #BATCH_SIZE} inputs taken,
+ *       and one for the rest at the end of each poll. Prints {@code READY} once the three have
+ *       their partitions, {@code DELAY N}, and at the end {@code CTP chain=n fan=n batch=n} (inputs
+ *       read).
  * </ul>
  */
 public final class PipelineApp {
@@ -116,55 +116,78 @@ public final class PipelineApp {
       throw new IllegalStateException("sinks not assigned in 60 s");
     }
     Thread control = controlThread();
+    AtomicLong fan = new AtomicLong();
+    AtomicLong batch = new AtomicLong();
+    // The side streams on a thread of their own, so that their flushes never delay the chain.
+    Thread sideThread =
+        new Thread(
+            () -> sideStreams(bootstrap, fanRecords, batchRecords, fan, batch), "side-streams");
+    long chain = 0;
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(producerSettings(bootstrap))) {
+      // Metadata first: a send that waits for it would not join its burst's batch.
+      producer.partitionsFor(ORDERS);
       System.out.println("PRODUCING");
-      long start = System.nanoTime();
-      long chain = 0;
-      long fan = 0;
-      long batch = 0;
-      long sideEveryNanos = TimeUnit.SECONDS.toNanos(1) / SIDE_PER_SECOND;
-      long nextBurst = start;
-      long nextSide = start;
-      long sideTicks = 0;
+      sideThread.start();
+      long nextBurst = System.nanoTime();
       while (!stopping.get()) {
-        long now = System.nanoTime();
-        if (now >= nextBurst) {
-          for (int i = 0; i < BURST; i++) {
-            producer.send(new ProducerRecord<>(ORDERS, value(chain++)));
-          }
-          nextBurst += TimeUnit.MILLISECONDS.toNanos(BURST_EVERY_MS);
+        for (int i = 0; i < BURST; i++) {
+          producer.send(new ProducerRecord<>(ORDERS, value(chain++)));
         }
-        if (now >= nextSide && (fan < fanRecords || batch < batchRecords)) {
-          if (fan < fanRecords) {
-            producer.send(new ProducerRecord<>(FAN_IN, value(fan++)));
-          }
-          // Every BATCH_SIZE ticks a burst of BATCH_SIZE, sent together (one produce request, one
-          // log batch): the batching loop polls the whole burst at once.
-          if (sideTicks++ % BATCH_SIZE == 0) {
-            for (int i = 0; i < BATCH_SIZE && batch < batchRecords; i++) {
-              producer.send(new ProducerRecord<>(BATCH_IN, value(batch++)));
-            }
-          }
-          nextSide += sideEveryNanos;
-        }
-        long wait = Math.min(nextBurst, nextSide) - System.nanoTime();
-        if (fan >= fanRecords && batch >= batchRecords) {
-          wait = nextBurst - System.nanoTime();
-        }
-        if (wait > 0) {
+        nextBurst += TimeUnit.MILLISECONDS.toNanos(BURST_EVERY_MS);
+        long wait = nextBurst - System.nanoTime();
+        while (wait > 0 && !stopping.get()) {
           TimeUnit.NANOSECONDS.sleep(Math.min(wait, TimeUnit.MILLISECONDS.toNanos(50)));
+          wait = nextBurst - System.nanoTime();
         }
       }
       producer.flush();
-      System.out.println("SENT chain=" + chain + " fan=" + fan + " batch=" + batch);
     }
+    sideThread.join();
+    System.out.println("SENT chain=" + chain + " fan=" + fan.get() + " batch=" + batch.get());
     for (Thread t : sinks) {
       t.join(TimeUnit.SECONDS.toMillis(30));
     }
     sunk.forEach((topic, n) -> System.out.println("SINK " + topic + "=" + n.get()));
     control.interrupt();
     System.exit(0);
+  }
+
+  // One fan-out input every tick, and every BATCH_SIZE ticks a burst of BATCH_SIZE batch inputs.
+  // The producer sends only on flush(): a burst is one produce request and one log batch, which
+  // the batching loop polls whole.
+  private static void sideStreams(
+      String bootstrap, int fanRecords, int batchRecords, AtomicLong fan, AtomicLong batch) {
+    Properties settings = producerSettings(bootstrap);
+    settings.put("linger.ms", "60000");
+    try (KafkaProducer<String, String> side = new KafkaProducer<>(settings)) {
+      side.partitionsFor(FAN_IN);
+      side.partitionsFor(BATCH_IN);
+      long everyNanos = TimeUnit.SECONDS.toNanos(1) / SIDE_PER_SECOND;
+      long next = System.nanoTime();
+      for (long tick = 0;
+          !stopping.get() && (fan.get() < fanRecords || batch.get() < batchRecords);
+          tick++) {
+        if (fan.get() < fanRecords) {
+          side.send(new ProducerRecord<>(FAN_IN, value(fan.getAndIncrement())));
+        }
+        if (tick % BATCH_SIZE == 0) {
+          for (int i = 0; i < BATCH_SIZE && batch.get() < batchRecords; i++) {
+            side.send(new ProducerRecord<>(BATCH_IN, value(batch.getAndIncrement())));
+          }
+        }
+        side.flush();
+        next += everyNanos;
+        long wait = next - System.nanoTime();
+        if (wait > 0) {
+          TimeUnit.NANOSECONDS.sleep(wait);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      e.printStackTrace();
+    }
   }
 
   private static void sink(

@@ -181,13 +181,10 @@ class PipelineIT {
                       + "s",
                   null));
       softly
-          .assertThat(
-              hop3Breakdown.at("/segments/commit/parts/transaction/p99Seconds").asDouble(0))
+          .assertThat(hop3Breakdown.at("/segments/commit/parts/transaction/p99Seconds").asDouble(0))
           .as(
               "[eos] baseline: /api/breakdown of %s/%s has commit's transaction part: %s",
-              PipelineApp.INVOICES,
-              PipelineApp.BILLING,
-              hop3Breakdown.at("/segments/commit"))
+              PipelineApp.INVOICES, PipelineApp.BILLING, hop3Breakdown.at("/segments/commit"))
           .isGreaterThan(0);
       softly
           .assertThat(
@@ -432,8 +429,14 @@ class PipelineIT {
           .fields()
           .forEachRemaining(e -> p99.put(e.getKey(), ms(e.getValue().path("p99Seconds"))));
       log(
-          "phase %s: breakdown %s/%s count=%d e2e.p99=%s p99 %s",
-          name, hop[0], hop[1], b.path("count").asLong(), ms(b.at("/e2e/p99Seconds")), p99);
+          "phase %s: breakdown %s/%s count=%d e2e.p99=%s p99 %s commit.parts.transaction.p99=%s",
+          name,
+          hop[0],
+          hop[1],
+          b.path("count").asLong(),
+          ms(b.at("/e2e/p99Seconds")),
+          p99,
+          ms(b.at("/segments/commit/parts/transaction/p99Seconds")));
     }
     return pipeline;
   }
@@ -642,8 +645,7 @@ class PipelineIT {
         fanInputsWithAllOutputs);
     softly
         .assertThat(linkCounts)
-        .as(
-            "[link] every batch output links the %d inputs of its poll", PipelineApp.BATCH_SIZE)
+        .as("[link] every batch output links the %d inputs of its poll", PipelineApp.BATCH_SIZE)
         .containsEntry(
             PipelineApp.BATCH_OUT + ":" + PipelineApp.BATCH_SIZE,
             BATCH_RECORDS / PipelineApp.BATCH_SIZE);

@@ -152,6 +152,10 @@ public final class RecentBreakdowns {
             : Quality.worst(
                 instants.method(TimePoint.DRAIN).quality(),
                 instants.method(TimePoint.COMMIT).quality());
+    if (instants.hasVisible() && publishAndCommit != Quality.NONE) {
+      // Section 9: it then runs to V.
+      publishAndCommit = Quality.worst(publishAndCommit, instants.visibleMethod().quality());
+    }
     qualities[base + PUBLISH_AND_COMMIT] = (byte) publishAndCommit.ordinal();
     // Produce and publish together span S to L.
     Quality produceAndPublish =

@@ -58,8 +58,13 @@ class BrokerProbeIT {
         assertMeasuredByTheProbe(answer, RECORDS, RECORDS);
         // Section 9: a committed transaction lags the last stable offset behind the high
         // watermark until its marker is replicated; the leader's probe reports when it passed.
+        long transactionStart = System.nanoTime();
         commitATransaction(cluster);
         awaitStableRanges(adminPort);
+        System.out.println(
+            "transaction committed and its stable range reported in "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - transactionStart)
+                + " ms");
 
         // A leader change: broker 1 stops, the partitions it led move to the others (a new leader
         // epoch), and it comes back as a follower. The next records are measured by the new

@@ -79,7 +79,7 @@ public record PipelineDiagnosis(
               Pipelines.PROCESSING,
               "application " + h.group(),
               tail.share(),
-              tail.share() * (pipeline.e2e().p99Nanos() / 1e9),
+              tail.share() * tail.meanE2eNanos() / 1e9,
               Map.of(
                   "hop", h.index(),
                   "inputTopic", h.inputTopic(),
@@ -105,12 +105,7 @@ public record PipelineDiagnosis(
           tail.records(),
           h.group(),
           new DiagnosisReport(
-              h.count(),
-              p99,
-              tail.records(),
-              pipeline.e2e().p99Nanos() / 1e9,
-              List.of(finding),
-              null));
+              h.count(), p99, tail.records(), tail.meanE2eNanos() / 1e9, List.of(finding), null));
     }
     DiagnosisReport r = hopDiagnosis.apply(h.inputTopic(), h.group());
     List<Finding> ordered =

@@ -16,8 +16,9 @@ import java.util.Set;
  * that last group writes nothing linked from that topic in the window (a group that does write
  * would continue the chain once its output joins) and every output on the way was read by a group
  * in the window. Records of a changelog topic ({@code ...-changelog}) are state, never a hop.
- * Bounded: at most {@link #MAX_HOPS} hops per chain and {@link #MAX_CHAINS} chains per window, the
- * rest counted.
+ * Bounded: at most {@link #MAX_HOPS} hops per chain, {@link #MAX_CHAINS} chains and {@link
+ * #MAX_STEPS} steps per window, the rest counted; a record met again on its own chain (a loop) ends
+ * that chain, counted.
  */
 final class ChainAssembly {
   /** The most hops a chain is followed for; longer ones are counted as cut. */
@@ -26,12 +27,19 @@ final class ChainAssembly {
   /** The most chains one window gives; the rest are counted as cut. */
   static final int MAX_CHAINS = 200_000;
 
+  /**
+   * The most steps (hops followed) one window's assembly takes, complete or not: fan-out that ends
+   * in incomplete chains would otherwise cost time without adding a chain.
+   */
+  static final int MAX_STEPS = 2_000_000;
+
   private final Links links;
   // (topic, group) pairs that produced a linked output (not a changelog record) in the window.
   private final Set<List<String>> writers = new HashSet<>();
   private final List<Chain> chains = new ArrayList<>();
   private int incomplete;
   private int cut;
+  private int steps;
 
   private ChainAssembly(Links links) {
     this.links = links;
@@ -67,7 +75,7 @@ final class ChainAssembly {
     return incomplete;
   }
 
-  /** Chains cut by {@link #MAX_HOPS}, {@link #MAX_CHAINS} or a loop. */
+  /** Chains cut by {@link #MAX_HOPS}, {@link #MAX_CHAINS}, {@link #MAX_STEPS} or a loop. */
   int cut() {
     return cut;
   }
@@ -85,7 +93,7 @@ final class ChainAssembly {
   }
 
   private void walk(List<HopRecord> path) {
-    if (chains.size() >= MAX_CHAINS) {
+    if (chains.size() >= MAX_CHAINS || ++steps > MAX_STEPS) {
       cut++;
       return;
     }

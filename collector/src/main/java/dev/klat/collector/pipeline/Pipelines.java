@@ -235,11 +235,13 @@ public final class Pipelines {
     }
     Map<List<Object>, Double> shares = new LinkedHashMap<>();
     int records = 0;
+    double e2eSum = 0;
     for (Chain c : finals) {
       if (c.e2eNanos() < p99Nanos) {
         continue;
       }
       records++;
+      e2eSum += c.e2eNanos();
       if (c.e2eNanos() <= 0) {
         continue;
       }
@@ -275,7 +277,12 @@ public final class Pipelines {
       return null;
     }
     return new PipelinesReport.Tail(
-        (Integer) best.get(0), (String) best.get(1), null, bestShare / records, records);
+        (Integer) best.get(0),
+        (String) best.get(1),
+        null,
+        bestShare / records,
+        records,
+        e2eSum / records);
   }
 
   static PipelinesReport.Quantiles quantiles(long[] values) {

@@ -66,8 +66,10 @@ public record PipelinesReport(
    * @param part commit's part ({@code replication} or {@code transaction}), or null
    * @param share the mean share, 0 to 1
    * @param records how many chains
+   * @param meanE2eNanos their mean end to end
    */
-  public record Tail(int hop, String segment, String part, double share, int records) {}
+  public record Tail(
+      int hop, String segment, String part, double share, int records, double meanE2eNanos) {}
 
   /**
    * One pipeline: the path its chains follow.

@@ -237,6 +237,24 @@ class PipelinesTest {
   }
 
   @Test
+  void aLoopOfLinksIsCutNotFollowed() {
+    ChainFixture f = new ChainFixture();
+    Hop a = f.record("orders", 1, "g", 0).instances(1, 2).add();
+    Hop b = f.record("loop", 1, "g2", 20).instances(2, 3);
+    Hop c = f.output(b, "loop2", 1, "g3", 1).instances(3, 4);
+    // b names a and c as its inputs, c names b: a -> b -> c -> b -> ...
+    b.linkedTo(a, c);
+    c.linkedTo(b);
+    b.add();
+    c.add();
+
+    PipelinesReport report = f.report();
+
+    assertThat(report.counts().cut()).isEqualTo(1);
+    assertThat(report.pipelines()).isEmpty();
+  }
+
+  @Test
   void namesComeFromPipelineNamesAndAreUnique() {
     ChainFixture f = new ChainFixture();
     Hop a = f.record("orders", 1, "x", 0).instances(1, 2).add();

@@ -61,11 +61,12 @@ import org.junit.jupiter.api.Timeout;
  * </ul>
  *
  * <p>Beside it, all along, a fan-out loop (each input gives two records to one topic and one to
- * another) and a batching loop (one output per {@value PipelineApp#BATCH_SIZE} inputs): their
- * pipelines count each final record once and each input once in hop 1, and the batch outputs'
- * producer spans link their five inputs. The agents' own spans are read through a tee in front of
- * the collector ({@link OtlpReceiver#teeTo}): the link and transaction attributes are checked there
- * too, so that a failure names the side that broke.
+ * another) and a batching loop (one output per burst of {@value PipelineApp#BATCH_SIZE} inputs,
+ * which one poll returns: the agent links a batch to its last poll's records): their pipelines
+ * count each final record once and each input once in hop 1, and the batch outputs' producer spans
+ * link their five inputs. The agents' own spans are read through a tee in front of the collector
+ * ({@link OtlpReceiver#teeTo}): the link and transaction attributes are checked there too, so that
+ * a failure names the side that broke.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PipelineIT {

@@ -74,6 +74,22 @@ final class AppJvm {
       process.getOutputStream().close();
     }
 
+    /** Writes {@code line} to the application's standard input: a control command. */
+    void writeLine(String line) throws IOException {
+      process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().flush();
+    }
+
+    /** Ends the application at once (a test that failed half way). */
+    void destroy() {
+      process.destroyForcibly();
+    }
+
+    /** Whether the application is still running. */
+    boolean isAlive() {
+      return process.isAlive();
+    }
+
     String outputSoFar() throws IOException {
       return Files.readString(log, StandardCharsets.UTF_8);
     }

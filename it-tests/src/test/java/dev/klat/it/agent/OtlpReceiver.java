@@ -25,7 +25,9 @@ import java.util.zip.GZIPInputStream;
 /**
  * A minimal OTLP/HTTP receiver for tests: parses what arrives with the real OTLP protobuf schema
  * and keeps it for assertions. Anything it cannot parse fails the test that reads {@link
- * #errors()}.
+ * #errors()}. {@link #teeTo} makes one that also passes every request on to a collector and answers
+ * with the collector's answer (its clock-exchange headers included), so that a test sees the
+ * agents' own spans while the collector joins them.
  */
 public final class OtlpReceiver implements AutoCloseable {
 
@@ -34,8 +36,20 @@ public final class OtlpReceiver implements AutoCloseable {
   private final List<ExportMetricsServiceRequest> metrics = new CopyOnWriteArrayList<>();
   private final List<String> errors = new CopyOnWriteArrayList<>();
   private final AtomicInteger requests = new AtomicInteger();
+  // The collector's OTLP/HTTP base URL to pass every request on to; null: answer here.
+  private final String forwardTo;
 
   public OtlpReceiver() throws IOException {
+    this(null);
+  }
+
+  /** A receiver that passes every request on to the collector at {@code collectorEndpoint}. */
+  static OtlpReceiver teeTo(String collectorEndpoint) throws IOException {
+    return new OtlpReceiver(collectorEndpoint);
+  }
+
+  private OtlpReceiver(String forwardTo) throws IOException {
+    this.forwardTo = forwardTo;
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
     server.createContext("/v1/traces", exchange -> handle(exchange, true));
     server.createContext("/v1/metrics", exchange -> handle(exchange, false));
@@ -49,11 +63,19 @@ public final class OtlpReceiver implements AutoCloseable {
   private void handle(HttpExchange exchange, boolean isTraces) throws IOException {
     requests.incrementAndGet();
     try (exchange) {
-      InputStream body = exchange.getRequestBody();
+      byte[] raw = exchange.getRequestBody().readAllBytes();
+      InputStream body = new java.io.ByteArrayInputStream(raw);
       if ("gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
         body = new GZIPInputStream(body);
       }
       byte[] bytes = body.readAllBytes();
+      if (forwardTo != null) {
+        forward(exchange, raw);
+        if (isTraces) {
+          traces.add(ExportTraceServiceRequest.parseFrom(bytes));
+        }
+        return;
+      }
       String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
       if (!"application/x-protobuf".equals(contentType)) {
         errors.add("unexpected Content-Type " + contentType);
@@ -73,6 +95,49 @@ public final class OtlpReceiver implements AutoCloseable {
       errors.add(e.toString());
       exchange.sendResponseHeaders(400, -1);
     }
+  }
+
+  // Posts the request as it came to the collector and answers with its status, headers and body.
+  private void forward(HttpExchange exchange, byte[] raw) throws IOException {
+    java.net.HttpURLConnection connection =
+        (java.net.HttpURLConnection)
+            java.net
+                .URI
+                .create(forwardTo + exchange.getRequestURI().getPath())
+                .toURL()
+                .openConnection();
+    connection.setRequestMethod("POST");
+    connection.setDoOutput(true);
+    exchange
+        .getRequestHeaders()
+        .forEach(
+            (name, values) -> {
+              if (!name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Host")) {
+                values.forEach(v -> connection.addRequestProperty(name, v));
+              }
+            });
+    try (java.io.OutputStream out = connection.getOutputStream()) {
+      out.write(raw);
+    }
+    int status = connection.getResponseCode();
+    InputStream answer = status < 400 ? connection.getInputStream() : connection.getErrorStream();
+    byte[] response = answer == null ? new byte[0] : answer.readAllBytes();
+    connection
+        .getHeaderFields()
+        .forEach(
+            (name, values) -> {
+              if (name != null
+                  && !name.equalsIgnoreCase("Content-Length")
+                  && !name.equalsIgnoreCase("Transfer-Encoding")
+                  && !name.equalsIgnoreCase("Date")) {
+                values.forEach(v -> exchange.getResponseHeaders().add(name, v));
+              }
+            });
+    exchange.sendResponseHeaders(status, response.length == 0 ? -1 : response.length);
+    if (response.length > 0) {
+      exchange.getResponseBody().write(response);
+    }
+    connection.disconnect();
   }
 
   int requestCount() {

@@ -6,11 +6,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Profile;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 
 /** A record listener and a batch listener, each in its own consumer group. */
 @Component
+@Profile("!pipeline")
 public class OrderListeners {
   private final CountDownLatch records;
   private final CountDownLatch batchRecords;

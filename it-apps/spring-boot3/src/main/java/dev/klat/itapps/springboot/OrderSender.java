@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.context.annotation.Profile;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
@@ -16,6 +17,7 @@ import org.springframework.stereotype.Component;
  * Sends the records at a fixed rate once the application has started, then awaits the listeners.
  */
 @Component
+@Profile("!pipeline")
 public class OrderSender implements ApplicationRunner {
   private final KafkaTemplate<String, String> template;
   private final OrderListeners listeners;

@@ -11,7 +11,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * once every record was received, printing {@code RECEIVED=} and {@code BATCH_RECEIVED=}, and with
  * a non-zero code when they did not all arrive in time. With {@code app.linger-seconds} it first
  * prints {@code LINGERING} and stays up, serving {@code /actuator/prometheus}, until its standard
- * input ends or that time passed.
+ * input ends or that time passed. With the profile {@code pipeline} it is instead the last hop of
+ * PipelineIT's pipeline ({@link PipelineListener}).
  */
 @SpringBootApplication
 public class OrdersApp {

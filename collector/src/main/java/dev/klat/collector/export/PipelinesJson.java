@@ -3,6 +3,7 @@ package dev.klat.collector.export;
 import static dev.klat.collector.export.SummaryJson.str;
 
 import dev.klat.collector.pipeline.PipelinesReport;
+import dev.klat.model.Segment;
 import java.util.Map;
 
 /**
@@ -78,6 +79,15 @@ final class PipelinesJson {
         firstSegment = false;
         PipelinesReport.SegmentFigures s = e.getValue();
         SummaryJson.segment(out, e.getKey(), s.count(), s.p50Nanos(), s.p99Nanos(), s.quality());
+        if (h.commitParts() != null && e.getKey().equals(Segment.COMMIT.id())) {
+          // Inside commit's object, as /api/breakdown puts its parts.
+          out.setLength(out.length() - 1);
+          out.append(",\"parts\":{");
+          e2e(out, "replication", h.commitParts().replication());
+          out.append(',');
+          e2e(out, "transaction", h.commitParts().transaction());
+          out.append("}}");
+        }
       }
       out.append('}');
       if (h.processing() != null) {

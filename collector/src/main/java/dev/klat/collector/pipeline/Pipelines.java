@@ -231,7 +231,33 @@ public final class Pipelines {
         quantiles(e2e),
         segments(hopRecords),
         last ? null : quantiles(processing.values().stream().mapToLong(Long::longValue).toArray()),
-        tailMeans(tailChains, k, last));
+        tailMeans(tailChains, k, last),
+        commitParts(hopRecords));
+  }
+
+  // Commit's replication and transaction parts over the records that know commit; null when none
+  // waited for its transaction (commit is then all replication, and /api/breakdown shows no parts).
+  private static PipelinesReport.CommitParts commitParts(List<HopRecord> records) {
+    int commit = HopRecord.SEGMENT_IDS.indexOf(Segment.COMMIT.id());
+    long[] replication = new long[records.size()];
+    long[] transaction = new long[records.size()];
+    int known = 0;
+    boolean waited = false;
+    for (HopRecord r : records) {
+      long commitNanos = r.segment(commit);
+      if (commitNanos < 0) {
+        continue;
+      }
+      long wait = Math.max(0, Math.min(commitNanos, r.transactionNanos()));
+      waited |= wait > 0;
+      replication[known] = commitNanos - wait;
+      transaction[known++] = wait;
+    }
+    if (!waited) {
+      return null;
+    }
+    return new PipelinesReport.CommitParts(
+        quantiles(Arrays.copyOf(replication, known)), quantiles(Arrays.copyOf(transaction, known)));
   }
 
   // Hop k's parts over the tail chains, each summed and divided by the number of chains (a part a

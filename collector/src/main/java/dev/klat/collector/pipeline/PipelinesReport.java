@@ -60,6 +60,9 @@ public record PipelinesReport(
    * @param segments per segment id, as {@code /api/breakdown}
    * @param processing the time in the application before the output was sent; null on the last hop
    * @param p99Tail its parts over the pipeline's p99 tail
+   * @param commitParts commit's replication ({@code H - L}) and transaction ({@code V - H}) parts
+   *     over the hop's records that know commit (section 9 of the latency model), or null when none
+   *     of them waited for its transaction, as {@code /api/breakdown}
    */
   public record Hop(
       int index,
@@ -71,7 +74,16 @@ public record PipelinesReport(
       Quantiles e2e,
       Map<String, SegmentFigures> segments,
       Quantiles processing,
-      TailMeans p99Tail) {}
+      TailMeans p99Tail,
+      CommitParts commitParts) {}
+
+  /**
+   * Commit's two parts over a hop's records that know commit.
+   *
+   * @param replication {@code H - L}
+   * @param transaction {@code V - H}
+   */
+  public record CommitParts(Quantiles replication, Quantiles transaction) {}
 
   /**
    * Where the slowest chains' time went: over the chains at or above the pipeline's p99, the hop

@@ -368,6 +368,31 @@ class PipelinesTest {
   }
 
   @Test
+  void aHopsCommitHasItsPartsOnlyWhenARecordWaitedForItsTransaction() {
+    for (long waitMs : new long[] {30, 0}) {
+      ChainFixture f = new ChainFixture();
+      Hop in = f.record("orders", 1, "enricher", 0).instances(1, 2).add();
+      f.output(in, "orders-enriched", 1, "billing", 1)
+          .instances(2, 3)
+          .segments(1, 1, 40, 1, 1)
+          .transactionWait(waitMs)
+          .linkedTo(in)
+          .add();
+
+      PipelinesReport.Pipeline p = only(f.report());
+
+      assertThat(p.hops().get(0).commitParts()).as("hop 1, no transaction").isNull();
+      PipelinesReport.CommitParts parts = p.hops().get(1).commitParts();
+      if (waitMs == 0) {
+        assertThat(parts).as("no record waited: no parts, as /api/breakdown").isNull();
+      } else {
+        assertThat(parts.transaction().p99Nanos()).isEqualTo(30 * MS);
+        assertThat(parts.replication().p99Nanos()).isEqualTo(10 * MS);
+      }
+    }
+  }
+
+  @Test
   void longestPipelinesComeFirstAndOneStartingAtAnotherOnesOutputIsAFragment() {
     ChainFixture f = new ChainFixture();
     Hop in = f.record("orders", 1, "enricher", 0).instances(1, 2).add();

@@ -82,7 +82,7 @@ public final class ProducerHooks {
           SendSampling.maybeSample(runtime, state, record, sendNanos, traceparent);
       if (sampled == null) {
         // Not sampled: a timing header copied from the input must not travel on.
-        return traceparent != null ? HeaderStamper.withoutTiming(record) : record;
+        return traceparent != null ? SendSampling.unsampled(runtime, record) : record;
       }
       context.sampled = sampled;
       ProducerRecord<?, ?> toSend = sampled.takeRecord();

@@ -123,7 +123,7 @@ final class SendSampling {
       return null;
     }
     if (!state.sampleRateLimiter.tryAcquire(sendNanos)) {
-      return HeaderStamper.withoutTiming(record);
+      return unsampled(runtime, record);
     }
     int kept = Math.min(count, ThreadLinks.MAX_LINKS);
     InputLink[] inputs = new InputLink[kept];
@@ -136,7 +136,7 @@ final class SendSampling {
       }
     }
     if (present == 0) {
-      return HeaderStamper.withoutTiming(record);
+      return unsampled(runtime, record);
     }
     if (present < kept) {
       inputs = java.util.Arrays.copyOf(inputs, present);
@@ -156,6 +156,15 @@ final class SendSampling {
     context.sampled = tracker;
     ProducerRecord<?, ?> toSend = tracker.takeRecord();
     return toSend != null ? toSend : record;
+  }
+
+  /**
+   * An output record that is not sampled: without a timing header copied from its input (section 9
+   * of the latency model), unless {@code klat.headers.enabled=false}, which promises that the agent
+   * never changes a record header.
+   */
+  static ProducerRecord<?, ?> unsampled(AgentRuntime runtime, ProducerRecord<?, ?> record) {
+    return runtime.headersEnabled ? HeaderStamper.withoutTiming(record) : record;
   }
 
   /**

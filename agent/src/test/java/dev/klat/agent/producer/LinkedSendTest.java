@@ -106,6 +106,18 @@ class LinkedSendTest {
   }
 
   @Test
+  void withHeadersDisabledAnUnsampledOutputKeepsEveryHeaderItCarries() throws Exception {
+    // klat.headers.enabled=false promises that the agent never changes a record header.
+    TestRuntime.install(TimeSource.SYSTEM, java.util.Map.of("klat.headers.enabled", "false"));
+    ProducerRecord<String, String> copied = withForwardedHeaders(false);
+
+    ProducerRecord<?, ?> sent = onThread(() -> ProducerHooks.onSend(producer, copied));
+
+    assertThat(sent).isSameAs(copied);
+    assertThat(sent.headers().lastHeader(HeaderNames.TIMING)).isNotNull();
+  }
+
+  @Test
   void aForwardedUnsampledContextLosesTheTimingHeaderEvenWhenItsHeadersAreReadOnly()
       throws Exception {
     TestRuntime.install(0.0, 100.0, TimeSource.SYSTEM);

@@ -448,8 +448,10 @@ class ConsumerAgentIT {
             .build());
     try (OtlpReceiver receiver = new OtlpReceiver()) {
       List<String> options = new ArrayList<>(AppJvm.agentOptions(receiver.endpoint(), "0.0"));
-      // The producer agent of the same JVM must leave the forged headers alone.
+      // The producer agent of the same JVM must leave the forged headers alone: it samples none,
+      // and does not take the forged timing headers for ones copied from an input (section 9).
       options.add("-Dklat.sampling.max-per-second=0");
+      options.add("-Dklat.headers.enabled=false");
       AppJvm.Result app = runBadRecords(cluster, options, topic, "bad-group", "classic");
       assertThat(app.value("ITERATED_TWICE")).isEqualTo("13");
       assertThat(app.value("VIEW"))

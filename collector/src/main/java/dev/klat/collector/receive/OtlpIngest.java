@@ -7,6 +7,7 @@ import dev.klat.collector.correlate.join.ClockSync;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.JoinInput;
+import dev.klat.collector.correlate.join.OtelRecordSpan;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.model.MetricDef;
@@ -169,6 +170,8 @@ public final class OtlpIngest implements OtlpSink {
         correlator.offerProducer(p, source);
       } else if (item instanceof ConsumerSpan c) {
         correlator.offerConsumer(c, source);
+      } else if (item instanceof OtelRecordSpan o) {
+        correlator.acceptOtel(o, source);
       } else {
         ClockSync sync = (ClockSync) item; // the input left: JoinInput is sealed
         correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());

@@ -21,6 +21,13 @@ import java.util.Map;
  * its trace, the resource, the scope and both schema URLs, in the order of the request. Spans
  * without a trace id (absent or all zeros) form one piece of their own. A request of one trace is
  * forwarded as it came.
+ *
+ * <p>A consumer span (kind {@code CONSUMER}) with span links goes with its first link's trace
+ * instead of its own: an OpenTelemetry instrumentation that links the producer's context rather
+ * than making it the parent (kafkajs's {@code eachBatch}, the Java agent with receive telemetry)
+ * puts the consumer's record span in a trace of its own, and the join member that holds the
+ * producer's span, routed by its trace, must get it (section 10 of the latency model). klat's own
+ * consumer spans carry no links, and its producer spans' links (section 9) do not move them.
  */
 public final class TraceSplitter {
   private static final int LEN = ProtoReader.LENGTH_DELIMITED;
@@ -33,8 +40,13 @@ public final class TraceSplitter {
   // ScopeSpans.scope, .spans, .schema_url (3, as above)
   private static final int SCOPE = 1 << 3 | LEN;
   private static final int SPANS = 2 << 3 | LEN;
-  // Span.trace_id
+  // Span.trace_id, .kind, .links; Link.trace_id
   private static final int TRACE_ID_FIELD = 1;
+  private static final int KIND_FIELD = 6;
+  private static final int LINKS_FIELD = 13;
+  private static final int LINK_TRACE_ID_FIELD = 1;
+  // Span.SpanKind.SPAN_KIND_CONSUMER
+  private static final long KIND_CONSUMER = 5;
 
   private static final byte[] NO_TRACE_KEY = new byte[0];
 
@@ -176,25 +188,53 @@ public final class TraceSplitter {
     r.pop(outer);
   }
 
-  /** Reads a span's trace id, checking the framing of its other fields without decoding them. */
+  /**
+   * Reads the trace a span goes with: its trace id, or a linking consumer span's first link's;
+   * checks the framing of its other fields without decoding them.
+   */
   private static TraceId traceId(ProtoReader r) throws MalformedException {
-    long high = 0;
-    long low = 0;
+    TraceId own = new TraceId(0, 0);
+    TraceId firstLink = null;
+    long kind = 0;
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag >>> 3 == TRACE_ID_FIELD) {
-        if ((tag & 7) != LEN) {
-          throw new MalformedException("span trace_id: wire type " + (tag & 7));
-        }
-        int outer = r.pushId(2);
-        high = r.idWord();
-        low = r.idWord();
+        own = id(r, tag, "span trace_id");
+      } else if (tag >>> 3 == KIND_FIELD && (tag & 7) == ProtoReader.VARINT) {
+        kind = r.varint();
+      } else if (tag == (LINKS_FIELD << 3 | LEN) && firstLink == null) {
+        int outer = r.push();
+        firstLink = linkTraceId(r);
         r.pop(outer);
       } else {
         r.skip(tag);
       }
     }
-    return new TraceId(high, low);
+    return kind == KIND_CONSUMER && firstLink != null ? firstLink : own;
+  }
+
+  // A Link's trace id, or null when it has none (then it routes nothing).
+  private static TraceId linkTraceId(ProtoReader r) throws MalformedException {
+    TraceId id = null;
+    while (r.hasMore()) {
+      int tag = r.tag();
+      if (tag >>> 3 == LINK_TRACE_ID_FIELD) {
+        id = id(r, tag, "link trace_id");
+      } else {
+        r.skip(tag);
+      }
+    }
+    return id == null || (id.high() == 0 && id.low() == 0) ? null : id;
+  }
+
+  private static TraceId id(ProtoReader r, int tag, String field) throws MalformedException {
+    if ((tag & 7) != LEN) {
+      throw new MalformedException(field + ": wire type " + (tag & 7));
+    }
+    int outer = r.pushId(2);
+    TraceId id = new TraceId(r.idWord(), r.idWord());
+    r.pop(outer);
+    return id;
   }
 
   /** One trace's request: its spans in body order, so a scope's spans are contiguous. */

@@ -222,7 +222,6 @@ public final class OtlpIngest implements OtlpSink {
         }
       } else if (result == SpanMapper.Result.IGNORED) {
         notKlat++;
-        otelOutcomes[OtelSpanReader.Outcome.NOT_KAFKA.ordinal()]++;
       }
     }
   }

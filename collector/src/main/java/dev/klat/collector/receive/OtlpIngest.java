@@ -179,6 +179,7 @@ public final class OtlpIngest implements OtlpSink {
     }
     batch.rejectedByReason.forEach(stats::spansRejected);
     stats.spansNotKlat.addAndGet(batch.notKlat);
+    stats.otelSpans(batch.otelOutcomes);
   }
 
   /**
@@ -191,6 +192,8 @@ public final class OtlpIngest implements OtlpSink {
     long received;
     long rejected;
     long notKlat;
+    // Spans not klat's, by what OtelSpanReader made of them (OtelSpanReader.Outcome ordinals).
+    final long[] otelOutcomes = new long[OtelSpanReader.Outcome.values().length];
     String firstError = "";
     private Map<String, Object> resource;
 
@@ -206,10 +209,17 @@ public final class OtlpIngest implements OtlpSink {
         }
       }
       SpanMapper.Result result = SpanMapper.map(span);
+      if (result.otelOutcome() != null) {
+        // An OpenTelemetry instrumentation's span (section 10 of the latency model): counted here;
+        // a record span goes to the join (Correlator.acceptOtel) with klat's, in request order.
+        otelOutcomes[result.otelOutcome().ordinal()]++;
+      }
       if (result.producer() != null) {
         items.add(result.producer());
       } else if (result.consumer() != null) {
         items.add(result.consumer());
+      } else if (result.otel() != null) {
+        items.add(result.otel());
       } else if (result.rejected() != null) {
         rejectedByReason.merge(result.reason(), 1L, Long::sum);
         if (rejected++ == 0) {

@@ -72,7 +72,7 @@ final class InstrumentedJoin {
       return;
     }
     ProducerRefs refs = span.producers();
-    for (int i = 0; i < refs.size(); i++) {
+    for (int i = 0; i < refs.count(); i++) {
       ProducerPlacements.Held held =
           placements.name(refs.traceIdHigh(i), refs.traceIdLow(i), refs.spanId(i), key, nowNanos);
       if (held != null) {

@@ -70,7 +70,8 @@ class CorrelatorOtelTest {
   }
 
   private static ProducerRefs refs(long traceIdHigh, long traceIdLow, long spanId) {
-    return ProducerRefs.of(traceIdHigh, traceIdLow, spanId);
+    return ProducerRefs.of(
+        new long[] {traceIdHigh}, new long[] {traceIdLow}, new long[] {spanId}, 1);
   }
 
   @Test
@@ -306,7 +307,7 @@ class CorrelatorOtelTest {
     Correlator c = withProbe();
     probed(5, 12, 15);
     c.offerProducer(CorrelatorTailTest.tailProducer(5, 0, 8, 20));
-    c.acceptOtel(OtelSpans.consumer(key(5), "g", 1, 1, 90, 0, 40, ProducerRefs.NONE));
+    c.acceptOtel(OtelSpans.consumer(key(5), "g", 1, 1, 90, 0, 40, ProducerRefs.EMPTY));
 
     assertThat(out).hasSize(1);
     assertThat(out.get(0).capture()).isEqualTo(Capture.TAIL);
@@ -358,7 +359,7 @@ class CorrelatorOtelTest {
   void anInstrumentedConsumerAloneGivesCommitAndCatchUpAndFetchOnItsClock() {
     Correlator c = withProbe();
     probed(7, 10, 15);
-    c.acceptOtel(OtelSpans.consumer(key(7), "g", 3, 4, 21, 0, 40, ProducerRefs.NONE), 9);
+    c.acceptOtel(OtelSpans.consumer(key(7), "g", 3, 4, 21, 0, 40, ProducerRefs.EMPTY), 9);
     windowEnds(c);
 
     assertThat(out).hasSize(1);
@@ -381,7 +382,7 @@ class CorrelatorOtelTest {
     Correlator c = withProbe();
     probed(7, 10, 15);
     // P read 10 ms before H: the consumer's clock is at least 10 ms behind the leader's.
-    c.acceptOtel(OtelSpans.consumer(key(7), "g", 3, 4, 21, 0, 5, ProducerRefs.NONE));
+    c.acceptOtel(OtelSpans.consumer(key(7), "g", 3, 4, 21, 0, 5, ProducerRefs.EMPTY));
     windowEnds(c);
 
     JoinedBreakdown j = out.get(0);
@@ -397,7 +398,7 @@ class CorrelatorOtelTest {
     Correlator c = withProbe();
     probed(7, 10, 15);
     // Truly 40 ms, read on a clock 50 ms ahead.
-    c.acceptOtel(OtelSpans.consumer(key(7), "g", 3, 4, 21, 0, 90, ProducerRefs.NONE));
+    c.acceptOtel(OtelSpans.consumer(key(7), "g", 3, 4, 21, 0, 90, ProducerRefs.EMPTY));
     windowEnds(c);
 
     JoinedBreakdown j = out.get(0);
@@ -455,7 +456,7 @@ class CorrelatorOtelTest {
             BrokerInstants.logAppendTime(),
             (breakdown, source) -> out.add(breakdown));
     for (int i = 0; i < 4; i++) {
-      c.acceptOtel(OtelSpans.consumer(key(i), "g", 3, 4, 21 + i, 0, 40, ProducerRefs.NONE));
+      c.acceptOtel(OtelSpans.consumer(key(i), "g", 3, 4, 21 + i, 0, 40, ProducerRefs.EMPTY));
     }
 
     assertThat(c.stats().otel().droppedSpans()).isEqualTo(2);

@@ -32,7 +32,7 @@ final class OtelSpans {
         0,
         ms(sendMs),
         Double.isNaN(ackMs) ? Long.MIN_VALUE : ms(ackMs),
-        ProducerRefs.NONE,
+        ProducerRefs.EMPTY,
         PRODUCER_HOST,
         "producer-host",
         key == null ? KAFKAJS : JAVA_AGENT);

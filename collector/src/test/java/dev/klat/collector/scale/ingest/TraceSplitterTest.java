@@ -161,39 +161,6 @@ class TraceSplitterTest {
     assertThat(TraceSplitter.split(padded, body.length)).hasSize(3);
   }
 
-  @Test
-  void aConsumerSpanLinkingAProducerGoesWithTheProducersTrace() throws Exception {
-    // kafkajs's eachBatch record span: a trace of its own, linking the producer's context
-    // (section 10 of the latency model); a producer span's links (section 9) do not move it.
-    Span linkingConsumer =
-        span(TRACE_C, 8).toBuilder()
-            .setKind(Span.SpanKind.SPAN_KIND_CONSUMER)
-            .addLinks(
-                Span.Link.newBuilder()
-                    .setTraceId(id(0x5b8efff798038103L, TRACE_A))
-                    .setSpanId(id(1)))
-            .build();
-    Span linkingProducer =
-        span(TRACE_B, 9).toBuilder()
-            .addLinks(
-                Span.Link.newBuilder()
-                    .setTraceId(id(0x5b8efff798038103L, TRACE_A))
-                    .setSpanId(id(1)))
-            .build();
-    ExportTraceServiceRequest request =
-        ExportTraceServiceRequest.newBuilder()
-            .addResourceSpans(
-                agent("a", scope("s", span(TRACE_A, 1), linkingConsumer, linkingProducer)))
-            .build();
-
-    List<TraceSplitter.Piece> pieces = split(request);
-
-    assertThat(pieces)
-        .extracting(p -> new String(p.key(), StandardCharsets.UTF_8))
-        .containsExactly(TraceRequests.key(TRACE_A), TraceRequests.key(TRACE_B));
-    assertThat(pieces).extracting(TraceSplitter.Piece::spans).containsExactly(2, 1);
-  }
-
   private static List<TraceSplitter.Piece> split(ExportTraceServiceRequest request)
       throws MalformedException, InvalidProtocolBufferException {
     byte[] body = request.toByteArray();

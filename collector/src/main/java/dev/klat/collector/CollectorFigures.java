@@ -118,6 +118,8 @@ final class CollectorFigures {
             .forEach(
                 (outcome, count) ->
                     series.add(Exposition.Series.scalar(Map.of(TagKeys.OUTCOME, outcome), count)));
+      } else if (def == MetricDef.COLLECTOR_OTEL_JOIN) {
+        otelJoinSeries(stats.otel(), series);
       } else if (def == MetricDef.COLLECTOR_AUTH_REQUESTS) {
         series.addAll(listeners.authSeries());
       } else if (def == MetricDef.COLLECTOR_RELOAD_FAILURES) {
@@ -299,5 +301,42 @@ final class CollectorFigures {
       case COUNTER -> Exposition.Type.COUNTER;
       case GAUGE -> Exposition.Type.GAUGE;
     };
+  }
+
+  // What the join made of instrumentations' record spans (section 10), one series per outcome.
+  private static void otelJoinSeries(InstrumentedStats o, List<Exposition.Series> series) {
+    long[] counts = {
+      o.joined(),
+      o.producerOnly(),
+      o.consumerOnly(),
+      o.withoutBrokerData(),
+      o.invalid(),
+      o.duplicates(),
+      o.superseded(),
+      o.agentAfterInstrumented(),
+      o.placedAfterWaiting(),
+      o.unplaced(),
+      o.evicted(),
+      o.droppedSpans(),
+      o.implausibleClockBounds()
+    };
+    String[] outcomes = {
+      "joined",
+      "producer-only",
+      "consumer-only",
+      "without-broker-data",
+      "invalid",
+      "duplicate",
+      "superseded",
+      "agent-after-instrumented",
+      "placed",
+      "unplaced",
+      "evicted",
+      "dropped",
+      "implausible-clock-bound"
+    };
+    for (int i = 0; i < counts.length; i++) {
+      series.add(Exposition.Series.scalar(Map.of(TagKeys.OUTCOME, outcomes[i]), counts[i]));
+    }
   }
 }

@@ -143,10 +143,12 @@ public final class Correlator {
 
   /**
    * Counts since start. Each span is counted once as received, and a record's spans end as joined,
-   * duplicate, or unjoined.
+   * duplicate, or unjoined. The span counts are klat's spans; instrumentations' spans (section 10
+   * of the latency model) are counted in {@link InstrumentedStats}, and their records in the
+   * counts of records and breakdowns here.
    *
-   * @param producerSpans producer spans offered
-   * @param consumerSpans consumer spans offered
+   * @param producerSpans klat's producer spans offered
+   * @param consumerSpans klat's consumer spans offered
    * @param joined breakdowns computed
    * @param duplicates spans ignored because the same span (same record, same side and group) was
    *     already there

@@ -136,17 +136,7 @@ final class JoinTable {
 
     /** Whether the group has joined, or waits, for this record. */
     boolean hasGroup(String group) {
-      if (joinedGroups != null && joinedGroups.contains(group)) {
-        return true;
-      }
-      if (waiting != null) {
-        for (ConsumerSpan c : waiting) {
-          if (c.group().equals(group)) {
-            return true;
-          }
-        }
-      }
-      return false;
+      return joinedIndex(group) >= 0 || waitingIndex(group) >= 0;
     }
 
     /** The groups that joined or wait for this record. */

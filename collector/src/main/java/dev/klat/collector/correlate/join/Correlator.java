@@ -144,8 +144,8 @@ public final class Correlator {
   /**
    * Counts since start. Each span is counted once as received, and a record's spans end as joined,
    * duplicate, or unjoined. The span counts are klat's spans; instrumentations' spans (section 10
-   * of the latency model) are counted in {@link InstrumentedStats}, and their records in the
-   * counts of records and breakdowns here.
+   * of the latency model) are counted in {@link InstrumentedStats}, and their records in the counts
+   * of records and breakdowns here.
    *
    * @param producerSpans klat's producer spans offered
    * @param consumerSpans klat's consumer spans offered

@@ -242,6 +242,26 @@ class CorrelatorOtelTest {
   }
 
   @Test
+  void klatsProducerSpanAfterTheInstrumentationsJoinedServesTheGroupsThatComeLater() {
+    Correlator c = withProbe();
+    probed(5, 12, 15);
+    c.acceptOtel(OtelSpans.producer(key(5), 7, 8, 70, 0, 20));
+    c.acceptOtel(OtelSpans.consumer(key(5), "g1", 7, 8, 90, 70, 40, refs(7, 8, 70)));
+    c.offerProducer(Spans.producer(5, 0, 8, 20));
+    c.acceptOtel(OtelSpans.consumer(key(5), "g2", 7, 8, 91, 70, 45, refs(7, 8, 70)));
+
+    assertThat(out).hasSize(2);
+    assertThat(out.get(0).breakdown().isKnown(Segment.PRODUCE))
+        .as("g1: the instrumentation's")
+        .isFalse();
+    assertThat(out.get(1).breakdown().nanos(Segment.PRODUCE)).as("g2: klat's").isEqualTo(8 * MS);
+    assertThat(c.stats().otel().superseded()).isEqualTo(1);
+    windowEnds(c);
+    assertThat(out).hasSize(2);
+    assertThat(c.stats().unjoinedProducerSpans()).isZero();
+  }
+
+  @Test
   void klatsConsumerSpanSupersedesAWaitingInstrumentationsSpanOfItsGroup() {
     Correlator c = withProbe();
     probed(5, 12, 15);

@@ -239,18 +239,6 @@ public final class Correlator {
   private final OneSidedBreakdowns oneSided;
   private final InstrumentedJoin instrumented;
   private final InstrumentedBreakdowns instrumentedBreakdowns;
-  private final InstrumentedJoin.Offers offers =
-      new InstrumentedJoin.Offers() {
-        @Override
-        public void producer(ProducerSpan span, long source, long nowNanos) {
-          producerArrived(span, source, nowNanos);
-        }
-
-        @Override
-        public void consumer(ConsumerSpan span, long source, long nowNanos) {
-          consumerArrived(span, source, nowNanos);
-        }
-      };
 
   private long producerSpans;
   private long consumerSpans;
@@ -266,9 +254,6 @@ public final class Correlator {
   private long producerOnly;
   private long consumerOnly;
   private long oneSidedInvalid;
-  private long otelJoined;
-  private long otelProducerOnly;
-  private long otelConsumerOnly;
 
   /**
    * @param settings the window and limits
@@ -360,7 +345,7 @@ public final class Correlator {
   public synchronized void acceptOtel(OtelRecordSpan span, long source) {
     long now = clockNanos.getAsLong();
     expire(now);
-    instrumented.accept(span, source, now, offers);
+    instrumented.accept(span, source, now, this::producerArrived, this::consumerArrived);
   }
 
   private void producerArrived(ProducerSpan span, long source, long now) {
@@ -556,31 +541,7 @@ public final class Correlator {
             table.tailDroppedSpans(),
             table.tailSize(),
             table.tailEstimatedBytes()),
-        otelStats());
-  }
-
-  private InstrumentedStats otelStats() {
-    ProducerPlacements placements = instrumented.placements();
-    return new InstrumentedStats(
-        instrumented.producerSpans(),
-        instrumented.consumerSpans(),
-        otelJoined,
-        otelProducerOnly,
-        otelConsumerOnly,
-        instrumentedBreakdowns.withoutBrokerData(),
-        instrumentedBreakdowns.invalid(),
-        instrumented.duplicates(),
-        instrumented.superseded(),
-        instrumented.agentAfterInstrumented(),
-        placements.placedAfterWaiting(),
-        placements.unplaced(),
-        placements.evicted(),
-        table.instrumentedDroppedSpans(),
-        instrumented.unplaceable(),
-        placements.topicMismatches(),
-        instrumentedBreakdowns.implausibleClockBounds(),
-        placements.held(),
-        placements.estimatedBytes());
+        instrumented.stats(instrumentedBreakdowns, table.instrumentedDroppedSpans()));
   }
 
   /**
@@ -634,11 +595,7 @@ public final class Correlator {
     if (result == null) {
       return; // counted by InstrumentedBreakdowns: no probe data, or invalid
     }
-    if (producerSide) {
-      otelProducerOnly++;
-    } else {
-      otelConsumerOnly++;
-    }
+    instrumented.aloneAtWindowEnd(producerSide);
     clampedInstants += result.breakdown().clampCount();
     sink.accept(result, source);
   }
@@ -700,7 +657,7 @@ public final class Correlator {
     }
     joined++;
     if (otel) {
-      otelJoined++;
+      instrumented.joined();
     }
     if (result.capture() == Capture.TAIL) {
       tailJoined++;

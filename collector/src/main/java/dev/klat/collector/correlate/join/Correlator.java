@@ -397,7 +397,8 @@ public final class Correlator {
     consumerArrived(span, source, now);
   }
 
-  private void consumerArrived(ConsumerSpan span, long source, long now) {
+  // Whether the record has its producer span once the consumer span is in.
+  private boolean consumerArrived(ConsumerSpan span, long source, long now) {
     JoinTable.Entry entry = table.entryFor(span.key(), now, span.tail());
     int waiting = entry.waitingIndex(span.group());
     int joinedAt = waiting >= 0 ? -1 : entry.joinedIndex(span.group());
@@ -410,7 +411,7 @@ public final class Correlator {
           instrumented.side(thereInstrumented, span.instrumented(), joinedAt >= 0);
       if (side != InstrumentedJoin.Side.REPLACES) {
         duplicates += side == InstrumentedJoin.Side.DUPLICATE && !span.instrumented() ? 1 : 0;
-        return;
+        return entry.producer != null;
       }
       // klat's span takes the waiting instrumentation's span's place.
       table.added(entry, -JoinTable.consumerBytes(entry.waiting.get(waiting)));
@@ -418,17 +419,18 @@ public final class Correlator {
     } else if (entry.groups() >= settings.maxGroupsPerRecord()) {
       // Each group is looked for in the record's lists: a cap keeps that linear scan short.
       groupsRefused++;
-      return;
+      return entry.producer != null;
     }
     table.added(entry, JoinTable.consumerBytes(span));
     if (entry.producer != null && sameTrace(entry.producer, span)) {
       join(entry, entry.producer, span, now, source);
-      return;
+      return true;
     }
     if (entry.producer != null) {
       traceMismatches++;
     }
     entry.addWaiting(span, source);
+    return entry.producer != null;
   }
 
   /**

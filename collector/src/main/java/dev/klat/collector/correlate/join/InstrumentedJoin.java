@@ -18,9 +18,17 @@ import dev.klat.model.Capture;
  */
 final class InstrumentedJoin {
 
-  /** Where a span goes once it has a record: the correlator's join. */
-  interface Offer<S> {
-    void offer(S span, long source, long nowNanos);
+  /** Where a producer span goes once it has a record: the correlator's join. */
+  interface ProducerOffer {
+    void offer(ProducerSpan span, long source, long nowNanos);
+  }
+
+  /**
+   * Where a consumer span goes: the correlator's join, which says whether its record has a producer
+   * span.
+   */
+  interface ConsumerOffer {
+    boolean offer(ConsumerSpan span, long source, long nowNanos);
   }
 
   /** What to do with a span that meets a span of its side (producer, or group) in its record. */
@@ -59,8 +67,8 @@ final class InstrumentedJoin {
       OtelRecordSpan span,
       long source,
       long nowNanos,
-      Offer<ProducerSpan> producers,
-      Offer<ConsumerSpan> consumers) {
+      ProducerOffer producers,
+      ConsumerOffer consumers) {
     if (span.role() == OtelRecordSpan.Role.PRODUCER) {
       producerSpans++;
       RecordKey key = span.key() != null ? span.key() : placements.placed(span);
@@ -80,12 +88,18 @@ final class InstrumentedJoin {
     ProducerRefs refs = span.producers();
     for (int i = 0; i < refs.count(); i++) {
       ProducerPlacements.Held held =
-          placements.name(refs.traceIdHigh(i), refs.traceIdLow(i), refs.spanId(i), key, nowNanos);
+          placements.take(refs.traceIdHigh(i), refs.traceIdLow(i), refs.spanId(i), key, nowNanos);
       if (held != null) {
         producers.offer(producer(held.span(), key), held.source(), nowNanos);
       }
     }
-    consumers.offer(consumer(span), source, nowNanos);
+    if (!consumers.offer(consumer(span), source, nowNanos)) {
+      // Its producer span may still come without an offset: what the consumer span names places
+      // it then. A record whose producer span is there needs no such memory.
+      for (int i = 0; i < refs.count(); i++) {
+        placements.remember(refs.traceIdHigh(i), refs.traceIdLow(i), refs.spanId(i), key, nowNanos);
+      }
+    }
   }
 
   /** Ends the window of the producer spans that wait to be placed. */

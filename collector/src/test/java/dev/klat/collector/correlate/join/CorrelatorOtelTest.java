@@ -115,6 +115,9 @@ class CorrelatorOtelTest {
     assertThat(s.joined()).isEqualTo(1);
     assertThat(c.stats().joined()).isEqualTo(1);
     assertThat(c.stats().producerSpans()).as("klat's spans only").isZero();
+    assertThat(s.waitingBytes())
+        .as("a record with its producer span remembers no context")
+        .isZero();
     windowEnds(c);
     assertThat(out).as("nothing left alone").hasSize(1);
     assertThat(c.stats().unjoinedProducerSpans()).isZero();

@@ -471,6 +471,30 @@ class CorrelatorOtelTest {
   }
 
   @Test
+  void aFloodOfConsumerSpansNamingSixteenUnknownContextsStaysWithinItsBudget() {
+    Correlator c =
+        correlator(BrokerInstants.logAppendTime(), Correlator.Settings.DEFAULT_MAX_PENDING_BYTES);
+    long[] high = new long[ProducerRefs.MAX];
+    long[] low = new long[ProducerRefs.MAX];
+    long[] span = new long[ProducerRefs.MAX];
+    for (int i = 0; i < 5_000; i++) {
+      for (int r = 0; r < ProducerRefs.MAX; r++) {
+        high[r] = 1;
+        low[r] = i;
+        span[r] = r + 1;
+      }
+      ProducerRefs refs = ProducerRefs.of(high, low, span, ProducerRefs.MAX);
+      c.acceptOtel(OtelSpans.consumer(key(i), "g", 3, 4, 21 + i, 0, 40, refs));
+    }
+
+    // 100 records at most, and as many remembered contexts: the rest left, oldest first.
+    assertThat(c.stats().pendingRecords()).isEqualTo(100);
+    InstrumentedStats s = c.stats().otel();
+    assertThat(s.waitingBytes()).isEqualTo(100L * ProducerPlacements.PLACED_BYTES);
+    assertThat(s.droppedSpans()).isEqualTo(4_900);
+  }
+
+  @Test
   void instrumentedSpansOfEvictedRecordsAreCountedAsDropped() {
     Correlator c =
         Correlator.sourced(

@@ -14,7 +14,8 @@ import java.util.Map;
  * OtelRecordSpan}, anything else an {@link Outcome} that is only counted.
  *
  * <ul>
- *   <li>Not Kafka: {@code messaging.system} is not {@code kafka}.
+ *   <li>Not Kafka: {@code messaging.system} is not {@code kafka}, or the span carries klat's
+ *       instance id (a span of klat's agent).
  *   <li>The role: span kind {@code PRODUCER} or {@code CONSUMER}; a {@code CLIENT} span by its
  *       operation (the current conventions make a poll a {@code CLIENT} span, and the Java agent's
  *       send one when it propagates no context). Other kinds and operations: {@link Outcome#OTHER}.
@@ -138,7 +139,10 @@ final class OtelSpanReader {
   /** Reads {@code span}, which carries no klat attribute. */
   static SpanMapper.Result read(OtlpSpan span) {
     KlatAttributes a = span.attributes;
-    if (!SpanAttributes.MESSAGING_SYSTEM_KAFKA.equals(a.string(KlatAttributes.MESSAGING_SYSTEM))) {
+    // A span of klat's agent (its instance id on the span) that SpanMapper did not take is not an
+    // instrumentation's either: reading it as one would report its record twice.
+    if (!SpanAttributes.MESSAGING_SYSTEM_KAFKA.equals(a.string(KlatAttributes.MESSAGING_SYSTEM))
+        || a.has(KlatAttributes.INSTANCE_ID)) {
       return SpanMapper.Result.IGNORED;
     }
     try {

@@ -7,7 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klat.collector.correlate.join.OtelRecordSpan;
 import dev.klat.collector.correlate.join.ProducerRefs;
 import dev.klat.collector.correlate.join.RecordKey;
+import dev.klat.model.AttributeDef;
+import dev.klat.model.OtelMessagingAttributes;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -93,6 +96,17 @@ class OtelInstrumentationSpansTest {
     assertThat(refs.traceIdHigh(i)).isEqualTo(TRACE_HIGH);
     assertThat(refs.traceIdLow(i)).isEqualTo(traceLow);
     assertThat(refs.spanId(i)).isEqualTo(spanId);
+  }
+
+  @Test
+  void everyOlderNameIsAKnownKeyWithItsSlot() {
+    for (AttributeDef def : OtelMessagingAttributes.all()) {
+      byte[] framed = ("xx" + def.name() + "yy").getBytes(StandardCharsets.UTF_8);
+      assertThat(KnownKeys.of(framed, 2, framed.length - 4)).isSameAs(def.name());
+      int slot = KlatAttributes.slotOfKnownKey(KnownKeys.find(framed, 2, framed.length - 4));
+      assertThat(slot).as(def.name()).isNotNegative();
+      assertThat(KlatAttributes.name(slot)).isEqualTo(def.name());
+    }
   }
 
   // --- OpenTelemetry Java agent 2.x (io.opentelemetry.kafka-clients-0.11), default conventions ---

@@ -58,6 +58,10 @@ final class OtelSpanReader {
   static final String SCOPE_OTELSARAMA =
       "go.opentelemetry.io/contrib/instrumentation/github.com/Shopify/sarama/otelsarama";
 
+  /** otelsarama for IBM/sarama (github.com/dnwe/otelsarama): otelsarama's shapes, another name. */
+  static final String SCOPE_OTELSARAMA_IBM =
+      "go.opentelemetry.io/contrib/instrumentation/github.com/IBM/sarama/otelsarama";
+
   /** opentelemetry-python-contrib, confluent-kafka. */
   static final String SCOPE_PYTHON_CONFLUENT = "opentelemetry.instrumentation.confluent_kafka";
 
@@ -131,7 +135,7 @@ final class OtelSpanReader {
   static AckRule ackRule(String scope) {
     return switch (scope) {
       case SCOPE_JAVA_AGENT, SCOPE_JAVA_LIBRARY -> AckRule.WITH_OFFSET;
-      case SCOPE_KAFKAJS, SCOPE_KOTEL, SCOPE_OTELSARAMA -> AckRule.ALWAYS;
+      case SCOPE_KAFKAJS, SCOPE_KOTEL, SCOPE_OTELSARAMA, SCOPE_OTELSARAMA_IBM -> AckRule.ALWAYS;
       default -> AckRule.NEVER;
     };
   }
@@ -354,7 +358,7 @@ final class OtelSpanReader {
     }
     return switch (scope) {
       // otelsarama: the offset in decimal.
-      case SCOPE_OTELSARAMA -> offsetValue(a, idSlot);
+      case SCOPE_OTELSARAMA, SCOPE_OTELSARAMA_IBM -> offsetValue(a, idSlot);
       // confluent-kafka-python: "<topic>.<partition>.<offset>".
       case SCOPE_PYTHON_CONFLUENT -> pythonMessageIdOffset(id, topic, partition, idSlot);
       default -> -1;

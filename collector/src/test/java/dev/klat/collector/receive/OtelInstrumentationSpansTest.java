@@ -618,6 +618,21 @@ class OtelInstrumentationSpansTest {
   }
 
   @Test
+  void otelsaramaForIbmSaramaHasTheSameShapesUnderAnotherScope() throws Exception {
+    OtelRecordSpan p =
+        record(
+            producer(OtelSpanReader.SCOPE_OTELSARAMA_IBM, "orders publish")
+                .attr("messaging.destination.kind", "topic")
+                .attr("messaging.destination.name", "orders")
+                .attr("messaging.operation", "publish")
+                .attr("messaging.message.id", "42")
+                .attr("messaging.kafka.destination.partition", 3L),
+            OtelSpanReader.Outcome.PRODUCER);
+    assertThat(p.key()).isEqualTo(RECORD);
+    assertThat(p.ackNanos()).isEqualTo(S + 30 * MS);
+  }
+
+  @Test
   void otelsaramaUpTo0_36UsedTheOlderNames() throws Exception {
     OtelRecordSpan c =
         record(

@@ -7,6 +7,7 @@ import dev.klat.collector.correlate.join.ClockSync;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.JoinInput;
+import dev.klat.collector.correlate.join.OtelRecordSpan;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.model.MetricDef;
@@ -169,6 +170,8 @@ public final class OtlpIngest implements OtlpSink {
         correlator.offerProducer(p, source);
       } else if (item instanceof ConsumerSpan c) {
         correlator.offerConsumer(c, source);
+      } else if (item instanceof OtelRecordSpan o) {
+        correlator.acceptOtel(o, source);
       } else {
         ClockSync sync = (ClockSync) item; // the input left: JoinInput is sealed
         correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
@@ -176,6 +179,7 @@ public final class OtlpIngest implements OtlpSink {
     }
     batch.rejectedByReason.forEach(stats::spansRejected);
     stats.spansNotKlat.addAndGet(batch.notKlat);
+    stats.otelSpans(batch.otelOutcomes);
   }
 
   /**
@@ -188,6 +192,8 @@ public final class OtlpIngest implements OtlpSink {
     long received;
     long rejected;
     long notKlat;
+    // Spans not klat's, by what OtelSpanReader made of them (OtelSpanReader.Outcome ordinals).
+    final long[] otelOutcomes = new long[OtelSpanReader.Outcome.values().length];
     String firstError = "";
     private Map<String, Object> resource;
 
@@ -203,10 +209,17 @@ public final class OtlpIngest implements OtlpSink {
         }
       }
       SpanMapper.Result result = SpanMapper.map(span);
+      if (result.otelOutcome() != null) {
+        // An OpenTelemetry instrumentation's span (section 10 of the latency model): counted here;
+        // a record span goes to the join (Correlator.acceptOtel) with klat's, in request order.
+        otelOutcomes[result.otelOutcome().ordinal()]++;
+      }
       if (result.producer() != null) {
         items.add(result.producer());
       } else if (result.consumer() != null) {
         items.add(result.consumer());
+      } else if (result.otel() != null) {
+        items.add(result.otel());
       } else if (result.rejected() != null) {
         rejectedByReason.merge(result.reason(), 1L, Long::sum);
         if (rejected++ == 0) {

@@ -172,10 +172,7 @@ final class OverviewDashboard {
                 + " the broker probe's, exact. A side with klat's agent keeps its own segments.",
             8,
             9)
-        .query(
-            quantile(0.99, SEGMENT, "segment", OPENTELEMETRY_TOPIC_GROUP),
-            "{{segment}}",
-            true)
+        .query(quantile(0.99, SEGMENT, "segment", OPENTELEMETRY_TOPIC_GROUP), "{{segment}}", true)
         .unit("s")
         .min(0);
     d.panel(

@@ -203,7 +203,9 @@ class PrometheusIT {
           hasData(api, Config.E2E + "_count{" + Config.OPENTELEMETRY + "}");
       for (Map.Entry<String, String> e : opentelemetry.entrySet()) {
         JsonNode r = get(api.resolve("query?query=" + encode(e.getValue())));
-        assertThat(r.path("status").asText()).as("%s runs (%s)", e.getKey(), r).isEqualTo("success");
+        assertThat(r.path("status").asText())
+            .as("%s runs (%s)", e.getKey(), r)
+            .isEqualTo("success");
         if (opentelemetryRecords && !hasData(api, e.getValue())) {
           pending.put(e.getKey(), e.getValue());
         }

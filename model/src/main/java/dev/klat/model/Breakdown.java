@@ -65,15 +65,20 @@ import java.util.List;
  * produce + publishAndCommit + catch-up + fetch == P - S                 (L unknown)
  * produceAndPublish + commit + catch-up + fetch == P - S                 (D unknown)
  * producePublishAndCommit + catch-up + fetch    == P - S                 (D and L unknown)
+ * ... + commit + catchUpAndFetch                == P - S                 (F or R unknown)
  * </pre>
  *
  * <p>exactly, in {@code long} arithmetic, where {@code P} is the clamped poll instant. Around an
  * unknown instant the segments on either side cannot be separated: {@link #isKnown(Segment)} is
  * false for them, and a combined segment carries their sum ({@link #publishAndCommitNanos()} {@code
  * H - D}, {@link #produceAndPublishNanos()} {@code L - S}, {@link #producePublishAndCommitNanos()}
- * {@code H - S}). Without {@code S} or {@code P} the end-to-end latency is not known ({@link
- * #isEndToEndKnown()}), and the known and combined segments add up to the time from the first to
- * the last known instant of {@code S, D, L, H, P} ({@link #sumOfSegmentsNanos()}).
+ * {@code H - S}; {@link #catchUpAndFetchNanos()} {@code P - H} for a consumer seen through an
+ * OpenTelemetry instrumentation, section 10 of the latency model, whose {@code F} and {@code R} are
+ * unknown: {@code H} and {@code L} are then bounded by {@code P} where they would be by {@code R}).
+ * With {@code S} and {@code P} and none of {@code D, L, H}, the end to end is the only figure.
+ * Without {@code S} or {@code P} the end-to-end latency is not known ({@link #isEndToEndKnown()}),
+ * and the known and combined segments add up to the time from the first to the last known instant
+ * of {@code S, D, L, H, P} ({@link #sumOfSegmentsNanos()}).
  *
  * <h2>Transactions</h2>
  *
@@ -170,6 +175,8 @@ public final class Breakdown {
       long fitted = Math.max(v, h);
       if (known[TimePoint.FETCH_RESPONSE.ordinal()]) {
         fitted = Math.min(fitted, at(t, TimePoint.FETCH_RESPONSE));
+      } else if (known[TimePoint.POLL.ordinal()]) {
+        fitted = Math.min(fitted, at(t, TimePoint.POLL));
       }
       visibleClamped = fitted != v;
       v = fitted;
@@ -219,10 +226,16 @@ public final class Breakdown {
         visibleClamped);
   }
 
-  private static final TimePoint[] COMBINED_ENDS = {TimePoint.SEND, TimePoint.APPEND};
+  private static final TimePoint[] COMBINED_ENDS = {
+    TimePoint.SEND, TimePoint.APPEND, TimePoint.POLL
+  };
 
-  // Whether a known S or L is an end of a combined segment (it is of a known segment otherwise).
+  // Whether a known S, L or P is an end of a combined segment (it is of a known segment otherwise).
   private static boolean enters(TimePoint point, boolean[] known) {
+    if (point == TimePoint.POLL) {
+      // Section 10: without R, P ends catch-up+fetch (or, without H, the end to end alone).
+      return !known[TimePoint.FETCH_RESPONSE.ordinal()];
+    }
     boolean drain = known[TimePoint.DRAIN.ordinal()];
     if (point == TimePoint.SEND) {
       return !drain && (known[TimePoint.APPEND.ordinal()] || known[TimePoint.COMMIT.ordinal()]);
@@ -235,11 +248,16 @@ public final class Breakdown {
     boolean consumer = known[TimePoint.POLL.ordinal()];
     boolean ack = known[TimePoint.ACK.ordinal()];
     TimePoint poll = consumer ? TimePoint.POLL : null;
+    // The consumer's first instant: R, or P for a consumer without R (section 10).
+    TimePoint received =
+        !consumer
+            ? null
+            : known[TimePoint.FETCH_RESPONSE.ordinal()] ? TimePoint.FETCH_RESPONSE : poll;
     if (consumer) {
       fit(t, TimePoint.POLL, TimePoint.SEND, null, clamps);
     }
     fit(t, TimePoint.DRAIN, TimePoint.SEND, poll, clamps);
-    if (consumer) {
+    if (received == TimePoint.FETCH_RESPONSE) {
       fit(t, TimePoint.FETCH_RESPONSE, TimePoint.DRAIN, TimePoint.POLL, clamps);
       fit(t, TimePoint.FETCH_REQUEST, null, TimePoint.FETCH_RESPONSE, clamps);
     }
@@ -249,34 +267,46 @@ public final class Breakdown {
     boolean append = known[TimePoint.APPEND.ordinal()];
     if (append) {
       TimePoint upper;
-      if (ack && (!consumer || at(t, TimePoint.ACK) <= at(t, TimePoint.FETCH_RESPONSE))) {
+      if (ack && (!consumer || at(t, TimePoint.ACK) <= at(t, received))) {
         upper = TimePoint.ACK;
       } else {
-        upper = consumer ? TimePoint.FETCH_RESPONSE : null;
+        upper = received;
       }
       fit(t, TimePoint.APPEND, TimePoint.DRAIN, upper, clamps);
     }
     if (known[TimePoint.COMMIT.ordinal()]) {
-      fit(
-          t,
-          TimePoint.COMMIT,
-          append ? TimePoint.APPEND : TimePoint.DRAIN,
-          consumer ? TimePoint.FETCH_RESPONSE : null,
-          clamps);
+      fit(t, TimePoint.COMMIT, append ? TimePoint.APPEND : TimePoint.DRAIN, received, clamps);
     }
   }
 
   // Section 8: a record seen by its consumer alone; P is the origin and S gives way.
+  // Section 10: a consumer without R (an instrumentation's span) bounds L and H by P instead.
+  // An instrumented producer seen alone (section 10: S, perhaps A, without D) has no consumer
+  // instant at all: then nothing bounds L, H and S from above.
   private static void clampFromConsumer(long[] t, boolean[] known, List<Clamp> clamps) {
-    fit(t, TimePoint.FETCH_RESPONSE, null, TimePoint.POLL, clamps);
-    fit(t, TimePoint.FETCH_REQUEST, null, TimePoint.FETCH_RESPONSE, clamps);
+    TimePoint received = known[TimePoint.POLL.ordinal()] ? TimePoint.POLL : null;
+    if (known[TimePoint.FETCH_RESPONSE.ordinal()]) {
+      received = TimePoint.FETCH_RESPONSE;
+      fit(t, TimePoint.FETCH_RESPONSE, null, TimePoint.POLL, clamps);
+      fit(t, TimePoint.FETCH_REQUEST, null, TimePoint.FETCH_RESPONSE, clamps);
+    }
     boolean append = known[TimePoint.APPEND.ordinal()];
     if (append) {
-      fit(t, TimePoint.APPEND, null, TimePoint.FETCH_RESPONSE, clamps);
+      fit(t, TimePoint.APPEND, null, received, clamps);
     }
-    fit(t, TimePoint.COMMIT, append ? TimePoint.APPEND : null, TimePoint.FETCH_RESPONSE, clamps);
+    if (known[TimePoint.COMMIT.ordinal()]) {
+      fit(t, TimePoint.COMMIT, append ? TimePoint.APPEND : null, received, clamps);
+    }
     if (known[TimePoint.SEND.ordinal()]) {
-      fit(t, TimePoint.SEND, null, append ? TimePoint.APPEND : TimePoint.COMMIT, clamps);
+      TimePoint upper =
+          append
+              ? TimePoint.APPEND
+              : known[TimePoint.COMMIT.ordinal()] ? TimePoint.COMMIT : received;
+      fit(t, TimePoint.SEND, null, upper, clamps);
+      if (known[TimePoint.ACK.ordinal()]) {
+        // Section 10: an instrumented producer's A, without D; it gives way like S.
+        fit(t, TimePoint.ACK, append ? TimePoint.APPEND : TimePoint.SEND, null, clamps);
+      }
     }
   }
 
@@ -430,6 +460,20 @@ public final class Breakdown {
         : -1;
   }
 
+  /**
+   * Returns catch-up and fetch together, {@code P - H} ({@code P - V} with a transaction): what a
+   * consumer seen through an OpenTelemetry instrumentation has, whose {@code F} and {@code R} are
+   * unknown (section 10 of the latency model).
+   *
+   * @return the duration in nanoseconds, {@code >= 0}; or -1 when {@code H} or {@code P} is
+   *     unknown, or when catch-up and fetch are known apart
+   */
+  public long catchUpAndFetchNanos() {
+    return has(TimePoint.COMMIT) && has(TimePoint.POLL) && !isKnown(Segment.FETCH)
+        ? clamped.nanos(TimePoint.POLL) - readableNanos()
+        : -1;
+  }
+
   // V with a transaction (section 9), else H.
   private long readableNanos() {
     return clamped.hasVisible() ? clamped.visibleNanos() : clamped.nanos(TimePoint.COMMIT);
@@ -530,7 +574,19 @@ public final class Breakdown {
       sum += nanos(Segment.COMMIT);
     }
     if (has(TimePoint.POLL)) {
-      sum += nanos(Segment.CATCH_UP) + nanos(Segment.FETCH);
+      if (isKnown(Segment.FETCH)) {
+        sum += nanos(Segment.CATCH_UP) + nanos(Segment.FETCH);
+      } else if (commit) {
+        sum += catchUpAndFetchNanos();
+      } else {
+        // Section 10 without H: P less the last known instant before it (with S alone, the end to
+        // end is the only figure).
+        TimePoint last =
+            append ? TimePoint.APPEND : drain ? TimePoint.DRAIN : send ? TimePoint.SEND : null;
+        if (last != null) {
+          sum += clamped.nanos(TimePoint.POLL) - clamped.nanos(last);
+        }
+      }
     }
     return sum;
   }

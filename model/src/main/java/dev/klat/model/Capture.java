@@ -17,7 +17,16 @@ public enum Capture {
    * timestamp} above that side's threshold) and reported what it saw. Biased towards slow records
    * by design: never mixed into the sampled percentiles.
    */
-  TAIL("tail");
+  TAIL("tail"),
+
+  /**
+   * Reported by an OpenTelemetry Kafka instrumentation (section 10 of the latency model): a client
+   * without klat's agent, whose spans give {@code S} and {@code P} but not {@code D}, {@code F} or
+   * {@code R}. Chosen by the instrumentation's own sampler, so neither klat's sampled records nor
+   * tail records: reported apart, never mixed into the sampled percentiles. Never the value of a
+   * {@code klat.capture} attribute (klat's agents do not send it): the collector sets it.
+   */
+  OPENTELEMETRY("opentelemetry");
 
   private final String id;
 
@@ -29,7 +38,7 @@ public enum Capture {
    * The stable identifier: the value of the {@code klat.capture} span attribute, of the {@value
    * TagKeys#CAPTURE} metric label and of the {@code capture} field of the API.
    *
-   * @return {@code "sampled"} or {@code "tail"}
+   * @return {@code "sampled"}, {@code "tail"} or {@code "opentelemetry"}
    */
   public String id() {
     return id;

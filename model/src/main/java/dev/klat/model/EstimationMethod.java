@@ -34,6 +34,14 @@ public enum EstimationMethod {
   CREATE_TIMESTAMP("create-timestamp", Quality.CREATE_TIME),
 
   /**
+   * {@code S}, {@code A} or {@code P} read from an OpenTelemetry Kafka instrumentation's span
+   * (section 10 of the latency model): the span's start ({@code S}, {@code P}) or, where the
+   * instrumentation ends it at the acknowledgement, its end ({@code A}), on a client host whose
+   * clock klat places only by the records' bounds. {@link Quality#CLIENT_CLOCK}.
+   */
+  OPENTELEMETRY_SPAN("opentelemetry-span", Quality.CLIENT_CLOCK),
+
+  /**
    * {@code L} estimated by splitting the produce round trip {@code A - D} with the leader broker's
    * Produce request metrics of that moment ({@code RequestQueueTimeMs}, {@code LocalTimeMs}, {@code
    * RemoteTimeMs}, {@code ResponseQueueTimeMs}, {@code ResponseSendTimeMs}, {@code TotalTimeMs}).

@@ -24,7 +24,11 @@ import java.util.Arrays;
  *
  * <p>That is: a producer-side instant ({@code D} or {@code A}) requires {@code S} and {@code D}; a
  * consumer-side instant ({@code F}, {@code R} or {@code P}) requires {@code F, R, P} and {@code H};
- * and one side must be there.
+ * and one side must be there. A side read from an OpenTelemetry instrumentation's span (section 10
+ * of the latency model; its {@code S} or {@code P} has the method {@link
+ * EstimationMethod#OPENTELEMETRY_SPAN}) has no {@code D}, or no {@code F, R}, and its {@code H} is
+ * known only from the probe: {@code S} alone (with {@code A} optional) is a producer side, {@code
+ * P} alone a consumer side.
  *
  * <p>Supported range: the largest and the smallest instant may differ by at most {@link
  * Long#MAX_VALUE} nanoseconds (about 292 years), so that every difference fits in a {@code long};
@@ -452,10 +456,25 @@ public final class Instants {
           known[TimePoint.FETCH_REQUEST.ordinal()]
               || known[TimePoint.FETCH_RESPONSE.ordinal()]
               || known[TimePoint.POLL.ordinal()];
+      // Section 10: an instrumentation's span gives S without D, or P without F, R (and H only
+      // from the probe).
+      boolean sendFromSpan =
+          known[TimePoint.SEND.ordinal()]
+              && methods[TimePoint.SEND.ordinal()] == EstimationMethod.OPENTELEMETRY_SPAN;
+      boolean pollFromSpan =
+          known[TimePoint.POLL.ordinal()]
+              && methods[TimePoint.POLL.ordinal()] == EstimationMethod.OPENTELEMETRY_SPAN;
+      producerSide |= sendFromSpan;
       for (TimePoint point : POINTS) {
         int i = point.ordinal();
         if (!known[i]) {
-          if (isRequired(point, producerSide, consumerSide)) {
+          boolean excused =
+              sendFromSpan && point == TimePoint.DRAIN
+                  || pollFromSpan
+                      && (point == TimePoint.FETCH_REQUEST
+                          || point == TimePoint.FETCH_RESPONSE
+                          || point == TimePoint.COMMIT);
+          if (!excused && isRequired(point, producerSide, consumerSide)) {
             missing = missing == null ? new StringBuilder() : missing.append(", ");
             missing.append(point.symbol()).append(" (").append(point).append(')');
           }

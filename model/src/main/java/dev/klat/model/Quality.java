@@ -16,6 +16,15 @@ public enum Quality {
   LOG_APPEND_TIME("log-append-time"),
 
   /**
+   * Read from an OpenTelemetry instrumentation's span on a client host that takes part in no clock
+   * exchange (section 10 of the latency model): exact on its own clock, placed against the leader's
+   * clock only by the records' bounds, which for a consumer hold on one side only. Worse than
+   * {@link #LOG_APPEND_TIME}, whose clock the join aligns; better than {@link #CREATE_TIME}, whose
+   * readings are milliseconds and may have been set by the application.
+   */
+  CLIENT_CLOCK("client-clock"),
+
+  /**
    * Taken from the record timestamp of a topic with {@code message.timestamp.type=CreateTime}: the
    * producer's {@code S} at millisecond resolution (unless the application set the timestamp), on
    * the producer host's clock, which klat cannot align without the producer's span (section 8).
@@ -40,8 +49,8 @@ public enum Quality {
    * Returns the stable identifier of this quality: the value of the {@value TagKeys#QUALITY} metric
    * tag and of the {@code klat.quality} span attribute.
    *
-   * @return {@code "exact"}, {@code "log-append-time"}, {@code "create-time"}, {@code "estimated"}
-   *     or {@code "none"}
+   * @return {@code "exact"}, {@code "log-append-time"}, {@code "client-clock"}, {@code
+   *     "create-time"}, {@code "estimated"} or {@code "none"}
    */
   public String id() {
     return id;

@@ -62,11 +62,13 @@ final class BreakdownInvariants {
     boolean lk = out.has(TimePoint.APPEND);
     boolean hk = out.has(TimePoint.COMMIT);
     boolean pk = out.has(TimePoint.POLL);
+    // Section 10: a consumer seen through an instrumentation has P without F and R.
+    boolean rk = out.has(TimePoint.FETCH_RESPONSE);
     // Section 9: with V the record is readable at V, fitted into [H, R]; without it, at H.
     long v = out.hasVisible() ? out.visibleNanos() : h;
     if (out.hasVisible()) {
       require(in.hasVisible(), "V kept", b, context);
-      require(h <= v && (!pk || v <= r), "H <= V <= R", b, context);
+      require(h <= v && (!pk || v <= (rk ? r : p)), "H <= V <= R (P without R)", b, context);
       require(b.wasVisibleClamped() == (in.visibleNanos() != v), "wasVisibleClamped", b, context);
       require(out.visibleMethod() == in.visibleMethod(), "method of V kept", b, context);
     }
@@ -81,11 +83,16 @@ final class BreakdownInvariants {
     segment(b, Segment.PRODUCE, sk && dk, sk && dk ? Math.subtractExact(d, s) : 0, context);
     segment(b, Segment.PUBLISH, dk && lk, dk && lk ? Math.subtractExact(l, d) : 0, context);
     segment(b, Segment.COMMIT, lk && hk, lk && hk ? Math.subtractExact(h, l) : 0, context);
+    boolean fetchKnown = pk && rk;
     long catchUp =
-        pk ? Math.addExact(Math.max(0, Math.subtractExact(f, h)), Math.subtractExact(p, r)) : 0;
-    long fetch = pk ? Math.subtractExact(r, Math.max(f, h)) : 0;
-    segment(b, Segment.CATCH_UP, pk, catchUp, context);
-    segment(b, Segment.FETCH, pk, fetch, context);
+        fetchKnown
+            ? Math.addExact(Math.max(0, Math.subtractExact(f, h)), Math.subtractExact(p, r))
+            : 0;
+    long fetch = fetchKnown ? Math.subtractExact(r, Math.max(f, h)) : 0;
+    segment(b, Segment.CATCH_UP, fetchKnown, catchUp, context);
+    segment(b, Segment.FETCH, fetchKnown, fetch, context);
+    long catchUpAndFetch = pk && !rk && hk ? Math.subtractExact(p, h) : -1;
+    require(b.catchUpAndFetchNanos() == catchUpAndFetch, "catchUpAndFetch = P - V", b, context);
     long publishAndCommit = dk && hk ? Math.subtractExact(h, d) : -1;
     long produceAndPublish = sk && lk ? Math.subtractExact(l, s) : -1;
     long producePublishAndCommit = sk && hk ? Math.subtractExact(h, s) : -1;
@@ -119,8 +126,12 @@ final class BreakdownInvariants {
     if (lk && hk) {
       sum = Math.addExact(sum, Math.subtractExact(h, l));
     }
-    if (pk) {
+    if (fetchKnown) {
       sum = Math.addExact(Math.addExact(sum, catchUp), fetch);
+    } else if (pk && hk) {
+      sum = Math.addExact(sum, catchUpAndFetch);
+    } else if (pk && (lk || dk || sk)) {
+      sum = Math.addExact(sum, Math.subtractExact(p, lk ? l : dk ? d : s));
     }
     TimePoint first = null;
     TimePoint last = null;
@@ -163,6 +174,9 @@ final class BreakdownInvariants {
     }
     if (!dk && sk && lk) {
       worst = Quality.worst(worst, out.method(TimePoint.APPEND).quality());
+    }
+    if (pk && !rk) {
+      worst = Quality.worst(worst, out.method(TimePoint.POLL).quality());
     }
     require(b.quality() == worst, "overall quality is the worst entering", b, context);
     require(

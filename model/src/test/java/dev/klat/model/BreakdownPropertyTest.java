@@ -35,7 +35,14 @@ class BreakdownPropertyTest {
     /** A consumer-only tail record on a CreateTime topic: {@code S} from the timestamp, no D/A. */
     CONSUMER_CREATE_TIME,
     /** A consumer-only tail record on a LogAppendTime topic: no {@code S, D, A}. */
-    CONSUMER_LOG_APPEND_TIME
+    CONSUMER_LOG_APPEND_TIME,
+    /**
+     * Both sides seen through OpenTelemetry instrumentations (section 10): {@code S, P}, maybe
+     * {@code A}, {@code L, H} from the probe or (without it) neither.
+     */
+    OPENTELEMETRY_BOTH,
+    /** klat's producer agent and an instrumented consumer: no {@code F, R}. */
+    KLAT_PRODUCER_OPENTELEMETRY_CONSUMER
   }
 
   private static final int PARTIAL_CASES = 60_000;
@@ -156,6 +163,23 @@ class BreakdownPropertyTest {
     if (shape == Shape.CONSUMER_CREATE_TIME && random.nextInt(4) != 0) {
       builder.method(TimePoint.SEND, EstimationMethod.CREATE_TIMESTAMP);
     }
+    if (shape == Shape.OPENTELEMETRY_BOTH || shape == Shape.KLAT_PRODUCER_OPENTELEMETRY_CONSUMER) {
+      builder.method(TimePoint.POLL, EstimationMethod.OPENTELEMETRY_SPAN);
+    }
+    if (shape == Shape.OPENTELEMETRY_BOTH) {
+      builder.method(TimePoint.SEND, EstimationMethod.OPENTELEMETRY_SPAN);
+      if (random.nextInt(3) == 0) {
+        // No probe: neither L nor H.
+        Instants kept = builder.build();
+        Instants.Builder without = Instants.builder();
+        for (TimePoint point : TimePoint.values()) {
+          if (kept.has(point) && point != TimePoint.COMMIT && point != TimePoint.APPEND) {
+            without.set(point, kept.nanos(point), kept.method(point));
+          }
+        }
+        return without.build();
+      }
+    }
     if (shape == Shape.PRODUCER_ONLY && full.has(TimePoint.COMMIT) && random.nextInt(3) == 0) {
       // H unknown: a producer without acks=all and no broker data.
       Instants withCommit = builder.build();
@@ -178,6 +202,12 @@ class BreakdownPropertyTest {
         return point != TimePoint.DRAIN && point != TimePoint.ACK;
       case CONSUMER_LOG_APPEND_TIME:
         return point.observer() != TimePoint.Observer.PRODUCER;
+      case OPENTELEMETRY_BOTH:
+        return point != TimePoint.DRAIN
+            && point != TimePoint.FETCH_REQUEST
+            && point != TimePoint.FETCH_RESPONSE;
+      case KLAT_PRODUCER_OPENTELEMETRY_CONSUMER:
+        return point != TimePoint.FETCH_REQUEST && point != TimePoint.FETCH_RESPONSE;
       default:
         return true;
     }

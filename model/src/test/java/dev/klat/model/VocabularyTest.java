@@ -78,6 +78,7 @@ class VocabularyTest {
         .containsExactly(
             Quality.EXACT,
             Quality.LOG_APPEND_TIME,
+            Quality.CLIENT_CLOCK,
             Quality.CREATE_TIME,
             Quality.ESTIMATED,
             Quality.NONE);

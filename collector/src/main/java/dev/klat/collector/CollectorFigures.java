@@ -112,6 +112,11 @@ final class CollectorFigures {
             .forEach(
                 (reason, count) ->
                     series.add(Exposition.Series.scalar(Map.of(TagKeys.REASON, reason), count)));
+      } else if (def == MetricDef.COLLECTOR_OTEL_SPANS) {
+        rs.otelSpans()
+            .forEach(
+                (outcome, count) ->
+                    series.add(Exposition.Series.scalar(Map.of(TagKeys.OUTCOME, outcome), count)));
       } else if (def == MetricDef.COLLECTOR_AUTH_REQUESTS) {
         series.addAll(listeners.authSeries());
       } else if (def == MetricDef.COLLECTOR_RELOAD_FAILURES) {
@@ -259,6 +264,7 @@ final class CollectorFigures {
     r.requestsRejected().forEach((reason, n) -> out.put("requestsRejected." + reason, n));
     r.spansRejectedByReason().forEach((reason, n) -> out.put("spansRejected." + reason, n));
     r.pointsRejectedByReason().forEach((reason, n) -> out.put("pointsRejected." + reason, n));
+    r.otelSpans().forEach((outcome, n) -> out.put("otelSpans." + outcome, n));
     return out;
   }
 

@@ -281,8 +281,10 @@ public final class Breakdown {
 
   // Section 8: a record seen by its consumer alone; P is the origin and S gives way.
   // Section 10: a consumer without R (an instrumentation's span) bounds L and H by P instead.
+  // An instrumented producer seen alone (section 10: S, perhaps A, without D) has no consumer
+  // instant at all: then nothing bounds L, H and S from above.
   private static void clampFromConsumer(long[] t, boolean[] known, List<Clamp> clamps) {
-    TimePoint received = TimePoint.POLL;
+    TimePoint received = known[TimePoint.POLL.ordinal()] ? TimePoint.POLL : null;
     if (known[TimePoint.FETCH_RESPONSE.ordinal()]) {
       received = TimePoint.FETCH_RESPONSE;
       fit(t, TimePoint.FETCH_RESPONSE, null, TimePoint.POLL, clamps);
@@ -299,7 +301,7 @@ public final class Breakdown {
       TimePoint upper =
           append
               ? TimePoint.APPEND
-              : known[TimePoint.COMMIT.ordinal()] ? TimePoint.COMMIT : TimePoint.POLL;
+              : known[TimePoint.COMMIT.ordinal()] ? TimePoint.COMMIT : received;
       fit(t, TimePoint.SEND, null, upper, clamps);
       if (known[TimePoint.ACK.ordinal()]) {
         // Section 10: an instrumented producer's A, without D; it gives way like S.

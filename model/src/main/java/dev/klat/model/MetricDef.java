@@ -322,6 +322,17 @@ public final class MetricDef {
           TagKeys.REASON);
 
   /**
+   * {@code klat.collector.otel.spans}: spans of OpenTelemetry Kafka instrumentations (clients
+   * without klat's agent, section 10 of the latency model), by what the collector made of them.
+   */
+  public static final MetricDef COLLECTOR_OTEL_SPANS =
+      counter(
+          "klat.collector.otel.spans",
+          "Spans not klat's that the collector read as an OpenTelemetry Kafka instrumentation's,"
+              + " by outcome.",
+          TagKeys.OUTCOME);
+
+  /**
    * {@code klat.collector.auth.requests}: requests to a listener with tokens on, by listener,
    * result ({@code accepted}, {@code missing}, {@code malformed}, {@code unknown}) and, when
    * accepted, the token's name.
@@ -471,6 +482,7 @@ public final class MetricDef {
               COLLECTOR_SPANS_DROPPED,
               COLLECTOR_INSTANTS_CLAMPED,
               COLLECTOR_REQUESTS_REJECTED,
+              COLLECTOR_OTEL_SPANS,
               COLLECTOR_AUTH_REQUESTS,
               COLLECTOR_RELOAD_FAILURES,
               COLLECTOR_BROKER_UP,

@@ -73,4 +73,10 @@ public final class TagKeys {
 
   /** A hop of a pipeline, by its index from 1. */
   public static final String HOP = "hop";
+
+  /**
+   * What the collector made of a span from an OpenTelemetry Kafka instrumentation ({@code
+   * producer}, {@code consumer}, {@code batch}, ...): a fixed set of words.
+   */
+  public static final String OUTCOME = "outcome";
 }

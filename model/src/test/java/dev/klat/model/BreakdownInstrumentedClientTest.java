@@ -139,4 +139,44 @@ class BreakdownInstrumentedClientTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("F (FETCH_REQUEST)");
   }
+
+  @Test
+  void anInstrumentedProducerAloneKeepsItsBrokerInstants() {
+    // Section 10: a producer span with its offset and no consumer span: S and A from the span, L
+    // and H from the probe; no consumer instant bounds them from above.
+    Breakdown b =
+        Breakdown.compute(
+            Instants.builder()
+                .send(T0)
+                .method(TimePoint.SEND, SPAN)
+                .ack(T0 + 40 * MS)
+                .method(TimePoint.ACK, SPAN)
+                .append(T0 + 30 * MS, EstimationMethod.BROKER_PROBE)
+                .commit(T0 + 35 * MS, EstimationMethod.BROKER_PROBE)
+                .build());
+
+    assertThat(b.clampCount()).isZero();
+    assertThat(b.produceAndPublishNanos()).isEqualTo(30 * MS);
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(5 * MS);
+    assertThat(b.isEndToEndKnown()).isFalse();
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(35 * MS);
+  }
+
+  @Test
+  void anInstrumentedConsumerAloneSplitsCommitAndCatchUpAndFetch() {
+    Breakdown b =
+        Breakdown.compute(
+            Instants.builder()
+                .append(T0 + 30 * MS, EstimationMethod.BROKER_PROBE)
+                .commit(T0 + 35 * MS, EstimationMethod.BROKER_PROBE)
+                .poll(T0 + 100 * MS)
+                .method(TimePoint.POLL, SPAN)
+                .build());
+
+    assertThat(b.clampCount()).isZero();
+    assertThat(b.nanos(Segment.COMMIT)).isEqualTo(5 * MS);
+    assertThat(b.catchUpAndFetchNanos()).isEqualTo(65 * MS);
+    assertThat(b.isEndToEndKnown()).isFalse();
+    assertThat(b.sumOfSegmentsNanos()).isEqualTo(70 * MS);
+  }
 }

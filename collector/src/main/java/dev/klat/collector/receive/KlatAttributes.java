@@ -2,6 +2,7 @@ package dev.klat.collector.receive;
 
 import dev.klat.model.AttributeDef;
 import dev.klat.model.EvidenceAttributes;
+import dev.klat.model.OtelMessagingAttributes;
 import dev.klat.model.SpanAttributes;
 import java.util.HashMap;
 import java.util.Map;
@@ -63,6 +64,27 @@ final class KlatAttributes {
   static final int LINK_OFFSET = 44;
   static final int LINK_GROUP = 45;
   static final int LINK_COUNT = 46;
+  // Section 10 of the latency model: the older and other names OpenTelemetry's Kafka
+  // instrumentations write (OtelMessagingAttributes), read by OtelSpanReader.
+  static final int MESSAGING_SYSTEM = 47;
+  static final int OTEL_DESTINATION = 48;
+  static final int OTEL_SOURCE_NAME = 49;
+  static final int OTEL_KAFKA_PARTITION = 50;
+  static final int OTEL_DESTINATION_PARTITION = 51;
+  static final int OTEL_SOURCE_PARTITION = 52;
+  static final int OTEL_MESSAGE_OFFSET = 53;
+  static final int OTEL_OFFSET_EXPERIMENTAL = 54;
+  static final int OTEL_MESSAGE_ID = 55;
+  static final int OTEL_MESSAGE_ID_OLD = 56;
+  static final int OTEL_CONSUMER_GROUP = 57;
+  static final int OTEL_CONSUMER_GROUP_OLD = 58;
+  static final int OTEL_CLIENT_ID_OLD = 59;
+  static final int OTEL_KAFKA_CLIENT_ID = 60;
+  static final int OTEL_OPERATION = 61;
+  static final int OTEL_OPERATION_TYPE = 62;
+  static final int OTEL_OPERATION_NAME = 63;
+  static final int OTEL_BATCH_COUNT = 64;
+  static final int OTEL_ERROR_TYPE = 65;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -113,6 +135,25 @@ final class KlatAttributes {
     SpanAttributes.LINK_OFFSET,
     SpanAttributes.LINK_GROUP,
     SpanAttributes.LINK_COUNT,
+    SpanAttributes.MESSAGING_SYSTEM,
+    OtelMessagingAttributes.MESSAGING_DESTINATION,
+    OtelMessagingAttributes.MESSAGING_SOURCE_NAME,
+    OtelMessagingAttributes.MESSAGING_KAFKA_PARTITION,
+    OtelMessagingAttributes.MESSAGING_KAFKA_DESTINATION_PARTITION,
+    OtelMessagingAttributes.MESSAGING_KAFKA_SOURCE_PARTITION,
+    OtelMessagingAttributes.MESSAGING_KAFKA_MESSAGE_OFFSET,
+    OtelMessagingAttributes.KAFKA_OFFSET_EXPERIMENTAL,
+    OtelMessagingAttributes.MESSAGING_MESSAGE_ID,
+    OtelMessagingAttributes.MESSAGING_MESSAGE_ID_OLD,
+    OtelMessagingAttributes.MESSAGING_KAFKA_CONSUMER_GROUP,
+    OtelMessagingAttributes.MESSAGING_KAFKA_CONSUMER_GROUP_OLD,
+    OtelMessagingAttributes.MESSAGING_CLIENT_ID_OLD,
+    OtelMessagingAttributes.MESSAGING_KAFKA_CLIENT_ID,
+    OtelMessagingAttributes.MESSAGING_OPERATION,
+    OtelMessagingAttributes.MESSAGING_OPERATION_TYPE,
+    OtelMessagingAttributes.MESSAGING_OPERATION_NAME,
+    OtelMessagingAttributes.MESSAGING_BATCH_MESSAGE_COUNT,
+    OtelMessagingAttributes.ERROR_TYPE,
   };
   static final int COUNT = DEFS.length;
 

@@ -1,6 +1,7 @@
 package dev.klat.collector.receive;
 
 import dev.klat.model.AttributeDef;
+import dev.klat.model.OtelMessagingAttributes;
 import dev.klat.model.SpanAttributes;
 import dev.klat.model.TagKeys;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,7 @@ import java.util.List;
  * into. Unknown keys fall back to a new {@code String}. Immutable after class initialisation.
  */
 final class KnownKeys {
-  static final int TABLE_SIZE = 256; // a power of two, at least four times the key count
+  static final int TABLE_SIZE = 512; // a power of two, at least four times the key count
   private static final int SLOTS = TABLE_SIZE;
   private static final byte[][] BYTES = new byte[SLOTS][];
   private static final String[] KEYS = new String[SLOTS];
@@ -21,6 +22,9 @@ final class KnownKeys {
   static {
     List<String> keys = new ArrayList<>();
     for (AttributeDef def : SpanAttributes.all()) {
+      keys.add(def.name());
+    }
+    for (AttributeDef def : OtelMessagingAttributes.all()) {
       keys.add(def.name());
     }
     keys.addAll(
@@ -31,8 +35,13 @@ final class KnownKeys {
             TagKeys.PARTITION,
             TagKeys.REASON,
             TagKeys.INSTANT,
-            "service.name",
-            "service.instance.id"));
+            OtelMessagingAttributes.RESOURCE_SERVICE_NAME,
+            OtelMessagingAttributes.RESOURCE_SERVICE_INSTANCE_ID,
+            OtelMessagingAttributes.RESOURCE_HOST_NAME,
+            OtelMessagingAttributes.RESOURCE_PROCESS_PID));
+    if (keys.size() * 4 > TABLE_SIZE) {
+      throw new ExceptionInInitializerError(keys.size() + " keys need a larger table");
+    }
     for (String key : keys) {
       byte[] b = key.getBytes(StandardCharsets.UTF_8);
       int slot = hash(b, 0, b.length) & (SLOTS - 1);

@@ -176,6 +176,7 @@ public final class OtlpIngest implements OtlpSink {
     }
     batch.rejectedByReason.forEach(stats::spansRejected);
     stats.spansNotKlat.addAndGet(batch.notKlat);
+    stats.otelSpans(batch.otelOutcomes);
   }
 
   /**
@@ -188,6 +189,8 @@ public final class OtlpIngest implements OtlpSink {
     long received;
     long rejected;
     long notKlat;
+    // Spans not klat's, by what OtelSpanReader made of them (OtelSpanReader.Outcome ordinals).
+    final long[] otelOutcomes = new long[OtelSpanReader.Outcome.values().length];
     String firstError = "";
     private Map<String, Object> resource;
 
@@ -203,6 +206,11 @@ public final class OtlpIngest implements OtlpSink {
         }
       }
       SpanMapper.Result result = SpanMapper.map(span);
+      if (result.otelOutcome() != null) {
+        // An OpenTelemetry instrumentation's span (section 10 of the latency model): counted here;
+        // a record span's result.otel() is the join's input once the join takes it.
+        otelOutcomes[result.otelOutcome().ordinal()]++;
+      }
       if (result.producer() != null) {
         items.add(result.producer());
       } else if (result.consumer() != null) {
@@ -214,6 +222,7 @@ public final class OtlpIngest implements OtlpSink {
         }
       } else if (result == SpanMapper.Result.IGNORED) {
         notKlat++;
+        otelOutcomes[OtelSpanReader.Outcome.NOT_KAFKA.ordinal()]++;
       }
     }
   }

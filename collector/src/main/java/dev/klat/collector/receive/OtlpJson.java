@@ -93,7 +93,7 @@ final class OtlpJson {
       } else if (!is(name, "scopeSpans", "scope_spans") || !array(p, "scopeSpans")) {
         p.skipChildren();
       } else if (resourceRead) {
-        scopeSpansList(p, span, resource, sink);
+        scopeSpansList(p, body, 0, span, resource, sink);
       } else {
         long start = p.currentTokenLocation().getByteOffset();
         p.skipChildren();
@@ -112,36 +112,125 @@ final class OtlpJson {
       int start = (int) later[2 * i];
       try (JsonParser again = JSON.createParser(body, start, (int) later[2 * i + 1] - start)) {
         again.nextToken();
-        scopeSpansList(again, span, resource, sink);
+        // Jackson counts a sub-range's offsets from its start.
+        scopeSpansList(again, body, start, span, resource, sink);
       }
     }
   }
 
   // The elements of a scopeSpans array, the parser on its start.
   private static void scopeSpansList(
-      JsonParser p, OtlpSpan span, Map<String, Object> resource, OtlpProtobuf.SpanSink sink)
+      JsonParser p,
+      byte[] body,
+      int base,
+      OtlpSpan span,
+      Map<String, Object> resource,
+      OtlpProtobuf.SpanSink sink)
       throws IOException, MalformedException {
     while (p.nextToken() != JsonToken.END_ARRAY) {
-      scopeSpans(p, span, resource, sink);
+      scopeSpans(p, body, base, span, resource, sink);
     }
   }
 
+  /**
+   * One {@code ScopeSpans}: its spans need their scope, so a spans array before the scope is
+   * skipped and read again once the object has ended, as {@link #resourceSpans} does for the
+   * resource; {@code base} is where the parser's input starts in {@code body}.
+   */
   private static void scopeSpans(
-      JsonParser p, OtlpSpan span, Map<String, Object> resource, OtlpProtobuf.SpanSink sink)
+      JsonParser p,
+      byte[] body,
+      int base,
+      OtlpSpan span,
+      Map<String, Object> resource,
+      OtlpProtobuf.SpanSink sink)
       throws IOException, MalformedException {
     object(p, "scopeSpans");
+    span.scope("", 0, "");
+    boolean scopeRead = false;
+    long[] later = null; // start and end offsets of spans arrays that came before the scope
+    int laterCount = 0;
     while (nextField(p)) {
-      if (!p.currentName().equals("spans") || !array(p, "spans")) {
+      String name = p.currentName();
+      if (name.equals("scope")) {
+        scope(p, span);
+        scopeRead = true;
+      } else if (!name.equals("spans") || !array(p, "spans")) {
         p.skipChildren();
-        continue;
-      }
-      while (p.nextToken() != JsonToken.END_ARRAY) {
-        span.clear();
-        span(p, span);
-        span.resource = resource;
-        sink.accept(span);
+      } else if (scopeRead) {
+        spans(p, span, resource, sink);
+      } else {
+        long start = base + p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        long end = base + p.currentTokenLocation().getByteOffset() + 1;
+        if (later == null) {
+          later = new long[2];
+        } else if (laterCount * 2 == later.length) {
+          later = Arrays.copyOf(later, later.length * 2);
+        }
+        later[laterCount * 2] = start;
+        later[laterCount * 2 + 1] = end;
+        laterCount++;
       }
     }
+    for (int i = 0; i < laterCount; i++) {
+      int start = (int) later[2 * i];
+      try (JsonParser again = JSON.createParser(body, start, (int) later[2 * i + 1] - start)) {
+        again.nextToken();
+        spans(again, span, resource, sink);
+      }
+    }
+  }
+
+  // The elements of a spans array, the parser on its start.
+  private static void spans(
+      JsonParser p, OtlpSpan span, Map<String, Object> resource, OtlpProtobuf.SpanSink sink)
+      throws IOException, MalformedException {
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      span.clear();
+      span(p, span);
+      span.resource = resource;
+      sink.accept(span);
+    }
+  }
+
+  // InstrumentationScope: name and version; a name longer than OtlpSpan.MAX_SCOPE_BYTES in UTF-8
+  // is kept as its length only, a version that long is dropped. A null scope has neither.
+  private static void scope(JsonParser p, OtlpSpan span) throws IOException, MalformedException {
+    if (p.currentToken() == JsonToken.VALUE_NULL) {
+      span.scope("", 0, "");
+      return;
+    }
+    object(p, "scope");
+    String name = "";
+    int nameBytes = 0;
+    String version = "";
+    while (nextField(p)) {
+      switch (p.currentName()) {
+        case "name" -> {
+          Object value = scalar(p);
+          String text = value instanceof String t ? t : "";
+          nameBytes = utf8Length(text);
+          name = nameBytes <= OtlpSpan.MAX_SCOPE_BYTES ? text : null;
+        }
+        case "version" -> {
+          Object value = scalar(p);
+          String text = value instanceof String t ? t : "";
+          version = utf8Length(text) <= OtlpSpan.MAX_SCOPE_BYTES ? text : "";
+        }
+        default -> p.skipChildren();
+      }
+    }
+    span.scope(name, nameBytes, version);
+  }
+
+  private static int utf8Length(String s) {
+    int bytes = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+    }
+    return bytes;
   }
 
   private static void span(JsonParser p, OtlpSpan span) throws IOException, MalformedException {
@@ -162,6 +251,7 @@ final class OtlpJson {
         case "endTimeUnixNano", "end_time_unix_nano" -> span.endNanos = int64(scalar(p), "endTime");
         case "attributes" -> attributes(p, span.attributes::put);
         case "links" -> links(p, span);
+        case "status" -> span.statusCode = statusCode(p);
         default -> p.skipChildren();
       }
     }
@@ -194,6 +284,35 @@ final class OtlpJson {
         }
       }
     }
+  }
+
+  // Status.code, as an integer or its enum name; the message skipped. A null status has no code.
+  private static int statusCode(JsonParser p) throws IOException, MalformedException {
+    if (p.currentToken() == JsonToken.VALUE_NULL) {
+      return 0;
+    }
+    object(p, "status");
+    int code = 0;
+    while (nextField(p)) {
+      if (!p.currentName().equals("code")) {
+        p.skipChildren();
+        continue;
+      }
+      Object value = scalar(p);
+      if (value instanceof Long l) {
+        code = (int) (long) l;
+      } else if (value instanceof String s) {
+        code =
+            switch (s) {
+              case "STATUS_CODE_OK" -> 1;
+              case "STATUS_CODE_ERROR" -> OtlpSpan.STATUS_ERROR;
+              default -> 0;
+            };
+      } else if (value != null) {
+        throw new MalformedException("status code is not an integer");
+      }
+    }
+    return code;
   }
 
   private static int kind(Object value) throws MalformedException {

@@ -89,6 +89,20 @@ final class OtlpProtobuf {
       ProtoReader r, SpanSink sink, Scratch scratch, Map<String, Object> resource)
       throws MalformedException {
     OtlpSpan span = scratch.span;
+    // The scope may come after the spans on the wire, like the resource: read it first.
+    span.scope("", 0, "");
+    int start = r.position();
+    while (r.hasMore()) {
+      int tag = r.tag();
+      if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+        int outer = r.push();
+        scope(r, span);
+        r.pop(outer);
+      } else {
+        r.skip(tag);
+      }
+    }
+    r.rewind(start);
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED)) {
@@ -102,6 +116,48 @@ final class OtlpProtobuf {
         r.skip(tag);
       }
     }
+  }
+
+  // InstrumentationScope: name = 1, version = 2; attributes skipped. A name longer than
+  // MAX_SCOPE_BYTES is not decoded (its length is kept for the reason), a version that long is
+  // dropped.
+  private static void scope(ProtoReader r, OtlpSpan span) throws MalformedException {
+    String name = "";
+    int nameBytes = 0;
+    String version = "";
+    while (r.hasMore()) {
+      int tag = r.tag();
+      if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)
+          || tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+        int outer = r.push();
+        int length = r.remaining();
+        String value = length <= OtlpSpan.MAX_SCOPE_BYTES ? r.utf8(r.position(), length) : null;
+        r.pop(outer);
+        if (tag >>> 3 == 1) {
+          name = value;
+          nameBytes = length;
+        } else {
+          version = value == null ? "" : value;
+        }
+      } else {
+        r.skip(tag);
+      }
+    }
+    span.scope(name, nameBytes, version);
+  }
+
+  // Status: code = 3; the message skipped.
+  private static int statusCode(ProtoReader r) throws MalformedException {
+    int code = 0;
+    while (r.hasMore()) {
+      int tag = r.tag();
+      if (tag == (3 << 3 | ProtoReader.VARINT)) {
+        code = (int) r.varint();
+      } else {
+        r.skip(tag);
+      }
+    }
+    return code;
   }
 
   private static void span(ProtoReader r, OtlpSpan span, Scratch scratch)
@@ -150,6 +206,12 @@ final class OtlpProtobuf {
           expect(wire, ProtoReader.LENGTH_DELIMITED, "attributes");
           int outer = r.push();
           spanKeyValue(r, span.attributes, scratch);
+          r.pop(outer);
+        }
+        case 15 -> {
+          expect(wire, ProtoReader.LENGTH_DELIMITED, "status");
+          int outer = r.push();
+          span.statusCode = statusCode(r);
           r.pop(outer);
         }
         case 13 -> {

@@ -1,9 +1,11 @@
 package dev.klat.collector.receive;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /** What the OTLP receiver counted since start. Thread-safe. */
 public final class ReceiverStats {
@@ -22,6 +24,31 @@ public final class ReceiverStats {
   // By reason: a fixed set of short words (SpanMapper, WireNames, OtlpIngest), never wire text.
   private final Map<String, AtomicLong> spansRejectedByReason = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> pointsRejectedByReason = new ConcurrentHashMap<>();
+  // By OtelSpanReader.Outcome ordinal: a fixed set of labels.
+  private final AtomicLongArray otelSpans =
+      new AtomicLongArray(OtelSpanReader.Outcome.values().length);
+
+  void otelSpans(long[] byOutcome) {
+    for (int i = 0; i < byOutcome.length; i++) {
+      if (byOutcome[i] != 0) {
+        otelSpans.addAndGet(i, byOutcome[i]);
+      }
+    }
+  }
+
+  /**
+   * Spans that are not klat's, by what the collector made of them as an OpenTelemetry Kafka
+   * instrumentation's (section 10 of the latency model): {@code producer}, {@code consumer}, {@code
+   * batch}, {@code unplaceable}, {@code failed}, {@code other}, {@code refused}, {@code not-kafka};
+   * every outcome, in that order, zero or not.
+   */
+  public Map<String, Long> otelSpans() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (OtelSpanReader.Outcome outcome : OtelSpanReader.Outcome.values()) {
+      out.put(outcome.label, otelSpans.get(outcome.ordinal()));
+    }
+    return out;
+  }
 
   void spansRejected(String reason, long count) {
     spansRejected.addAndGet(count);
@@ -58,7 +85,10 @@ public final class ReceiverStats {
     return spansReceived.get();
   }
 
-  /** Spans that were not klat producer or consumer spans, and were ignored. */
+  /**
+   * Spans that were neither klat's producer or consumer spans nor Kafka spans of an OpenTelemetry
+   * instrumentation, and were ignored.
+   */
   public long spansNotKlat() {
     return spansNotKlat.get();
   }

@@ -3,6 +3,7 @@ package dev.klat.collector.receive;
 import dev.klat.collector.correlate.join.ClockSync;
 import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.ConsumerSpan;
+import dev.klat.collector.correlate.join.OtelRecordSpan;
 import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.join.ProducerTransaction;
@@ -22,7 +23,9 @@ import java.util.Map;
  * klat.send.time_unix_nano} a producer span; any other span is not klat's and is ignored. A klat
  * span that lacks what the join needs is rejected, with the reason. A tail span (section 8 of the
  * latency model) has the shape of its side's sampled span plus {@code klat.capture=tail} and its
- * threshold; a value other than {@code tail} reads as a sampled span, a bad threshold as unknown.
+ * threshold; a value other than {@code tail} reads as a sampled span, a bad threshold as unknown. A
+ * span that is not klat's goes to {@link OtelSpanReader}: an OpenTelemetry Kafka instrumentation's
+ * span from a client without klat's agent (section 10), or ignored.
  */
 final class SpanMapper {
   static final String LOG_APPEND_TIME = "LogAppendTime";
@@ -34,13 +37,50 @@ final class SpanMapper {
   static final String REASON_INCOMPLETE = "incomplete";
 
   /**
-   * The outcome of mapping one span: exactly one of the span fields is set, or none (ignored); a
-   * rejected span has the message for the partial success and the reason it is counted under
-   * ({@link #REASON_INCOMPLETE}, or a {@link WireNames} reason).
+   * The outcome of mapping one span: at most one of the span fields is set, none when the span is
+   * ignored; a rejected span has the message for the partial success and the reason it is counted
+   * under ({@link #REASON_INCOMPLETE}, {@link OtelSpanReader#REASON_VALUE} or a {@link WireNames}
+   * reason). A span that is not klat's but an OpenTelemetry Kafka instrumentation's has its {@code
+   * otelOutcome}, and when it is a record span its {@code otel}.
    */
-  record Result(ProducerSpan producer, ConsumerSpan consumer, String rejected, String reason) {
+  record Result(
+      ProducerSpan producer,
+      ConsumerSpan consumer,
+      OtelRecordSpan otel,
+      OtelSpanReader.Outcome otelOutcome,
+      String rejected,
+      String reason) {
+    /** Not klat's, and not Kafka's: counted as not klat's. */
     static final Result IGNORED = new Result(null, null, null, null);
+
     static final Result NOT_JOINABLE = new Result(null, null, null, null);
+
+    private static final Result[] OTEL_COUNTED = new Result[OtelSpanReader.Outcome.values().length];
+
+    static {
+      for (OtelSpanReader.Outcome outcome : OtelSpanReader.Outcome.values()) {
+        OTEL_COUNTED[outcome.ordinal()] = new Result(null, null, null, outcome, null, null);
+      }
+    }
+
+    Result(ProducerSpan producer, ConsumerSpan consumer, String rejected, String reason) {
+      this(producer, consumer, null, null, rejected, reason);
+    }
+
+    /** An instrumentation's span that is only counted. */
+    static Result otel(OtelSpanReader.Outcome outcome) {
+      return OTEL_COUNTED[outcome.ordinal()];
+    }
+
+    /** An instrumentation's record span. */
+    static Result otel(OtelRecordSpan span, OtelSpanReader.Outcome outcome) {
+      return new Result(null, null, span, outcome, null, null);
+    }
+
+    /** An instrumentation's span refused for a value of the wrong kind. */
+    static Result refusedOtel(String message, String reason) {
+      return new Result(null, null, null, OtelSpanReader.Outcome.REFUSED, message, reason);
+    }
   }
 
   /** A span refused for a name the collector does not keep, with the reason it is counted under. */
@@ -94,7 +134,7 @@ final class SpanMapper {
         }
         return new Result(producer(span), null, null, null);
       }
-      return Result.IGNORED;
+      return OtelSpanReader.read(span);
     } catch (Refused e) {
       return new Result(null, null, e.getMessage(), e.reason);
     } catch (IllegalArgumentException e) {

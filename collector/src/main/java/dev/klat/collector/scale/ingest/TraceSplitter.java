@@ -21,6 +21,15 @@ import java.util.Map;
  * its trace, the resource, the scope and both schema URLs, in the order of the request. Spans
  * without a trace id (absent or all zeros) form one piece of their own. A request of one trace is
  * forwarded as it came.
+ *
+ * <p>One exception routes a span by another trace than its own: a span of kind {@code CONSUMER} or
+ * {@code CLIENT} with at least one span link goes with its first link's trace (section 10 of the
+ * latency model). OpenTelemetry instrumentations that link a consumer span to its producer instead
+ * of making it the child put it in another trace (kafkajs's {@code eachBatch}, the Java agent with
+ * receive telemetry on, confluent-kafka-python, Confluent.Kafka's .NET poll, whose poll span is a
+ * {@code CLIENT} span): routed by its own trace it would reach another join member than the
+ * producer span it names. klat's own consumer spans carry no links, and its producer spans (which
+ * link to their inputs, section 9) are {@code PRODUCER} spans, so neither is moved.
  */
 public final class TraceSplitter {
   private static final int LEN = ProtoReader.LENGTH_DELIMITED;
@@ -33,8 +42,14 @@ public final class TraceSplitter {
   // ScopeSpans.scope, .spans, .schema_url (3, as above)
   private static final int SCOPE = 1 << 3 | LEN;
   private static final int SPANS = 2 << 3 | LEN;
-  // Span.trace_id
+  // Span.trace_id, .kind, .links; Span.Link.trace_id
   private static final int TRACE_ID_FIELD = 1;
+  private static final int KIND_FIELD = 6;
+  private static final int LINKS_FIELD = 13;
+  private static final int LINK_TRACE_ID_FIELD = 1;
+  // Span.SpanKind
+  private static final int KIND_CLIENT = 3;
+  private static final int KIND_CONSUMER = 5;
 
   private static final byte[] NO_TRACE_KEY = new byte[0];
 
@@ -105,7 +120,7 @@ public final class TraceSplitter {
     return key(id.high(), id.low());
   }
 
-  private record TraceId(long high, long low) {}
+  record TraceId(long high, long low) {}
 
   /** Where a resource's (or scope's) message and schema URL lie in the body; -1: absent. */
   private static final class Envelope {
@@ -154,7 +169,7 @@ public final class TraceSplitter {
       } else if (tag == SPANS) {
         int outer = r.push();
         SpanRange span = new SpanRange(scope, r.position(), r.remaining());
-        traces.computeIfAbsent(traceId(r), k -> new ArrayList<>()).add(span);
+        traces.computeIfAbsent(routingTraceId(r), k -> new ArrayList<>()).add(span);
         r.pop(outer);
       } else {
         r.skip(tag);
@@ -176,25 +191,68 @@ public final class TraceSplitter {
     r.pop(outer);
   }
 
-  /** Reads a span's trace id, checking the framing of its other fields without decoding them. */
-  private static TraceId traceId(ProtoReader r) throws MalformedException {
+  /**
+   * The trace a span is routed by: its trace id, or for a consumer or client span with links its
+   * first link's (see the class comment). Checks the framing of the span's other fields without
+   * decoding them.
+   */
+  static TraceId routingTraceId(ProtoReader r) throws MalformedException {
     long high = 0;
     long low = 0;
+    long kind = 0;
+    boolean linked = false;
+    long linkHigh = 0;
+    long linkLow = 0;
     while (r.hasMore()) {
       int tag = r.tag();
-      if (tag >>> 3 == TRACE_ID_FIELD) {
-        if ((tag & 7) != LEN) {
-          throw new MalformedException("span trace_id: wire type " + (tag & 7));
-        }
+      int field = tag >>> 3;
+      if (field == TRACE_ID_FIELD) {
+        requireLengthDelimited(tag, "span trace_id");
         int outer = r.pushId(2);
         high = r.idWord();
         low = r.idWord();
+        r.pop(outer);
+      } else if (field == KIND_FIELD && (tag & 7) == ProtoReader.VARINT) {
+        kind = r.varint();
+      } else if (field == LINKS_FIELD && !linked) {
+        requireLengthDelimited(tag, "span links");
+        int outer = r.push();
+        long[] id = linkTraceId(r);
+        r.pop(outer);
+        linked = true;
+        linkHigh = id[0];
+        linkLow = id[1];
+      } else {
+        r.skip(tag);
+      }
+    }
+    boolean byLink =
+        linked && (linkHigh != 0 || linkLow != 0) && (kind == KIND_CONSUMER || kind == KIND_CLIENT);
+    return byLink ? new TraceId(linkHigh, linkLow) : new TraceId(high, low);
+  }
+
+  // A Span.Link's trace id, {0, 0} when absent; its other fields checked for framing.
+  private static long[] linkTraceId(ProtoReader r) throws MalformedException {
+    long[] id = new long[2];
+    while (r.hasMore()) {
+      int tag = r.tag();
+      if (tag >>> 3 == LINK_TRACE_ID_FIELD) {
+        requireLengthDelimited(tag, "link trace_id");
+        int outer = r.pushId(2);
+        id[0] = r.idWord();
+        id[1] = r.idWord();
         r.pop(outer);
       } else {
         r.skip(tag);
       }
     }
-    return new TraceId(high, low);
+    return id;
+  }
+
+  private static void requireLengthDelimited(int tag, String field) throws MalformedException {
+    if ((tag & 7) != LEN) {
+      throw new MalformedException(field + ": wire type " + (tag & 7));
+    }
   }
 
   /** One trace's request: its spans in body order, so a scope's spans are contiguous. */

@@ -5,8 +5,8 @@
 #    password): Debian's chromium (DemoIT's and LabIT's browser steps), Debian's prometheus with
 #    promtool (PrometheusIT, PromtoolTest, DeployTest's config check), Node.js and npm (Debian's
 #    nodejs and npm, when no node is on the PATH) and the exact npm packages of
-#    dashboards/schema-check (GrafanaSchemaTest). One line per tool says what it found, installed,
-#    or could not install and which tests that skips. The list is RequiredTool's
+#    dashboards/schema-check (GrafanaSchemaTest) and it-apps/otel-node (OtelNodeClientsIT). One
+#    line per tool says what it found, installed, or could not install and which tests that skips. The list is RequiredTool's
 #    (test-support/src/main/java/dev/klat/testsupport/RequiredTool.java): add a tool to both.
 # 2. ./mvnw verify --fail-at-end, with the arguments given, so that a failing module does not hide
 #    the modules after it.
@@ -75,9 +75,10 @@ say "java" "$(java -version 2>&1 | head -1)${JAVA_HOME:+ (JAVA_HOME=$JAVA_HOME)}
 ensure chromium chromium chromium "DemoIT's and LabIT's browser steps"
 ensure prometheus prometheus prometheus "PrometheusIT"
 ensure promtool promtool prometheus "PromtoolTest and DeployTest's promtool check"
-ensure node node "nodejs npm" "GrafanaSchemaTest"
-if ensure npm npm npm "GrafanaSchemaTest"; then
-  check=dashboards/schema-check
+# npm_packages DIR SKIPS: installs the exact npm packages DIR/package-lock.json pins (npm ci),
+# unless DIR/node_modules already holds them.
+npm_packages() {
+  local check=$1 skips=$2 installed
   if [ -f "$check/node_modules/.package-lock.json" ] \
     && [ ! "$check/package-lock.json" -nt "$check/node_modules/.package-lock.json" ]; then
     say "npm packages" "present: $check/node_modules, as $check/package-lock.json pins them"
@@ -86,11 +87,18 @@ if ensure npm npm npm "GrafanaSchemaTest"; then
     installed=$(grep -c '"node_modules/' "$check/node_modules/.package-lock.json")
     say "npm packages" "installed $installed packages into $check/node_modules (npm ci)"
   else
-    say "npm packages" "NOT INSTALLED (npm ci --prefix $check failed, see $setup_log): skips GrafanaSchemaTest"
+    say "npm packages" "NOT INSTALLED (npm ci --prefix $check failed, see $setup_log): skips $skips"
     missing=$((missing + 1))
   fi
+}
+
+ensure node node "nodejs npm" "GrafanaSchemaTest and OtelNodeClientsIT"
+if ensure npm npm npm "GrafanaSchemaTest and OtelNodeClientsIT"; then
+  npm_packages dashboards/schema-check "GrafanaSchemaTest"
+  # kafkajs with OpenTelemetry's kafkajs instrumentation and Node SDK (issue 46's real clients).
+  npm_packages it-apps/otel-node "OtelNodeClientsIT"
 else
-  say "npm packages" "NOT INSTALLED (no npm): skips GrafanaSchemaTest"
+  say "npm packages" "NOT INSTALLED (no npm): skips GrafanaSchemaTest and OtelNodeClientsIT"
 fi
 if [ "$missing" -gt 0 ] && [ "${CI:-}" = "true" ]; then
   echo "klat test: CI=true: the tests that need what is missing fail instead of skipping"

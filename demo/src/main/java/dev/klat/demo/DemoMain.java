@@ -28,16 +28,23 @@ import org.apache.kafka.clients.admin.NewTopic;
  * last group ({@value Scenario#LAST_GROUP}); the demo prints its line from {@code /api/pipelines}.
  * Ctrl-C stops every process it started.
  *
+ * <p>Where {@code node} and {@code npm} are on the {@code PATH}, a kafkajs consumer without klat's
+ * agent, instrumented by OpenTelemetry ({@link NodeConsumer}, group {@value #NODE_GROUP}), reads
+ * the producer's topic too, and the demo prints its records on a line of their own; without them,
+ * or when its packages do not install, one line says so and the demo goes on.
+ *
  * <p>Settings are system properties: {@code klat.demo.root} (the repository, default {@code .}),
  * {@code klat.demo.scenario.seconds} (45), {@code klat.demo.refresh.seconds} (3), {@code
  * klat.demo.otlp.port} (4318), {@code klat.demo.admin.port} (9464), {@code klat.demo.scenarios}
- * (comma-separated ids, default all, in the order of {@link #DEFAULT_ORDER}).
+ * (comma-separated ids, default all, in the order of {@link #DEFAULT_ORDER}), {@code
+ * klat.demo.kafkajs} ({@code true}; {@code false} leaves the kafkajs consumer out).
  */
 public final class DemoMain {
 
   static final String TOPIC = "demo-orders";
   static final String GROUP = "demo-app";
   static final String ENRICHER_GROUP = "demo-enricher";
+  static final String NODE_GROUP = "demo-kafkajs";
   // Low-rate scenarios first; the slow consumer last, so that the steady phase after it drains its
   // backlog before the cycle starts over. The consumer starts a new member when fetch-wait begins
   // and ends, and its rejoin shows as catch-up: fetch-wait comes after the slow follower, so that
@@ -69,6 +76,14 @@ public final class DemoMain {
   private volatile Scenario current = Scenario.STEADY;
   private volatile long scenarioStartNanos;
   private volatile boolean stopping;
+  // The kafkajs consumer: what to print about it (once), and whether it runs.
+  private final boolean kafkajs = !"false".equals(System.getProperty("klat.demo.kafkajs"));
+  private final java.util.Queue<String> notices =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.CountDownLatch appsStarted =
+      new java.util.concurrent.CountDownLatch(1);
+  private volatile boolean kafkajsRunning;
+  private volatile String lastNotice;
 
   private static final String CLIENT_LOG = "demo-clients.log";
 
@@ -127,6 +142,10 @@ public final class DemoMain {
                     adminPort, "the collector's page and API", "klat.demo.admin.port")));
     if (inUse != null) {
       throw new IllegalStateException(inUse);
+    }
+    if (kafkajs) {
+      // Its packages install while the brokers start.
+      startKafkajsInBackground("http://127.0.0.1:" + otlpPort);
     }
     out.println(
         "logs: "
@@ -192,6 +211,7 @@ public final class DemoMain {
         Scenario.LAST_GROUP,
         scenarioFile.toString(),
         "last-hop");
+    appsStarted.countDown();
     out.println(
         "demo applications started with -javaagent:"
             + root.relativize(agentJar)
@@ -230,6 +250,10 @@ public final class DemoMain {
       BreakdownRow row = queries.breakdown();
       TopFinding why = row == null ? null : queries.topFinding();
       PipelineRow pipeline = row == null ? null : queries.pipeline();
+      OpenTelemetryRow kafkajsRow = row == null || !kafkajsRunning ? null : queries.kafkajs();
+      for (String notice; (notice = notices.poll()) != null; ) {
+        out.println(notice);
+      }
       long secondsLeft = TimeUnit.NANOSECONDS.toSeconds(scenarioNanos - (now - scenarioStartNanos));
       print(
           scenario,
@@ -238,8 +262,71 @@ public final class DemoMain {
           TimeUnit.NANOSECONDS.toSeconds(now - startNanos),
           row,
           why,
-          pipeline);
+          pipeline,
+          kafkajsRow);
       Thread.sleep(refreshMillis);
+    }
+  }
+
+  /**
+   * Installs the kafkajs consumer's packages while the brokers start, then starts it once the other
+   * applications run; every outcome is one notice line, and a failure leaves the demo as it is.
+   */
+  private void startKafkajsInBackground(String endpoint) {
+    NodeConsumer node = new NodeConsumer(root, NodeConsumer.defaultCacheRoot(), work, this::track);
+    Thread thread =
+        new Thread(
+            () -> {
+              String missing = node.missing();
+              if (missing != null) {
+                notice(NodeConsumer.LABEL + ": not started (" + missing + ")");
+                return;
+              }
+              try {
+                Path dir = node.install();
+                appsStarted.await();
+                synchronized (this) {
+                  if (stopping) {
+                    return;
+                  }
+                  node.start(dir, cluster.bootstrapServers(), TOPIC, NODE_GROUP, endpoint);
+                  kafkajsRunning = true;
+                }
+                notice(
+                    NodeConsumer.LABEL
+                        + ": started, group "
+                        + NODE_GROUP
+                        + ", no klat agent (log: "
+                        + root.relativize(work.resolve("demo-node.log"))
+                        + ")");
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (IOException | RuntimeException e) {
+                if (!stopping) {
+                  notice(
+                      NodeConsumer.LABEL
+                          + ": not started ("
+                          + e.getMessage()
+                          + "); the demo goes on");
+                }
+              }
+            },
+            "klat-demo-kafkajs");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  // Printed once by the refresh loop, and kept under a terminal's redrawn screen.
+  private void notice(String line) {
+    lastNotice = line;
+    notices.add(line);
+  }
+
+  // A process the demo stops with the rest; one started while stopping is stopped at once.
+  private void track(Process process) {
+    processes.add(process);
+    if (stopping) {
+      process.destroy();
     }
   }
 
@@ -352,9 +439,16 @@ public final class DemoMain {
       long elapsedSeconds,
       BreakdownRow row,
       TopFinding why,
-      PipelineRow pipeline) {
+      PipelineRow pipeline,
+      OpenTelemetryRow kafkajsRow) {
     String line =
         LiveTable.line(scenario, index, order.size(), secondsLeft, elapsedSeconds, row, why);
+    String kafkajsLine =
+        kafkajsRow == null
+            ? null
+            : LiveTable.kafkajsLine(
+                scenario, index, order.size(), secondsLeft, elapsedSeconds, kafkajsRow);
+    String under = kafkajsLine != null ? kafkajsLine : lastNotice;
     if (!terminal) {
       out.println(line);
       if (pipeline != null) {
@@ -362,11 +456,22 @@ public final class DemoMain {
             LiveTable.pipelineLine(
                 scenario, index, order.size(), secondsLeft, elapsedSeconds, pipeline));
       }
+      if (kafkajsLine != null) {
+        out.println(kafkajsLine);
+      }
       return;
     }
     out.print(
         LiveTable.screen(
-            scenario, index, order.size(), secondsLeft, row, why, pipeline, adminPort, line));
+            scenario,
+            index,
+            order.size(),
+            secondsLeft,
+            row,
+            why,
+            pipeline,
+            adminPort,
+            under == null ? line : line + "\n" + under));
     out.flush();
   }
 

@@ -21,6 +21,15 @@ record LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
     return answer == null ? null : BreakdownRow.parse(DemoMain.TOPIC, DemoMain.GROUP, answer);
   }
 
+  /**
+   * The demo's kafkajs consumer's records over the last 20 s (those an OpenTelemetry
+   * instrumentation reported), or null when the collector did not answer.
+   */
+  OpenTelemetryRow kafkajs() {
+    String answer = fetch("/api/breakdown", DemoMain.NODE_GROUP, "20s");
+    return answer == null ? null : OpenTelemetryRow.parse(answer);
+  }
+
   /** The top finding, or null when there is none or the collector did not answer. */
   TopFinding topFinding() {
     String answer = fetch("/api/diagnosis", "10s");
@@ -44,6 +53,10 @@ record LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
   }
 
   private String fetch(String endpoint, String window) {
+    return fetch(endpoint, DemoMain.GROUP, window);
+  }
+
+  private String fetch(String endpoint, String group, String window) {
     try {
       return AdminClient.get(
           adminPort,
@@ -51,7 +64,7 @@ record LiveQueries(int adminPort, PrintStream out, BooleanSupplier stopping) {
               + "?topic="
               + URLEncoder.encode(DemoMain.TOPIC, StandardCharsets.UTF_8)
               + "&group="
-              + URLEncoder.encode(DemoMain.GROUP, StandardCharsets.UTF_8)
+              + URLEncoder.encode(group, StandardCharsets.UTF_8)
               + "&window="
               + window);
     } catch (IOException | RuntimeException e) {

@@ -91,6 +91,30 @@ final class LiveTable {
   }
 
   /**
+   * The demo's kafkajs consumer at one refresh, as a log line: the scenario as {@link #line} writes
+   * it, then the records an OpenTelemetry instrumentation reported (docs/clients.md).
+   *
+   * @param kafkajs the collector's figures for the kafkajs consumer's group over the last 20 s
+   */
+  static String kafkajsLine(
+      Scenario scenario,
+      int index,
+      int scenarios,
+      long secondsLeft,
+      long elapsedSeconds,
+      OpenTelemetryRow kafkajs) {
+    return String.format(
+        Locale.ROOT,
+        "[%4ds] scenario=%s (%d/%d, %ds left) %s",
+        elapsedSeconds,
+        scenario.id,
+        index + 1,
+        scenarios,
+        secondsLeft,
+        kafkajs.token(DemoMain.TOPIC, DemoMain.NODE_GROUP));
+  }
+
+  /**
    * The screen a terminal shows, cleared and redrawn at each refresh, ending with {@code line}.
    *
    * @param pipeline the demo pipeline over the last 20 s, or null when the collector has none

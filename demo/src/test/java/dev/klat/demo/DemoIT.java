@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
@@ -29,10 +30,11 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Runs {@code ./klat demo} as a user would, through one full cycle of scenarios, checks that each
  * scenario's cause shows up as the segment driving the p99 tail, that the demo pipeline's line
- * names its second hop in the slow-last-hop scenario, that the collector's live page draws both
- * charts and the pipeline in a browser, then presses Ctrl-C (SIGINT, or SIGTERM where this process
- * tree ignores SIGINT) and checks that nothing the demo started is left running. Without Chromium
- * only the browser step is skipped ({@link RequiredTool}).
+ * names its second hop in the slow-last-hop scenario, that the kafkajs consumer's records show on
+ * their own line where Node.js is present (a {@code jdk-independent} check), that the collector's
+ * live page draws both charts and the pipeline in a browser, then presses Ctrl-C (SIGINT, or
+ * SIGTERM where this process tree ignores SIGINT) and checks that nothing the demo started is left
+ * running. Without Chromium only the browser step is skipped ({@link RequiredTool}).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DemoIT {
@@ -46,6 +48,9 @@ class DemoIT {
       Pattern.compile(
           "scenario=(\\S+) \\(\\d+/\\d+, (\\d+)s left\\) pipeline=(\\S+) hops=(\\d+) n=(\\d+) .*"
               + " tail: (hop \\d+ \\([^)]*\\): \\S+)");
+  // The kafkajs consumer's line (docs/clients.md): its records, seen through OpenTelemetry.
+  private static final Pattern KAFKAJS_LINE =
+      Pattern.compile("kafkajs=demo-orders/" + DemoMain.NODE_GROUP + " n=(\\d+) (.*)");
   // Three brokers, the collector, the producer, the consumer, the enricher and the last group.
   private static final int PROCESSES = 8;
   private static final int DRIVER = 4;
@@ -167,6 +172,27 @@ class DemoIT {
   }
 
   /** The collector's live page, as a browser renders it: both charts drawn from real data. */
+  /**
+   * Where Node.js is present, the kafkajs consumer (OpenTelemetry's instrumentation, no klat agent)
+   * starts, and its records (klat's producer, the probe's {@code L} and {@code H}, the
+   * instrumentation's {@code P}) show on their own line with catch-up+fetch. Reads the log only:
+   * the consumer ran beside the other applications.
+   */
+  @Test
+  @Order(2)
+  @Tag("jdk-independent")
+  void theKafkajsConsumersRecordsShowOnTheirOwnLine() throws Exception {
+    RequiredTool.NODE.require("DemoIT's kafkajs consumer");
+    String output = read(log);
+    assertThat(output).contains(NodeConsumer.LABEL + ": started");
+    Matcher line = KAFKAJS_LINE.matcher(output);
+    boolean seen = false;
+    while (line.find()) {
+      seen |= Long.parseLong(line.group(1)) > 0 && line.group(2).contains("catch-up+fetch=");
+    }
+    assertThat(seen).as("a kafkajs line with records and catch-up+fetch:\n%s", output).isTrue();
+  }
+
   @Test
   @Order(3)
   @Timeout(value = 4, unit = TimeUnit.MINUTES)

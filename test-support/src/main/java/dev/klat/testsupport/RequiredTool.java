@@ -21,7 +21,10 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@code prometheus} runs the rules and answers every panel's query (PrometheusIT);
  *   <li>{@code promtool} checks the rules, the alerts' unit tests and the deploy config
  *       (PromtoolTest, DeployTest);
- *   <li>{@code node} runs the Grafana schema check (GrafanaSchemaTest).
+ *   <li>{@code node} runs the Grafana schema check (GrafanaSchemaTest) and the kafkajs clients
+ *       instrumented by OpenTelemetry (OtelNodeClientsIT); the npm packages of each ({@code
+ *       dashboards/schema-check}, {@code it-apps/otel-node}) are checked with {@link
+ *       #require(boolean, String, String)}.
  * </ul>
  *
  * Each constant is named after its command and holds the Debian packages that install it.

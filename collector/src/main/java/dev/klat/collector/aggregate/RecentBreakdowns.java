@@ -25,7 +25,7 @@ import java.util.Map;
  * diagnosis can read the tail's evidence (the tail records and the sampled p99 tail), and {@code
  * /api/slowest} can list the slowest records. A tail record may be partial (section 8 of the
  * latency model): what it lacks is -1, like any unknown segment. Memory is fixed at start: about
- * 209 bytes per slot, plus the evidence records the spans carried. Commit's two parts (section 9:
+ * 217 bytes per slot, plus the evidence records the spans carried. Commit's two parts (section 9:
  * replication and the transaction wait of a {@code read_committed} group reading a transactional
  * record) are kept per slot for {@link #commitParts}. Thread-safe.
  */
@@ -90,13 +90,15 @@ public final class RecentBreakdowns {
   private final byte[] flagged;
   // COLUMNS per slot: the Quality ordinal of each value.
   private final byte[] qualities;
-  // Per slot, for the diagnosis: D (epoch), max(0, F - H) and P - R (-1 unknown); the leader and
-  // the follower that committed the record; the produce request's queue and local times (probe,
-  // -1 unknown); the settings the spans carried.
+  // Per slot, for the diagnosis: D (epoch), max(0, F - H), P - R and L (epoch: where a record
+  // without D looks up its leader's request timings) (-1 unknown); the leader and the follower that
+  // committed the record; the produce request's queue and local times (probe, -1 unknown); the
+  // settings the spans carried.
   private static final int DRAIN = 0;
   private static final int LAG = 1;
   private static final int BUFFERED = 2;
-  private static final int DIAGNOSIS_COLUMNS = 3;
+  private static final int APPEND_EPOCH = 3;
+  private static final int DIAGNOSIS_COLUMNS = 4;
   private final long[] diagnosisNanos;
   private final int[] leaders;
   private final int[] commitFollowers;
@@ -230,6 +232,8 @@ public final class RecentBreakdowns {
         instants.has(TimePoint.POLL) && instants.has(TimePoint.FETCH_RESPONSE)
             ? Math.max(0, instants.nanos(TimePoint.POLL) - instants.nanos(TimePoint.FETCH_RESPONSE))
             : -1;
+    diagnosisNanos[d + APPEND_EPOCH] =
+        instants.has(TimePoint.APPEND) ? instants.nanos(TimePoint.APPEND) : -1;
     leaders[slot] = joined.leaderNodeId();
     commitFollowers[slot] = joined.commitFollowerId();
     requestQueueNanos[slot] = joined.requestQueueNanos();
@@ -300,7 +304,9 @@ public final class RecentBreakdowns {
    * reaches the sampled p99 (every one when no sampled record is in the window), and the sampled
    * breakdowns of the sampled p99 tail (end-to-end at or above the sampled p99). When these are
    * fewer than {@code minRecords}, the slowest sampled breakdowns make up the difference: at a low
-   * rate without tail capture the p99 tail alone is one or two records.
+   * rate without tail capture the p99 tail alone is one or two records. Then, apart, the {@link
+   * Capture#OPENTELEMETRY} breakdowns at or above their own p99, made up to {@code minRecords} the
+   * same way (section 10 of the latency model: never weighed against the sampled p99).
    *
    * @param topic a topic, or null for all
    * @param group a consumer group, or null for all (a producer-only tail record, which has no
@@ -309,14 +315,58 @@ public final class RecentBreakdowns {
    */
   public synchronized List<TailRecord> tail(
       String topic, String group, long windowNanos, long nowNanos, int minRecords) {
+    List<TailRecord> out = new ArrayList<>();
+    klatTail(topic, group, windowNanos, nowNanos, minRecords, out);
+    opentelemetryTail(topic, group, windowNanos, nowNanos, minRecords, out);
+    return out;
+  }
+
+  /**
+   * The {@link Capture#OPENTELEMETRY} breakdowns of the window's p99 tail, by their own p99 (their
+   * instrumentation's sampler chose them: section 10 of the latency model, reported apart), widened
+   * to {@code minRecords} with the slowest of them. A breakdown's latency is its end to end, or the
+   * part it covers.
+   */
+  private void opentelemetryTail(
+      String topic,
+      String group,
+      long windowNanos,
+      long nowNanos,
+      int minRecords,
+      List<TailRecord> out) {
+    int[] match = matching(topic, group, windowNanos, nowNanos, Capture.OPENTELEMETRY);
+    if (match.length == 0) {
+      return;
+    }
+    long[] sorted = new long[match.length];
+    for (int i = 0; i < match.length; i++) {
+      sorted[i] = latencyNanos(match[i]);
+    }
+    Arrays.sort(sorted);
+    long threshold = Math.min(rank(sorted, 0.99), sorted[Math.max(0, sorted.length - minRecords)]);
+    for (int slot : match) {
+      if (latencyNanos(slot) >= threshold) {
+        out.add(tailRecord(slot));
+      }
+    }
+  }
+
+  // The tail records and the sampled p99 tail (klat's agents' records).
+  private void klatTail(
+      String topic,
+      String group,
+      long windowNanos,
+      long nowNanos,
+      int minRecords,
+      List<TailRecord> out) {
     int[] sampled = matching(topic, group, windowNanos, nowNanos, Capture.SAMPLED);
     int[] tail = matching(topic, group, windowNanos, nowNanos, Capture.TAIL);
-    List<TailRecord> out = new ArrayList<>();
+    int before = out.size();
     if (sampled.length == 0) {
       for (int slot : tail) {
         out.add(tailRecord(slot));
       }
-      return out;
+      return;
     }
     long[] sorted = sortedE2e(sampled);
     long threshold = rank(sorted, 0.99);
@@ -330,7 +380,7 @@ public final class RecentBreakdowns {
         out.add(tailRecord(slot));
       }
     }
-    int wanted = minRecords - out.size();
+    int wanted = minRecords - (out.size() - before);
     if (wanted > 0) {
       threshold = Math.min(threshold, sorted[Math.max(0, sorted.length - wanted)]);
     }
@@ -339,7 +389,6 @@ public final class RecentBreakdowns {
         out.add(tailRecord(slot));
       }
     }
-    return out;
   }
 
   private TailRecord tailRecord(int slot) {
@@ -360,7 +409,9 @@ public final class RecentBreakdowns {
         CAPTURES[captures[slot]],
         segmentNanos[slot * COLUMNS + PUBLISH_AND_COMMIT],
         segmentNanos[slot * COLUMNS + PRODUCE_AND_PUBLISH],
-        Math.max(0, transactionNanos[slot]));
+        Math.max(0, transactionNanos[slot]),
+        segmentNanos[slot * COLUMNS + CATCH_UP_AND_FETCH],
+        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + APPEND_EPOCH]);
   }
 
   /**

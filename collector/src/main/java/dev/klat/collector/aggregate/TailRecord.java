@@ -29,6 +29,11 @@ import dev.klat.model.Segment;
  * @param produceAndPublishNanos {@code L - S}, or -1
  * @param transactionWaitNanos the transaction part of commit, {@code V - H} (section 9 of the
  *     latency model), 0 without a transaction or for a {@code read_uncommitted} group
+ * @param catchUpAndFetchNanos {@code P - H} ({@code P - V}) where {@code F} and {@code R} are
+ *     unknown: a consumer seen through an OpenTelemetry instrumentation (section 10 of the latency
+ *     model); -1 otherwise
+ * @param appendEpochNanos {@code L} on the producer's timeline, epoch nanoseconds, or -1: when to
+ *     look up the leader's request timings for a record without {@code D}
  */
 public record TailRecord(
     long drainEpochNanos,
@@ -45,7 +50,46 @@ public record TailRecord(
     Capture capture,
     long publishAndCommitNanos,
     long produceAndPublishNanos,
-    long transactionWaitNanos) {
+    long transactionWaitNanos,
+    long catchUpAndFetchNanos,
+    long appendEpochNanos) {
+
+  /** A record whose consumer side, if any, knows {@code F} and {@code R}. */
+  public TailRecord(
+      long drainEpochNanos,
+      long e2eNanos,
+      long[] segmentNanos,
+      long lagNanos,
+      long bufferedNanos,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producer,
+      ConsumerEvidence consumer,
+      Capture capture,
+      long publishAndCommitNanos,
+      long produceAndPublishNanos,
+      long transactionWaitNanos) {
+    this(
+        drainEpochNanos,
+        e2eNanos,
+        segmentNanos,
+        lagNanos,
+        bufferedNanos,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producer,
+        consumer,
+        capture,
+        publishAndCommitNanos,
+        produceAndPublishNanos,
+        transactionWaitNanos,
+        -1,
+        -1);
+  }
 
   /** A record without a transaction wait. */
   public TailRecord(
@@ -140,7 +184,26 @@ public record TailRecord(
     } else if (!publish && !knows(Segment.COMMIT)) {
       sum += Math.max(0, publishAndCommitNanos);
     }
+    if (!knows(Segment.CATCH_UP) && !knows(Segment.FETCH)) {
+      sum += Math.max(0, catchUpAndFetchNanos);
+    }
     return sum;
+  }
+
+  /**
+   * Whether the record knows produce and publish only together ({@code L - S}): its producer was
+   * seen through an OpenTelemetry instrumentation (section 10 of the latency model), or not at all.
+   */
+  public boolean knowsProduceAndPublishOnly() {
+    return produceAndPublishNanos >= 0 && !knows(Segment.PRODUCE) && !knows(Segment.PUBLISH);
+  }
+
+  /**
+   * Whether the record knows catch-up and fetch only together ({@code P - H}): its consumer was
+   * seen through an OpenTelemetry instrumentation (section 10 of the latency model).
+   */
+  public boolean knowsCatchUpAndFetchOnly() {
+    return catchUpAndFetchNanos >= 0 && !knows(Segment.CATCH_UP) && !knows(Segment.FETCH);
   }
 
   /** Whether the end-to-end latency is known. */

@@ -20,7 +20,7 @@ final class DiagnosisText {
         String.format(
             Locale.ROOT,
             "topic %s, group %s, last %s: %d sampled breakdowns, p99 %s; the tail (%d records:"
-                + " %d tail-captured, %d sampled) averages %.1f ms%n",
+                + " %d tail-captured, %d sampled%s) averages %.1f ms%n",
             topic == null ? "all" : topic,
             group == null ? "all" : group,
             window,
@@ -30,7 +30,10 @@ final class DiagnosisText {
                 : String.format(Locale.ROOT, "%.1f ms", report.p99Seconds() * 1000),
             report.tailRecords(),
             report.tailCaptured(),
-            report.tailRecords() - report.tailCaptured(),
+            report.tailRecords() - report.tailCaptured() - report.tailOpentelemetry(),
+            report.tailOpentelemetry() == 0
+                ? ""
+                : ", " + report.tailOpentelemetry() + " from OpenTelemetry instrumentations",
             report.tailMeanSeconds() * 1000));
     findings(out, report);
     return out.toString();

@@ -2,6 +2,7 @@ package dev.klat.collector.diagnose;
 
 import static dev.klat.collector.diagnose.TailEvidence.ms;
 
+import dev.klat.collector.aggregate.TailRecord;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,8 +19,8 @@ final class CatchUpRules implements Rule {
   private static final long MS = 1_000_000L;
 
   @Override
-  public Segment segment() {
-    return Segment.CATCH_UP;
+  public boolean weighs(TailRecord record) {
+    return record.knows(Segment.CATCH_UP);
   }
 
   @Override

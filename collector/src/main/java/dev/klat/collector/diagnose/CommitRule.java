@@ -32,8 +32,8 @@ final class CommitRule implements Rule {
   static final String TRANSACTION_KNOB = "transaction duration";
 
   @Override
-  public Segment segment() {
-    return Segment.COMMIT;
+  public boolean weighs(TailRecord record) {
+    return record.knows(Segment.COMMIT);
   }
 
   @Override

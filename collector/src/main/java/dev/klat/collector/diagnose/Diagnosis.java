@@ -40,7 +40,9 @@ public final class Diagnosis {
           new PublishRules(),
           new CommitRule(),
           new CatchUpRules(),
-          new FetchRules());
+          new FetchRules(),
+          new ProduceAndPublishRules(),
+          new CatchUpAndFetchRules());
 
   private Diagnosis() {}
 
@@ -89,7 +91,7 @@ public final class Diagnosis {
     List<Finding> findings = new ArrayList<>();
     for (Rule rule : RULES) {
       // A partial tail record without the rule's segment is skipped; the finding counts the rest.
-      TailEvidence known = evidence.knowing(rule.segment());
+      TailEvidence known = evidence.weighedBy(rule);
       if (known.size() < MIN_TAIL_RECORDS) {
         continue;
       }

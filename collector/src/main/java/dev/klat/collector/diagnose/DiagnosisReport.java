@@ -15,7 +15,10 @@ import java.util.List;
  * @param findings most explaining first; each says how many of the records it is computed from
  * @param unexplained why there is no finding, or null when there is one
  * @param tailCaptured how many of {@code tailRecords} are tail records ({@code capture} {@code
- *     tail}); the rest are sampled
+ *     tail})
+ * @param tailOpentelemetry how many of {@code tailRecords} an OpenTelemetry instrumentation
+ *     reported ({@code capture} {@code opentelemetry}, section 10 of the latency model: weighed
+ *     against their own p99); the rest are sampled
  */
 public record DiagnosisReport(
     int records,
@@ -24,7 +27,20 @@ public record DiagnosisReport(
     double tailMeanSeconds,
     List<Finding> findings,
     String unexplained,
-    int tailCaptured) {
+    int tailCaptured,
+    int tailOpentelemetry) {
+
+  /** A report without records from an OpenTelemetry instrumentation. */
+  public DiagnosisReport(
+      int records,
+      Double p99Seconds,
+      int tailRecords,
+      double tailMeanSeconds,
+      List<Finding> findings,
+      String unexplained,
+      int tailCaptured) {
+    this(records, p99Seconds, tailRecords, tailMeanSeconds, findings, unexplained, tailCaptured, 0);
+  }
 
   /** A report without tail records. */
   public DiagnosisReport(
@@ -49,6 +65,7 @@ public record DiagnosisReport(
         tail.e2eMeanNanos() / 1e9,
         List.copyOf(findings),
         unexplained,
-        tail.tailCaptured());
+        tail.tailCaptured(),
+        tail.opentelemetry());
   }
 }

@@ -21,8 +21,8 @@ final class FetchRules implements Rule {
   private static final long MS = 1_000_000L;
 
   @Override
-  public Segment segment() {
-    return Segment.FETCH;
+  public boolean weighs(TailRecord record) {
+    return record.knows(Segment.FETCH);
   }
 
   @Override

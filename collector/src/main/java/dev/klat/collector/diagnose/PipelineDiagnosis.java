@@ -132,7 +132,8 @@ public record PipelineDiagnosis(
             r.tailMeanSeconds(),
             ordered,
             r.unexplained(),
-            r.tailCaptured()));
+            r.tailCaptured(),
+            r.tailOpentelemetry()));
   }
 
   // publish+commit covers both of its segments.

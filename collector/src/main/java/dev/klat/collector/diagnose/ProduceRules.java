@@ -37,8 +37,8 @@ final class ProduceRules implements Rule {
       Set.of("NOT_ENOUGH_REPLICAS", "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
 
   @Override
-  public Segment segment() {
-    return Segment.PRODUCE;
+  public boolean weighs(TailRecord record) {
+    return record.knows(Segment.PRODUCE);
   }
 
   @Override

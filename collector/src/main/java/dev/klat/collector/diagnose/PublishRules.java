@@ -44,8 +44,8 @@ final class PublishRules implements Rule {
   private static final int LEADER_RECORDS = 3;
 
   @Override
-  public Segment segment() {
-    return Segment.PUBLISH;
+  public boolean weighs(TailRecord record) {
+    return record.knows(Segment.PUBLISH);
   }
 
   @Override

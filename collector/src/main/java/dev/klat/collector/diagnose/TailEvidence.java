@@ -83,19 +83,31 @@ final class TailEvidence {
   }
 
   /**
-   * The same tail, but only the records that know {@code segment}: what a rule of that segment
-   * weighs, its shares of their latency.
+   * The same tail, but only the records {@code rule} weighs (those that know its segment): its
+   * shares are of their latency.
    */
-  TailEvidence knowing(Segment segment) {
-    List<TailRecord> known = records.stream().filter(r -> r.knows(segment)).toList();
+  TailEvidence weighedBy(Rule rule) {
+    List<TailRecord> known = records.stream().filter(rule::weighs).toList();
     return known.size() == records.size()
         ? this
         : new TailEvidence(known, windowMedianNanos, windowP99Nanos, brokers, commitWaits, window);
   }
 
-  /** How many of the records are tail records ({@link Capture#TAIL}); the rest are sampled. */
+  /** How many of the records are tail records ({@link Capture#TAIL}). */
   int tailCaptured() {
-    return (int) records.stream().filter(r -> r.capture() == Capture.TAIL).count();
+    return captured(Capture.TAIL);
+  }
+
+  /**
+   * How many of the records an OpenTelemetry instrumentation reported ({@link
+   * Capture#OPENTELEMETRY}, section 10 of the latency model).
+   */
+  int opentelemetry() {
+    return captured(Capture.OPENTELEMETRY);
+  }
+
+  private int captured(Capture capture) {
+    return (int) records.stream().filter(r -> r.capture() == capture).count();
   }
 
   List<TailRecord> records() {
@@ -186,12 +198,12 @@ final class TailEvidence {
 
   /**
    * The record's leader's mean request timings of one kind over the scrape interval the record was
-   * drained in, or null.
+   * drained in (or, without {@code D}, appended in: a producer seen through an OpenTelemetry
+   * instrumentation), or null.
    */
   BrokerTimings.RequestTimings timings(TailRecord r, BrokerTimings.Request request) {
-    return r.leaderNodeId() < 0 || r.drainEpochNanos() < 0
-        ? null
-        : brokers.lookup(r.leaderNodeId(), request, r.drainEpochNanos());
+    long at = r.drainEpochNanos() >= 0 ? r.drainEpochNanos() : r.appendEpochNanos();
+    return r.leaderNodeId() < 0 || at < 0 ? null : brokers.lookup(r.leaderNodeId(), request, at);
   }
 
   /**
@@ -378,7 +390,17 @@ final class TailEvidence {
   /** A finding that explains {@code nanos} of the tail's mean. */
   Finding finding(
       Segment segment, String knob, double nanos, Map<String, Object> evidence, String suggestion) {
+    return finding(segment.id(), knob, nanos, evidence, suggestion);
+  }
+
+  /**
+   * A finding of a segment named by its id, a combined one of section 10 of the latency model
+   * ({@code produce+publish}, {@code catch-up+fetch}) too, that explains {@code nanos} of the
+   * tail's mean.
+   */
+  Finding finding(
+      String segment, String knob, double nanos, Map<String, Object> evidence, String suggestion) {
     return new Finding(
-        segment.id(), knob, share(nanos), nanos / 1e9, evidence, suggestion, records.size());
+        segment, knob, share(nanos), nanos / 1e9, evidence, suggestion, records.size());
   }
 }

@@ -1,0 +1,195 @@
+package dev.klat.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What OtelNodeClientsIT and OtelJavaClientsIT share (issue 46, docs/latency-model.md section 10):
+ * the truth the client application measured, the collector's {@code opentelemetry} figures of a
+ * topic and group, and the checks on them.
+ *
+ * <p>The accuracy check is the accuracy suite's p50 criterion (docs/accuracy.md "The accuracy
+ * suite"): against a control stream that runs at the same moment without the delay, the combined
+ * segment the delay belongs to grew as much as the application's own end-to-end latency grew,
+ * within 20% of that growth or 5 ms, whichever is larger, every other segment stayed within the
+ * same tolerance of the control's, and klat's end-to-end median is the application's within 5 ms.
+ */
+final class OtelClients {
+  static final String PRODUCE_AND_PUBLISH = "produce+publish";
+  static final String COMMIT = "commit";
+  static final String CATCH_UP_AND_FETCH = "catch-up+fetch";
+  static final String[] SEGMENTS = {PRODUCE_AND_PUBLISH, COMMIT, CATCH_UP_AND_FETCH};
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final double TOLERANCE_SHARE = 0.2;
+  private static final double TOLERANCE_FLOOR_MS = 5;
+
+  private OtelClients() {}
+
+  /**
+   * One stream's truth, from the application's line {@code klat-truth {json}}: how many records it
+   * consumed and the median and mean of what it measured from just before the send to the moment
+   * its handler got each record.
+   */
+  record Truth(String topic, int count, double p50Ms, double meanMs) {}
+
+  /** The truth lines of an application's output, by topic. */
+  static Map<String, Truth> truths(String output) {
+    Map<String, Truth> byTopic = new LinkedHashMap<>();
+    output
+        .lines()
+        .filter(line -> line.startsWith("klat-truth "))
+        .forEach(
+            line -> {
+              JsonNode t = read(line.substring("klat-truth ".length()));
+              byTopic.put(
+                  t.path("topic").asText(),
+                  new Truth(
+                      t.path("topic").asText(),
+                      t.path("count").asInt(),
+                      t.path("p50Ms").asDouble(),
+                      t.path("meanMs").asDouble()));
+            });
+    return byTopic;
+  }
+
+  /** When the streams' breakdowns are awaited until: 60 s from now. */
+  static long breakdownDeadline() {
+    return System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+  }
+
+  /**
+   * The {@code /api/breakdown} answer of topic and group once its {@code opentelemetry} object
+   * counts {@code count} records, or at {@code deadlineNanos} ({@link #breakdownDeadline()}, shared
+   * by a test's streams) the answer as it then is, which the caller's checks reject.
+   */
+  static JsonNode awaitOpentelemetry(
+      int adminPort, String topic, String group, int count, long deadlineNanos) throws Exception {
+    String query = "/api/breakdown?topic=" + topic + "&group=" + encode(group) + "&window=10m";
+    JsonNode answer = read(CollectorEndToEndIT.get(adminPort, query, null));
+    while (answer.path("opentelemetry").path("count").asInt() < count
+        && System.nanoTime() < deadlineNanos) {
+      Thread.sleep(500);
+      answer = read(CollectorEndToEndIT.get(adminPort, query, null));
+    }
+    System.out.println("breakdown " + topic + " " + group + ": " + answer);
+    return answer;
+  }
+
+  /**
+   * Every record of the stream joined into an {@code opentelemetry} breakdown, none mistaken for a
+   * sampled or tail one; each of the three combined segments measured for every record, commit
+   * exact (both its instants the probe's, on the leader), the two with a client instant of quality
+   * {@code client-clock}; and the segments add up to the end to end (means: the same records).
+   */
+  static void assertJoined(JsonNode answer, int count) {
+    JsonNode otel = answer.path("opentelemetry");
+    assertThat(otel.path("capture").asText()).as("%s", answer).isEqualTo("opentelemetry");
+    assertThat(otel.path("count").asInt()).as("records joined: %s", answer).isEqualTo(count);
+    assertThat(answer.path("count").asInt())
+        .as("no OpenTelemetry record counted as one of klat's sampled records: %s", answer)
+        .isZero();
+    assertThat(answer.path("tail").path("count").asInt())
+        .as("no OpenTelemetry record counted as a tail record: %s", answer)
+        .isZero();
+    for (String segment : SEGMENTS) {
+      JsonNode s = otel.path("segments").path(segment);
+      assertThat(s.path("count").asInt()).as("%s in %s", segment, answer).isEqualTo(count);
+      String quality = segment.equals(COMMIT) ? "exact" : "client-clock";
+      assertThat(s.path("quality").path(quality).asInt())
+          .as("%s of quality %s in %s", segment, quality, answer)
+          .isEqualTo(count);
+    }
+    double sumMs = 0;
+    for (String segment : SEGMENTS) {
+      sumMs += meanMs(otel.path("segments").path(segment), segment, answer);
+    }
+    assertThat(sumMs)
+        .as(
+            "produce+publish + commit + catch-up+fetch = e2e (means of the same records): %s",
+            answer)
+        .isCloseTo(
+            meanMs(otel.path("e2e"), "e2e", answer), org.assertj.core.data.Offset.offset(0.01));
+  }
+
+  /**
+   * The accuracy suite's p50 criterion for one delayed stream against its control: {@code
+   * delayedSegment} grew as the application's end to end did, the other segments stayed, and klat's
+   * end-to-end medians are the application's.
+   */
+  static void assertDelayLandsIn(
+      String delayedSegment,
+      JsonNode delayed,
+      Truth delayedTruth,
+      JsonNode control,
+      Truth controlTruth) {
+    JsonNode d = delayed.path("opentelemetry");
+    JsonNode c = control.path("opentelemetry");
+    double appGrowthMs = delayedTruth.p50Ms() - controlTruth.p50Ms();
+    double toleranceMs = Math.max(TOLERANCE_FLOOR_MS, TOLERANCE_SHARE * Math.abs(appGrowthMs));
+    String context =
+        delayedTruth
+            + " against "
+            + controlTruth
+            + "\n delayed: "
+            + delayed
+            + "\n control: "
+            + control;
+    System.out.printf(
+        "%s: application p50 grew %.1f ms (tolerance %.1f ms)%n",
+        delayedTruth.topic(), appGrowthMs, toleranceMs);
+    assertThat(appGrowthMs)
+        .as("the injected delay shows in what the application measured: %s", context)
+        .isGreaterThan(2 * TOLERANCE_FLOOR_MS);
+    for (Map.Entry<String, Truth> e :
+        Map.of("delayed", delayedTruth, "control", controlTruth).entrySet()) {
+      JsonNode o = e.getKey().equals("delayed") ? d : c;
+      assertThat(p50Ms(o.path("e2e"), "e2e", context))
+          .as("klat's e2e p50 of the %s stream is the application's: %s", e.getKey(), context)
+          .isCloseTo(e.getValue().p50Ms(), org.assertj.core.data.Offset.offset(TOLERANCE_FLOOR_MS));
+    }
+    for (String segment : SEGMENTS) {
+      double growthMs =
+          p50Ms(d.path("segments").path(segment), segment, context)
+              - p50Ms(c.path("segments").path(segment), segment, context);
+      System.out.printf("  %s p50 grew %.1f ms%n", segment, growthMs);
+      double expectedMs = segment.equals(delayedSegment) ? appGrowthMs : 0;
+      assertThat(growthMs)
+          .as(
+              "%s p50 grew %.1f ms against the control, expected %.1f ms: %s",
+              segment, growthMs, expectedMs, context)
+          .isCloseTo(expectedMs, org.assertj.core.data.Offset.offset(toleranceMs));
+    }
+  }
+
+  private static double p50Ms(JsonNode quantiles, String what, Object context) {
+    JsonNode p50 = quantiles.path("p50Seconds");
+    assertThat(p50.isNumber()).as("%s p50 in %s", what, context).isTrue();
+    return p50.asDouble() * 1000;
+  }
+
+  private static double meanMs(JsonNode quantiles, String what, Object context) {
+    JsonNode mean = quantiles.path("meanSeconds");
+    assertThat(mean.isNumber()).as("%s mean in %s", what, context).isTrue();
+    return mean.asDouble() * 1000;
+  }
+
+  static JsonNode read(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException("not JSON: " + json, e);
+    }
+  }
+
+  private static String encode(String s) {
+    return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
+  }
+}

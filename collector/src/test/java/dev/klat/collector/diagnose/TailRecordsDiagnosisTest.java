@@ -47,7 +47,10 @@ class TailRecordsDiagnosisTest {
         full.consumer(),
         Capture.TAIL,
         publishAndCommitMs < 0 ? -1 : (long) (publishAndCommitMs * MS),
-        produceAndPublishMs < 0 ? -1 : (long) (produceAndPublishMs * MS));
+        produceAndPublishMs < 0 ? -1 : (long) (produceAndPublishMs * MS),
+        0,
+        -1,
+        -1);
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.klat.collector.correlate.instants.BrokerTimings;
 import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.probe.CommitWaits;
+import dev.klat.model.Capture;
 import dev.klat.model.Segment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,7 +42,7 @@ final class Tails {
       nanos[i] = (long) (segmentsMs[i] * MS);
       e2e += nanos[i];
     }
-    return new TailRecord(
+    return sampled(
         1_000,
         e2e,
         nanos,
@@ -55,9 +56,42 @@ final class Tails {
         consumer);
   }
 
+  /** A sampled record's breakdown (every instant known but maybe {@code L}), no transaction. */
+  static TailRecord sampled(
+      long drainEpochNanos,
+      long e2eNanos,
+      long[] segmentNanos,
+      long lagNanos,
+      long bufferedNanos,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producer,
+      ConsumerEvidence consumer) {
+    return new TailRecord(
+        drainEpochNanos,
+        e2eNanos,
+        segmentNanos,
+        lagNanos,
+        bufferedNanos,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producer,
+        consumer,
+        Capture.SAMPLED,
+        -1,
+        -1,
+        0,
+        -1,
+        -1);
+  }
+
   /** The same record, committed by {@code followerId}'s fetch. */
   static TailRecord committedBy(TailRecord r, int followerId) {
-    return new TailRecord(
+    return sampled(
         r.drainEpochNanos(),
         r.e2eNanos(),
         r.segmentNanos(),
@@ -73,7 +107,7 @@ final class Tails {
 
   /** The same record, drained at {@code drainMs} (epoch, ms) to {@code leader}. */
   static TailRecord drainedAt(TailRecord r, double drainMs, int leader) {
-    return new TailRecord(
+    return sampled(
         (long) (drainMs * MS),
         r.e2eNanos(),
         r.segmentNanos(),
@@ -89,7 +123,7 @@ final class Tails {
 
   /** The same record, its produce request timed by the leader's probe (ms). */
   static TailRecord withRequestTimes(TailRecord r, double queueMs, double localMs) {
-    return new TailRecord(
+    return sampled(
         r.drainEpochNanos(),
         r.e2eNanos(),
         r.segmentNanos(),

@@ -40,7 +40,9 @@ class TransactionDiagnosisTest {
         Capture.SAMPLED,
         -1,
         -1,
-        (long) (transactionMs * MS));
+        (long) (transactionMs * MS),
+        -1,
+        -1);
   }
 
   @Test

@@ -60,6 +60,31 @@ final class OtelClients {
     return byTopic;
   }
 
+  /**
+   * The collector read every span as the instrumentation shaped it ({@code otelSpans.<outcome>} of
+   * {@code /api/stats}): {@code producers} producer record spans, {@code consumers} consumer record
+   * spans, and none it could not place, refused or took for failed. Waits up to 20 s for the
+   * exporters' last batches.
+   */
+  static String assertSpansRead(int adminPort, int producers, int consumers) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
+    while ((BrokerProbeIT.number(stats, "otelSpans.producer") < producers
+            || BrokerProbeIT.number(stats, "otelSpans.consumer") < consumers)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(250);
+      stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
+    }
+    System.out.println("stats: " + stats);
+    assertThat(BrokerProbeIT.number(stats, "otelSpans.producer")).as(stats).isEqualTo(producers);
+    assertThat(BrokerProbeIT.number(stats, "otelSpans.consumer")).as(stats).isEqualTo(consumers);
+    for (String outcome : new String[] {"unplaceable", "failed", "refused", "not-kafka"}) {
+      assertThat(BrokerProbeIT.number(stats, "otelSpans." + outcome)).as(stats).isZero();
+    }
+    assertThat(stats).contains("\"spansRejected\":0").doesNotContain("requestsRejected.");
+    return stats;
+  }
+
   /** When the streams' breakdowns are awaited until: 60 s from now. */
   static long breakdownDeadline() {
     return System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

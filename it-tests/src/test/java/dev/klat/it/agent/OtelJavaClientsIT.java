@@ -92,13 +92,12 @@ class OtelJavaClientsIT {
             .hasSize(3)
             .allSatisfy(t -> assertThat(t.count()).isEqualTo(RECORDS));
 
-        String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
-        System.out.println("stats: " + stats);
+        OtelClients.assertSpansRead(adminPort, 3 * RECORDS, 3 * RECORDS);
         long deadline = OtelClients.breakdownDeadline();
         JsonNode control = awaitOpentelemetry(adminPort, CONTROL, deadline);
         JsonNode linger = awaitOpentelemetry(adminPort, LINGER, deadline);
         JsonNode slowConsumer = awaitOpentelemetry(adminPort, SLOW_CONSUMER, deadline);
-        stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
+        String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
         System.out.println("stats: " + stats);
         assertThat(stats)
             .as(stats)

@@ -109,8 +109,10 @@ class OtelNodeClientsIT {
             .hasSize(4)
             .allSatisfy(t -> assertThat(t.count()).isEqualTo(RECORDS));
 
-        String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
-        System.out.println("stats: " + stats);
+        // One producer and one consumer record span a record; eachBatch's receive spans are
+        // batch spans, counted apart.
+        String stats = OtelClients.assertSpansRead(adminPort, 4 * RECORDS, 4 * RECORDS);
+        assertThat(BrokerProbeIT.number(stats, "otelSpans.batch")).as(stats).isPositive();
         long deadline = OtelClients.breakdownDeadline();
         JsonNode control = awaitOpentelemetry(adminPort, CONTROL, deadline);
         JsonNode producerDelay = awaitOpentelemetry(adminPort, PRODUCER_DELAY, deadline);

@@ -97,7 +97,8 @@ async function main() {
     const stream = {
       ...s,
       producer: producerKafka.producer({ createPartitioner: Partitioners.DefaultPartitioner }),
-      consumer: consumerKafka.consumer({ groupId: `${s.topic}-group` }),
+      // A short fetch wait: disconnect waits for the fetch in flight (records end a fetch at once).
+      consumer: consumerKafka.consumer({ groupId: `${s.topic}-group`, maxWaitTimeInMs: 500 }),
       e2eMs: [],
     };
     stream.joined = new Promise((resolve) => stream.consumer.on(stream.consumer.events.GROUP_JOIN, resolve));

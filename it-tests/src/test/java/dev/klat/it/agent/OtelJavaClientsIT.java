@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class OtelJavaClientsIT {
   private static final Path OTEL_AGENT = Paths.get(System.getProperty("klat.otel.agent.jar"));
-  private static final int BURSTS = 40;
+  private static final int BURSTS = 32;
   private static final int BURST_SIZE = 5;
   private static final int INTERVAL_MS = 250;
   private static final int RECORDS = BURSTS * BURST_SIZE;

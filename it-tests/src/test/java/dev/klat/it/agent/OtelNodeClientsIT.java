@@ -53,7 +53,7 @@ class OtelNodeClientsIT {
   private static final String SERVICE = "otel-node-it";
   // kafkajs's instrumentation writes no consumer group: klat names the group after the service.
   private static final String GROUP = "service:" + SERVICE;
-  private static final int BURSTS = 40;
+  private static final int BURSTS = 32;
   private static final int BURST_SIZE = 5;
   private static final int INTERVAL_MS = 250;
   private static final int RECORDS = BURSTS * BURST_SIZE;

@@ -86,6 +86,21 @@ final class OtelClients {
     return stats;
   }
 
+  /**
+   * The join's own count ({@code otel*} of {@code /api/stats}): {@code records} pairs joined, none
+   * left one-sided, unplaced, invalid or dropped.
+   */
+  static void assertJoinCounts(int adminPort, int records) throws Exception {
+    String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
+    assertThat(BrokerProbeIT.number(stats, "otelJoined")).as(stats).isEqualTo(records);
+    for (String none :
+        new String[] {
+          "otelProducerOnly", "otelConsumerOnly", "otelUnplaced", "otelInvalid", "otelDroppedSpans"
+        }) {
+      assertThat(BrokerProbeIT.number(stats, none)).as("%s in %s", none, stats).isZero();
+    }
+  }
+
   /** When the streams' breakdowns are awaited until: 60 s from now. */
   static long breakdownDeadline() {
     return System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -46,7 +46,10 @@ public final class OtelClientsApp {
 
   private static void phase(String what) {
     System.out.println(
-        "klat-phase +" + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - STARTED) + " ms: " + what);
+        "klat-phase +"
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - STARTED)
+            + " ms: "
+            + what);
   }
 
   public static void main(String[] args) throws Exception {

@@ -110,6 +110,7 @@ class OtelJavaClientsIT {
         assertThat(BrokerProbeIT.number(stats, "probeRecordsNotKlat")).as(stats).isPositive();
         assertThat(BrokerProbeIT.number(stats, "probeRecordsRejected")).as(stats).isZero();
 
+        OtelClients.assertJoinCounts(adminPort, 3 * RECORDS);
         for (JsonNode answer : List.of(control, linger, slowConsumer)) {
           OtelClients.assertJoined(answer, RECORDS);
         }

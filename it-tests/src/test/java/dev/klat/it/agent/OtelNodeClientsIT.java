@@ -125,6 +125,7 @@ class OtelNodeClientsIT {
             .contains("\"spansRejected\":0")
             .doesNotContain("requestsRejected.");
 
+        OtelClients.assertJoinCounts(adminPort, 4 * RECORDS);
         for (JsonNode answer : List.of(control, producerDelay, slowEachMessage, slowEachBatch)) {
           OtelClients.assertJoined(answer, RECORDS);
         }

@@ -7,6 +7,7 @@ import dev.klat.collector.broker.BrokerStatus;
 import dev.klat.collector.broker.Brokers;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.correlate.join.Correlator;
+import dev.klat.collector.correlate.join.InstrumentedStats;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.collector.diagnose.DiagnosisGauges;
 import dev.klat.collector.export.TraceExporter;
@@ -117,6 +118,8 @@ final class CollectorFigures {
             .forEach(
                 (outcome, count) ->
                     series.add(Exposition.Series.scalar(Map.of(TagKeys.OUTCOME, outcome), count)));
+      } else if (def == MetricDef.COLLECTOR_OTEL_JOIN) {
+        otelJoinSeries(stats.otel(), series);
       } else if (def == MetricDef.COLLECTOR_AUTH_REQUESTS) {
         series.addAll(listeners.authSeries());
       } else if (def == MetricDef.COLLECTOR_RELOAD_FAILURES) {
@@ -227,6 +230,26 @@ final class CollectorFigures {
     out.put("tailDroppedSpans", t.droppedSpans());
     out.put("tailPendingRecords", (long) t.pendingRecords());
     out.put("tailPendingBytes", t.pendingBytes());
+    InstrumentedStats o = c.otel();
+    out.put("otelProducerSpans", o.producerSpans());
+    out.put("otelConsumerSpans", o.consumerSpans());
+    out.put("otelJoined", o.joined());
+    out.put("otelProducerOnly", o.producerOnly());
+    out.put("otelConsumerOnly", o.consumerOnly());
+    out.put("otelWithoutBrokerData", o.withoutBrokerData());
+    out.put("otelInvalid", o.invalid());
+    out.put("otelDuplicates", o.duplicates());
+    out.put("otelSuperseded", o.superseded());
+    out.put("otelAgentAfterInstrumented", o.agentAfterInstrumented());
+    out.put("otelPlacedAfterWaiting", o.placedAfterWaiting());
+    out.put("otelUnplaced", o.unplaced());
+    out.put("otelEvicted", o.evicted());
+    out.put("otelDroppedSpans", o.droppedSpans());
+    out.put("otelUnplaceable", o.unplaceable());
+    out.put("otelPlacementTopicMismatches", o.placementTopicMismatches());
+    out.put("otelImplausibleClockBounds", o.implausibleClockBounds());
+    out.put("otelWaitingProducers", (long) o.waitingProducers());
+    out.put("otelWaitingBytes", o.waitingBytes());
     long[] metricCounts = agentMetrics.counts();
     out.put("metricPointsIgnored", metricCounts[0]);
     out.put("agentRestartsSeen", metricCounts[1]);
@@ -278,5 +301,42 @@ final class CollectorFigures {
       case COUNTER -> Exposition.Type.COUNTER;
       case GAUGE -> Exposition.Type.GAUGE;
     };
+  }
+
+  // What the join made of instrumentations' record spans (section 10), one series per outcome.
+  private static void otelJoinSeries(InstrumentedStats o, List<Exposition.Series> series) {
+    long[] counts = {
+      o.joined(),
+      o.producerOnly(),
+      o.consumerOnly(),
+      o.withoutBrokerData(),
+      o.invalid(),
+      o.duplicates(),
+      o.superseded(),
+      o.agentAfterInstrumented(),
+      o.placedAfterWaiting(),
+      o.unplaced(),
+      o.evicted(),
+      o.droppedSpans(),
+      o.implausibleClockBounds()
+    };
+    String[] outcomes = {
+      "joined",
+      "producer-only",
+      "consumer-only",
+      "without-broker-data",
+      "invalid",
+      "duplicate",
+      "superseded",
+      "agent-after-instrumented",
+      "placed",
+      "unplaced",
+      "evicted",
+      "dropped",
+      "implausible-clock-bound"
+    };
+    for (int i = 0; i < counts.length; i++) {
+      series.add(Exposition.Series.scalar(Map.of(TagKeys.OUTCOME, outcomes[i]), counts[i]));
+    }
   }
 }

@@ -333,6 +333,17 @@ public final class MetricDef {
           TagKeys.OUTCOME);
 
   /**
+   * {@code klat.collector.otel.join}: what the join made of OpenTelemetry instrumentations' record
+   * spans (section 10 of the latency model), by outcome: breakdowns ({@code joined}, {@code
+   * producer-only}, {@code consumer-only}) and spans ({@code superseded}, {@code unplaced}, ...).
+   */
+  public static final MetricDef COLLECTOR_OTEL_JOIN =
+      counter(
+          "klat.collector.otel.join",
+          "What the join made of OpenTelemetry instrumentations' record spans, by outcome.",
+          TagKeys.OUTCOME);
+
+  /**
    * {@code klat.collector.auth.requests}: requests to a listener with tokens on, by listener,
    * result ({@code accepted}, {@code missing}, {@code malformed}, {@code unknown}) and, when
    * accepted, the token's name.
@@ -483,6 +494,7 @@ public final class MetricDef {
               COLLECTOR_INSTANTS_CLAMPED,
               COLLECTOR_REQUESTS_REJECTED,
               COLLECTOR_OTEL_SPANS,
+              COLLECTOR_OTEL_JOIN,
               COLLECTOR_AUTH_REQUESTS,
               COLLECTOR_RELOAD_FAILURES,
               COLLECTOR_BROKER_UP,

@@ -211,6 +211,8 @@ class NamesTest {
             "klat.collector.instants.clamped COUNTER 1 klat_collector_instants_clamped_total []",
             "klat.collector.requests.rejected COUNTER 1 klat_collector_requests_rejected_total"
                 + " [reason]",
+            "klat.collector.otel.spans COUNTER 1 klat_collector_otel_spans_total [outcome]",
+            "klat.collector.otel.join COUNTER 1 klat_collector_otel_join_total [outcome]",
             "klat.collector.auth.requests COUNTER 1 klat_collector_auth_requests_total"
                 + " [listener, result, token]",
             "klat.collector.reload.failures COUNTER 1 klat_collector_reload_failures_total"

@@ -7,6 +7,7 @@ import dev.klat.collector.correlate.join.ClockSync;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.JoinInput;
+import dev.klat.collector.correlate.join.OtelRecordSpan;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
 import dev.klat.model.MetricDef;
@@ -169,6 +170,8 @@ public final class OtlpIngest implements OtlpSink {
         correlator.offerProducer(p, source);
       } else if (item instanceof ConsumerSpan c) {
         correlator.offerConsumer(c, source);
+      } else if (item instanceof OtelRecordSpan o) {
+        correlator.acceptOtel(o, source);
       } else {
         ClockSync sync = (ClockSync) item; // the input left: JoinInput is sealed
         correlator.offerClockSync(sync.instanceId(), sync.offsetNanos(), sync.uncertaintyNanos());
@@ -208,13 +211,15 @@ public final class OtlpIngest implements OtlpSink {
       SpanMapper.Result result = SpanMapper.map(span);
       if (result.otelOutcome() != null) {
         // An OpenTelemetry instrumentation's span (section 10 of the latency model): counted here;
-        // a record span's result.otel() is the join's input once the join takes it.
+        // a record span goes to the join (Correlator.acceptOtel) with klat's, in request order.
         otelOutcomes[result.otelOutcome().ordinal()]++;
       }
       if (result.producer() != null) {
         items.add(result.producer());
       } else if (result.consumer() != null) {
         items.add(result.consumer());
+      } else if (result.otel() != null) {
+        items.add(result.otel());
       } else if (result.rejected() != null) {
         rejectedByReason.merge(result.reason(), 1L, Long::sum);
         if (rejected++ == 0) {
@@ -222,7 +227,6 @@ public final class OtlpIngest implements OtlpSink {
         }
       } else if (result == SpanMapper.Result.IGNORED) {
         notKlat++;
-        otelOutcomes[OtelSpanReader.Outcome.NOT_KAFKA.ordinal()]++;
       }
     }
   }

@@ -51,7 +51,8 @@ final class SpanMapper {
       String rejected,
       String reason) {
     /** Not klat's, and not Kafka's: counted as not klat's. */
-    static final Result IGNORED = new Result(null, null, null, null);
+    static final Result IGNORED =
+        new Result(null, null, null, OtelSpanReader.Outcome.NOT_KAFKA, null, null);
 
     static final Result NOT_JOINABLE = new Result(null, null, null, null);
 

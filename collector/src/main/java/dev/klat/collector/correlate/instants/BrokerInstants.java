@@ -24,6 +24,9 @@ import java.util.List;
  */
 public final class BrokerInstants {
   private final List<BrokerInstantSource> sources;
+  // Section 10: the sources of a record seen through an OpenTelemetry instrumentation, whose spans
+  // carry no acks, timestamp type or fetch evidence: the probe, and H = L without a follower.
+  private List<BrokerInstantSource> probeOnly = List.of();
   // Section 9: the probes' last stable offsets, null without a probe.
   private ProbeTimelines probes;
 
@@ -109,12 +112,43 @@ public final class BrokerInstants {
    */
   public static BrokerInstants probeFirst(
       ProbeTimelines probes, BrokerTimings timings, Replicas replicas, long networkWindowNanos) {
+    ProbeSource probe = new ProbeSource(probes);
     List<BrokerInstantSource> sources = new ArrayList<>();
-    sources.add(new ProbeSource(probes));
+    sources.add(probe);
     sources.addAll(standardSources(timings, replicas, networkWindowNanos));
     BrokerInstants instants = of(sources);
     instants.probes = probes;
+    instants.probeOnly = List.of(probe, new NoFollowerSource(replicas));
     return instants;
+  }
+
+  /**
+   * {@code L} of a record with a side seen through an OpenTelemetry instrumentation (section 10 of
+   * the latency model): from the broker probe alone, found by offset (the leader's term when the
+   * producer said which broker answered, else the latest term that holds the offset); null without
+   * the probe's data. The estimates and bounds of section 4 need instants and settings such spans
+   * do not carry, so none applies.
+   */
+  public BrokerInstant probedAppend(BrokerLookup record) {
+    return probed(0, record, true);
+  }
+
+  /**
+   * {@code H} of such a record, given the {@code L} set on it: the probe's, or {@code L} itself on
+   * a partition without a follower; null otherwise.
+   */
+  public BrokerInstant probedCommit(BrokerLookup record) {
+    return probed(0, record, false);
+  }
+
+  private BrokerInstant probed(int index, BrokerLookup record, boolean append) {
+    if (index == probeOnly.size()) {
+      return null;
+    }
+    BrokerInstantSource source = probeOnly.get(index);
+    return append
+        ? source.append(record, () -> probed(index + 1, record, true))
+        : source.commit(record, () -> probed(index + 1, record, false));
   }
 
   /**

@@ -5,8 +5,10 @@
  * partition with no follower, a consumer fetch that waited, the brokers' request metrics, and the
  * bounds {@code H <= A} and {@code H <= R}; and, for a transactional record read by a {@code
  * read_committed} group, {@code V} (section 9: the probe's last stable offset, the producer's
- * commit, {@code V <= R}). Also the views of the brokers the sources read, filled by {@code
- * broker}: {@link BrokerTimings} (which the diagnosis reads too) and {@link Replicas}. Pure logic,
- * no I/O: the sources answer from memory under the correlator's lock.
+ * commit, {@code V <= R}); for a record with a side seen through an OpenTelemetry instrumentation
+ * (section 10), the probe alone ({@link BrokerInstants#probedAppend}). Also the views of the
+ * brokers the sources read, filled by {@code broker}: {@link BrokerTimings} (which the diagnosis
+ * reads too) and {@link Replicas}. Pure logic, no I/O: the sources answer from memory under the
+ * correlator's lock.
  */
 package dev.klat.collector.correlate.instants;

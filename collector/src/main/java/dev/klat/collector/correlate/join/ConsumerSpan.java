@@ -165,4 +165,21 @@ public record ConsumerSpan(
   public boolean tail() {
     return capture == Capture.TAIL;
   }
+
+  /**
+   * Whether this span was read from an OpenTelemetry instrumentation's span (section 10 of the
+   * latency model), not from klat's agent: its instance id is then the client host's id.
+   */
+  public boolean instrumented() {
+    return capture == Capture.OPENTELEMETRY;
+  }
+
+  /**
+   * Whether the span, left without a partner at its window's end, still gives a one-sided
+   * breakdown: a tail span (section 8) or an instrumentation's (section 10); a sampled one does
+   * not.
+   */
+  boolean reportedAlone() {
+    return capture != Capture.SAMPLED;
+  }
 }

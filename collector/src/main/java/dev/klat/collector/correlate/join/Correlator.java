@@ -7,7 +7,6 @@ import dev.klat.collector.correlate.instants.BrokerInstants;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Capture;
 import dev.klat.model.TailTraceIds;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -32,6 +31,10 @@ import java.util.function.LongUnaryOperator;
  * span without a partner becomes a one-sided breakdown ({@link OneSidedBreakdowns}): a producer
  * tail span that no group joined, a consumer tail span whose producer span did not come. Sampled
  * spans without a partner stay unjoined.
+ *
+ * <p>Spans of OpenTelemetry instrumentations (section 10 of the latency model, {@link #acceptOtel})
+ * join in the same table, with klat's spans and with each other ({@link InstrumentedJoin}, {@link
+ * InstrumentedBreakdowns}); where both report a side, klat's span is used.
  *
  * <p>No I/O and no wall clock: time comes from the injected clock (only to age entries and clock
  * bounds; instants come from the spans), so tests drive expiry deterministically. Thread-safe: all
@@ -140,10 +143,12 @@ public final class Correlator {
 
   /**
    * Counts since start. Each span is counted once as received, and a record's spans end as joined,
-   * duplicate, or unjoined.
+   * duplicate, or unjoined. The span counts are klat's spans; instrumentations' spans (section 10
+   * of the latency model) are counted in {@link InstrumentedStats}, and their records in the
+   * counts of records and breakdowns here.
    *
-   * @param producerSpans producer spans offered
-   * @param consumerSpans consumer spans offered
+   * @param producerSpans klat's producer spans offered
+   * @param consumerSpans klat's consumer spans offered
    * @param joined breakdowns computed
    * @param duplicates spans ignored because the same span (same record, same side and group) was
    *     already there
@@ -169,6 +174,7 @@ public final class Correlator {
    * @param implausibleClockBounds joined pairs whose clock bound contradicted the clock domains'
    *     own measurements by more than {@code clockMaxStepNanos}, and was not used
    * @param tail what became of tail spans (section 8 of the latency model)
+   * @param otel what became of OpenTelemetry instrumentations' spans (section 10)
    */
   public record Stats(
       long producerSpans,
@@ -189,7 +195,8 @@ public final class Correlator {
       long pendingBytes,
       long groupsRefused,
       long implausibleClockBounds,
-      TailStats tail) {}
+      TailStats tail,
+      InstrumentedStats otel) {}
 
   /**
    * What became of tail spans, counted apart from the sampled figures above (which count every span
@@ -230,6 +237,20 @@ public final class Correlator {
   private final BrokerDataWaits<Joining> brokerDataWaits;
   private final PairBreakdowns pairs;
   private final OneSidedBreakdowns oneSided;
+  private final InstrumentedJoin instrumented;
+  private final InstrumentedBreakdowns instrumentedBreakdowns;
+  private final InstrumentedJoin.Offers offers =
+      new InstrumentedJoin.Offers() {
+        @Override
+        public void producer(ProducerSpan span, long source, long nowNanos) {
+          producerArrived(span, source, nowNanos);
+        }
+
+        @Override
+        public void consumer(ConsumerSpan span, long source, long nowNanos) {
+          consumerArrived(span, source, nowNanos);
+        }
+      };
 
   private long producerSpans;
   private long consumerSpans;
@@ -245,6 +266,9 @@ public final class Correlator {
   private long producerOnly;
   private long consumerOnly;
   private long oneSidedInvalid;
+  private long otelJoined;
+  private long otelProducerOnly;
+  private long otelConsumerOnly;
 
   /**
    * @param settings the window and limits
@@ -288,6 +312,16 @@ public final class Correlator {
         new PairBreakdowns(
             hostNames, offsets, collectorSyncs, brokerInstants, settings.clockMaxStepNanos());
     this.oneSided = new OneSidedBreakdowns(hostNames, offsets, brokerInstants);
+    // Waiting producer spans of instrumentations: as many as records, a quarter of their bytes.
+    this.instrumented =
+        new InstrumentedJoin(
+            new ProducerPlacements(
+                settings.windowNanos(),
+                settings.maxPendingRecords(),
+                Math.max(1, settings.maxPendingBytes() / 4)));
+    this.instrumentedBreakdowns =
+        new InstrumentedBreakdowns(
+            hostNames, offsets, collectorSyncs, brokerInstants, settings.clockMaxStepNanos());
   }
 
   /** Offers one producer span; joins it with every consumer group already waiting for it. */
@@ -307,10 +341,39 @@ public final class Correlator {
     if (span.tail()) {
       tailProducerSpans++;
     }
+    producerArrived(span, source, now);
+  }
+
+  /**
+   * Offers one record span of an OpenTelemetry instrumentation (section 10 of the latency model):
+   * it joins like klat's spans of its side, or, a producer span without an offset, waits for a
+   * consumer span to name it.
+   */
+  public void acceptOtel(OtelRecordSpan span) {
+    acceptOtel(span, NO_SOURCE);
+  }
+
+  /**
+   * Offers one record span of an OpenTelemetry instrumentation read from {@code source}, as {@link
+   * #offerProducer(ProducerSpan, long)} does.
+   */
+  public synchronized void acceptOtel(OtelRecordSpan span, long source) {
+    long now = clockNanos.getAsLong();
+    expire(now);
+    instrumented.accept(span, source, now, offers);
+  }
+
+  private void producerArrived(ProducerSpan span, long source, long now) {
     JoinTable.Entry entry = table.entryFor(span.key(), now, span.tail());
     if (entry.producer != null) {
-      duplicates++;
-      return;
+      InstrumentedJoin.Side side =
+          instrumented.side(entry.producer.instrumented(), span.instrumented(), false);
+      if (side != InstrumentedJoin.Side.REPLACES) {
+        duplicates += side == InstrumentedJoin.Side.DUPLICATE && !span.instrumented() ? 1 : 0;
+        return;
+      }
+      // klat's span takes the instrumentation's place, for the groups that join from now on.
+      table.added(entry, -JoinTable.producerBytes(entry.producer));
     }
     entry.producer = span;
     entry.producerSource = source;
@@ -346,13 +409,29 @@ public final class Correlator {
     if (span.tail()) {
       tailConsumerSpans++;
     }
+    consumerArrived(span, source, now);
+  }
+
+  private void consumerArrived(ConsumerSpan span, long source, long now) {
     JoinTable.Entry entry = table.entryFor(span.key(), now, span.tail());
-    if (entry.hasGroup(span.group())) {
-      duplicates++;
-      return;
-    }
-    // Each group is looked for in the record's lists: a cap keeps that linear scan short.
-    if (entry.groups() >= settings.maxGroupsPerRecord()) {
+    int waiting = entry.waitingIndex(span.group());
+    int joinedAt = waiting >= 0 ? -1 : entry.joinedIndex(span.group());
+    if (waiting >= 0 || joinedAt >= 0) {
+      boolean thereInstrumented =
+          waiting >= 0
+              ? entry.waiting.get(waiting).instrumented()
+              : entry.joinedInstrumented(joinedAt);
+      InstrumentedJoin.Side side =
+          instrumented.side(thereInstrumented, span.instrumented(), joinedAt >= 0);
+      if (side != InstrumentedJoin.Side.REPLACES) {
+        duplicates += side == InstrumentedJoin.Side.DUPLICATE && !span.instrumented() ? 1 : 0;
+        return;
+      }
+      // klat's span takes the waiting instrumentation's span's place.
+      table.added(entry, -JoinTable.consumerBytes(entry.waiting.get(waiting)));
+      entry.removeWaiting(waiting);
+    } else if (entry.groups() >= settings.maxGroupsPerRecord()) {
+      // Each group is looked for in the record's lists: a cap keeps that linear scan short.
       groupsRefused++;
       return;
     }
@@ -476,7 +555,32 @@ public final class Correlator {
             table.tailEvicted(),
             table.tailDroppedSpans(),
             table.tailSize(),
-            table.tailEstimatedBytes()));
+            table.tailEstimatedBytes()),
+        otelStats());
+  }
+
+  private InstrumentedStats otelStats() {
+    ProducerPlacements placements = instrumented.placements();
+    return new InstrumentedStats(
+        instrumented.producerSpans(),
+        instrumented.consumerSpans(),
+        otelJoined,
+        otelProducerOnly,
+        otelConsumerOnly,
+        instrumentedBreakdowns.withoutBrokerData(),
+        instrumentedBreakdowns.invalid(),
+        instrumented.duplicates(),
+        instrumented.superseded(),
+        instrumented.agentAfterInstrumented(),
+        placements.placedAfterWaiting(),
+        placements.unplaced(),
+        placements.evicted(),
+        table.instrumentedDroppedSpans(),
+        instrumented.unplaceable(),
+        placements.topicMismatches(),
+        instrumentedBreakdowns.implausibleClockBounds(),
+        placements.held(),
+        placements.estimatedBytes());
   }
 
   /**
@@ -501,21 +605,42 @@ public final class Correlator {
 
   private void expire(long now) {
     table.expire(now, entry -> endedWithTail(entry, now));
+    instrumented.expire(now);
   }
 
-  // Section 8: the tail spans of a record whose window ended without a partner.
+  // Section 8: the tail spans of a record whose window ended without a partner; section 10: the
+  // instrumentations' spans likewise.
   private void endedWithTail(JoinTable.Entry entry, long now) {
     if (entry.producerUnjoined() && entry.producer.tail()) {
       emitOneSided(oneSided.producerOnly(entry.producer, now), entry.producerSource, true);
+    } else if (entry.producerUnjoined() && entry.producer.instrumented()) {
+      emitInstrumented(
+          instrumentedBreakdowns.producerOnly(entry.producer, now), entry.producerSource, true);
     }
     if (entry.waiting != null) {
       for (int i = 0; i < entry.waiting.size(); i++) {
         ConsumerSpan consumer = entry.waiting.get(i);
         if (consumer.tail()) {
           emitOneSided(oneSided.consumerOnly(consumer, now), entry.waitingSource(i), false);
+        } else if (consumer.instrumented()) {
+          emitInstrumented(
+              instrumentedBreakdowns.consumerOnly(consumer, now), entry.waitingSource(i), false);
         }
       }
     }
+  }
+
+  private void emitInstrumented(JoinedBreakdown result, long source, boolean producerSide) {
+    if (result == null) {
+      return; // counted by InstrumentedBreakdowns: no probe data, or invalid
+    }
+    if (producerSide) {
+      otelProducerOnly++;
+    } else {
+      otelConsumerOnly++;
+    }
+    clampedInstants += result.breakdown().clampCount();
+    sink.accept(result, source);
   }
 
   private void emitOneSided(JoinedBreakdown result, long source, boolean producerSide) {
@@ -537,8 +662,12 @@ public final class Correlator {
     boolean consumerHas = consumer.traceIdHigh() != 0 || consumer.traceIdLow() != 0;
     // The key identifies the record; the trace id, when both sides carry one, guards against an
     // offset reused after a topic was deleted and created again inside the window. An id derived
-    // from the key itself (a tail span's, section 8) guards nothing and meets any other.
-    return !producerHas
+    // from the key itself (a tail span's, section 8) guards nothing and meets any other. Nor does
+    // an instrumentation's (section 10): its consumer span may be in its own trace, linking the
+    // producer's, and klat's agent and an instrumentation in one client each inject a context.
+    return producer.instrumented()
+        || consumer.instrumented()
+        || !producerHas
         || !consumerHas
         || TailTraceIds.isDerived(producer.traceIdHigh())
         || TailTraceIds.isDerived(consumer.traceIdHigh())
@@ -548,10 +677,7 @@ public final class Correlator {
 
   private void join(
       JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now, long source) {
-    if (entry.joinedGroups == null) {
-      entry.joinedGroups = new ArrayList<>(1);
-    }
-    entry.joinedGroups.add(consumer.group());
+    entry.joined(consumer.group(), consumer.instrumented());
     if (brokerDataWaits.hold(
         new Joining(entry, producer, consumer, source),
         brokerInstants.awaitingData(producer, consumer, now),
@@ -563,12 +689,19 @@ public final class Correlator {
 
   private void breakDown(
       JoinTable.Entry entry, ProducerSpan producer, ConsumerSpan consumer, long now, long source) {
-    JoinedBreakdown result = pairs.compute(entry, producer, consumer, now);
+    boolean otel = producer.instrumented() || consumer.instrumented();
+    JoinedBreakdown result =
+        otel
+            ? instrumentedBreakdowns.pair(producer, consumer, now)
+            : pairs.compute(entry, producer, consumer, now);
     if (result == null) {
       invalid++;
       return;
     }
     joined++;
+    if (otel) {
+      otelJoined++;
+    }
     if (result.capture() == Capture.TAIL) {
       tailJoined++;
     }

@@ -10,10 +10,20 @@ import java.util.Map;
  */
 final class HostNames {
   private final int maxNames;
+  private final String prefix;
   private final Map<Long, String> names = new HashMap<>();
 
   HostNames(int maxNames) {
+    this(maxNames, "");
+  }
+
+  /**
+   * Names with a prefix: {@code otel-} for the client hosts of OpenTelemetry instrumentations
+   * (section 10 of the latency model), so that they never meet an agent's domain.
+   */
+  HostNames(int maxNames, String prefix) {
     this.maxNames = maxNames;
+    this.prefix = prefix;
   }
 
   /** The instance's clock domain, or null for instance 0 (unknown). */
@@ -28,7 +38,7 @@ final class HostNames {
       }
       char[] digits = new char[16];
       JoinedBreakdown.hex(instanceId, digits, 0);
-      name = new String(digits);
+      name = prefix + new String(digits);
       names.put(instanceId, name);
     }
     return name;

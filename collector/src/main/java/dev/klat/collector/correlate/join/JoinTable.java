@@ -47,6 +47,9 @@ final class JoinTable {
     // Parallel to waiting, where each waiting span was read; null when every source is NO_SOURCE.
     long[] waitingSources;
     List<String> joinedGroups;
+    // Bit i: joinedGroups' i-th group joined with an instrumentation's consumer span (section 10),
+    // for the first 64 groups (a record beyond that reads as joined by klat's agent).
+    long instrumentedJoins;
     // H on the producer's clock as a group whose fetch waited for the record placed it, or
     // MIN_VALUE.
     long waitedCommitNanos = Long.MIN_VALUE;
@@ -98,19 +101,42 @@ final class JoinTable {
       }
     }
 
-    /** Whether the group has joined, or waits, for this record. */
-    boolean hasGroup(String group) {
-      if (joinedGroups != null && joinedGroups.contains(group)) {
-        return true;
+    /** Records that {@code group} joined, with an instrumentation's consumer span or klat's. */
+    void joined(String group, boolean instrumented) {
+      if (joinedGroups == null) {
+        joinedGroups = new ArrayList<>(1);
       }
+      if (instrumented && joinedGroups.size() < Long.SIZE) {
+        instrumentedJoins |= 1L << joinedGroups.size();
+      }
+      joinedGroups.add(group);
+    }
+
+    /** The index of {@code group} among the joined groups, or -1. */
+    int joinedIndex(String group) {
+      return joinedGroups == null ? -1 : joinedGroups.indexOf(group);
+    }
+
+    /** Whether the {@code i}th joined group joined with an instrumentation's consumer span. */
+    boolean joinedInstrumented(int i) {
+      return i < Long.SIZE && (instrumentedJoins & (1L << i)) != 0;
+    }
+
+    /** The index of {@code group}'s waiting span, or -1. */
+    int waitingIndex(String group) {
       if (waiting != null) {
-        for (ConsumerSpan c : waiting) {
-          if (c.group().equals(group)) {
-            return true;
+        for (int i = 0; i < waiting.size(); i++) {
+          if (waiting.get(i).group().equals(group)) {
+            return i;
           }
         }
       }
-      return false;
+      return -1;
+    }
+
+    /** Whether the group has joined, or waits, for this record. */
+    boolean hasGroup(String group) {
+      return joinedIndex(group) >= 0 || waitingIndex(group) >= 0;
     }
 
     /** The groups that joined or wait for this record. */
@@ -129,6 +155,17 @@ final class JoinTable {
     long unjoinedSpans() {
       return (producer != null && joinedGroups == null ? 1 : 0)
           + (waiting == null ? 0 : waiting.size());
+    }
+
+    // Of those, the ones read from an OpenTelemetry instrumentation's spans (section 10).
+    long unjoinedInstrumentedSpans() {
+      long n = producerUnjoined() && producer.instrumented() ? 1 : 0;
+      if (waiting != null) {
+        for (ConsumerSpan c : waiting) {
+          n += c.instrumented() ? 1 : 0;
+        }
+      }
+      return n;
     }
   }
 
@@ -165,6 +202,7 @@ final class JoinTable {
   private long droppedSpans;
   private long tailEvicted;
   private long tailDroppedSpans;
+  private long instrumentedDroppedSpans;
 
   JoinTable(long windowNanos, int maxRecords) {
     this(windowNanos, maxRecords, Long.MAX_VALUE);
@@ -191,7 +229,7 @@ final class JoinTable {
     return SPAN_BYTES + chars(span.group()) + chars(span.clientId());
   }
 
-  private static long chars(String s) {
+  static long chars(String s) {
     return s == null || s.isEmpty() ? 0 : STRING_BYTES + s.length();
   }
 
@@ -237,6 +275,7 @@ final class JoinTable {
       evicted++;
       evictedForBytes++;
       droppedSpans += oldest.unjoinedSpans();
+      instrumentedDroppedSpans += oldest.unjoinedInstrumentedSpans();
       bytes -= oldest.bytes;
     }
   }
@@ -289,6 +328,7 @@ final class JoinTable {
       it.remove();
       evicted++;
       droppedSpans += oldest.unjoinedSpans();
+      instrumentedDroppedSpans += oldest.unjoinedInstrumentedSpans();
       bytes -= oldest.bytes;
     }
   }
@@ -300,8 +340,8 @@ final class JoinTable {
 
   /**
    * Ends the window of every record whose window is over: its unjoined sampled spans are counted,
-   * and a record with an unjoined tail span is handed to {@code endedWithTail}, which makes it a
-   * one-sided breakdown (or counts it).
+   * and a record with an unjoined tail span or instrumentation's span (section 10) is handed to
+   * {@code endedWithTail}, which makes it a one-sided breakdown (or counts it).
    */
   void expire(long nowNanos, Consumer<Entry> endedWithTail) {
     expire(pending, nowNanos, endedWithTail);
@@ -324,7 +364,7 @@ final class JoinTable {
       }
       boolean tail = false;
       if (head.producerUnjoined()) {
-        if (head.producer.tail()) {
+        if (head.producer.reportedAlone()) {
           tail = true;
         } else {
           unjoinedProducerSpans++;
@@ -332,7 +372,7 @@ final class JoinTable {
       }
       if (head.waiting != null) {
         for (ConsumerSpan c : head.waiting) {
-          if (c.tail()) {
+          if (c.reportedAlone()) {
             tail = true;
           } else {
             unjoinedConsumerSpans++;
@@ -378,6 +418,14 @@ final class JoinTable {
   /** The unjoined tail spans of those records. */
   long tailDroppedSpans() {
     return tailDroppedSpans;
+  }
+
+  /**
+   * The unjoined spans read from OpenTelemetry instrumentations (section 10) of the records that
+   * left early because the table was full (counted in {@link #droppedSpans()} too).
+   */
+  long instrumentedDroppedSpans() {
+    return instrumentedDroppedSpans;
   }
 
   /** The estimated bytes the tail-only records hold. */

@@ -50,7 +50,8 @@ public record OtelRecordSpan(
     ProducerRefs producers,
     long hostId,
     String hostName,
-    String instrumentation) {
+    String instrumentation)
+    implements JoinInput {
 
   /** Which side of a record the span reports. */
   public enum Role {

@@ -8,7 +8,12 @@
  * pipeline: {@link ChainContext}, the links a producer span names in {@link RecordLinks}), and the
  * bounded table and waits behind them (in records, estimated bytes and groups per record). Tail
  * spans (section 8) join the same way and, alone at their window's end, give one-sided breakdowns
- * ({@link OneSidedBreakdowns}), under their own byte budget. Pure logic, no I/O: time comes from an
- * injected clock.
+ * ({@link OneSidedBreakdowns}), under their own byte budget. A client without klat's agent reports
+ * through its OpenTelemetry instrumentation's spans (section 10): {@link OtelRecordSpan}, read by
+ * {@code receive}, with the producer contexts a consumer span names ({@link ProducerRefs}); they
+ * join in the same table ({@link InstrumentedJoin}; a producer span without an offset is placed by
+ * the consumer span that names it, {@link ProducerPlacements}), their breakdowns computed by {@link
+ * InstrumentedBreakdowns} and counted in {@link InstrumentedStats}. Pure logic, no I/O: time comes
+ * from an injected clock.
  */
 package dev.klat.collector.correlate.join;

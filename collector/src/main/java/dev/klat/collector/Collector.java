@@ -565,6 +565,12 @@ public final class Collector implements AutoCloseable {
       }
 
       @Override
+      public RecentBreakdowns.OpenTelemetryRecords opentelemetry(
+          String topic, String group, long windowNanos) {
+        return recent.opentelemetry(topic, group, windowNanos, System.nanoTime());
+      }
+
+      @Override
       public PipelinesReport pipelines(long windowNanos) {
         return Collector.this.pipelines(windowNanos);
       }

@@ -168,6 +168,11 @@ final class CollectorFigures {
             series.add(Exposition.Series.scalar(labels, v.value()));
           }
         }
+        if (def == MetricDef.E2E_LATENCY) {
+          // Records seen through an OpenTelemetry instrumentation (section 10 of the latency
+          // model), apart from the agents' series by their capture label.
+          series.addAll(breakdownMetrics.opentelemetryE2eSeries());
+        }
       }
       out.add(
           new Exposition.Family(

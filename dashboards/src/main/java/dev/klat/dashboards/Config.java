@@ -41,6 +41,23 @@ public final class Config {
   /** {@link #TOPIC_GROUP} and {@link #SAMPLED}. */
   static final String SAMPLED_TOPIC_GROUP = TOPIC_GROUP + ", " + SAMPLED;
 
+  /**
+   * The matcher of the agents' every-record end-to-end series: the collector serves the records
+   * seen through OpenTelemetry instrumentations (section 10 of the latency model) in the same
+   * metric with {@code capture="opentelemetry"}, and a klat consumer reading records an
+   * instrumented producer wrote has both.
+   */
+  static final String AGENTS = TagKeys.CAPTURE + "!=\"" + Capture.OPENTELEMETRY.id() + "\"";
+
+  /** {@link #TOPIC_GROUP} and {@link #AGENTS}. */
+  static final String AGENTS_TOPIC_GROUP = TOPIC_GROUP + ", " + AGENTS;
+
+  /** The matcher of records seen through OpenTelemetry instrumentations. */
+  static final String OPENTELEMETRY = TagKeys.CAPTURE + "=\"" + Capture.OPENTELEMETRY.id() + "\"";
+
+  /** {@link #TOPIC_GROUP} and {@link #OPENTELEMETRY}. */
+  static final String OPENTELEMETRY_TOPIC_GROUP = TOPIC_GROUP + ", " + OPENTELEMETRY;
+
   static final String E2E = MetricDef.E2E_LATENCY.prometheusName();
   static final String SEGMENT = MetricDef.SEGMENT_LATENCY.prometheusName();
   static final String DIAGNOSIS = MetricDef.DIAGNOSIS_TAIL_SHARE.prometheusName();

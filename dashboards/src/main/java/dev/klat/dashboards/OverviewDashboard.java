@@ -1,6 +1,9 @@
 package dev.klat.dashboards;
 
+import static dev.klat.dashboards.Config.AGENTS_TOPIC_GROUP;
 import static dev.klat.dashboards.Config.E2E;
+import static dev.klat.dashboards.Config.OPENTELEMETRY_TOPIC_GROUP;
+import static dev.klat.dashboards.Config.SEGMENT;
 import static dev.klat.dashboards.Config.TOPIC_GROUP;
 import static dev.klat.dashboards.Dashboards.quantile;
 import static dev.klat.dashboards.Dashboards.rate;
@@ -33,11 +36,13 @@ final class OverviewDashboard {
                   + " five-segment trace in Tempo. The red line is the SLO threshold.",
               8,
               9)
-          .query(quantile(q, E2E, "topic, group", TOPIC_GROUP), "{{topic}} / {{group}}", true)
+          .query(
+              quantile(q, E2E, "topic, group", AGENTS_TOPIC_GROUP), "{{topic}} / {{group}}", true)
           .unit("s")
           .min(0)
           .threshold(slo);
     }
+    opentelemetry(d);
     d.row("Throughput and lag");
     d.panel(
             "timeseries",
@@ -46,7 +51,7 @@ final class OverviewDashboard {
             8,
             8)
         .query(
-            "sum by (topic, group) (" + rate(E2E + "_count{" + TOPIC_GROUP + "}") + ")",
+            "sum by (topic, group) (" + rate(E2E + "_count{" + AGENTS_TOPIC_GROUP + "}") + ")",
             "{{topic}} / {{group}}",
             false)
         .unit("reqps")
@@ -131,5 +136,64 @@ final class OverviewDashboard {
         .unit("s")
         .min(0);
     return d.build();
+  }
+
+  // Clients without klat's agent, seen through their OpenTelemetry instrumentation (section 10 of
+  // the latency model): their own series (capture="opentelemetry"), never mixed with the agents'.
+  private static void opentelemetry(DashboardBuilder d) {
+    d.row("Clients seen through OpenTelemetry (capture=\"opentelemetry\")");
+    d.panel(
+            "timeseries",
+            "OpenTelemetry records: end-to-end p50 and p99",
+            "P - S of the records a producer or consumer without klat's agent reported through its"
+                + " OpenTelemetry Kafka instrumentation, per topic and consumer group (a group"
+                + " named service:<name> is a consumer whose instrumentation names no group). Their"
+                + " instrumentation's sampler chose them: apart from the every-record panels above."
+                + " S and P are on the clients' own clocks (quality client-clock), aligned with the"
+                + " brokers' only by the records' bounds.",
+            8,
+            9)
+        .query(
+            quantile(0.5, E2E, "topic, group", OPENTELEMETRY_TOPIC_GROUP),
+            "p50 {{topic}} / {{group}}",
+            true)
+        .query(
+            quantile(0.99, E2E, "topic, group", OPENTELEMETRY_TOPIC_GROUP),
+            "p99 {{topic}} / {{group}}",
+            true)
+        .unit("s")
+        .min(0);
+    d.panel(
+            "timeseries",
+            "OpenTelemetry records: p99 per segment (combined segments)",
+            "p99 of each segment of those records. produce+publish (L - S) and catch-up+fetch"
+                + " (P - H) are combined segments: without klat's agent D, F and R are unknown, so"
+                + " produce and publish, catch-up and fetch cannot be told apart; commit (H - L) is"
+                + " the broker probe's, exact. A side with klat's agent keeps its own segments.",
+            8,
+            9)
+        .query(quantile(0.99, SEGMENT, "segment", OPENTELEMETRY_TOPIC_GROUP), "{{segment}}", true)
+        .unit("s")
+        .min(0);
+    d.panel(
+            "timeseries",
+            "OpenTelemetry records: mean per segment, stacked",
+            "Mean of each segment of those records; for records seen on both sides through an"
+                + " instrumentation, produce+publish, commit and catch-up+fetch add up to their"
+                + " mean end to end. Quality: client-clock for the combined segments (the client's"
+                + " own clock), exact for commit.",
+            8,
+            9)
+        .query(
+            "sum by (segment) ("
+                + rate(SEGMENT + "_sum{" + OPENTELEMETRY_TOPIC_GROUP + "}")
+                + ") / sum by (segment) ("
+                + rate(SEGMENT + "_count{" + OPENTELEMETRY_TOPIC_GROUP + "}")
+                + ")",
+            "{{segment}}",
+            false)
+        .unit("s")
+        .min(0)
+        .stacked(false);
   }
 }

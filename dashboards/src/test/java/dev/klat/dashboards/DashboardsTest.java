@@ -29,8 +29,9 @@ class DashboardsTest {
         }
       }
     }
-    // The three end-to-end percentiles, the stacked segment p99 and publish/commit.
-    assertThat(withExemplars).isEqualTo(5);
+    // The three end-to-end percentiles, the stacked segment p99 and publish/commit; the records
+    // seen through OpenTelemetry: their end-to-end p50 and p99 and their segments' p99.
+    assertThat(withExemplars).isEqualTo(8);
   }
 
   @Test

@@ -17,18 +17,21 @@ import java.util.function.LongSupplier;
 
 /**
  * The collector's own histograms of joined breakdowns: one per topic, group, leader broker,
- * segment, segment quality and capture ({@code sampled} or {@code tail}: quantiles read the sampled
- * ones), each bucket keeping a recent breakdown that fell in it as its exemplar, a tail record in
- * preference (a tail record's value also stands as the exemplar of the sampled histogram's bucket
- * it falls in, so that a p99 bucket links to a slow record's trace); and, per topic and group,
- * exemplars for the end-to-end histogram merged from the agents, a tail record's in preference. A
- * tail record flagged by its producer alone has no group: its series' group label is empty. At most
- * {@code maxTopicGroups} topic and group pairs get their own series; the rest are folded into
- * {@value #OTHER}. The broker label is the producer's {@code klat.leader.node_id}, from the wire:
- * at most {@code maxBrokers} node ids get series of their own, further ones are folded into {@value
- * #OTHER} and counted, so that forged node ids cannot multiply the series; and the segment
- * histograms together are at most {@code maxHistograms}, as many as {@code /metrics} can show,
- * further ones folded into one all-{@value #OTHER} histogram per segment and quality. Thread-safe.
+ * segment, segment quality and capture ({@code sampled}, {@code tail} or {@code opentelemetry}:
+ * quantiles read the sampled ones; a record seen through an OpenTelemetry instrumentation, section
+ * 10 of the latency model, adds its combined segments {@code produce+publish} and {@code
+ * catch-up+fetch} and its own end-to-end histogram, {@link #opentelemetryE2eSeries()}), each bucket
+ * keeping a recent breakdown that fell in it as its exemplar, a tail record in preference (a tail
+ * record's value also stands as the exemplar of the sampled histogram's bucket it falls in, so that
+ * a p99 bucket links to a slow record's trace); and, per topic and group, exemplars for the
+ * end-to-end histogram merged from the agents, a tail record's in preference. A tail record flagged
+ * by its producer alone has no group: its series' group label is empty. At most {@code
+ * maxTopicGroups} topic and group pairs get their own series; the rest are folded into {@value
+ * #OTHER}. The broker label is the producer's {@code klat.leader.node_id}, from the wire: at most
+ * {@code maxBrokers} node ids get series of their own, further ones are folded into {@value #OTHER}
+ * and counted, so that forged node ids cannot multiply the series; and the segment histograms
+ * together are at most {@code maxHistograms}, as many as {@code /metrics} can show, further ones
+ * folded into one all-{@value #OTHER} histogram per segment and quality. Thread-safe.
  */
 public final class BreakdownMetrics {
   /** The topic and group of series beyond the limit. */
@@ -43,8 +46,13 @@ public final class BreakdownMetrics {
   private static final Segment[] SEGMENTS = Segment.values();
   private static final Quality[] QUALITIES = Quality.values();
   private static final Capture[] CAPTURES = Capture.values();
-  // Histograms per topic, group and broker: one per capture, segment and quality.
-  private static final int PER_CAPTURE = SEGMENTS.length * QUALITIES.length;
+  // The combined segments of records seen through an OpenTelemetry instrumentation (section 10):
+  // columns after the five segments.
+  private static final CombinedSegment[] COMBINED = CombinedSegment.values();
+  private static final int COLUMNS = SEGMENTS.length + COMBINED.length;
+  // Histograms per topic, group and broker: one per capture, segment (or combined segment) and
+  // quality.
+  private static final int PER_CAPTURE = COLUMNS * QUALITIES.length;
 
   /**
    * How long a tail record's exemplar holds its bucket against newer sampled records: long enough
@@ -127,11 +135,27 @@ public final class BreakdownMetrics {
     long now = epochMillis.getAsLong();
     String traceId = joined.hasTraceId() ? joined.traceIdHex() : null;
     Breakdown b = joined.breakdown();
-    boolean tail = joined.capture() == Capture.TAIL;
-    if (b.isEndToEndKnown()) {
+    Capture capture = joined.capture() == null ? Capture.SAMPLED : joined.capture();
+    boolean tail = capture == Capture.TAIL;
+    boolean otel = capture == Capture.OPENTELEMETRY;
+    if (b.isEndToEndKnown() && otel) {
+      // Section 10: records an instrumentation's sampler chose; their own series, never the
+      // agents' every-record histogram's exemplars.
+      if (series.otelE2e == null && histograms < maxHistograms) {
+        series.otelE2e = new Histogram();
+        histograms++;
+      }
+      Histogram h = series.otelE2e;
+      if (h == null) {
+        histogramsFolded++;
+        TopicGroup all = byTopicGroup.computeIfAbsent(List.of(OTHER, OTHER), k -> new TopicGroup());
+        h = all.otelE2e == null ? (all.otelE2e = new Histogram()) : all.otelE2e;
+      }
+      h.record(b.e2eNanos(), traceId, now, false);
+    } else if (b.isEndToEndKnown()) {
       series.e2e.offer(b.e2eNanos(), traceId, now, tail);
     }
-    if (!tail && b.instants().hasVisible()) {
+    if (capture == Capture.SAMPLED && b.instants().hasVisible()) {
       // Section 9: read_committed reading a transactional record; one histogram per topic and
       // group, within the same cap.
       if (series.transactionWait == null) {
@@ -140,22 +164,13 @@ public final class BreakdownMetrics {
       series.transactionWait.record(b.transactionWaitNanos(), traceId, now, false);
     }
     Histogram[] segments = series.segments(brokerLabel(joined.leaderNodeId()));
-    int captureBase = (tail ? Capture.TAIL : Capture.SAMPLED).ordinal() * PER_CAPTURE;
+    int captureBase = capture.ordinal() * PER_CAPTURE;
     for (Segment segment : SEGMENTS) {
       if (!b.isKnown(segment)) {
         continue;
       }
       int quality = segment.ordinal() * QUALITIES.length + b.quality(segment).ordinal();
-      int i = captureBase + quality;
-      Histogram h = segments[i];
-      if (h == null && histograms < maxHistograms) {
-        h = segments[i] = new Histogram();
-        histograms++;
-      } else if (h == null) {
-        histogramsFolded++;
-        h = folded(i);
-      }
-      h.record(b.nanos(segment), traceId, now, tail);
+      observe(segments, captureBase + quality, b.nanos(segment), traceId, now, tail);
       Histogram sampled = tail ? segments[Capture.SAMPLED.ordinal() * PER_CAPTURE + quality] : null;
       if (sampled != null) {
         // Not counted there: the sampled histogram's counts stay unbiased; its bucket links to
@@ -163,6 +178,32 @@ public final class BreakdownMetrics {
         sampled.exemplars.offer(b.nanos(segment), traceId, now, true);
       }
     }
+    if (!otel) {
+      return;
+    }
+    for (CombinedSegment combined : COMBINED) {
+      long nanos = combined.nanos(b);
+      if (nanos < 0) {
+        continue;
+      }
+      int column = SEGMENTS.length + combined.ordinal();
+      int quality = column * QUALITIES.length + combined.quality(b).ordinal();
+      observe(segments, captureBase + quality, nanos, traceId, now, false);
+    }
+  }
+
+  // Into histogram i of the series, or its folded one once maxHistograms are held.
+  private void observe(
+      Histogram[] segments, int i, long nanos, String traceId, long now, boolean tail) {
+    Histogram h = segments[i];
+    if (h == null && histograms < maxHistograms) {
+      h = segments[i] = new Histogram();
+      histograms++;
+    } else if (h == null) {
+      histogramsFolded++;
+      h = folded(i);
+    }
+    h.record(nanos, traceId, now, tail);
   }
 
   // The histogram of all-OTHER labels for segment and quality i: at most one per i, uncounted.
@@ -223,7 +264,7 @@ public final class BreakdownMetrics {
           labels.put(TagKeys.TOPIC, e.getKey().get(0));
           labels.put(TagKeys.GROUP, e.getKey().get(1));
           labels.put(TagKeys.BROKER, byBroker.getKey());
-          labels.put(TagKeys.SEGMENT, SEGMENTS[i % PER_CAPTURE / QUALITIES.length].id());
+          labels.put(TagKeys.SEGMENT, columnId(i % PER_CAPTURE / QUALITIES.length));
           labels.put(TagKeys.QUALITY, QUALITIES[i % QUALITIES.length].id());
           labels.put(TagKeys.CAPTURE, CAPTURES[i / PER_CAPTURE].id());
           out.add(
@@ -231,6 +272,35 @@ public final class BreakdownMetrics {
                   labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
         }
       }
+    }
+    return out;
+  }
+
+  private static String columnId(int column) {
+    return column < SEGMENTS.length
+        ? SEGMENTS[column].id()
+        : COMBINED[column - SEGMENTS.length].id();
+  }
+
+  /**
+   * The end-to-end histograms of records seen through an OpenTelemetry instrumentation (section 10
+   * of the latency model), labelled topic, group and {@code capture="opentelemetry"}: served in
+   * {@code klat_e2e_latency_seconds} beside the agents' every-record series, which have no {@code
+   * capture} label.
+   */
+  public synchronized List<Exposition.Series> opentelemetryE2eSeries() {
+    List<Exposition.Series> out = new ArrayList<>();
+    for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
+      Histogram h = e.getValue().otelE2e;
+      if (h == null) {
+        continue;
+      }
+      Map<String, String> labels = new LinkedHashMap<>();
+      labels.put(TagKeys.TOPIC, e.getKey().get(0));
+      labels.put(TagKeys.GROUP, e.getKey().get(1));
+      labels.put(TagKeys.CAPTURE, Capture.OPENTELEMETRY.id());
+      out.add(
+          new Exposition.Series(labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
     }
     return out;
   }
@@ -265,6 +335,8 @@ public final class BreakdownMetrics {
     final Exemplars e2e = new Exemplars();
     // V - H of read_committed groups reading transactional records; null until the first.
     Histogram transactionWait;
+    // P - S of records seen through an OpenTelemetry instrumentation; null until the first.
+    Histogram otelE2e;
     // By the leader broker's node id: publish and commit happen on the leader, and a broker's
     // series is never merged with another's. A cluster has few brokers, so this stays small.
     final Map<String, Histogram[]> segmentsByBroker = new LinkedHashMap<>();

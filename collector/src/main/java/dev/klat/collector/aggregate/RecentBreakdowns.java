@@ -7,6 +7,7 @@ import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Capture;
+import dev.klat.model.EstimationMethod;
 import dev.klat.model.Instants;
 import dev.klat.model.Quality;
 import dev.klat.model.Segment;
@@ -24,7 +25,7 @@ import java.util.Map;
  * diagnosis can read the tail's evidence (the tail records and the sampled p99 tail), and {@code
  * /api/slowest} can list the slowest records. A tail record may be partial (section 8 of the
  * latency model): what it lacks is -1, like any unknown segment. Memory is fixed at start: about
- * 198 bytes per slot, plus the evidence records the spans carried. Commit's two parts (section 9:
+ * 209 bytes per slot, plus the evidence records the spans carried. Commit's two parts (section 9:
  * replication and the transaction wait of a {@code read_committed} group reading a transactional
  * record) are kept per slot for {@link #commitParts}. Thread-safe.
  */
@@ -37,12 +38,31 @@ public final class RecentBreakdowns {
   private static final int PUBLISH_AND_COMMIT = SEGMENTS;
   private static final int FETCH_ROUND_TRIP = SEGMENTS + 1;
   private static final int PRODUCE_AND_PUBLISH = SEGMENTS + 2;
-  private static final int COLUMNS = SEGMENTS + 3;
+  // catch-up+fetch (H to P, known where F and R are not: a consumer seen through an OpenTelemetry
+  // instrumentation, section 10 of the latency model).
+  private static final int CATCH_UP_AND_FETCH = SEGMENTS + 3;
+  private static final int COLUMNS = SEGMENTS + 4;
   // The columns of the sampled summary's segments (produce+publish adds nothing to a sampled
   // record, which knows D).
   private static final int SAMPLED_COLUMNS = SEGMENTS + 2;
   // The columns of the tail's split: the five segments and the two combined ones.
   private static final int[] TAIL_COLUMNS = tailColumns();
+  // The columns of the OpenTelemetry records' split: the combined segments and commit first, then
+  // the segments a side with klat's agent gives apart.
+  private static final int[] OPENTELEMETRY_COLUMNS = {
+    PRODUCE_AND_PUBLISH,
+    Segment.COMMIT.ordinal(),
+    CATCH_UP_AND_FETCH,
+    Segment.PRODUCE.ordinal(),
+    Segment.PUBLISH.ordinal(),
+    PUBLISH_AND_COMMIT,
+    Segment.CATCH_UP.ordinal(),
+    Segment.FETCH.ordinal()
+  };
+
+  /** The most topic and group pairs the OpenTelemetry split lists one by one. */
+  public static final int MAX_OPENTELEMETRY_PAIRS = 20;
+
   // Which sides reported a slot's record (bits), for the tail's split.
   private static final byte PRODUCER_SIDE = 1;
   private static final byte CONSUMER_SIDE = 2;
@@ -56,9 +76,13 @@ public final class RecentBreakdowns {
   private final long[] segmentNanos;
   private final String[] topics;
   private final String[] groups;
-  // Per slot: the Capture ordinal, and the sides (PRODUCER_SIDE | CONSUMER_SIDE) it has.
+  // Per slot: the Capture ordinal, the sides (PRODUCER_SIDE | CONSUMER_SIDE) it has, and the sides
+  // whose instants came from an OpenTelemetry instrumentation's span (S, P: section 10).
   private final byte[] captures;
   private final byte[] sides;
+  private final byte[] instrumented;
+  // Per slot, the Quality ordinal of the whole breakdown.
+  private final byte[] overallQualities;
   // Bit s set: segment s was flagged (clock uncertainty above its value); bit SEGMENTS: e2e.
   private final byte[] flagged;
   // COLUMNS per slot: the Quality ordinal of each value.
@@ -98,6 +122,8 @@ public final class RecentBreakdowns {
     this.groups = new String[capacity];
     this.captures = new byte[capacity];
     this.sides = new byte[capacity];
+    this.instrumented = new byte[capacity];
+    this.overallQualities = new byte[capacity];
     this.flagged = new byte[capacity];
     this.qualities = new byte[capacity * COLUMNS];
     this.diagnosisNanos = new long[capacity * DIAGNOSIS_COLUMNS];
@@ -133,6 +159,18 @@ public final class RecentBreakdowns {
             ? instants.nanos(TimePoint.FETCH_RESPONSE) - instants.nanos(TimePoint.FETCH_REQUEST)
             : -1;
     segmentNanos[base + PRODUCE_AND_PUBLISH] = Math.max(-1, b.produceAndPublishNanos());
+    segmentNanos[base + CATCH_UP_AND_FETCH] = CombinedSegment.CATCH_UP_AND_FETCH.nanos(b);
+    qualities[base + CATCH_UP_AND_FETCH] =
+        (byte) CombinedSegment.CATCH_UP_AND_FETCH.quality(b).ordinal();
+    instrumented[slot] =
+        (byte)
+            ((instants.method(TimePoint.SEND) == EstimationMethod.OPENTELEMETRY_SPAN
+                    ? PRODUCER_SIDE
+                    : 0)
+                | (instants.method(TimePoint.POLL) == EstimationMethod.OPENTELEMETRY_SPAN
+                    ? CONSUMER_SIDE
+                    : 0));
+    overallQualities[slot] = (byte) b.quality().ordinal();
     captures[slot] =
         (byte) (joined.capture() == null ? Capture.SAMPLED : joined.capture()).ordinal();
     sides[slot] =
@@ -401,8 +439,8 @@ public final class RecentBreakdowns {
                 QUALITIES[qualities[column]],
                 (flagged[slot] & (1 << s.ordinal())) != 0));
       }
-      List<SlowRecord.Part> combined = new ArrayList<>(2);
-      for (int column : new int[] {PUBLISH_AND_COMMIT, PRODUCE_AND_PUBLISH}) {
+      List<SlowRecord.Part> combined = new ArrayList<>(3);
+      for (int column : new int[] {PUBLISH_AND_COMMIT, PRODUCE_AND_PUBLISH, CATCH_UP_AND_FETCH}) {
         combined.add(
             new SlowRecord.Part(
                 COLUMN_IDS[column],
@@ -454,7 +492,7 @@ public final class RecentBreakdowns {
     } else if (!publish && !commit) {
       sum += Math.max(0, segmentNanos[base + PUBLISH_AND_COMMIT]);
     }
-    return sum;
+    return sum + Math.max(0, segmentNanos[base + CATCH_UP_AND_FETCH]);
   }
 
   /**
@@ -586,6 +624,167 @@ public final class RecentBreakdowns {
 
     /** No tail record. */
     public static final TailSplit EMPTY = new RecentBreakdowns(0).tailSplit(new int[0]);
+  }
+
+  /**
+   * The records of a window seen through an OpenTelemetry instrumentation ({@link
+   * Capture#OPENTELEMETRY}, section 10 of the latency model): chosen by the instrumentation's own
+   * sampler, so reported apart from the sampled and the tail records.
+   *
+   * @param count how many records
+   * @param producerInstrumented records whose {@code S} came from an instrumentation's producer
+   *     span (the others' producer ran klat's agent)
+   * @param consumerInstrumented records whose {@code P} came from an instrumentation's consumer
+   *     span
+   * @param qualities per quality id, how many records had that quality as a whole (the worst of
+   *     their segments': {@code client-clock} wherever an instrumentation's instant is used)
+   * @param e2e the end-to-end latency, {@code P - S}, over the records that know it
+   * @param segments per id, in the order {@code produce+publish}, {@code commit}, {@code
+   *     catch-up+fetch}, then the segments a side with klat's agent gives apart ({@code produce},
+   *     {@code publish}, {@code publish+commit}, {@code catch-up}, {@code fetch}): its quantiles
+   *     and mean over the records that know it, and its share of the end to end over those that
+   *     know both
+   * @param segmentQualities per id as {@code segments}, per quality id, how many records had it at
+   *     that quality ({@code none}: not known), adding up to {@code count}
+   */
+  public record OpenTelemetrySplit(
+      int count,
+      int producerInstrumented,
+      int consumerInstrumented,
+      Map<String, Integer> qualities,
+      TailSegment e2e,
+      Map<String, TailSegment> segments,
+      Map<String, Map<String, Integer>> segmentQualities) {}
+
+  /**
+   * One topic and group pair's {@link OpenTelemetrySplit}.
+   *
+   * @param topic the topic
+   * @param group the consumer group (an instrumentation that names none: {@code
+   *     service:<service.name>}); null for records seen by their producer alone
+   * @param split the pair's records
+   */
+  public record OpenTelemetryPair(String topic, String group, OpenTelemetrySplit split) {}
+
+  /**
+   * The records seen through an OpenTelemetry instrumentation joined since {@code nowNanos -
+   * windowNanos}: all of them together, and per topic and group pair.
+   *
+   * @param all the window's records of the query
+   * @param pairs per topic and group pair, most records first, at most {@value
+   *     #MAX_OPENTELEMETRY_PAIRS}
+   * @param pairsNotShown the pairs beyond those
+   */
+  public record OpenTelemetryRecords(
+      OpenTelemetrySplit all, List<OpenTelemetryPair> pairs, int pairsNotShown) {
+
+    /** No such record. */
+    public static final OpenTelemetryRecords EMPTY =
+        new RecentBreakdowns(0).opentelemetry(null, null, 0, 0);
+  }
+
+  /**
+   * The records seen through an OpenTelemetry instrumentation ({@link Capture#OPENTELEMETRY})
+   * joined since {@code nowNanos - windowNanos}, never mixed with the sampled ones.
+   *
+   * @param topic a topic, or null for all
+   * @param group a consumer group, or null for all
+   */
+  public synchronized OpenTelemetryRecords opentelemetry(
+      String topic, String group, long windowNanos, long nowNanos) {
+    int[] match = matching(topic, group, windowNanos, nowNanos, Capture.OPENTELEMETRY);
+    Map<List<String>, int[]> byPair = new LinkedHashMap<>();
+    Map<List<String>, Integer> sizes = new LinkedHashMap<>();
+    for (int slot : match) {
+      List<String> pair = Arrays.asList(topics[slot], groups[slot]);
+      int n = sizes.merge(pair, 1, Integer::sum);
+      int[] slots = byPair.computeIfAbsent(pair, k -> new int[match.length]);
+      slots[n - 1] = slot;
+    }
+    List<OpenTelemetryPair> pairs = new ArrayList<>();
+    sizes.entrySet().stream()
+        .sorted(Map.Entry.<List<String>, Integer>comparingByValue().reversed())
+        .limit(MAX_OPENTELEMETRY_PAIRS)
+        .forEach(
+            e ->
+                pairs.add(
+                    new OpenTelemetryPair(
+                        e.getKey().get(0),
+                        e.getKey().get(1),
+                        opentelemetrySplit(Arrays.copyOf(byPair.get(e.getKey()), e.getValue())))));
+    return new OpenTelemetryRecords(
+        opentelemetrySplit(match), pairs, Math.max(0, sizes.size() - MAX_OPENTELEMETRY_PAIRS));
+  }
+
+  private OpenTelemetrySplit opentelemetrySplit(int[] match) {
+    int producers = 0;
+    int consumers = 0;
+    int[] overall = new int[QUALITIES.length];
+    long[] e2e = new long[match.length];
+    int e2eKnown = 0;
+    for (int slot : match) {
+      producers += (instrumented[slot] & PRODUCER_SIDE) != 0 ? 1 : 0;
+      consumers += (instrumented[slot] & CONSUMER_SIDE) != 0 ? 1 : 0;
+      overall[overallQualities[slot]]++;
+      if (e2eNanos[slot] >= 0) {
+        e2e[e2eKnown++] = e2eNanos[slot];
+      }
+    }
+    Map<String, Integer> qualityCounts = new LinkedHashMap<>();
+    for (Quality q : QUALITIES) {
+      qualityCounts.put(q.id(), overall[q.ordinal()]);
+    }
+    Map<String, TailSegment> segments = new LinkedHashMap<>();
+    Map<String, Map<String, Integer>> segmentQualities = new LinkedHashMap<>();
+    long[] values = new long[match.length];
+    for (int column : OPENTELEMETRY_COLUMNS) {
+      int known = 0;
+      int[] counts = new int[QUALITIES.length];
+      double sum = 0;
+      double shareSum = 0;
+      double shareE2e = 0;
+      int shareCount = 0;
+      for (int slot : match) {
+        long v = segmentNanos[slot * COLUMNS + column];
+        if (column == PRODUCE_AND_PUBLISH
+            && segmentNanos[slot * COLUMNS + Segment.PRODUCE.ordinal()] >= 0) {
+          // A klat producer's record gives produce and publish apart: counted there only.
+          v = -1;
+        }
+        counts[v < 0 ? Quality.NONE.ordinal() : qualities[slot * COLUMNS + column]]++;
+        if (v < 0) {
+          continue;
+        }
+        values[known++] = v;
+        sum += v;
+        if (e2eNanos[slot] >= 0) {
+          shareSum += v;
+          shareE2e += e2eNanos[slot];
+          shareCount++;
+        }
+      }
+      segments.put(
+          COLUMN_IDS[column],
+          tailSegment(Arrays.copyOf(values, known), sum, shareSum, shareE2e, shareCount));
+      Map<String, Integer> byQuality = new LinkedHashMap<>();
+      for (Quality q : QUALITIES) {
+        byQuality.put(q.id(), counts[q.ordinal()]);
+      }
+      segmentQualities.put(COLUMN_IDS[column], byQuality);
+    }
+    long[] e2eValues = Arrays.copyOf(e2e, e2eKnown);
+    double e2eSum = 0;
+    for (long v : e2eValues) {
+      e2eSum += v;
+    }
+    return new OpenTelemetrySplit(
+        match.length,
+        producers,
+        consumers,
+        qualityCounts,
+        tailSegment(e2eValues, e2eSum, e2eSum, e2eSum, e2eKnown),
+        segments,
+        segmentQualities);
   }
 
   /**
@@ -802,7 +1001,8 @@ public final class RecentBreakdowns {
     }
     ids[PUBLISH_AND_COMMIT] = "publish+commit";
     ids[FETCH_ROUND_TRIP] = "fetch-round-trip";
-    ids[PRODUCE_AND_PUBLISH] = "produce+publish";
+    ids[PRODUCE_AND_PUBLISH] = CombinedSegment.PRODUCE_AND_PUBLISH.id();
+    ids[CATCH_UP_AND_FETCH] = CombinedSegment.CATCH_UP_AND_FETCH.id();
     return ids;
   }
 

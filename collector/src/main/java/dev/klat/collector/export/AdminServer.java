@@ -96,6 +96,15 @@ public final class AdminServer implements AutoCloseable {
       return null;
     }
 
+    /**
+     * The records seen through an OpenTelemetry instrumentation (section 10 of the latency model),
+     * for {@code /api/breakdown}'s {@code opentelemetry} object.
+     */
+    default RecentBreakdowns.OpenTelemetryRecords opentelemetry(
+        String topic, String group, long windowNanos) {
+      return RecentBreakdowns.OpenTelemetryRecords.EMPTY;
+    }
+
     /** The pipelines of {@code /api/pipelines} (section 9 of the latency model). */
     default PipelinesReport pipelines(long windowNanos) {
       return new PipelinesReport(
@@ -390,8 +399,12 @@ public final class AdminServer implements AutoCloseable {
     Window w = Window.of(ex);
     RecentBreakdowns.Summary s = query.summarise(w.topic(), w.group(), w.nanos());
     RecentBreakdowns.CommitParts parts = query.commitParts(w.topic(), w.group(), w.nanos());
+    RecentBreakdowns.OpenTelemetryRecords otel =
+        query.opentelemetry(w.topic(), w.group(), w.nanos());
     return new Response(
-        200, "application/json", SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts));
+        200,
+        "application/json",
+        SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel));
   }
 
   private static Response diagnosis(HttpExchange ex, RecentQueries query) {

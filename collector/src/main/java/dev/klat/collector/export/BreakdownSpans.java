@@ -1,5 +1,6 @@
 package dev.klat.collector.export;
 
+import dev.klat.collector.aggregate.CombinedSegment;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.model.Breakdown;
@@ -25,12 +26,17 @@ import java.util.List;
  * timeline, so that a trace view draws the waterfall. The spans join the record's own trace (same
  * trace id), which is also the trace id of the exemplars; their ids are derived from the record and
  * group, so that exporting a breakdown again gives the same spans and a backend deduplicates. The
- * root says how the record was captured ({@code klat.capture}: {@code sampled} or {@code tail}). A
- * partial tail record (section 8 of the latency model) gets the parts its known instants bound: a
- * producer-only one ends at its commit, a consumer-only one starts at its {@code S} from the
- * timestamp with produce and publish as one part, or at {@code L}. A {@code read_committed} group's
- * transactional record (section 9) reads at {@code V}: its commit part ends there and carries
- * {@code klat.visible.time_unix_nano}, and catch-up and fetch start from it.
+ * root says how the record was captured ({@code klat.capture}: {@code sampled}, {@code tail} or
+ * {@code opentelemetry}). A record seen through an OpenTelemetry instrumentation (section 10 of the
+ * latency model) has no {@code D}, {@code F} or {@code R}: its parts are the combined segments
+ * {@code produce+publish} ({@code S} to {@code L}) and {@code catch-up+fetch} ({@code H} to {@code
+ * P}) around commit, each labelled {@code klat.segment} with its id and the worse quality of its
+ * two ends (a side with klat's agent keeps its own parts). A partial tail record (section 8 of the
+ * latency model) gets the parts its known instants bound: a producer-only one ends at its commit, a
+ * consumer-only one starts at its {@code S} from the timestamp with produce and publish as one
+ * part, or at {@code L}. A {@code read_committed} group's transactional record (section 9) reads at
+ * {@code V}: its commit part ends there and carries {@code klat.visible.time_unix_nano}, and
+ * catch-up and fetch start from it.
  */
 final class BreakdownSpans {
   private static final AttributeKey<String> TOPIC =
@@ -71,7 +77,9 @@ final class BreakdownSpans {
     long side = jb.consumerSpanId() != 0 ? jb.consumerSpanId() : jb.producerSpanId();
     long rootId = mix(side ^ (jb.group() == null ? 0 : jb.group().hashCode()) ^ 0x6b6c6174L);
     SpanContext root = context(traceId, rootId);
-    boolean consumer = t.has(TimePoint.POLL) && t.has(TimePoint.FETCH_RESPONSE);
+    // A consumer seen through an OpenTelemetry instrumentation has P without F and R (section 10).
+    boolean consumer = t.has(TimePoint.POLL);
+    boolean fetched = consumer && t.has(TimePoint.FETCH_RESPONSE);
     long start = t.has(TimePoint.SEND) ? t.nanos(TimePoint.SEND) : first(t, TimePoint.APPEND, h);
     long end =
         consumer
@@ -104,11 +112,13 @@ final class BreakdownSpans {
     } else if (t.has(TimePoint.APPEND)) {
       long l = t.nanos(TimePoint.APPEND);
       if (t.has(TimePoint.SEND)) {
-        parts.add(null, "produce+publish", t.nanos(TimePoint.SEND), l);
+        parts.add(CombinedSegment.PRODUCE_AND_PUBLISH, t.nanos(TimePoint.SEND), l);
       }
       parts.add(Segment.COMMIT, "commit", l, h);
     }
-    if (consumer) {
+    if (consumer && !fetched && t.has(TimePoint.COMMIT)) {
+      parts.add(CombinedSegment.CATCH_UP_AND_FETCH, h, t.nanos(TimePoint.POLL));
+    } else if (fetched) {
       long f = t.has(TimePoint.FETCH_REQUEST) ? t.nanos(TimePoint.FETCH_REQUEST) : h;
       long r = t.nanos(TimePoint.FETCH_RESPONSE);
       if (f > h) {
@@ -127,6 +137,16 @@ final class BreakdownSpans {
   /** The children of one root, numbered in order, so that each keeps its id from run to run. */
   private record Parts(
       JoinedBreakdown jb, String traceId, SpanContext root, long rootId, List<BreakdownSpan> out) {
+    // A combined segment (section 10 of the latency model): named and labelled by its id, with
+    // the worse of its two ends' qualities.
+    void add(CombinedSegment combined, long start, long end) {
+      AttributesBuilder attributes =
+          common(jb, null)
+              .put(SEGMENT, combined.id())
+              .put(QUALITY, combined.quality(jb.breakdown()).id());
+      add(combined.id(), start, end, attributes);
+    }
+
     void add(Segment segment, String name, long start, long end) {
       Breakdown b = jb.breakdown();
       AttributesBuilder attributes = common(jb, segment);
@@ -148,6 +168,10 @@ final class BreakdownSpans {
       if (segment == Segment.COMMIT && b.instants().hasVisible()) {
         attributes.put(VISIBLE_TIME, b.instants().visibleNanos());
       }
+      add(name, start, end, attributes);
+    }
+
+    private void add(String name, long start, long end, AttributesBuilder attributes) {
       long spanId = mix(rootId + out.size());
       out.add(
           new BreakdownSpan(

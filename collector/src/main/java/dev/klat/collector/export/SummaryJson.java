@@ -16,7 +16,8 @@ final class SummaryJson {
   /** The JSON of {@code /api/breakdown}: a summary and the query it answers. */
   static String breakdown(
       String topic, String group, long windowNanos, RecentBreakdowns.Summary s) {
-    return breakdown(topic, group, windowNanos, s, null);
+    return breakdown(
+        topic, group, windowNanos, s, null, RecentBreakdowns.OpenTelemetryRecords.EMPTY);
   }
 
   private static void part(StringBuilder out, RecentBreakdowns.PartQuantiles q) {
@@ -26,17 +27,30 @@ final class SummaryJson {
     out.append('}');
   }
 
-  /**
-   * The JSON of {@code /api/breakdown}, with commit's {@code "parts"} (replication and transaction,
-   * section 9 of the latency model) when {@code parts} is not null: only when a record of the
-   * window waited for its transaction.
-   */
+  /** The JSON of {@code /api/breakdown} without records seen through an instrumentation. */
   static String breakdown(
       String topic,
       String group,
       long windowNanos,
       RecentBreakdowns.Summary s,
       RecentBreakdowns.CommitParts parts) {
+    return breakdown(
+        topic, group, windowNanos, s, parts, RecentBreakdowns.OpenTelemetryRecords.EMPTY);
+  }
+
+  /**
+   * The JSON of {@code /api/breakdown}, with commit's {@code "parts"} (replication and transaction,
+   * section 9 of the latency model) when {@code parts} is not null: only when a record of the
+   * window waited for its transaction; and the records seen through an OpenTelemetry
+   * instrumentation in {@code "opentelemetry"}, apart from every sampled figure.
+   */
+  static String breakdown(
+      String topic,
+      String group,
+      long windowNanos,
+      RecentBreakdowns.Summary s,
+      RecentBreakdowns.CommitParts parts,
+      RecentBreakdowns.OpenTelemetryRecords otel) {
     StringBuilder out = new StringBuilder(512);
     out.append("{\"topic\":").append(str(topic));
     out.append(",\"group\":").append(str(group));
@@ -89,8 +103,65 @@ final class SummaryJson {
     }
     out.append("},");
     tail(out, s.tail());
+    out.append(',');
+    opentelemetry(out, otel);
     out.append('}');
     return out.toString();
+  }
+
+  /**
+   * {@code "opentelemetry":{"capture":"opentelemetry","count":..,"instrumented":{..},
+   * "quality":{..},"e2e":{..},"segments":{..},"pairs":[..],"pairsNotShown":..}}: the records seen
+   * through an OpenTelemetry instrumentation (section 10 of the latency model), all of the query's
+   * together and per topic and group pair.
+   */
+  static void opentelemetry(StringBuilder out, RecentBreakdowns.OpenTelemetryRecords otel) {
+    out.append("\"opentelemetry\":{\"capture\":\"opentelemetry\",");
+    opentelemetrySplit(out, otel.all());
+    out.append(",\"pairs\":[");
+    for (int i = 0; i < otel.pairs().size(); i++) {
+      RecentBreakdowns.OpenTelemetryPair pair = otel.pairs().get(i);
+      out.append(i == 0 ? "{" : ",{");
+      out.append("\"topic\":").append(str(pair.topic()));
+      out.append(",\"group\":").append(str(pair.group())).append(',');
+      opentelemetrySplit(out, pair.split());
+      out.append('}');
+    }
+    out.append("],\"pairsNotShown\":").append(otel.pairsNotShown()).append('}');
+  }
+
+  private static void opentelemetrySplit(
+      StringBuilder out, RecentBreakdowns.OpenTelemetrySplit split) {
+    out.append("\"count\":").append(split.count());
+    out.append(",\"instrumented\":{\"producer\":").append(split.producerInstrumented());
+    out.append(",\"consumer\":").append(split.consumerInstrumented()).append('}');
+    out.append(",\"quality\":");
+    counts(out, split.qualities());
+    out.append(",\"e2e\":");
+    tailSegment(out, split.e2e(), false);
+    out.append(",\"segments\":{");
+    boolean first = true;
+    for (Map.Entry<String, RecentBreakdowns.TailSegment> e : split.segments().entrySet()) {
+      out.append(first ? "" : ",").append(str(e.getKey())).append(':');
+      first = false;
+      tailSegment(out, e.getValue(), true);
+      // Inside the segment's object: its qualities.
+      out.setLength(out.length() - 1);
+      out.append(",\"quality\":");
+      counts(out, split.segmentQualities().getOrDefault(e.getKey(), Map.of()));
+      out.append('}');
+    }
+    out.append('}');
+  }
+
+  private static void counts(StringBuilder out, Map<String, Integer> counts) {
+    out.append('{');
+    boolean first = true;
+    for (Map.Entry<String, Integer> c : counts.entrySet()) {
+      out.append(first ? "" : ",").append(str(c.getKey())).append(':').append(c.getValue());
+      first = false;
+    }
+    out.append('}');
   }
 
   /**

@@ -258,6 +258,7 @@ class RecentBreakdownsTest {
         .containsExactly(
             Map.entry("exact", 4),
             Map.entry("log-append-time", 0),
+            Map.entry("client-clock", 0),
             Map.entry("create-time", 0),
             Map.entry("estimated", 0),
             Map.entry("none", 0));
@@ -420,7 +421,8 @@ class RecentBreakdownsTest {
     assertThat(all.get(0).combined())
         .containsExactly(
             new SlowRecord.Part("publish+commit", 28_000_000, Quality.ESTIMATED, false),
-            new SlowRecord.Part("produce+publish", -1, Quality.NONE, false));
+            new SlowRecord.Part("produce+publish", -1, Quality.NONE, false),
+            new SlowRecord.Part("catch-up+fetch", -1, Quality.NONE, false));
     assertThat(r.slowest("orders", null, Capture.SAMPLED, 50, 120, 10)).hasSize(1);
     assertThat(r.slowest("orders", null, Capture.TAIL, 50, 120, 10)).hasSize(2);
     assertThat(r.slowest("orders", "g", 50, 120, 10)).hasSize(3);

@@ -63,11 +63,11 @@ class AdminServerTest {
     assertThat(json)
         .contains(
             "\"produce\":{\"count\":3,\"p50Seconds\":0.001,\"p99Seconds\":0.001,"
-                + "\"quality\":{\"exact\":3,\"log-append-time\":0,\"create-time\":0,\"estimated\":0,\"none\":0}}",
+                + "\"quality\":{\"exact\":3,\"log-append-time\":0,\"client-clock\":0,\"create-time\":0,\"estimated\":0,\"none\":0}}",
             "\"publish\":{\"count\":2,\"p50Seconds\":0.001,\"p99Seconds\":0.001,"
-                + "\"quality\":{\"exact\":1,\"log-append-time\":1,\"create-time\":0,\"estimated\":0,\"none\":1}}",
+                + "\"quality\":{\"exact\":1,\"log-append-time\":1,\"client-clock\":0,\"create-time\":0,\"estimated\":0,\"none\":1}}",
             "\"publish+commit\":{\"count\":3,\"p50Seconds\":0.002,\"p99Seconds\":0.002,"
-                + "\"quality\":{\"exact\":0,\"log-append-time\":0,\"create-time\":0,\"estimated\":3,\"none\":0}}");
-    assertThat(json).endsWith("}}}");
+                + "\"quality\":{\"exact\":0,\"log-append-time\":0,\"client-clock\":0,\"create-time\":0,\"estimated\":3,\"none\":0}}");
+    assertThat(json).endsWith("\"pairs\":[],\"pairsNotShown\":0}}");
   }
 }

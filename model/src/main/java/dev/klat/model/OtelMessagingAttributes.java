@@ -64,7 +64,7 @@ public final class OtelMessagingAttributes {
 
   /**
    * {@code kafka.offset}: the record's offset, an experimental attribute of the OpenTelemetry Java
-   * agent 1.x up to 1.21 (only with its experimental span attributes on).
+   * agent up to 1.20 (only with its experimental span attributes on).
    */
   public static final AttributeDef KAFKA_OFFSET_EXPERIMENTAL =
       longValue(
@@ -94,7 +94,10 @@ public final class OtelMessagingAttributes {
           "messaging.kafka.consumer.group",
           "The consumer group, in the semantic conventions 1.17 to 1.26.");
 
-  /** {@code messaging.kafka.consumer_group}: the consumer group, up to 1.16. */
+  /**
+   * {@code messaging.kafka.consumer_group}: the consumer group, up to 1.16 (none of the
+   * instrumentations read for {@code docs/clients.md} writes it).
+   */
   public static final AttributeDef MESSAGING_KAFKA_CONSUMER_GROUP_OLD =
       string(
           "messaging.kafka.consumer_group",

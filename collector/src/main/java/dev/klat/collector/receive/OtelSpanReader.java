@@ -14,7 +14,8 @@ import java.util.Map;
  * OtelRecordSpan}, anything else an {@link Outcome} that is only counted.
  *
  * <ul>
- *   <li>Not Kafka: {@code messaging.system} is not {@code kafka}.
+ *   <li>Not Kafka: {@code messaging.system} is not {@code kafka}, or the span carries klat's
+ *       instance id (a span of klat's agent).
  *   <li>The role: span kind {@code PRODUCER} or {@code CONSUMER}; a {@code CLIENT} span by its
  *       operation (the current conventions make a poll a {@code CLIENT} span, and the Java agent's
  *       send one when it propagates no context). Other kinds and operations: {@link Outcome#OTHER}.
@@ -56,6 +57,10 @@ final class OtelSpanReader {
   /** otelsarama, opentelemetry-go-contrib (up to v0.43.0). */
   static final String SCOPE_OTELSARAMA =
       "go.opentelemetry.io/contrib/instrumentation/github.com/Shopify/sarama/otelsarama";
+
+  /** otelsarama for IBM/sarama (github.com/dnwe/otelsarama): otelsarama's shapes, another name. */
+  static final String SCOPE_OTELSARAMA_IBM =
+      "go.opentelemetry.io/contrib/instrumentation/github.com/IBM/sarama/otelsarama";
 
   /** opentelemetry-python-contrib, confluent-kafka. */
   static final String SCOPE_PYTHON_CONFLUENT = "opentelemetry.instrumentation.confluent_kafka";
@@ -130,7 +135,7 @@ final class OtelSpanReader {
   static AckRule ackRule(String scope) {
     return switch (scope) {
       case SCOPE_JAVA_AGENT, SCOPE_JAVA_LIBRARY -> AckRule.WITH_OFFSET;
-      case SCOPE_KAFKAJS, SCOPE_KOTEL, SCOPE_OTELSARAMA -> AckRule.ALWAYS;
+      case SCOPE_KAFKAJS, SCOPE_KOTEL, SCOPE_OTELSARAMA, SCOPE_OTELSARAMA_IBM -> AckRule.ALWAYS;
       default -> AckRule.NEVER;
     };
   }
@@ -138,7 +143,10 @@ final class OtelSpanReader {
   /** Reads {@code span}, which carries no klat attribute. */
   static SpanMapper.Result read(OtlpSpan span) {
     KlatAttributes a = span.attributes;
-    if (!SpanAttributes.MESSAGING_SYSTEM_KAFKA.equals(a.string(KlatAttributes.MESSAGING_SYSTEM))) {
+    // A span of klat's agent (its instance id on the span) that SpanMapper did not take is not an
+    // instrumentation's either: reading it as one would report its record twice.
+    if (!SpanAttributes.MESSAGING_SYSTEM_KAFKA.equals(a.string(KlatAttributes.MESSAGING_SYSTEM))
+        || a.has(KlatAttributes.INSTANCE_ID)) {
       return SpanMapper.Result.IGNORED;
     }
     try {
@@ -350,7 +358,7 @@ final class OtelSpanReader {
     }
     return switch (scope) {
       // otelsarama: the offset in decimal.
-      case SCOPE_OTELSARAMA -> offsetValue(a, idSlot);
+      case SCOPE_OTELSARAMA, SCOPE_OTELSARAMA_IBM -> offsetValue(a, idSlot);
       // confluent-kafka-python: "<topic>.<partition>.<offset>".
       case SCOPE_PYTHON_CONFLUENT -> pythonMessageIdOffset(id, topic, partition, idSlot);
       default -> -1;

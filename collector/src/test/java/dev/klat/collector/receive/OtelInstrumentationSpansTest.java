@@ -7,7 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klat.collector.correlate.join.OtelRecordSpan;
 import dev.klat.collector.correlate.join.ProducerRefs;
 import dev.klat.collector.correlate.join.RecordKey;
+import dev.klat.model.AttributeDef;
+import dev.klat.model.OtelMessagingAttributes;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -93,6 +96,17 @@ class OtelInstrumentationSpansTest {
     assertThat(refs.traceIdHigh(i)).isEqualTo(TRACE_HIGH);
     assertThat(refs.traceIdLow(i)).isEqualTo(traceLow);
     assertThat(refs.spanId(i)).isEqualTo(spanId);
+  }
+
+  @Test
+  void everyOlderNameIsAKnownKeyWithItsSlot() {
+    for (AttributeDef def : OtelMessagingAttributes.all()) {
+      byte[] framed = ("xx" + def.name() + "yy").getBytes(StandardCharsets.UTF_8);
+      assertThat(KnownKeys.of(framed, 2, framed.length - 4)).isSameAs(def.name());
+      int slot = KlatAttributes.slotOfKnownKey(KnownKeys.find(framed, 2, framed.length - 4));
+      assertThat(slot).as(def.name()).isNotNegative();
+      assertThat(KlatAttributes.name(slot)).isEqualTo(def.name());
+    }
   }
 
   // --- OpenTelemetry Java agent 2.x (io.opentelemetry.kafka-clients-0.11), default conventions ---
@@ -246,7 +260,7 @@ class OtelInstrumentationSpansTest {
 
   @Test
   void javaAgent1AndEarly2NamesOfSemanticConventions1_20() throws Exception {
-    // v1.28 to v2.2: messaging.kafka.destination.partition on both sides, messaging.client_id.
+    // v1.30 to v2.2: messaging.kafka.destination.partition on both sides, messaging.client_id.
     OtelRecordSpan p =
         record(
             producer(OtelSpanReader.SCOPE_JAVA_AGENT, "orders publish")
@@ -274,7 +288,7 @@ class OtelInstrumentationSpansTest {
 
   @Test
   void javaAgent1NamesOfSemanticConventions1_17() throws Exception {
-    // v1.23 to v1.26: the consumer's partition under messaging.kafka.source.partition.
+    // v1.24 to v1.29: the consumer's partition under messaging.kafka.source.partition.
     OtelRecordSpan c =
         record(
             childConsumer(
@@ -292,8 +306,35 @@ class OtelInstrumentationSpansTest {
   }
 
   @Test
+  void javaAgent1_21And1_22NamesWithTheOffset() throws Exception {
+    OtelRecordSpan p =
+        record(
+            producer(OtelSpanReader.SCOPE_JAVA_AGENT, "orders send")
+                .attr("messaging.destination", "orders")
+                .attr("messaging.destination_kind", "topic")
+                .attr("messaging.kafka.partition", 3L)
+                .attr("messaging.kafka.message.offset", 42L),
+            OtelSpanReader.Outcome.PRODUCER);
+    assertThat(p.key()).isEqualTo(RECORD);
+    assertThat(p.ackNanos()).isEqualTo(S + 30 * MS);
+
+    // v1.23: the current topic name, the consumer's partition by source, still no group.
+    OtelRecordSpan c =
+        record(
+            childConsumer(
+                    OtelSpanReader.SCOPE_JAVA_AGENT, SpanKind.SPAN_KIND_CONSUMER, "orders process")
+                .attr("messaging.destination.name", "orders")
+                .attr("messaging.operation", "process")
+                .attr("messaging.kafka.source.partition", 3L)
+                .attr("messaging.kafka.message.offset", 42L),
+            OtelSpanReader.Outcome.CONSUMER);
+    assertThat(c.key()).isEqualTo(RECORD);
+    assertThat(c.group()).isEqualTo("service:orders-app");
+  }
+
+  @Test
   void javaAgent1NamesUpToSemanticConventions1_16() throws Exception {
-    // Up to v1.21: messaging.destination and messaging.kafka.partition; no offset unless the
+    // Up to v1.20: messaging.destination and messaging.kafka.partition; no offset unless the
     // experimental attributes are on (kafka.offset), and no consumer group.
     OtelFixture process =
         childConsumer(
@@ -577,6 +618,21 @@ class OtelInstrumentationSpansTest {
   }
 
   @Test
+  void otelsaramaForIbmSaramaHasTheSameShapesUnderAnotherScope() throws Exception {
+    OtelRecordSpan p =
+        record(
+            producer(OtelSpanReader.SCOPE_OTELSARAMA_IBM, "orders publish")
+                .attr("messaging.destination.kind", "topic")
+                .attr("messaging.destination.name", "orders")
+                .attr("messaging.operation", "publish")
+                .attr("messaging.message.id", "42")
+                .attr("messaging.kafka.destination.partition", 3L),
+            OtelSpanReader.Outcome.PRODUCER);
+    assertThat(p.key()).isEqualTo(RECORD);
+    assertThat(p.ackNanos()).isEqualTo(S + 30 * MS);
+  }
+
+  @Test
   void otelsaramaUpTo0_36UsedTheOlderNames() throws Exception {
     OtelRecordSpan c =
         record(
@@ -672,5 +728,13 @@ class OtelInstrumentationSpansTest {
     counted(
         producer(OtelSpanReader.SCOPE_KAFKAJS, "send").attr("messaging.operation.type", "send"),
         OtelSpanReader.Outcome.UNPLACEABLE);
+    // A klat agent's span without its instants is no instrumentation's span.
+    counted(
+        producer("dev.klat.agent", "orders publish")
+            .attr("messaging.destination.name", "orders")
+            .attr("messaging.destination.partition.id", "3")
+            .attr("messaging.kafka.offset", 42L)
+            .attr("klat.instance.id", 55L),
+        OtelSpanReader.Outcome.NOT_KAFKA);
   }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * Issue 46 on a JVM that runs only the OpenTelemetry Java agent (2.x, no klat agent): a plain
  * kafka-clients 4.4 application ({@link OtelClientsApp}) exporting traces, metrics and logs over
  * OTLP/HTTP to klat's collector, a broker with klat's probe. Three streams side by side, each its
- * own topic, producer and consumer group: a control, a producer with {@code linger.ms=50}
+ * own topic, producer and consumer group: a control, a producer with {@code linger.ms=100}
  * (produce+publish) and a consumer that works 30 ms a record (catch-up+fetch). Every record is
  * joined (the Java agent's producer span names the partition and offset at the acknowledgement, the
  * consumer's process span is its child) into an {@code opentelemetry} breakdown, never a sampled or
@@ -78,7 +78,7 @@ class OtelJavaClientsIT {
                     Integer.toString(BURST_SIZE),
                     Integer.toString(INTERVAL_MS),
                     CONTROL + ":0:0",
-                    LINGER + ":50:0",
+                    LINGER + ":100:0",
                     SLOW_CONSUMER + ":0:30")
                 .await(Duration.ofSeconds(90));
         System.out.printf(

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ul>
  *   <li>control: no delay;
- *   <li>producer delay: every write of the producer's connections held 50 ms (kafkajs's {@code
+ *   <li>producer delay: every write of the producer's connections held 100 ms (kafkajs's {@code
  *       socketFactory}), after {@code send()} started the producer span: produce+publish;
  *   <li>slow {@code eachMessage}: 30 ms of work a record, so the later records of a burst wait for
  *       the earlier ones: catch-up+fetch;
@@ -100,7 +100,7 @@ class OtelNodeClientsIT {
                 cluster.bootstrapServers(),
                 "http://127.0.0.1:" + otlpPort,
                 CONTROL + ":0:0:eachMessage",
-                PRODUCER_DELAY + ":50:0:eachMessage",
+                PRODUCER_DELAY + ":100:0:eachMessage",
                 SLOW_EACH_MESSAGE + ":0:30:eachMessage",
                 SLOW_EACH_BATCH + ":0:400:eachBatch");
         Map<String, OtelClients.Truth> truths = OtelClients.truths(output);

@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -99,6 +105,62 @@ final class OtelClients {
         }) {
       assertThat(BrokerProbeIT.number(stats, none)).as("%s in %s", none, stats).isZero();
     }
+  }
+
+  /**
+   * Every breakdown of topic and group the collector exported as a trace ({@code tempo}, its {@code
+   * traces.endpoint}) is a record seen through the instrumentations: root {@code klat <topic>
+   * <group>} with {@code klat.capture=opentelemetry}, whose children are exactly the three combined
+   * segments, and they add up to the root's end to end, record by record (the identity the means
+   * check for all records at once).
+   */
+  static void assertExportedTracesAddUp(OtlpReceiver tempo, String topic, String group, int count)
+      throws InterruptedException {
+    String rootName = "klat " + topic + " " + group;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    Map<String, Span> roots = new LinkedHashMap<>();
+    Map<String, List<Span>> children = new HashMap<>();
+    do {
+      roots.clear();
+      children.clear();
+      for (Span span : tempo.spans()) {
+        String parent = HexFormat.of().formatHex(span.getParentSpanId().toByteArray());
+        if (span.getName().equals(rootName)) {
+          roots.put(HexFormat.of().formatHex(span.getSpanId().toByteArray()), span);
+        } else if (!parent.isEmpty()) {
+          children.computeIfAbsent(parent, k -> new ArrayList<>()).add(span);
+        }
+      }
+      if (roots.size() >= count) {
+        break;
+      }
+      Thread.sleep(250);
+    } while (System.nanoTime() < deadline);
+    assertThat(roots).as("exported breakdowns of %s", rootName).hasSize(count);
+    for (Map.Entry<String, Span> root : roots.entrySet()) {
+      Span span = root.getValue();
+      assertThat(attribute(span, "klat.capture")).as("%s", span).isEqualTo("opentelemetry");
+      List<Span> parts = children.getOrDefault(root.getKey(), List.of());
+      assertThat(parts.stream().map(Span::getName))
+          .as("the parts of %s", span)
+          .containsExactlyInAnyOrder(PRODUCE_AND_PUBLISH, COMMIT, CATCH_UP_AND_FETCH);
+      long sumNanos = 0;
+      for (Span part : parts) {
+        sumNanos += part.getEndTimeUnixNano() - part.getStartTimeUnixNano();
+      }
+      assertThat(sumNanos)
+          .as("produce+publish + commit + catch-up+fetch = e2e of %s", span)
+          .isEqualTo(span.getEndTimeUnixNano() - span.getStartTimeUnixNano());
+    }
+  }
+
+  private static String attribute(Span span, String key) {
+    for (KeyValue kv : span.getAttributesList()) {
+      if (kv.getKey().equals(key)) {
+        return kv.getValue().getStringValue();
+      }
+    }
+    return null;
   }
 
   /** When the streams' breakdowns are awaited until: 60 s from now. */

@@ -48,12 +48,17 @@ class OtelJavaClientsIT {
     String endpoint = "http://127.0.0.1:" + otlpPort;
     Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
     try (KafkaCluster cluster =
-        KafkaClusterSpec.brokers(1).name("otel-java").brokerProbe(probe, endpoint).start()) {
+            KafkaClusterSpec.brokers(1).name("otel-java").brokerProbe(probe, endpoint).start();
+        OtlpReceiver tempo = new OtlpReceiver()) {
       for (String topic : List.of(CONTROL, LINGER, SLOW_CONSUMER)) {
         cluster.createTopic(TopicSpec.named(topic).build());
       }
       Process collector =
-          CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
+          CollectorEndToEndIT.startCollector(
+              otlpPort,
+              adminPort,
+              "--otlp.grpc.enabled=false",
+              "--traces.endpoint=" + tempo.endpoint());
       try {
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
         BrokerProbeIT.awaitLiveProbes(adminPort, 1);
@@ -113,6 +118,8 @@ class OtelJavaClientsIT {
         OtelClients.assertJoinCounts(adminPort, 3 * RECORDS);
         for (JsonNode answer : List.of(control, linger, slowConsumer)) {
           OtelClients.assertJoined(answer, RECORDS);
+          String topic = answer.path("topic").asText();
+          OtelClients.assertExportedTracesAddUp(tempo, topic, topic + "-group", RECORDS);
         }
         OtelClients.Truth controlTruth = truths.get(CONTROL);
         OtelClients.assertDelayLandsIn(

@@ -128,6 +128,8 @@ class OtelNodeClientsIT {
         OtelClients.assertJoinCounts(adminPort, 4 * RECORDS);
         for (JsonNode answer : List.of(control, producerDelay, slowEachMessage, slowEachBatch)) {
           OtelClients.assertJoined(answer, RECORDS);
+          OtelClients.assertExportedTracesAddUp(
+              tempo, answer.path("topic").asText(), GROUP, RECORDS);
         }
         OtelClients.Truth controlTruth = truths.get(CONTROL);
         OtelClients.assertDelayLandsIn(

@@ -144,8 +144,8 @@ public final class Correlator {
   /**
    * Counts since start. Each span is counted once as received, and a record's spans end as joined,
    * duplicate, or unjoined. The span counts are klat's spans; instrumentations' spans (section 10
-   * of the latency model) are counted in {@link InstrumentedStats}, and their records in the
-   * counts of records and breakdowns here.
+   * of the latency model) are counted in {@link InstrumentedStats}, and their records in the counts
+   * of records and breakdowns here.
    *
    * @param producerSpans klat's producer spans offered
    * @param consumerSpans klat's consumer spans offered
@@ -239,18 +239,6 @@ public final class Correlator {
   private final OneSidedBreakdowns oneSided;
   private final InstrumentedJoin instrumented;
   private final InstrumentedBreakdowns instrumentedBreakdowns;
-  private final InstrumentedJoin.Offers offers =
-      new InstrumentedJoin.Offers() {
-        @Override
-        public void producer(ProducerSpan span, long source, long nowNanos) {
-          producerArrived(span, source, nowNanos);
-        }
-
-        @Override
-        public void consumer(ConsumerSpan span, long source, long nowNanos) {
-          consumerArrived(span, source, nowNanos);
-        }
-      };
 
   private long producerSpans;
   private long consumerSpans;
@@ -266,9 +254,6 @@ public final class Correlator {
   private long producerOnly;
   private long consumerOnly;
   private long oneSidedInvalid;
-  private long otelJoined;
-  private long otelProducerOnly;
-  private long otelConsumerOnly;
 
   /**
    * @param settings the window and limits
@@ -360,7 +345,7 @@ public final class Correlator {
   public synchronized void acceptOtel(OtelRecordSpan span, long source) {
     long now = clockNanos.getAsLong();
     expire(now);
-    instrumented.accept(span, source, now, offers);
+    instrumented.accept(span, source, now, this::producerArrived, this::consumerArrived);
   }
 
   private void producerArrived(ProducerSpan span, long source, long now) {
@@ -412,7 +397,8 @@ public final class Correlator {
     consumerArrived(span, source, now);
   }
 
-  private void consumerArrived(ConsumerSpan span, long source, long now) {
+  // Whether the record has its producer span once the consumer span is in.
+  private boolean consumerArrived(ConsumerSpan span, long source, long now) {
     JoinTable.Entry entry = table.entryFor(span.key(), now, span.tail());
     int waiting = entry.waitingIndex(span.group());
     int joinedAt = waiting >= 0 ? -1 : entry.joinedIndex(span.group());
@@ -425,7 +411,7 @@ public final class Correlator {
           instrumented.side(thereInstrumented, span.instrumented(), joinedAt >= 0);
       if (side != InstrumentedJoin.Side.REPLACES) {
         duplicates += side == InstrumentedJoin.Side.DUPLICATE && !span.instrumented() ? 1 : 0;
-        return;
+        return entry.producer != null;
       }
       // klat's span takes the waiting instrumentation's span's place.
       table.added(entry, -JoinTable.consumerBytes(entry.waiting.get(waiting)));
@@ -433,17 +419,18 @@ public final class Correlator {
     } else if (entry.groups() >= settings.maxGroupsPerRecord()) {
       // Each group is looked for in the record's lists: a cap keeps that linear scan short.
       groupsRefused++;
-      return;
+      return entry.producer != null;
     }
     table.added(entry, JoinTable.consumerBytes(span));
     if (entry.producer != null && sameTrace(entry.producer, span)) {
       join(entry, entry.producer, span, now, source);
-      return;
+      return true;
     }
     if (entry.producer != null) {
       traceMismatches++;
     }
     entry.addWaiting(span, source);
+    return entry.producer != null;
   }
 
   /**
@@ -556,31 +543,7 @@ public final class Correlator {
             table.tailDroppedSpans(),
             table.tailSize(),
             table.tailEstimatedBytes()),
-        otelStats());
-  }
-
-  private InstrumentedStats otelStats() {
-    ProducerPlacements placements = instrumented.placements();
-    return new InstrumentedStats(
-        instrumented.producerSpans(),
-        instrumented.consumerSpans(),
-        otelJoined,
-        otelProducerOnly,
-        otelConsumerOnly,
-        instrumentedBreakdowns.withoutBrokerData(),
-        instrumentedBreakdowns.invalid(),
-        instrumented.duplicates(),
-        instrumented.superseded(),
-        instrumented.agentAfterInstrumented(),
-        placements.placedAfterWaiting(),
-        placements.unplaced(),
-        placements.evicted(),
-        table.instrumentedDroppedSpans(),
-        instrumented.unplaceable(),
-        placements.topicMismatches(),
-        instrumentedBreakdowns.implausibleClockBounds(),
-        placements.held(),
-        placements.estimatedBytes());
+        instrumented.stats(instrumentedBreakdowns, table.instrumentedDroppedSpans()));
   }
 
   /**
@@ -634,11 +597,7 @@ public final class Correlator {
     if (result == null) {
       return; // counted by InstrumentedBreakdowns: no probe data, or invalid
     }
-    if (producerSide) {
-      otelProducerOnly++;
-    } else {
-      otelConsumerOnly++;
-    }
+    instrumented.aloneAtWindowEnd(producerSide);
     clampedInstants += result.breakdown().clampCount();
     sink.accept(result, source);
   }
@@ -700,7 +659,7 @@ public final class Correlator {
     }
     joined++;
     if (otel) {
-      otelJoined++;
+      instrumented.joined();
     }
     if (result.capture() == Capture.TAIL) {
       tailJoined++;

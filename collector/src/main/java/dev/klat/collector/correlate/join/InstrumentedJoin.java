@@ -18,11 +18,17 @@ import dev.klat.model.Capture;
  */
 final class InstrumentedJoin {
 
-  /** Where the spans go once they have a record: the correlator's join. */
-  interface Offers {
-    void producer(ProducerSpan span, long source, long nowNanos);
+  /** Where a producer span goes once it has a record: the correlator's join. */
+  interface ProducerOffer {
+    void offer(ProducerSpan span, long source, long nowNanos);
+  }
 
-    void consumer(ConsumerSpan span, long source, long nowNanos);
+  /**
+   * Where a consumer span goes: the correlator's join, which says whether its record has a producer
+   * span.
+   */
+  interface ConsumerOffer {
+    boolean offer(ConsumerSpan span, long source, long nowNanos);
   }
 
   /** What to do with a span that meets a span of its side (producer, or group) in its record. */
@@ -44,6 +50,9 @@ final class InstrumentedJoin {
   private long superseded;
   private long agentAfterInstrumented;
   private long unplaceable;
+  private long joined;
+  private long producerOnly;
+  private long consumerOnly;
 
   InstrumentedJoin(ProducerPlacements placements) {
     this.placements = placements;
@@ -51,15 +60,20 @@ final class InstrumentedJoin {
 
   /**
    * Takes one span: a producer span with a record, or placed by a consumer span before, goes to
-   * {@code offers} at once, one without waits for a consumer span to name it; a consumer span first
-   * places the waiting producer spans it names, then goes to {@code offers}.
+   * {@code producers} at once, one without waits for a consumer span to name it; a consumer span
+   * first places the waiting producer spans it names, then goes to {@code consumers}.
    */
-  void accept(OtelRecordSpan span, long source, long nowNanos, Offers offers) {
+  void accept(
+      OtelRecordSpan span,
+      long source,
+      long nowNanos,
+      ProducerOffer producers,
+      ConsumerOffer consumers) {
     if (span.role() == OtelRecordSpan.Role.PRODUCER) {
       producerSpans++;
       RecordKey key = span.key() != null ? span.key() : placements.placed(span);
       if (key != null) {
-        offers.producer(producer(span, key), source, nowNanos);
+        producers.offer(producer(span, key), source, nowNanos);
       } else if (!placements.hold(span, source, nowNanos)) {
         duplicates++;
       }
@@ -74,12 +88,18 @@ final class InstrumentedJoin {
     ProducerRefs refs = span.producers();
     for (int i = 0; i < refs.count(); i++) {
       ProducerPlacements.Held held =
-          placements.name(refs.traceIdHigh(i), refs.traceIdLow(i), refs.spanId(i), key, nowNanos);
+          placements.take(refs.traceIdHigh(i), refs.traceIdLow(i), refs.spanId(i), key, nowNanos);
       if (held != null) {
-        offers.producer(producer(held.span(), key), held.source(), nowNanos);
+        producers.offer(producer(held.span(), key), held.source(), nowNanos);
       }
     }
-    offers.consumer(consumer(span), source, nowNanos);
+    if (!consumers.offer(consumer(span), source, nowNanos)) {
+      // Its producer span may still come without an offset: what the consumer span names places
+      // it then. A record whose producer span is there needs no such memory.
+      for (int i = 0; i < refs.count(); i++) {
+        placements.remember(refs.traceIdHigh(i), refs.traceIdLow(i), refs.spanId(i), key, nowNanos);
+      }
+    }
   }
 
   /** Ends the window of the producer spans that wait to be placed. */
@@ -152,6 +172,47 @@ final class InstrumentedJoin {
         -1,
         Capture.OPENTELEMETRY,
         -1);
+  }
+
+  /** Counts a breakdown of a joined pair with an instrumentation's span. */
+  void joined() {
+    joined++;
+  }
+
+  /** Counts a one-sided breakdown of an instrumentation's span alone at its window's end. */
+  void aloneAtWindowEnd(boolean producerSide) {
+    if (producerSide) {
+      producerOnly++;
+    } else {
+      consumerOnly++;
+    }
+  }
+
+  /**
+   * The counts, with the breakdowns' and the join table's ({@code droppedSpans}: instrumentations'
+   * spans of records evicted unjoined).
+   */
+  InstrumentedStats stats(InstrumentedBreakdowns breakdowns, long droppedSpans) {
+    return new InstrumentedStats(
+        producerSpans,
+        consumerSpans,
+        joined,
+        producerOnly,
+        consumerOnly,
+        breakdowns.withoutBrokerData(),
+        breakdowns.invalid(),
+        duplicates,
+        superseded,
+        agentAfterInstrumented,
+        placements.placedAfterWaiting(),
+        placements.unplaced(),
+        placements.evicted(),
+        droppedSpans,
+        unplaceable,
+        placements.topicMismatches(),
+        breakdowns.implausibleClockBounds(),
+        placements.held(),
+        placements.estimatedBytes());
   }
 
   long producerSpans() {

@@ -7,8 +7,9 @@ import java.util.LinkedHashMap;
  * Places the producer spans of OpenTelemetry instrumentations that carry no offset (kafkajs's;
  * section 10 of the latency model): such a span waits here, keyed by its trace id and span id,
  * until a consumer record span names it as its parent or in a span link, which gives it that
- * consumer's record. What a consumer span names is remembered for the same window, so a producer
- * span that arrives after its consumer's is placed at once, and again if it arrives twice.
+ * consumer's record. What a consumer span names is remembered for the same window while its record
+ * has no producer span yet, so a producer span that arrives after its consumer's is placed at once,
+ * and again if it arrives twice.
  *
  * <p>Every entry waits one join window from its arrival (or its placing), in arrival order, so
  * expiry looks at the head only; a producer span still waiting at its window's end is counted as
@@ -102,28 +103,38 @@ final class ProducerPlacements {
 
   /**
    * A consumer span of {@code key} names the producer context {@code (traceIdHigh, traceIdLow,
-   * spanId)}: remembered for a window, and the producer span waiting under it, if any, is returned
-   * (and leaves) to join as {@code key}'s. A waiting span of another topic than the consumer's is
-   * not placed (counted), and keeps waiting.
+   * spanId)}: the producer span waiting under it, if any, leaves to join as {@code key}'s, and the
+   * context is remembered for a window with its record, so that the span arriving again is placed
+   * at once. A waiting span of another topic than the consumer's is not placed (counted), and keeps
+   * waiting.
    *
    * @return the producer span placed, or null
    */
-  Held name(long traceIdHigh, long traceIdLow, long spanId, RecordKey key, long nowNanos) {
+  Held take(long traceIdHigh, long traceIdLow, long spanId, RecordKey key, long nowNanos) {
     Ref ref = ref(traceIdHigh, traceIdLow, spanId);
     Slot slot = slots.get(ref);
-    if (slot != null && slot.key != null) {
-      return null; // named before: the first record named stays
+    if (slot == null || slot.held == null) {
+      return null;
     }
-    if (slot != null && !slot.held.span().topic().equals(key.topic())) {
+    if (!slot.held.span().topic().equals(key.topic())) {
       topicMismatches++;
       return null;
     }
-    if (slot != null) {
-      remove(ref, slot);
-      placed++;
-    }
+    remove(ref, slot);
+    placed++;
     put(ref, new Slot(nowNanos + windowNanos, null, key, PLACED_BYTES));
-    return slot == null ? null : slot.held;
+    return slot.held;
+  }
+
+  /**
+   * Remembers for a window that a consumer span of {@code key} named the producer context, whose
+   * span has not arrived: it is placed at once when it does. The first record named stays.
+   */
+  void remember(long traceIdHigh, long traceIdLow, long spanId, RecordKey key, long nowNanos) {
+    Ref ref = ref(traceIdHigh, traceIdLow, spanId);
+    if (!slots.containsKey(ref)) {
+      put(ref, new Slot(nowNanos + windowNanos, null, key, PLACED_BYTES));
+    }
   }
 
   /** Ends the window of every entry whose window is over; a waiting span is counted unplaced. */

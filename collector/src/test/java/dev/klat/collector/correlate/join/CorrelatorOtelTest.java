@@ -115,6 +115,9 @@ class CorrelatorOtelTest {
     assertThat(s.joined()).isEqualTo(1);
     assertThat(c.stats().joined()).isEqualTo(1);
     assertThat(c.stats().producerSpans()).as("klat's spans only").isZero();
+    assertThat(s.waitingBytes())
+        .as("a record with its producer span remembers no context")
+        .isZero();
     windowEnds(c);
     assertThat(out).as("nothing left alone").hasSize(1);
     assertThat(c.stats().unjoinedProducerSpans()).isZero();
@@ -239,6 +242,26 @@ class CorrelatorOtelTest {
       windowEnds(c);
       assertThat(out).hasSize(1);
     }
+  }
+
+  @Test
+  void klatsProducerSpanAfterTheInstrumentationsJoinedServesTheGroupsThatComeLater() {
+    Correlator c = withProbe();
+    probed(5, 12, 15);
+    c.acceptOtel(OtelSpans.producer(key(5), 7, 8, 70, 0, 20));
+    c.acceptOtel(OtelSpans.consumer(key(5), "g1", 7, 8, 90, 70, 40, refs(7, 8, 70)));
+    c.offerProducer(Spans.producer(5, 0, 8, 20));
+    c.acceptOtel(OtelSpans.consumer(key(5), "g2", 7, 8, 91, 70, 45, refs(7, 8, 70)));
+
+    assertThat(out).hasSize(2);
+    assertThat(out.get(0).breakdown().isKnown(Segment.PRODUCE))
+        .as("g1: the instrumentation's")
+        .isFalse();
+    assertThat(out.get(1).breakdown().nanos(Segment.PRODUCE)).as("g2: klat's").isEqualTo(8 * MS);
+    assertThat(c.stats().otel().superseded()).isEqualTo(1);
+    windowEnds(c);
+    assertThat(out).hasSize(2);
+    assertThat(c.stats().unjoinedProducerSpans()).isZero();
   }
 
   @Test
@@ -445,6 +468,30 @@ class CorrelatorOtelTest {
     windowEnds(c);
     assertThat(out).hasSize(1);
     assertThat(c.stats().otel().withoutBrokerData()).isEqualTo(1);
+  }
+
+  @Test
+  void aFloodOfConsumerSpansNamingSixteenUnknownContextsStaysWithinItsBudget() {
+    Correlator c =
+        correlator(BrokerInstants.logAppendTime(), Correlator.Settings.DEFAULT_MAX_PENDING_BYTES);
+    long[] high = new long[ProducerRefs.MAX];
+    long[] low = new long[ProducerRefs.MAX];
+    long[] span = new long[ProducerRefs.MAX];
+    for (int i = 0; i < 5_000; i++) {
+      for (int r = 0; r < ProducerRefs.MAX; r++) {
+        high[r] = 1;
+        low[r] = i;
+        span[r] = r + 1;
+      }
+      ProducerRefs refs = ProducerRefs.of(high, low, span, ProducerRefs.MAX);
+      c.acceptOtel(OtelSpans.consumer(key(i), "g", 3, 4, 21 + i, 0, 40, refs));
+    }
+
+    // 100 records at most, and as many remembered contexts: the rest left, oldest first.
+    assertThat(c.stats().pendingRecords()).isEqualTo(100);
+    InstrumentedStats s = c.stats().otel();
+    assertThat(s.waitingBytes()).isEqualTo(100L * ProducerPlacements.PLACED_BYTES);
+    assertThat(s.droppedSpans()).isEqualTo(4_900);
   }
 
   @Test

@@ -19,13 +19,13 @@ class ProducerPlacementsTest {
     assertThat(p.hold(keyless(11), 42, 0)).isTrue();
     assertThat(p.hold(keyless(11), 43, 1)).as("a duplicate").isFalse();
 
-    ProducerPlacements.Held held = p.name(1, 2, 11, ORDERS_6, 5);
+    ProducerPlacements.Held held = p.take(1, 2, 11, ORDERS_6, 5);
     assertThat(held).isNotNull();
     assertThat(held.source()).isEqualTo(42);
     assertThat(p.placedAfterWaiting()).isEqualTo(1);
     assertThat(p.held()).isZero();
     // Another group's span names it again: already placed, nothing to hand out.
-    assertThat(p.name(1, 2, 11, ORDERS_6, 6)).isNull();
+    assertThat(p.take(1, 2, 11, ORDERS_6, 6)).isNull();
     // The span arriving again now finds its record.
     assertThat(p.placed(keyless(11))).isEqualTo(ORDERS_6);
   }
@@ -33,8 +33,11 @@ class ProducerPlacementsTest {
   @Test
   void aSpanArrivingAfterItsConsumerSpanFindsItsRecordUntilTheWindowEnds() {
     ProducerPlacements p = new ProducerPlacements(WINDOW, 10, 1 << 20);
-    assertThat(p.name(1, 2, 11, ORDERS_6, 0)).isNull();
-    assertThat(p.placed(keyless(11))).isEqualTo(ORDERS_6);
+    assertThat(p.take(1, 2, 11, ORDERS_6, 0)).isNull();
+    assertThat(p.placed(keyless(11))).as("taking remembers nothing").isNull();
+    p.remember(1, 2, 11, ORDERS_6, 0);
+    p.remember(1, 2, 11, new RecordKey("orders", 0, 7), 0);
+    assertThat(p.placed(keyless(11))).as("the first record named").isEqualTo(ORDERS_6);
     assertThat(p.placed(keyless(12))).isNull();
 
     p.expire(WINDOW);
@@ -59,7 +62,7 @@ class ProducerPlacementsTest {
   void aConsumerSpanOfAnotherTopicDoesNotPlaceAWaitingSpan() {
     ProducerPlacements p = new ProducerPlacements(WINDOW, 10, 1 << 20);
     p.hold(keyless(11), 1, 0);
-    assertThat(p.name(1, 2, 11, new RecordKey("payments", 0, 6), 1)).isNull();
+    assertThat(p.take(1, 2, 11, new RecordKey("payments", 0, 6), 1)).isNull();
     assertThat(p.topicMismatches()).isEqualTo(1);
     assertThat(p.held()).isEqualTo(1);
   }
@@ -67,14 +70,14 @@ class ProducerPlacementsTest {
   @Test
   void theOldestEntriesLeaveOverTheEntryAndByteLimits() {
     ProducerPlacements byCount = new ProducerPlacements(WINDOW, 2, 1 << 20);
-    byCount.name(9, 9, 1, ORDERS_6, 0);
+    byCount.remember(9, 9, 1, ORDERS_6, 0);
     byCount.hold(keyless(11), 1, 1);
     byCount.hold(keyless(12), 1, 2);
     assertThat(byCount.refsEvicted()).isEqualTo(1);
     byCount.hold(keyless(13), 1, 3);
     assertThat(byCount.evicted()).isEqualTo(1);
     assertThat(byCount.held()).isEqualTo(2);
-    assertThat(byCount.name(1, 2, 11, ORDERS_6, 4)).as("evicted").isNull();
+    assertThat(byCount.take(1, 2, 11, ORDERS_6, 4)).as("evicted").isNull();
 
     long one = ProducerPlacements.HELD_BYTES;
     ProducerPlacements byBytes = new ProducerPlacements(WINDOW, 100, 3 * one);

@@ -66,6 +66,7 @@ public final class RecentBreakdowns {
   // Which sides reported a slot's record (bits), for the tail's split.
   private static final byte PRODUCER_SIDE = 1;
   private static final byte CONSUMER_SIDE = 2;
+  private static final int KLAT_SIDES = 2;
   private static final Capture[] CAPTURES = Capture.values();
   private static final String[] COLUMN_IDS = columnIds();
 
@@ -77,7 +78,9 @@ public final class RecentBreakdowns {
   private final String[] topics;
   private final String[] groups;
   // Per slot: the Capture ordinal, the sides (PRODUCER_SIDE | CONSUMER_SIDE) it has, and the sides
-  // whose instants came from an OpenTelemetry instrumentation's span (S, P: section 10).
+  // whose instants came from an OpenTelemetry instrumentation's span (S, P: section 10), or,
+  // shifted
+  // by KLAT_SIDES, from klat's agent (D, R).
   private final byte[] captures;
   private final byte[] sides;
   private final byte[] instrumented;
@@ -169,7 +172,9 @@ public final class RecentBreakdowns {
                     : 0)
                 | (instants.method(TimePoint.POLL) == EstimationMethod.OPENTELEMETRY_SPAN
                     ? CONSUMER_SIDE
-                    : 0));
+                    : 0)
+                | (instants.has(TimePoint.DRAIN) ? PRODUCER_SIDE << KLAT_SIDES : 0)
+                | (instants.has(TimePoint.FETCH_RESPONSE) ? CONSUMER_SIDE << KLAT_SIDES : 0));
     overallQualities[slot] = (byte) b.quality().ordinal();
     captures[slot] =
         (byte) (joined.capture() == null ? Capture.SAMPLED : joined.capture()).ordinal();
@@ -636,6 +641,9 @@ public final class RecentBreakdowns {
    *     span (the others' producer ran klat's agent)
    * @param consumerInstrumented records whose {@code P} came from an instrumentation's consumer
    *     span
+   * @param producerAgent records whose producer ran klat's agent (they know {@code D})
+   * @param consumerAgent records whose consumer ran klat's agent (they know {@code R}); a record
+   *     seen by one side alone counts on neither side for the other
    * @param qualities per quality id, how many records had that quality as a whole (the worst of
    *     their segments': {@code client-clock} wherever an instrumentation's instant is used)
    * @param e2e the end-to-end latency, {@code P - S}, over the records that know it
@@ -651,6 +659,8 @@ public final class RecentBreakdowns {
       int count,
       int producerInstrumented,
       int consumerInstrumented,
+      int producerAgent,
+      int consumerAgent,
       Map<String, Integer> qualities,
       TailSegment e2e,
       Map<String, TailSegment> segments,
@@ -719,12 +729,16 @@ public final class RecentBreakdowns {
   private OpenTelemetrySplit opentelemetrySplit(int[] match) {
     int producers = 0;
     int consumers = 0;
+    int klatProducers = 0;
+    int klatConsumers = 0;
     int[] overall = new int[QUALITIES.length];
     long[] e2e = new long[match.length];
     int e2eKnown = 0;
     for (int slot : match) {
       producers += (instrumented[slot] & PRODUCER_SIDE) != 0 ? 1 : 0;
       consumers += (instrumented[slot] & CONSUMER_SIDE) != 0 ? 1 : 0;
+      klatProducers += (instrumented[slot] & PRODUCER_SIDE << KLAT_SIDES) != 0 ? 1 : 0;
+      klatConsumers += (instrumented[slot] & CONSUMER_SIDE << KLAT_SIDES) != 0 ? 1 : 0;
       overall[overallQualities[slot]]++;
       if (e2eNanos[slot] >= 0) {
         e2e[e2eKnown++] = e2eNanos[slot];
@@ -781,6 +795,8 @@ public final class RecentBreakdowns {
         match.length,
         producers,
         consumers,
+        klatProducers,
+        klatConsumers,
         qualityCounts,
         tailSegment(e2eValues, e2eSum, e2eSum, e2eSum, e2eKnown),
         segments,

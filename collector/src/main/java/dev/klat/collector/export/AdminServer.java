@@ -502,7 +502,10 @@ public final class AdminServer implements AutoCloseable {
     return Long.parseUnsignedLong(traceIdHex.substring(0, 16), 16);
   }
 
-  /** The {@code capture} filter: {@code sampled}, {@code tail}, or absent for both. */
+  /**
+   * The {@code capture} filter: {@code sampled}, {@code tail}, {@code opentelemetry}, or absent for
+   * all.
+   */
   static Capture captureParam(String value) {
     if (value == null || value.isEmpty()) {
       return null;
@@ -512,7 +515,7 @@ public final class AdminServer implements AutoCloseable {
         return c;
       }
     }
-    throw new IllegalArgumentException("capture must be sampled or tail: " + value);
+    throw new IllegalArgumentException("capture must be sampled, tail or opentelemetry: " + value);
   }
 
   private static String clocks(Supplier<List<ClockOffset>> clocks) {

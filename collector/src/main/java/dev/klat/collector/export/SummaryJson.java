@@ -135,6 +135,8 @@ final class SummaryJson {
     out.append("\"count\":").append(split.count());
     out.append(",\"instrumented\":{\"producer\":").append(split.producerInstrumented());
     out.append(",\"consumer\":").append(split.consumerInstrumented()).append('}');
+    out.append(",\"klatAgent\":{\"producer\":").append(split.producerAgent());
+    out.append(",\"consumer\":").append(split.consumerAgent()).append('}');
     out.append(",\"quality\":");
     counts(out, split.qualities());
     out.append(",\"e2e\":");

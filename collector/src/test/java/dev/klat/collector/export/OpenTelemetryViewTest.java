@@ -124,6 +124,8 @@ class OpenTelemetryViewTest {
     assertThat(otel.get("count").asInt()).isEqualTo(3);
     assertThat(otel.at("/instrumented/producer").asInt()).isEqualTo(2);
     assertThat(otel.at("/instrumented/consumer").asInt()).isEqualTo(3);
+    assertThat(otel.at("/klatAgent/producer").asInt()).isEqualTo(1);
+    assertThat(otel.at("/klatAgent/consumer").asInt()).isZero();
     assertThat(otel.at("/quality/client-clock").asInt()).isEqualTo(3);
     assertThat(otel.at("/e2e/count").asInt()).isEqualTo(3);
     assertThat(otel.at("/e2e/p99Seconds").asDouble()).isEqualTo(0.1);

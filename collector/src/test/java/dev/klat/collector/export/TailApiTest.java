@@ -185,7 +185,7 @@ class TailApiTest {
     HttpResponse<String> bad = get("/api/slowest?capture=slow");
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(JSON.readTree(bad.body()).get("error").asText())
-        .isEqualTo("capture must be sampled or tail: slow");
+        .isEqualTo("capture must be sampled, tail or opentelemetry: slow");
   }
 
   @Test

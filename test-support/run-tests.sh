@@ -6,8 +6,9 @@
 #    promtool (PrometheusIT, PromtoolTest, DeployTest's config check), Node.js and npm (Debian's
 #    nodejs and npm, when no node is on the PATH) and the exact npm packages of
 #    dashboards/schema-check (GrafanaSchemaTest) and it-apps/otel-node (OtelNodeClientsIT). One
-#    line per tool says what it found, installed, or could not install and which tests that skips. The list is RequiredTool's
-#    (test-support/src/main/java/dev/klat/testsupport/RequiredTool.java): add a tool to both.
+#    line per tool says what it found, installed, or could not install and which tests that skips.
+#    The list is RequiredTool's (test-support/src/main/java/dev/klat/testsupport/RequiredTool.java):
+#    add a tool to both.
 # 2. ./mvnw verify --fail-at-end, with the arguments given, so that a failing module does not hide
 #    the modules after it.
 # 3. Every module's tests at the end: passed, failed, skipped, each failed or skipped test with its

@@ -67,6 +67,9 @@ function delayingSocketFactory(delayMs) {
   };
 }
 
+const startedMs = nowMs();
+const phase = (what) => console.log(`klat-phase +${Math.round(nowMs() - startedMs)} ms: ${what}`);
+
 function summary(topic, e2eMs) {
   const sorted = [...e2eMs].sort((a, b) => a - b);
   const p50Ms = sorted.length ? sorted[Math.ceil(sorted.length * 0.5) - 1] : null;
@@ -94,7 +97,8 @@ async function main() {
     const stream = {
       ...s,
       producer: producerKafka.producer({ createPartitioner: Partitioners.DefaultPartitioner }),
-      consumer: consumerKafka.consumer({ groupId: `${s.topic}-group` }),
+      // A short fetch wait: disconnect waits for the fetch in flight (records end a fetch at once).
+      consumer: consumerKafka.consumer({ groupId: `${s.topic}-group`, maxWaitTimeInMs: 500 }),
       e2eMs: [],
     };
     stream.joined = new Promise((resolve) => stream.consumer.on(stream.consumer.events.GROUP_JOIN, resolve));
@@ -110,34 +114,38 @@ async function main() {
     stream.e2eMs.push(atMs - Number(JSON.parse(message.value.toString()).sentMs));
   };
 
-  for (const s of streams) {
-    await s.consumer.connect();
-    await s.consumer.subscribe({ topics: [s.topic], fromBeginning: true });
-    if (s.mode === 'eachMessage') {
-      await s.consumer.run({
-        eachMessage: async ({ message }) => {
-          received(s, message, nowMs());
-          if (s.consumerSleepMs > 0) await sleep(s.consumerSleepMs);
-          checkDone();
-        },
-      });
-    } else {
-      await s.consumer.run({
-        eachBatchAutoResolve: true,
-        eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
-          const atMs = nowMs();
-          for (const message of batch.messages) received(s, message, atMs);
-          // The batch's work, at once (a bulk write, say): what arrives meanwhile waits.
-          if (s.consumerSleepMs > 0) await sleep(s.consumerSleepMs);
-          for (const message of batch.messages) resolveOffset(message.offset);
-          checkDone();
-          await heartbeat();
-        },
-      });
-    }
-    await s.producer.connect();
-  }
+  // Every stream's clients start at once: joining the groups one after the other would add up.
+  await Promise.all(
+    streams.map(async (s) => {
+      await s.consumer.connect();
+      await s.consumer.subscribe({ topics: [s.topic], fromBeginning: true });
+      if (s.mode === 'eachMessage') {
+        await s.consumer.run({
+          eachMessage: async ({ message }) => {
+            received(s, message, nowMs());
+            if (s.consumerSleepMs > 0) await sleep(s.consumerSleepMs);
+            checkDone();
+          },
+        });
+      } else {
+        await s.consumer.run({
+          eachBatchAutoResolve: true,
+          eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
+            const atMs = nowMs();
+            for (const message of batch.messages) received(s, message, atMs);
+            // The batch's work, at once (a bulk write, say): what arrives meanwhile waits.
+            if (s.consumerSleepMs > 0) await sleep(s.consumerSleepMs);
+            for (const message of batch.messages) resolveOffset(message.offset);
+            checkDone();
+            await heartbeat();
+          },
+        });
+      }
+      await s.producer.connect();
+    })
+  );
   await Promise.all(streams.map((s) => s.joined));
+  phase('clients connected, groups joined');
 
   const sends = [];
   const start = nowMs();
@@ -154,14 +162,17 @@ async function main() {
     }
   }
   await Promise.all(sends);
+  phase('every record sent');
 
   const timeoutMs = 30000;
-  const timedOut = await Promise.race([consumed.then(() => false), sleep(timeoutMs).then(() => true)]);
-  for (const s of streams) {
-    await s.consumer.disconnect();
-    await s.producer.disconnect();
-  }
+  let timer;
+  const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
+  const timedOut = await Promise.race([consumed.then(() => false), timeout]);
+  clearTimeout(timer);
+  phase(timedOut ? 'gave up waiting for the consumers' : 'every record consumed');
+  await Promise.all(streams.flatMap((s) => [s.consumer.disconnect(), s.producer.disconnect()]));
   await tracing.shutdown();
+  phase('clients closed, spans exported');
   for (const s of streams) {
     console.log(`klat-truth ${JSON.stringify(summary(s.topic, s.e2eMs))}`);
   }

@@ -42,6 +42,16 @@ public final class OtelClientsApp {
 
   private record Stream(String topic, int lingerMs, int sleepMs, List<Long> e2eNanos) {}
 
+  private static final long STARTED = System.nanoTime();
+
+  private static void phase(String what) {
+    System.out.println(
+        "klat-phase +"
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - STARTED)
+            + " ms: "
+            + what);
+  }
+
   public static void main(String[] args) throws Exception {
     String bootstrap = args[0];
     int bursts = Integer.parseInt(args[1]);
@@ -70,6 +80,7 @@ public final class OtelClientsApp {
     if (!assigned.await(60, TimeUnit.SECONDS)) {
       throw new IllegalStateException("the consumers were not assigned their partitions in 60 s");
     }
+    phase("consumers assigned");
 
     List<KafkaProducer<byte[], byte[]>> producers = new ArrayList<>();
     for (Stream s : streams) {
@@ -95,9 +106,11 @@ public final class OtelClientsApp {
       }
     }
     producers.forEach(KafkaProducer::close);
+    phase("every record sent");
     for (Thread t : consumers) {
       t.join(TimeUnit.SECONDS.toMillis(30));
     }
+    phase("every record consumed");
     boolean complete = true;
     for (Stream s : streams) {
       complete &= s.e2eNanos().size() >= expected;

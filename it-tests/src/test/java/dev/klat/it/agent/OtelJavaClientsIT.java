@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * Issue 46 on a JVM that runs only the OpenTelemetry Java agent (2.x, no klat agent): a plain
  * kafka-clients 4.4 application ({@link OtelClientsApp}) exporting traces, metrics and logs over
  * OTLP/HTTP to klat's collector, a broker with klat's probe. Three streams side by side, each its
- * own topic, producer and consumer group: a control, a producer with {@code linger.ms=50}
+ * own topic, producer and consumer group: a control, a producer with {@code linger.ms=100}
  * (produce+publish) and a consumer that works 30 ms a record (catch-up+fetch). Every record is
  * joined (the Java agent's producer span names the partition and offset at the acknowledgement, the
  * consumer's process span is its child) into an {@code opentelemetry} breakdown, never a sampled or
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class OtelJavaClientsIT {
   private static final Path OTEL_AGENT = Paths.get(System.getProperty("klat.otel.agent.jar"));
-  private static final int BURSTS = 40;
+  private static final int BURSTS = 32;
   private static final int BURST_SIZE = 5;
   private static final int INTERVAL_MS = 250;
   private static final int RECORDS = BURSTS * BURST_SIZE;
@@ -48,12 +48,17 @@ class OtelJavaClientsIT {
     String endpoint = "http://127.0.0.1:" + otlpPort;
     Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
     try (KafkaCluster cluster =
-        KafkaClusterSpec.brokers(1).name("otel-java").brokerProbe(probe, endpoint).start()) {
+            KafkaClusterSpec.brokers(1).name("otel-java").brokerProbe(probe, endpoint).start();
+        OtlpReceiver tempo = new OtlpReceiver()) {
       for (String topic : List.of(CONTROL, LINGER, SLOW_CONSUMER)) {
         cluster.createTopic(TopicSpec.named(topic).build());
       }
       Process collector =
-          CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
+          CollectorEndToEndIT.startCollector(
+              otlpPort,
+              adminPort,
+              "--otlp.grpc.enabled=false",
+              "--traces.endpoint=" + tempo.endpoint());
       try {
         CollectorEndToEndIT.awaitHealthy(adminPort, collector);
         BrokerProbeIT.awaitLiveProbes(adminPort, 1);
@@ -78,7 +83,7 @@ class OtelJavaClientsIT {
                     Integer.toString(BURST_SIZE),
                     Integer.toString(INTERVAL_MS),
                     CONTROL + ":0:0",
-                    LINGER + ":50:0",
+                    LINGER + ":100:0",
                     SLOW_CONSUMER + ":0:30")
                 .await(Duration.ofSeconds(90));
         System.out.printf(
@@ -92,13 +97,12 @@ class OtelJavaClientsIT {
             .hasSize(3)
             .allSatisfy(t -> assertThat(t.count()).isEqualTo(RECORDS));
 
-        String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
-        System.out.println("stats: " + stats);
+        OtelClients.assertSpansRead(adminPort, 3 * RECORDS, 3 * RECORDS);
         long deadline = OtelClients.breakdownDeadline();
         JsonNode control = awaitOpentelemetry(adminPort, CONTROL, deadline);
         JsonNode linger = awaitOpentelemetry(adminPort, LINGER, deadline);
         JsonNode slowConsumer = awaitOpentelemetry(adminPort, SLOW_CONSUMER, deadline);
-        stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
+        String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
         System.out.println("stats: " + stats);
         assertThat(stats)
             .as(stats)
@@ -111,8 +115,11 @@ class OtelJavaClientsIT {
         assertThat(BrokerProbeIT.number(stats, "probeRecordsNotKlat")).as(stats).isPositive();
         assertThat(BrokerProbeIT.number(stats, "probeRecordsRejected")).as(stats).isZero();
 
+        OtelClients.assertJoinCounts(adminPort, 3 * RECORDS);
         for (JsonNode answer : List.of(control, linger, slowConsumer)) {
           OtelClients.assertJoined(answer, RECORDS);
+          String topic = answer.path("topic").asText();
+          OtelClients.assertExportedTracesAddUp(tempo, topic, topic + "-group", RECORDS);
         }
         OtelClients.Truth controlTruth = truths.get(CONTROL);
         OtelClients.assertDelayLandsIn(

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ul>
  *   <li>control: no delay;
- *   <li>producer delay: every write of the producer's connections held 50 ms (kafkajs's {@code
+ *   <li>producer delay: every write of the producer's connections held 100 ms (kafkajs's {@code
  *       socketFactory}), after {@code send()} started the producer span: produce+publish;
  *   <li>slow {@code eachMessage}: 30 ms of work a record, so the later records of a burst wait for
  *       the earlier ones: catch-up+fetch;
@@ -53,7 +53,7 @@ class OtelNodeClientsIT {
   private static final String SERVICE = "otel-node-it";
   // kafkajs's instrumentation writes no consumer group: klat names the group after the service.
   private static final String GROUP = "service:" + SERVICE;
-  private static final int BURSTS = 40;
+  private static final int BURSTS = 32;
   private static final int BURST_SIZE = 5;
   private static final int INTERVAL_MS = 250;
   private static final int RECORDS = BURSTS * BURST_SIZE;
@@ -100,7 +100,7 @@ class OtelNodeClientsIT {
                 cluster.bootstrapServers(),
                 "http://127.0.0.1:" + otlpPort,
                 CONTROL + ":0:0:eachMessage",
-                PRODUCER_DELAY + ":50:0:eachMessage",
+                PRODUCER_DELAY + ":100:0:eachMessage",
                 SLOW_EACH_MESSAGE + ":0:30:eachMessage",
                 SLOW_EACH_BATCH + ":0:400:eachBatch");
         Map<String, OtelClients.Truth> truths = OtelClients.truths(output);
@@ -109,8 +109,10 @@ class OtelNodeClientsIT {
             .hasSize(4)
             .allSatisfy(t -> assertThat(t.count()).isEqualTo(RECORDS));
 
-        String stats = CollectorEndToEndIT.get(adminPort, "/api/stats", null);
-        System.out.println("stats: " + stats);
+        // One producer and one consumer record span a record; eachBatch's receive spans are
+        // batch spans, counted apart.
+        String stats = OtelClients.assertSpansRead(adminPort, 4 * RECORDS, 4 * RECORDS);
+        assertThat(BrokerProbeIT.number(stats, "otelSpans.batch")).as(stats).isPositive();
         long deadline = OtelClients.breakdownDeadline();
         JsonNode control = awaitOpentelemetry(adminPort, CONTROL, deadline);
         JsonNode producerDelay = awaitOpentelemetry(adminPort, PRODUCER_DELAY, deadline);
@@ -123,8 +125,11 @@ class OtelNodeClientsIT {
             .contains("\"spansRejected\":0")
             .doesNotContain("requestsRejected.");
 
+        OtelClients.assertJoinCounts(adminPort, 4 * RECORDS);
         for (JsonNode answer : List.of(control, producerDelay, slowEachMessage, slowEachBatch)) {
           OtelClients.assertJoined(answer, RECORDS);
+          OtelClients.assertExportedTracesAddUp(
+              tempo, answer.path("topic").asText(), GROUP, RECORDS);
         }
         OtelClients.Truth controlTruth = truths.get(CONTROL);
         OtelClients.assertDelayLandsIn(

@@ -63,13 +63,25 @@ final class ProbeSource implements BrokerInstantSource {
    * Waits while the record's leader has a live probe (one that reported in the last {@link
    * ProbeTimelines#PROBE_ALIVE_NANOS}) that has not yet reported up to the record's fetch response
    * {@code R}: the record's append and commit, both before {@code R}, may be in its next export;
-   * and so may {@code V} of a transactional record read by a {@code read_committed} group.
+   * and so may {@code V} of a transactional record read by a {@code read_committed} group. A pair
+   * with an instrumentation's span knows neither the leader nor {@code R}: it waits while any probe
+   * is alive and the record's append or commit is not yet known.
    */
   @Override
   public boolean awaitingData(ProducerSpan producer, ConsumerSpan consumer, long nowNanos) {
     int leader = producer.leaderNodeId();
     if (leader < 0) {
-      return false;
+      // An instrumentation's pair (section 10 of the latency model) names no leader and no fetch
+      // response: while a probe is alive and the latest term that holds the offset has not reported
+      // the record's append and commit, the pair waits (at most the join's longest broker-data
+      // wait). Otherwise a record consumed within a probe's export interval gets no L or H.
+      if (!producer.instrumented() && !consumer.instrumented()) {
+        return false;
+      }
+      RecordKey key = producer.key();
+      ProbeTimelines.Instants probed =
+          probes.lookup(key.topic(), key.partition(), key.offset(), -1);
+      return probes.liveBrokers(nowNanos) > 0 && (!probed.hasAppend() || !probed.hasCommit());
     }
     long covered = probes.coveredUntilNanos(leader, nowNanos - ProbeTimelines.PROBE_ALIVE_NANOS);
     if (covered == Long.MIN_VALUE || covered >= consumer.fetchResponseNanos()) {

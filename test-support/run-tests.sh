@@ -14,8 +14,9 @@
 #    depend on the JDK that runs Maven, and runs the short variants of the long ITs that have one
 #    (test-support's JdkIndependent says which qualify).
 # 3. Every module's tests at the end: passed, failed, skipped, each failed or skipped test with its
-#    reason, and with -Dklat.test.skip-jdk-independent=true how many classes and methods carry the
-#    tag (left to the first pass); the same lines go to target/test-summary.txt.
+#    reason, and with -Dklat.test.skip-jdk-independent=true what it left to the first pass: how many
+#    classes and methods carry the tag, how many ITs ran their short variant; the same lines go to
+#    target/test-summary.txt.
 # Tests whose tool is missing are skipped, saying why; under CI=true they fail instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -105,8 +106,11 @@ for arg in "$@"; do
   if [ "$arg" = "-Dklat.test.skip-jdk-independent=true" ]; then
     tagged=$(grep -rE --include='*.java' '@Tag\((JdkIndependent\.TAG|"jdk-independent")\)' \
       -- */src/test it-apps/*/src/test 2>/dev/null | wc -l)
-    jdk_independent="; left to the first pass: ${tagged} test classes and methods tagged jdk-independent"
-    say "jdk-independent" "left out: ${tagged} test classes and methods tagged jdk-independent"
+    # The ITs whose short variant this property selects (JdkIndependent.leftToFirstPass()).
+    shortened=$(grep -rl --include='*IT.java' 'JdkIndependent.leftToFirstPass()' \
+      -- */src/test it-apps/*/src/test 2>/dev/null | wc -l)
+    jdk_independent="; left to the first pass: ${tagged} test classes and methods tagged jdk-independent and the long phases of ${shortened} ITs"
+    say "jdk-independent" "left out: ${tagged} test classes and methods tagged jdk-independent; ${shortened} ITs run their short variant"
   fi
 done
 

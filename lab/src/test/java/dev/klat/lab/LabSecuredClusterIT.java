@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Timeout;
  * lab stops with the ones it needs; with them it runs an experiment through the {@code
  * --command-config} file, its own clients and its producer and consumer processes alike.
  *
- * <p>CI's second pass (JDK 25, {@link JdkIndependent#leftToFirstPass()}) stops once the ACLs are
- * in place, about 30 s sooner: its refused run has already authenticated over SASL/PLAIN with the
+ * <p>CI's second pass (JDK 25, {@link JdkIndependent#leftToFirstPass()}) stops once the ACLs are in
+ * place, about 30 s sooner: its refused run has already authenticated over SASL/PLAIN with the
  * file's settings on that JDK and named the ACLs. The allowed run adds the lab's producer and
  * consumer processes passing the same settings to kafka-clients and the lab's measurement, which
  * LabIT runs on that JDK; SecuredClusterIT has applications with the agent authenticate over

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
-import dev.klat.testsupport.JdkIndependent;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,13 +51,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * that write a topic less often than their {@code metadata.max.idle.ms}, 100 ms each way from every
  * broker: {@code send()} waits for the topic's metadata (metadata wait). A fifth stops a follower
  * of a topic whose {@code min.insync.replicas} is its replication factor (min.insync.replicas).
- *
- * <p>CI's second pass (JDK 25, {@link JdkIndependent#leftToFirstPass()}) leaves dx-commit to the
- * first: its 500 records one at a time take about 50 s, the others about 25, so the run is about 25
- * s shorter. What it needs from that JDK, the probe's commit instants, BrokerProbeIT checks
- * (publish and commit measured exactly) and TailCaptureIT against the application's clock (a paused
- * follower's delay in publish and commit); what it adds, naming commit from them, is the
- * collector's arithmetic, which the first pass checks.
  */
 class DiagnosisIT {
 
@@ -358,11 +350,7 @@ class DiagnosisIT {
 
   @Test
   void theTopFindingOfEachTopicNamesTheCauseProvokedOnIt() throws Exception {
-    List<Cause> causes =
-        JdkIndependent.leftToFirstPass()
-            ? CAUSES.stream().filter(c -> !c.topic.equals("dx-commit")).toList()
-            : CAUSES;
-    run(new ProxiedPaths(), causes, PUBLISH_DELAY, COMMIT_DELAY, NO_DELAY);
+    run(new ProxiedPaths(), CAUSES, PUBLISH_DELAY, COMMIT_DELAY, NO_DELAY);
   }
 
   @Test

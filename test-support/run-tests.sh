@@ -10,10 +10,14 @@
 #    The list is RequiredTool's (test-support/src/main/java/dev/klat/testsupport/RequiredTool.java):
 #    add a tool to both.
 # 2. ./mvnw verify --fail-at-end, with the arguments given, so that a failing module does not hide
-#    the modules after it.
+#    the modules after it. -Dklat.test.skip-jdk-independent=true (CI's second pass, on JDK 25:
+#    .ci/run) leaves out the tests tagged @Tag("jdk-independent"), those whose outcome cannot
+#    depend on the JDK that runs Maven, and runs the short variants of the long ITs that have one
+#    (test-support's JdkIndependent says which qualify).
 # 3. Every module's tests at the end: passed, failed, skipped, each failed or skipped test with its
-#    reason;
-#    the same lines go to target/test-summary.txt.
+#    reason, and with -Dklat.test.skip-jdk-independent=true what it left to the first pass: how many
+#    classes and methods carry the tag, how many ITs ran their short variant; the same lines go to
+#    target/test-summary.txt.
 # Tests whose tool is missing are skipped, saying why; under CI=true they fail instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -105,6 +109,20 @@ if [ "$missing" -gt 0 ] && [ "${CI:-}" = "true" ]; then
   echo "klat test: CI=true: the tests that need what is missing fail instead of skipping"
 fi
 
+# The tests this run leaves to the first pass: the test classes and methods tagged jdk-independent.
+jdk_independent=""
+for arg in "$@"; do
+  if [ "$arg" = "-Dklat.test.skip-jdk-independent=true" ]; then
+    tagged=$(grep -rE --include='*.java' '@Tag\((JdkIndependent\.TAG|"jdk-independent")\)' \
+      -- */src/test it-apps/*/src/test 2>/dev/null | wc -l)
+    # The ITs whose short variant this property selects (JdkIndependent.leftToFirstPass()).
+    shortened=$(grep -rl --include='*IT.java' 'JdkIndependent.leftToFirstPass()' \
+      -- */src/test it-apps/*/src/test 2>/dev/null | wc -l)
+    jdk_independent="; left to the first pass: ${tagged} test classes and methods tagged jdk-independent and the long phases of ${shortened} ITs"
+    say "jdk-independent" "left out: ${tagged} test classes and methods tagged jdk-independent; ${shortened} ITs run their short variant"
+  fi
+done
+
 started=target/test-started
 touch "$started"
 ./mvnw -B -ntp verify --fail-at-end "$@"
@@ -178,6 +196,6 @@ summary=target/test-summary.txt
   done
   result="passed"
   [ "$status" -ne 0 ] && result="FAILED (./mvnw exited $status)"
-  echo "klat test: ${result}: ${total_passed} passed, ${total_failed} failed, ${total_skipped} skipped"
+  echo "klat test: ${result}: ${total_passed} passed, ${total_failed} failed, ${total_skipped} skipped${jdk_independent}"
 } | tee "$summary"
 exit "$status"

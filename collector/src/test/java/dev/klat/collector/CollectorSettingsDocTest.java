@@ -3,6 +3,7 @@ package dev.klat.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.testsupport.SettingTableCheck;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.Test;
  * docs/scale-out.md, which documents the {@code spans.kafka} keys with the layout they serve) in
  * step with it: environment variable, type, default and old spellings ({@link SettingTableCheck}).
  */
+// A docs table against an enum: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class CollectorSettingsDocTest {
 
   @Test

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Each dashboard's builder, and the PromQL helpers they share, on their own. */
+// JSON, YAML and PromQL text only: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class DashboardPartsTest {
 
   @Test

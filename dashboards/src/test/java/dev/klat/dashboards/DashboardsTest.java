@@ -8,9 +8,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The committed dashboards hold together as Grafana will show them. */
+// JSON, YAML and PromQL text only: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class DashboardsTest {
 
   @Test

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * makes and their ignore files let in, {@code promtool check config} accepts the Prometheus config
  * with our rules, and Grafana's provisioning refers only to datasource uids it defines.
  */
+// Text checks and promtool: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class DeployTest {
   private static final Path DEPLOY = Repo.path("deploy");
   private static final Pattern PINNED = Pattern.compile("[\\w./-]+:(?!latest\\b)[\\w.-]+");

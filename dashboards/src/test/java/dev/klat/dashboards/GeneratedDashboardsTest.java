@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
  * drift. Regenerate with {@code ./mvnw -q -pl dashboards test -Dtest=GeneratedDashboardsTest
  * -Dklat.dashboards.write=true}.
  */
+// JSON, YAML and PromQL text only: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class GeneratedDashboardsTest {
 
   @Test

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * installs ({@code npm ci --prefix dashboards/schema-check}); without them these tests are skipped,
  * saying so, except under {@code CI=true}, where they fail ({@link RequiredTool}).
  */
+// Node.js on the generated JSON: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class GrafanaSchemaTest {
   private static final Path CHECK = Repo.path("dashboards/schema-check");
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.Test;
  * MetricDef} defines, a series our recording rules record, a broker metric the JMX exporter rules
  * produce, or one of Prometheus' own.
  */
+// JSON, YAML and PromQL text only: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class MetricNamesTest {
   // Series Prometheus itself writes for every target and alert.
   private static final Set<String> PROMETHEUS_BUILT_INS =

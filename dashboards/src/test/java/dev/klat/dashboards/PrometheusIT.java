@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,10 @@ import org.junit.jupiter.api.Test;
  * <p>Not evaluated here: the Tempo panel (TraceQL), since no Tempo runs on the test machine; {@code
  * MetricNamesTest} checks that its span attributes are ones the model defines.
  */
+// CI runs it on its first JDK only (JdkIndependent): what it checks is our queries and rules
+// against what Prometheus scrapes. That the agent and the collector make those metrics on the
+// second JDK is checked there by the collector's tests and the it-tests (CollectorEndToEndIT).
+@Tag("jdk-independent")
 class PrometheusIT {
   private static final String TOPIC = "dashboards-orders";
   private static final String GROUP = "dashboards-app";

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
  * {@code prometheus} package, which {@code ./klat test} installs; without it these tests are
  * skipped, saying so, and fail under {@code CI=true}.
  */
+// promtool on text files: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class PromtoolTest {
 
   /**

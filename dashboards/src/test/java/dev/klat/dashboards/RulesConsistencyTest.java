@@ -12,9 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The SLO threshold is one, and it is a bucket bound of the collector's histograms. */
+// JSON, YAML and PromQL text only: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class RulesConsistencyTest {
 
   @Test

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.Test;
  * it-apps/spring-boot2}, the row of {@code it-apps/}), and no row for a folder that is not one, as
  * {@code MetricsDocTest} does for metrics.
  */
+// README's module table against the modules: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class ReadmeModuleTableTest {
 
   private static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();

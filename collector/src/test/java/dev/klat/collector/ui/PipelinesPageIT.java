@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
  * data yet". A real collector draws the same section from real chains in {@code DemoIT}. Skipped
  * without Chromium, failing instead under {@code CI=true} ({@code RequiredTool}).
  */
+// Chromium renders a page from fixtures: CI runs it on its first JDK only (JdkIndependent).
+@Tag("jdk-independent")
 class PipelinesPageIT {
 
   private static final Path TARGET = Paths.get("target");

@@ -9,6 +9,7 @@ import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
 import dev.klat.model.SpanAttributes;
+import dev.klat.testsupport.JdkIndependent;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -67,6 +68,15 @@ import org.junit.jupiter.api.Timeout;
  * link their five inputs. The agents' own spans are read through a tee in front of the collector
  * ({@link OtlpReceiver#teeTo}): the link and transaction attributes are checked there too, so that
  * a failure names the side that broke.
+ *
+ * <p>CI's second pass (JDK 25, {@link JdkIndependent#leftToFirstPass()}) runs the baseline and the
+ * processing delay only, about 26 s less. Those two already need from every application's agent on
+ * that JDK each instant the pipeline is built from (the links, the transactions, every hop's
+ * segments, e2e against the application's clock, an agent-measured figure against the injected
+ * one), and from the probe its brokers' instants. The paused follower and the slow consumer add
+ * only where the collector puts a delay it is given those instants, which the first pass checks; on
+ * JDK 25 the probe's view of a paused follower is TailCaptureIT's and DemoIT's, a slow consumer's
+ * catch-up ConsumerAgentIT's and DiagnosisIT's.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PipelineIT {
@@ -213,20 +223,24 @@ class PipelineIT {
       checkWithinTolerance(
           softly, "processing delay", processing.at("/hops/0/processing/p99Seconds"), CTP_DELAY_MS);
 
-      // The frozen follower under hop 2's input topic.
-      List<long[]> pauses = pauseFollower(follower);
-      JsonNode paused =
-          phase(softly, adminPort, listener, "paused follower (" + pauses.size() + " pauses)");
-      checkShape(softly, paused, "paused follower");
-      checkTail(softly, paused, "paused follower", 2, Set.of("publish", "commit"));
+      if (JdkIndependent.leftToFirstPass()) {
+        log("CI's second pass: the paused follower and the slow consumer are the first pass's");
+      } else {
+        // The frozen follower under hop 2's input topic.
+        List<long[]> pauses = pauseFollower(follower);
+        JsonNode paused =
+            phase(softly, adminPort, listener, "paused follower (" + pauses.size() + " pauses)");
+        checkShape(softly, paused, "paused follower");
+        checkTail(softly, paused, "paused follower", 2, Set.of("publish", "commit"));
 
-      // The slow final consumer.
-      listener.writeLine("delay " + CONSUMER_DELAY_MS);
-      sleepPhase();
-      listener.writeLine("delay 0");
-      JsonNode slowConsumer = phase(softly, adminPort, listener, "slow consumer");
-      checkShape(softly, slowConsumer, "slow consumer");
-      checkTail(softly, slowConsumer, "slow consumer", 3, Set.of("catch-up"));
+        // The slow final consumer.
+        listener.writeLine("delay " + CONSUMER_DELAY_MS);
+        sleepPhase();
+        listener.writeLine("delay 0");
+        JsonNode slowConsumer = phase(softly, adminPort, listener, "slow consumer");
+        checkShape(softly, slowConsumer, "slow consumer");
+        checkTail(softly, slowConsumer, "slow consumer", 3, Set.of("catch-up"));
+      }
 
       // The end: every application stops, the fan-out and batch pipelines are counted whole.
       source.writeLine("stop");

@@ -17,6 +17,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,9 @@ import org.junit.jupiter.api.Test;
  * the probe relocates it, so that the two jars in one JVM share none of its classes
  * (agent-core/DESIGN.md).
  */
+// The jars' entries and constant pools, read as bytes: CI runs it on its first JDK only
+// (JdkIndependent).
+@Tag("jdk-independent")
 class SelfContainedJarsIT {
 
   @Test

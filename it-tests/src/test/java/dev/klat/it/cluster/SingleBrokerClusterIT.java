@@ -18,12 +18,16 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Proves the one-broker fixture, topic timestamp types and both consumer group protocols. */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+// The test fixture and Kafka's own behaviour, not klat: CI runs it on its first JDK only
+// (JdkIndependent); on the second, every IT starts its brokers through this fixture.
+@Tag("jdk-independent")
 class SingleBrokerClusterIT {
 
   @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);

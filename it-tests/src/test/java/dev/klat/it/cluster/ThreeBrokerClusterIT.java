@@ -26,6 +26,7 @@ import javax.management.remote.JMXServiceURL;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,6 +37,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * exporter and over JMX.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+// The test fixture, not klat: CI runs it on its first JDK only (JdkIndependent). On the second,
+// every IT starts its brokers through this fixture, and BrokerMetricsIT, BrokerProbeIT and
+// TailCaptureIT kill, restart and pause them.
+@Tag("jdk-independent")
 class ThreeBrokerClusterIT {
 
   @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(3);

@@ -39,14 +39,14 @@ import org.junit.jupiter.api.Timeout;
  * running. Without Chromium only the browser step is skipped ({@link RequiredTool}).
  *
  * <p>CI's second pass (JDK 25, {@link JdkIndependent#leftToFirstPass()}) runs a short cycle:
- * {@value #SHORT_CYCLE}, about 75 s of scenarios instead of 150, without the browser steps and the kafkajs consumer (tagged
- * {@code jdk-independent}). Kept there: the demo itself on that JDK (its brokers with the probe,
- * the collector, the applications with the agent, the scenario switch, Ctrl-C), the pipeline's
- * link, and the probe naming the follower the demo pauses. Left to the first pass: linger-burst,
- * fetch-wait and slow-consumer, whose causes ({@code linger.ms} in produce, {@code fetch.min.bytes}
- * in fetch, a slow poll loop in catch-up) the same agent hooks measure on that JDK in DiagnosisIT,
- * whose top findings must name the same knobs; what the demo adds to them is which settings its
- * applications read from the scenario file, plain Java.
+ * {@value #SHORT_CYCLE}, about 75 s of scenarios instead of 150, without the browser steps and the
+ * kafkajs consumer (tagged {@code jdk-independent}). Kept there: the demo itself on that JDK (its
+ * brokers with the probe, the collector, the applications with the agent, the scenario switch,
+ * Ctrl-C), the pipeline's link, and the probe naming the follower the demo pauses. Left to the
+ * first pass: linger-burst, fetch-wait and slow-consumer, whose causes ({@code linger.ms} in
+ * produce, {@code fetch.min.bytes} in fetch, a slow poll loop in catch-up) the same agent hooks
+ * measure on that JDK in DiagnosisIT, whose top findings must name the same knobs; what the demo
+ * adds to them is which settings its applications read from the scenario file, plain Java.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DemoIT {

@@ -155,9 +155,7 @@ final class InstrumentedBreakdowns {
     if (breakdown == null) {
       return null;
     }
-    ClockOffset own = ownClock(host);
-    ClockFlags flags = new ClockFlags(own, brokerOffset, append, commit);
-    return new JoinedBreakdown(
+    return oneSided(
         p.key(),
         null,
         p.traceIdHigh(),
@@ -165,17 +163,11 @@ final class InstrumentedBreakdowns {
         p.spanId(),
         0,
         breakdown,
-        own,
+        host,
         brokerOffset,
-        flags.flagged(breakdown),
-        false,
-        brokerId(append),
-        record.commitFollowerId(),
-        record.requestQueueNanos(),
-        record.requestLocalNanos(),
-        ProducerEvidence.UNKNOWN,
-        ConsumerEvidence.UNKNOWN,
-        Capture.OPENTELEMETRY);
+        append,
+        commit,
+        record);
   }
 
   /**
@@ -203,15 +195,44 @@ final class InstrumentedBreakdowns {
     if (breakdown == null) {
       return null;
     }
-    ClockOffset own = ownClock(host);
-    ClockFlags flags = new ClockFlags(own, brokerOffset, append, commit);
-    return new JoinedBreakdown(
+    return oneSided(
         c.key(),
         c.group(),
         c.traceIdHigh(),
         c.traceIdLow(),
         0,
         c.spanId(),
+        breakdown,
+        host,
+        brokerOffset,
+        append,
+        commit,
+        record);
+  }
+
+  // A one-sided record's breakdown on its own clock: no evidence, capture opentelemetry.
+  private JoinedBreakdown oneSided(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long producerSpanId,
+      long consumerSpanId,
+      Breakdown breakdown,
+      String host,
+      ClockOffset brokerOffset,
+      BrokerInstant append,
+      BrokerInstant commit,
+      BrokerLookup record) {
+    ClockOffset own = ownClock(host);
+    ClockFlags flags = new ClockFlags(own, brokerOffset, append, commit);
+    return new JoinedBreakdown(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        producerSpanId,
+        consumerSpanId,
         breakdown,
         own,
         brokerOffset,

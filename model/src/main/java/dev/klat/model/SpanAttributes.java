@@ -382,6 +382,60 @@ public final class SpanAttributes {
           "On the publish span: the record's produce request's time from the leader's request"
               + " queue to the append, timed by the leader's broker probe.");
 
+  /** The value of {@link #CONSUMER_GROUP_TYPE} on a share consumer's spans. */
+  public static final String GROUP_TYPE_SHARE = "share";
+
+  /**
+   * {@code klat.consumer.group_type}: {@value #GROUP_TYPE_SHARE} on the spans of a {@code
+   * KafkaShareConsumer} (a share group, KIP-932; section 11 of the latency model); absent for a
+   * consumer group.
+   */
+  public static final AttributeDef CONSUMER_GROUP_TYPE =
+      string(
+          "klat.consumer.group_type",
+          "\"share\" when the consumer is a KafkaShareConsumer in a share group; absent otherwise.");
+
+  /**
+   * {@code klat.share.delivery_count}: the broker's delivery count of this delivery of the record
+   * to its share group, 1 for the first.
+   */
+  public static final AttributeDef SHARE_DELIVERY_COUNT =
+      longValue(
+          "klat.share.delivery_count",
+          "",
+          "The broker's delivery count of this delivery of the record to the share group (1 for"
+              + " the first).");
+
+  /**
+   * {@code klat.share.acknowledge.time_unix_nano}: when the application acknowledged this delivery,
+   * explicitly or implicitly (the next poll or commit); absent when it did not.
+   */
+  public static final AttributeDef SHARE_ACKNOWLEDGE_TIME =
+      time(
+          "klat.share.acknowledge.time_unix_nano",
+          "K: the application acknowledged this delivery of the record (explicitly, or implicitly"
+              + " at its next poll or commit).");
+
+  /**
+   * {@code klat.share.acknowledge.type}: {@code accept}, {@code release}, {@code reject} or {@code
+   * renew}, as the application acknowledged the delivery; absent when it did not.
+   */
+  public static final AttributeDef SHARE_ACKNOWLEDGE_TYPE =
+      string(
+          "klat.share.acknowledge.type",
+          "How the application acknowledged this delivery: accept, release, reject or renew.");
+
+  /**
+   * {@code klat.share.acknowledge.error}: the class name of the error the broker answered the
+   * acknowledgement with ({@code InvalidRecordStateException} when the acquisition lock had
+   * expired); absent when the broker took it.
+   */
+  public static final AttributeDef SHARE_ACKNOWLEDGE_ERROR =
+      string(
+          "klat.share.acknowledge.error",
+          "The class name of the error the broker answered this delivery's acknowledgement with"
+              + " (InvalidRecordStateException: the acquisition lock had expired).");
+
   private static final List<AttributeDef> ALL =
       withEvidence(
           Arrays.asList(
@@ -434,7 +488,12 @@ public final class SpanAttributes {
               CLOCK_COLLECTOR_OFFSET_NANOS,
               CLOCK_COLLECTOR_UNCERTAINTY_NANOS,
               PRODUCE_REQUEST_QUEUE_NANOS,
-              PRODUCE_REQUEST_LOCAL_NANOS));
+              PRODUCE_REQUEST_LOCAL_NANOS,
+              CONSUMER_GROUP_TYPE,
+              SHARE_DELIVERY_COUNT,
+              SHARE_ACKNOWLEDGE_TIME,
+              SHARE_ACKNOWLEDGE_TYPE,
+              SHARE_ACKNOWLEDGE_ERROR));
 
   // Indexed by TimePoint.ordinal().
   private static final AttributeDef[] TIMES = {

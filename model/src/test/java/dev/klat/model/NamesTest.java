@@ -94,6 +94,11 @@ class NamesTest {
     expected.put("klat.clock.collector_uncertainty_ns", AttributeDef.Type.LONG);
     expected.put("klat.produce_request.queue_ns", AttributeDef.Type.LONG);
     expected.put("klat.produce_request.local_ns", AttributeDef.Type.LONG);
+    expected.put("klat.consumer.group_type", AttributeDef.Type.STRING);
+    expected.put("klat.share.delivery_count", AttributeDef.Type.LONG);
+    expected.put("klat.share.acknowledge.time_unix_nano", AttributeDef.Type.LONG);
+    expected.put("klat.share.acknowledge.type", AttributeDef.Type.STRING);
+    expected.put("klat.share.acknowledge.error", AttributeDef.Type.STRING);
     expected.put("klat.producer.linger_ms", AttributeDef.Type.LONG);
     expected.put("klat.producer.batch_size", AttributeDef.Type.LONG);
     expected.put("klat.producer.buffer_memory", AttributeDef.Type.LONG);

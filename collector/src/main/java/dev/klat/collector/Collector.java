@@ -181,9 +181,9 @@ public final class Collector implements AutoCloseable {
         TimeUnit.NANOSECONDS);
     clientTelemetry =
         new ClientTelemetry(
-            config.positiveInt("client-telemetry.max-instances"),
-            config.positiveLong("client-telemetry.max-bytes"),
-            config.durationMillis("client-telemetry.stale-after") * 1_000_000L,
+            config.positiveInt("clients.max-instances"),
+            config.positiveLong("clients.max-bytes"),
+            config.durationMillis("clients.stale-after") * 1_000_000L,
             System::nanoTime);
     ingest =
         new OtlpIngest(

@@ -526,7 +526,7 @@ public final class MetricDef {
       counter(
           "klat.collector.client.telemetry.evictions",
           "Client instances (KIP-714) the collector stopped showing: evicted over"
-              + " client-telemetry.max-instances or .max-bytes, or silent past .stale-after.",
+              + " clients.max-instances or .max-bytes, or silent past .stale-after.",
           TagKeys.REASON);
 
   /** {@code klat.collector.client.telemetry.instances}: client instances the collector shows. */

@@ -25,13 +25,13 @@ public final class ClientTelemetry {
   public static final String INVALID = "invalid";
   public static final String NO_KNOWN_METRICS = "no-known-metrics";
 
-  /** {@code client-telemetry.max-instances}' default. */
+  /** {@code clients.max-instances}' default. */
   public static final int DEFAULT_MAX_INSTANCES = 1_000;
 
-  /** {@code client-telemetry.max-bytes}' default: 16 MiB. */
+  /** {@code clients.max-bytes}' default: 16 MiB. */
   public static final long DEFAULT_MAX_BYTES = 16L << 20;
 
-  /** {@code client-telemetry.stale-after}'s default: 15 min, three of KIP-714's default 5 min. */
+  /** {@code clients.stale-after}'s default: 15 min, three of KIP-714's default 5 min. */
   public static final long DEFAULT_STALE_NANOS = 15 * 60_000_000_000L;
 
   // The gauges of /metrics, in MetricDef order, and the figure each shows.

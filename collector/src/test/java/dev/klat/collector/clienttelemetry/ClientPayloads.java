@@ -23,20 +23,22 @@ import java.util.List;
  * per-broker points tagged {@code node.id}, the maxima as integers. The forwarder appends its
  * attributes as a second {@code resource} field of each {@code ResourceMetrics}.
  */
-final class ClientPayloads {
+public final class ClientPayloads {
   private final List<KeyValue> clientResource = new ArrayList<>();
   private final List<KeyValue> forwarder = new ArrayList<>();
   private final List<Metric> metrics = new ArrayList<>();
   private boolean oneResourcePerMetric;
 
-  static ClientPayloads javaClient(String instanceId, String clientId, String softwareVersion) {
+  public static ClientPayloads javaClient(
+      String instanceId, String clientId, String softwareVersion) {
     ClientPayloads p = new ClientPayloads();
     p.oneResourcePerMetric = true;
     p.forwarded(instanceId, clientId, "apache-kafka-java", softwareVersion);
     return p;
   }
 
-  static ClientPayloads librdkafka(String instanceId, String clientId, String softwareVersion) {
+  public static ClientPayloads librdkafka(
+      String instanceId, String clientId, String softwareVersion) {
     ClientPayloads p = new ClientPayloads();
     p.forwarded(instanceId, clientId, "librdkafka", softwareVersion);
     return p;
@@ -57,18 +59,18 @@ final class ClientPayloads {
   }
 
   /** A resource attribute of the client's own (group_id, client_rack, transactional_id). */
-  ClientPayloads clientAttribute(String key, String value) {
+  public ClientPayloads clientAttribute(String key, String value) {
     clientResource.add(str(key, value));
     return this;
   }
 
   /** A forwarder attribute set again (a hostile or broken value). */
-  ClientPayloads forwarderAttribute(KeyValue kv) {
+  public ClientPayloads forwarderAttribute(KeyValue kv) {
     forwarder.add(kv);
     return this;
   }
 
-  ClientPayloads gauge(String name, double value, KeyValue... attributes) {
+  public ClientPayloads gauge(String name, double value, KeyValue... attributes) {
     NumberDataPoint.Builder point =
         NumberDataPoint.newBuilder().setTimeUnixNano(1).setAsDouble(value);
     for (KeyValue a : attributes) {
@@ -82,7 +84,7 @@ final class ClientPayloads {
     return this;
   }
 
-  ClientPayloads intGauge(String name, long value, KeyValue... attributes) {
+  public ClientPayloads intGauge(String name, long value, KeyValue... attributes) {
     NumberDataPoint.Builder point = NumberDataPoint.newBuilder().setTimeUnixNano(1).setAsInt(value);
     for (KeyValue a : attributes) {
       point.addAttributes(a);
@@ -95,7 +97,7 @@ final class ClientPayloads {
     return this;
   }
 
-  ClientPayloads sum(String name, double value) {
+  public ClientPayloads sum(String name, double value) {
     metrics.add(
         Metric.newBuilder()
             .setName(name)
@@ -109,7 +111,7 @@ final class ClientPayloads {
   }
 
   /** The {@code ExportMetricsServiceRequest} the forwarder posts. */
-  byte[] request() {
+  public byte[] request() {
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       CodedOutputStream coded = CodedOutputStream.newInstance(out);
@@ -146,14 +148,14 @@ final class ClientPayloads {
     return out;
   }
 
-  static KeyValue str(String k, String v) {
+  public static KeyValue str(String k, String v) {
     return KeyValue.newBuilder()
         .setKey(k)
         .setValue(AnyValue.newBuilder().setStringValue(v))
         .build();
   }
 
-  static KeyValue num(String k, long v) {
+  public static KeyValue num(String k, long v) {
     return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setIntValue(v)).build();
   }
 }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * {@code /api/clients}: payloads shaped as a kafka-clients 4.4 producer and consumer and a
  * librdkafka producer and consumer push them, and hostile ones.
  */
-class ClientTelemetryIngestTest {
+public class ClientTelemetryIngestTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String JAVA_ID = "AAAAAAAAAAAAAAAAAAAAAQ";
   private static final String RDKAFKA_ID = "3b241101-e2bb-4255-8caf-4136c566a962";
@@ -46,7 +46,7 @@ class ClientTelemetryIngestTest {
           (broker, offset, uncertainty) -> {},
           clients);
 
-  static ClientPayloads javaProducer(String id) {
+  public static ClientPayloads javaProducer(String id) {
     return ClientPayloads.javaClient(id, "orders-producer", "4.4.0")
         .clientAttribute("transactional_id", "tx-1")
         .gauge("org.apache.kafka.producer.record.queue.time.avg", 4.5)

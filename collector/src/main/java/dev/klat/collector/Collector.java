@@ -612,7 +612,8 @@ public final class Collector implements AutoCloseable {
         brokers.timings(),
         probeTimelines,
         nowEpochNanos - windowNanos,
-        windowNanos);
+        windowNanos,
+        clientTelemetry.serving(topic, group));
   }
 
   /**

@@ -411,11 +411,11 @@ public final class AdminServer implements AutoCloseable {
     RecentBreakdowns.CommitParts parts = query.commitParts(w.topic(), w.group(), w.nanos());
     RecentBreakdowns.OpenTelemetryRecords otel =
         query.opentelemetry(w.topic(), w.group(), w.nanos());
-    String json = SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel);
-    // The clients' own figures last, beside the breakdown: the object's last brace makes room.
     ClientTelemetry clients = query.clientTelemetry();
-    String clientJson = clients == null ? "[]" : clients.breakdownJson(w.topic(), w.group());
-    json = json.substring(0, json.length() - 1) + ",\"clientTelemetry\":" + clientJson + "}";
+    String json =
+        SummaryJson.withClientTelemetry(
+            SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel),
+            clients == null ? "[]" : clients.breakdownJson(w.topic(), w.group()));
     return new Response(200, "application/json", json);
   }
 

@@ -278,4 +278,16 @@ public class ClientTelemetryIngestTest {
     assertThat(post(both).get("clients")).hasSize(2);
     assertThat(clients.outcomes()).containsEntry(ClientTelemetry.ACCEPTED, 2L);
   }
+
+  @Test
+  void aJoinMemberReadingTheMetricsTopicTakesClientTelemetryLikeTheReceiver() {
+    // Scale-out: the ingest role wrote the forwarder's request to the metrics topic as it came.
+    byte[] body = javaProducer(JAVA_ID).request();
+    OtlpIngest.MetricsRead read = ingest.metricsFrom(body, AgentMetrics.TakeOver.NONE);
+    assertThat(read.error()).isNull();
+    assertThat(clients.instances())
+        .extracting(ClientInstance::clientId)
+        .containsExactly("orders-producer");
+    assertThat(agentMetrics.streamCount()).isZero();
+  }
 }

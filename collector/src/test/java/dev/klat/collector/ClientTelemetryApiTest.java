@@ -6,12 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klat.collector.clienttelemetry.ClientPayloads;
 import dev.klat.collector.clienttelemetry.ClientTelemetryIngestTest;
+import dev.klat.collector.receive.GrpcExport;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +35,7 @@ class ClientTelemetryApiTest {
   void start() throws Exception {
     Map<String, String> settings = new HashMap<>();
     settings.put("otlp.http.port", "0");
-    settings.put("otlp.grpc.enabled", "false");
+    settings.put("otlp.grpc.port", "0");
     settings.put("admin.port", "0");
     settings.put("clients.max-instances", "2");
     collector = Collector.start(CollectorConfig.of(settings));
@@ -126,5 +131,23 @@ class ClientTelemetryApiTest {
     URI uri = URI.create("http://127.0.0.1:" + collector.adminAddress().getPort() + path);
     return HTTP.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())
         .body();
+  }
+
+  @Test
+  void overGrpcTheSamePayloadIsTheSameClient() throws Exception {
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", collector.grpcAddress().getPort())
+            .usePlaintext()
+            .build();
+    try {
+      byte[] body = ClientTelemetryIngestTest.javaProducer("grpc-1").request();
+      assertThat(GrpcExport.metrics(channel, body).status().getCode()).isEqualTo(Status.Code.OK);
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    JsonNode clients = JSON.readTree(get("/api/clients"));
+    assertThat(clients.get("clients"))
+        .extracting(c -> c.get("clientInstanceId").asText())
+        .containsExactly("grpc-1");
   }
 }

@@ -323,11 +323,10 @@ public final class OtlpIngest implements OtlpSink {
       Object id = resource.get(ClientTelemetryAttributes.CLIENT_INSTANCE_ID.name());
       Payload payload = byInstance.get(id);
       if (payload == null) {
+        // Each of a client's ResourceMetrics carries the same resource: the first is kept, never
+        // merged with the others (a hostile request of many resources must not cost their square).
         payload = new Payload(resource);
         byInstance.put(id, payload);
-      } else if (payload.resource != resource) {
-        // Each of a client's ResourceMetrics carries its resource: the same attributes.
-        payload.resource = OtlpMetricsProtobuf.merged(payload.resource, resource);
       }
       if (p.type != OtlpMetricPoint.Type.HISTOGRAM) {
         payload.points.add(new ClientTelemetryReader.Point(p.name, p.attributes, p.value));
@@ -335,7 +334,7 @@ public final class OtlpIngest implements OtlpSink {
     }
 
     static final class Payload {
-      Map<String, Object> resource;
+      final Map<String, Object> resource;
       final List<ClientTelemetryReader.Point> points = new ArrayList<>();
 
       Payload(Map<String, Object> resource) {

@@ -28,6 +28,8 @@ public final class ClientPayloads {
   private final List<KeyValue> forwarder = new ArrayList<>();
   private final List<Metric> metrics = new ArrayList<>();
   private boolean oneResourcePerMetric;
+  private boolean distinctKeyPerResource;
+  private int resources;
 
   public static ClientPayloads javaClient(
       String instanceId, String clientId, String softwareVersion) {
@@ -61,6 +63,12 @@ public final class ClientPayloads {
   /** A resource attribute of the client's own (group_id, client_rack, transactional_id). */
   public ClientPayloads clientAttribute(String key, String value) {
     clientResource.add(str(key, value));
+    return this;
+  }
+
+  /** Each resource gets a key of its own besides the others (a hostile sender's). */
+  public ClientPayloads distinctKeyPerResource() {
+    distinctKeyPerResource = true;
     return this;
   }
 
@@ -131,9 +139,13 @@ public final class ClientPayloads {
 
   // The client's ResourceMetrics, then the forwarder's resource as a second field 1.
   private byte[] resourceMetrics(List<Metric> ms) {
+    Resource.Builder resource = Resource.newBuilder().addAllAttributes(clientResource);
+    if (distinctKeyPerResource) {
+      resource.addAttributes(str("resource-" + resources++, "x"));
+    }
     byte[] client =
         ResourceMetrics.newBuilder()
-            .setResource(Resource.newBuilder().addAllAttributes(clientResource))
+            .setResource(resource)
             .addScopeMetrics(ScopeMetrics.newBuilder().addAllMetrics(ms))
             .build()
             .toByteArray();

@@ -501,6 +501,28 @@ public final class Breakdown {
   }
 
   /**
+   * Returns the redelivery part of catch-up for a record read by a share group (section 11 of the
+   * latency model): the time from the first delivery's {@code R} (the record acquired by a consumer
+   * of the group) to this delivery's {@code F}, spent in earlier deliveries that failed (a lock
+   * timeout, a release, a reject). It lies inside catch-up's wait {@code max(0, F - H)} ({@code V}
+   * for {@code H} with a transaction), so it is never above catch-up and catch-up less it, the wait
+   * for the acquisition of the counted delivery, is never negative: the identities of the class
+   * documentation hold unchanged. This breakdown is the counted delivery's.
+   *
+   * @param firstAcquiredNanos the first delivery's {@code R}, on this breakdown's clock; a value
+   *     before {@code H} counts from {@code H}
+   * @return the duration in nanoseconds, {@code >= 0} and {@code <=} {@link Segment#CATCH_UP}; or
+   *     -1 when catch-up is not known
+   */
+  public long redeliveryNanos(long firstAcquiredNanos) {
+    if (!isKnown(Segment.CATCH_UP)) {
+      return -1;
+    }
+    long from = Math.max(firstAcquiredNanos, readableNanos());
+    return Math.max(0, clamped.nanos(TimePoint.FETCH_REQUEST) - from);
+  }
+
+  /**
    * Returns how {@code V} was obtained.
    *
    * @return its method; {@link EstimationMethod#UNKNOWN} without {@code V}

@@ -52,8 +52,8 @@ public final class ShareSpans {
 
   /**
    * The breakdowns of records of {@code topic}: {@code once} accepted at their first delivery
-   * (fetched at 11 ms, after H at 10 ms), then {@code timedOut} whose first delivery's lock ran out and whose second, at {@code
-   * redeliveredAtMs}, was accepted.
+   * (fetched at 11 ms, after H at 10 ms), then {@code timedOut} whose first delivery's lock ran out
+   * and whose second, at {@code redeliveredAtMs}, was accepted.
    */
   public static List<JoinedBreakdown> records(
       String topic, int once, int timedOut, double redeliveredAtMs) {

@@ -276,13 +276,14 @@ final class SpanMapper {
 
   private static ConsumerSpan consumer(OtlpSpan span) {
     ConsumerSpan c = consumerOfAnyIsolation(span);
-    // Section 9: anything but read_committed (absent from an older agent) reads at H.
-    if (READ_COMMITTED.equals(span.attributes.string(KlatAttributes.ISOLATION_LEVEL))) {
-      c = c.withReadCommitted(true);
+    // Section 11: a share consumer's span is one delivery of the record to its share group. Its
+    // isolation level is a group setting the client does not see, so V is not used.
+    if (SpanAttributes.GROUP_TYPE_SHARE.equals(span.attributes.string(KlatAttributes.GROUP_TYPE))) {
+      return c.withShare(shareDelivery(span.attributes));
     }
-    // Section 11: a share consumer's span is one delivery of the record to its share group.
-    return SpanAttributes.GROUP_TYPE_SHARE.equals(span.attributes.string(KlatAttributes.GROUP_TYPE))
-        ? c.withShare(shareDelivery(span.attributes))
+    // Section 9: anything but read_committed (absent from an older agent) reads at H.
+    return READ_COMMITTED.equals(span.attributes.string(KlatAttributes.ISOLATION_LEVEL))
+        ? c.withReadCommitted(true)
         : c;
   }
 

@@ -774,10 +774,9 @@ public final class Correlator {
     if (consumer.shared() && !otel) {
       SharePending pending = entry.share(consumer.group());
       if (pending != null) {
-        ShareRecord share = shareRecordsOf.record(pending, consumer, producer, result, now);
-        result = result.withShare(share);
+        result = shareRecordsOf.withDeliveries(pending, consumer, producer, result, now);
         shareRecords++;
-        if (share.deliveryCount() > 1) {
+        if (result.share().deliveryCount() > 1) {
           shareRedeliveredRecords++;
         }
       }

@@ -118,8 +118,11 @@ public record JoinedBreakdown(
         null);
   }
 
-  /** The same breakdown with a share group's deliveries of its record (section 11). */
-  public JoinedBreakdown withShare(ShareRecord record) {
+  /**
+   * The same record with a share group's deliveries of it (section 11) and the breakdown they give
+   * (recomputed with the first delivery's acquisition for a redelivered record).
+   */
+  public JoinedBreakdown withShare(ShareRecord record, Breakdown redelivered) {
     return new JoinedBreakdown(
         key,
         group,
@@ -127,7 +130,7 @@ public record JoinedBreakdown(
         traceIdLow,
         producerSpanId,
         consumerSpanId,
-        breakdown,
+        redelivered,
         consumerOffset,
         brokerOffset,
         flagged,

@@ -46,7 +46,7 @@ public record ShareDelivery(
   }
 
   /** Whether the broker refused the acknowledgement because the record's lock had expired. */
-  boolean lockLost() {
+  public boolean lockLost() {
     return acknowledgeError != null
         && (acknowledgeError.equals(LOCK_LOST) || acknowledgeError.endsWith("." + LOCK_LOST));
   }

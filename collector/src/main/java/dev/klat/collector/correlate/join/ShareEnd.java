@@ -8,9 +8,11 @@ public enum ShareEnd {
   /** The application accepted the record: the delivery counted for the end to end. */
   ACCEPT("accept"),
   /**
-   * The record was delivered again without an acknowledgement of this delivery, or the broker
-   * refused its acknowledgement with {@code InvalidRecordStateException}: the acquisition lock
-   * ({@code group.share.record.lock.duration.ms}) ran out first.
+   * The record was delivered again without an acknowledgement of this delivery before the next
+   * delivery's fetch, or the broker answered its acknowledgement with an error ({@code
+   * InvalidRecordStateException}: the lock was already lost; another error: the broker did not take
+   * it, so the record stayed acquired until its lock expired): the acquisition lock ({@code
+   * group.share.record.lock.duration.ms}) ran out first. Inferred, not observed.
    */
   LOCK_TIMEOUT("lock-timeout"),
   /** The application released the record for another delivery. */
@@ -37,16 +39,16 @@ public enum ShareEnd {
    * What ended a delivery that was not the last one seen: one the record was delivered again after.
    *
    * @param delivery its span's share attributes
-   * @param nextAcquiredNanos the next delivery's {@code R} on the same clock, or {@link
+   * @param nextFetchNanos the next delivery's {@code F} on the same clock, or {@link
    *     Long#MIN_VALUE} when no comparable clock
    */
-  static ShareEnd ofEarlier(ShareDelivery delivery, long nextAcquiredNanos) {
-    if (!delivery.acknowledged() || delivery.lockLost()) {
+  static ShareEnd ofEarlier(ShareDelivery delivery, long nextFetchNanos) {
+    if (!delivery.acknowledged() || delivery.acknowledgeError() != null) {
       return LOCK_TIMEOUT;
     }
-    if (nextAcquiredNanos != Long.MIN_VALUE
+    if (nextFetchNanos != Long.MIN_VALUE
         && delivery.acknowledgeNanos() != ShareDelivery.NOT_ACKNOWLEDGED
-        && delivery.acknowledgeNanos() > nextAcquiredNanos) {
+        && delivery.acknowledgeNanos() > nextFetchNanos) {
       // Acknowledged only after the record was delivered again: the lock had run out first.
       return LOCK_TIMEOUT;
     }
@@ -60,16 +62,13 @@ public enum ShareEnd {
     if (!delivery.acknowledged()) {
       return UNKNOWN;
     }
-    if (delivery.lockLost()) {
+    if (delivery.acknowledgeError() != null) {
       return LOCK_TIMEOUT;
     }
     return ofType(delivery);
   }
 
   private static ShareEnd ofType(ShareDelivery delivery) {
-    if (delivery.acknowledgeError() != null) {
-      return UNKNOWN;
-    }
     switch (delivery.acknowledgeType()) {
       case ShareDelivery.ACCEPT:
         return ACCEPT;

@@ -2,6 +2,7 @@ package dev.klat.collector.correlate.join;
 
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.correlate.clock.ClockOffsets;
+import dev.klat.model.Breakdown;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -28,7 +29,11 @@ final class ShareRecords {
     this.offsets = offsets;
   }
 
-  ShareRecord record(
+  /**
+   * The counted delivery's breakdown with its deliveries: for a redelivered record whose first
+   * delivery is placed, recomputed with {@code R(1)} ({@link Breakdown#computeRedelivered}).
+   */
+  JoinedBreakdown withDeliveries(
       SharePending pending,
       ConsumerSpan counted,
       ProducerSpan producer,
@@ -48,11 +53,11 @@ final class ShareRecords {
         end = ShareEnd.ofCounted(d.share());
       } else {
         ConsumerSpan next = pending.find(count + 1);
-        long nextAcquired =
+        long nextFetch =
             next != null && next.instanceId() == d.instanceId()
-                ? next.fetchResponseNanos()
+                ? next.fetchRequestNanos()
                 : Long.MIN_VALUE;
-        end = ShareEnd.ofEarlier(d.share(), nextAcquired);
+        end = ShareEnd.ofEarlier(d.share(), nextFetch);
         ends.merge(end, 1, Integer::sum);
         earlierSeen++;
       }
@@ -75,8 +80,11 @@ final class ShareRecords {
     if (n - 1 > earlierSeen) {
       ends.merge(ShareEnd.UNKNOWN, n - 1 - earlierSeen, Integer::sum);
     }
-    return new ShareRecord(
-        n, counted.share().accepted(), deliveries, ends, redeliveryNanos(n, deliveries, joined));
+    Breakdown breakdown = redelivered(n, deliveries, joined);
+    long redelivery = n == 1 ? 0 : breakdown == null ? -1 : breakdown.redeliveryNanos();
+    ShareRecord share =
+        new ShareRecord(n, counted.share().accepted(), deliveries, ends, redelivery);
+    return joined.withShare(share, breakdown == null ? joined.breakdown() : breakdown);
   }
 
   // clock(d's consumer) - clock(producer), or MIN_VALUE when klat cannot relate them.
@@ -99,18 +107,19 @@ final class ShareRecords {
     return offset.bounded() ? offset.offsetNanos() : Long.MIN_VALUE;
   }
 
-  private static long redeliveryNanos(
+  // Section 11: R(1) in place of H where availability is meant; null when n is 1 or R(1) is not
+  // placed (then catch-up stays whole, as section 3 computes it, and the part is unknown).
+  private static Breakdown redelivered(
       int n, List<ShareRecord.Delivery> deliveries, JoinedBreakdown joined) {
     if (n == 1) {
-      return 0;
+      return null;
     }
     for (ShareRecord.Delivery d : deliveries) {
-      if (d.count() == 1) {
-        return d.aligned()
-            ? joined.breakdown().redeliveryNanos(d.acquiredNanos() - d.offsetNanos())
-            : -1;
+      if (d.count() == 1 && d.aligned()) {
+        return Breakdown.computeRedelivered(
+            joined.breakdown().original(), d.acquiredNanos() - d.offsetNanos());
       }
     }
-    return -1;
+    return null;
   }
 }

@@ -234,6 +234,22 @@ public final class RecentBreakdowns {
         instants.has(TimePoint.COMMIT) && instants.has(TimePoint.FETCH_REQUEST)
             ? Math.max(0, instants.nanos(TimePoint.FETCH_REQUEST) - readable)
             : -1;
+    ShareRecord share = joined.share();
+    if (share != null && share.deliveryCount() > 1 && diagnosisNanos[d + LAG] > 0) {
+      // Section 11: the failed deliveries are not lag. The part when known; when not, the wait
+      // holds it and how much is unknown, so none of it is taken for lag.
+      diagnosisNanos[d + LAG] =
+          share.redeliveryKnown()
+              ? Math.max(
+                  0,
+                  b.nanos(Segment.CATCH_UP)
+                      - share.redeliveryNanos()
+                      - Math.max(
+                          0,
+                          instants.nanos(TimePoint.POLL)
+                              - instants.nanos(TimePoint.FETCH_RESPONSE)))
+              : 0;
+    }
     transactionNanos[slot] = instants.hasVisible() ? b.transactionWaitNanos() : -1;
     diagnosisNanos[d + BUFFERED] =
         instants.has(TimePoint.POLL) && instants.has(TimePoint.FETCH_RESPONSE)
@@ -418,7 +434,8 @@ public final class RecentBreakdowns {
         segmentNanos[slot * COLUMNS + PRODUCE_AND_PUBLISH],
         Math.max(0, transactionNanos[slot]),
         segmentNanos[slot * COLUMNS + CATCH_UP_AND_FETCH],
-        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + APPEND_EPOCH]);
+        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + APPEND_EPOCH],
+        shares[slot]);
   }
 
   /**

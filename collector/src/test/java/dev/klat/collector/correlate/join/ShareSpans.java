@@ -77,4 +77,27 @@ public final class ShareSpans {
     }
     return out;
   }
+
+  /**
+   * The breakdowns of {@code count} records whose first delivery (fetched at 11 ms) was
+   * acknowledged with {@code firstAck} and, when not null, the broker's {@code firstError}, and
+   * whose second delivery, at {@code redeliveredAtMs}, was accepted; offsets from {@code from}.
+   */
+  public static List<JoinedBreakdown> redelivered(
+      String topic, long from, int count, String firstAck, String firstError, double atMs) {
+    long[] now = {0};
+    List<JoinedBreakdown> out = new ArrayList<>();
+    Correlator c =
+        new Correlator(
+            new Correlator.Settings(WINDOW_NANOS, 100_000, 60_000_000_000L, 100),
+            () -> now[0],
+            BrokerInstants.logAppendTime(),
+            out::add);
+    for (long offset = from; offset < from + count; offset++) {
+      c.offerProducer(producer(topic, offset));
+      c.offerConsumer(delivery(topic, offset, 1, 11, firstAck, firstError));
+      c.offerConsumer(delivery(topic, offset, 2, atMs, "accept", null));
+    }
+    return out;
+  }
 }

@@ -96,6 +96,12 @@ final class CollectorFigures {
         series.addAll(breakdownMetrics.segmentSeries());
       } else if (def == MetricDef.TRANSACTION_WAIT) {
         series.addAll(breakdownMetrics.transactionWaitSeries());
+      } else if (def == MetricDef.SHARE_REDELIVERIES) {
+        series.addAll(breakdownMetrics.shareRedeliveriesSeries());
+      } else if (def == MetricDef.SHARE_RECORDS) {
+        series.addAll(breakdownMetrics.shareRecordsSeries());
+      } else if (def == MetricDef.SHARE_REDELIVERY) {
+        series.addAll(breakdownMetrics.shareRedeliverySeries());
       } else if (def == MetricDef.COLLECTOR_SPANS_RECEIVED) {
         series.add(Exposition.Series.scalar(NO_LABELS, rs.spansReceived()));
       } else if (def == MetricDef.COLLECTOR_BREAKDOWNS_JOINED) {
@@ -243,6 +249,15 @@ final class CollectorFigures {
     out.put("tailDroppedSpans", t.droppedSpans());
     out.put("tailPendingRecords", (long) t.pendingRecords());
     out.put("tailPendingBytes", t.pendingBytes());
+    // Section 11: share consumers' deliveries.
+    Correlator.ShareStats share = c.share();
+    out.put("shareDeliveries", share.deliveries());
+    out.put("shareRecords", share.records());
+    out.put("shareRedeliveredRecords", share.redeliveredRecords());
+    out.put("shareDuplicates", share.duplicates());
+    out.put("shareRefused", share.refused());
+    out.put("shareLate", share.late());
+    out.put("shareEvicted", share.evicted());
     InstrumentedStats o = c.otel();
     out.put("otelProducerSpans", o.producerSpans());
     out.put("otelConsumerSpans", o.consumerSpans());

@@ -99,4 +99,10 @@ public final class TagKeys {
    * metric window (KIP-714 telemetry), never a per-record figure.
    */
   public static final String STAT = "stat";
+
+  /**
+   * What ended an earlier delivery of a record to a share group (section 11 of the latency model):
+   * {@code lock-timeout}, {@code release}, {@code reject}, {@code renew} or {@code unknown}.
+   */
+  public static final String CAUSE = "cause";
 }

@@ -11,6 +11,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.klat.collector.aggregate.BreakdownHistory;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.ShareSummary;
 import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.clienttelemetry.ClientTelemetry;
@@ -111,6 +112,14 @@ public final class AdminServer implements AutoCloseable {
      * {@code /api/breakdown}'s {@code clientTelemetry}; null when none are kept.
      */
     default ClientTelemetry clientTelemetry() {
+      return null;
+    }
+
+    /**
+     * The window's records of share groups (section 11 of the latency model), for {@code
+     * /api/breakdown}'s {@code share} object; null when it has none.
+     */
+    default ShareSummary share(String topic, String group, long windowNanos) {
       return null;
     }
 
@@ -411,10 +420,11 @@ public final class AdminServer implements AutoCloseable {
     RecentBreakdowns.CommitParts parts = query.commitParts(w.topic(), w.group(), w.nanos());
     RecentBreakdowns.OpenTelemetryRecords otel =
         query.opentelemetry(w.topic(), w.group(), w.nanos());
+    ShareSummary share = query.share(w.topic(), w.group(), w.nanos());
     ClientTelemetry clients = query.clientTelemetry();
     String json =
         SummaryJson.withClientTelemetry(
-            SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel),
+            SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel, share),
             clients == null ? "[]" : clients.breakdownJson(w.topic(), w.group()));
     return new Response(200, "application/json", json);
   }
@@ -457,11 +467,16 @@ public final class AdminServer implements AutoCloseable {
     out.put("windowSeconds", w.nanos() / 1e9);
     ArrayNode pairs = out.putArray("pairs");
     for (TopicGroup pair : query.pairs(w.nanos(), MAX_PAIRS)) {
-      pairs
-          .addObject()
-          .put("topic", pair.topic())
-          .put("group", pair.group())
-          .put("records", pair.records());
+      ObjectNode row =
+          pairs
+              .addObject()
+              .put("topic", pair.topic())
+              .put("group", pair.group())
+              .put("records", pair.records());
+      if (pair.shareGroup()) {
+        // Section 11: only on share groups, so a consumer group's row is as before.
+        row.put("shareGroup", true);
+      }
     }
     return new Response(200, "application/json", out.toString());
   }

@@ -16,7 +16,8 @@ public final class BreakdownAnswers {
         windowNanos,
         recent.summarise(topic, group, windowNanos, nowNanos),
         recent.commitParts(topic, group, windowNanos, nowNanos),
-        recent.opentelemetry(topic, group, windowNanos, nowNanos));
+        recent.opentelemetry(topic, group, windowNanos, nowNanos),
+        recent.share(topic, group, windowNanos, nowNanos, 10));
   }
 
   /** The answer with the clients' own figures (KIP-714) that {@code clients} holds. */

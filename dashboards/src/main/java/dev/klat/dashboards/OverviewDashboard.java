@@ -192,12 +192,12 @@ final class OverviewDashboard {
         .query(
             quantile(0.5, MetricDef.SHARE_REDELIVERY.prometheusName(), "topic, group", TOPIC_GROUP),
             "p50 {{topic}} / {{group}}",
-            true)
+            false)
         .query(
             quantile(
                 0.99, MetricDef.SHARE_REDELIVERY.prometheusName(), "topic, group", TOPIC_GROUP),
             "p99 {{topic}} / {{group}}",
-            true)
+            false)
         .unit("s")
         .min(0);
   }

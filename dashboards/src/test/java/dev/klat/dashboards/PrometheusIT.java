@@ -196,14 +196,6 @@ class PrometheusIT {
                           || e.getValue().contains(OPENTELEMETRY_RULES))
                       && opentelemetry.put(e.getKey(), e.getValue()) == null);
       assertThat(opentelemetry).as("the OpenTelemetry row's queries").hasSizeGreaterThan(3);
-      long deadline = System.nanoTime() + DATA_DEADLINE.toNanos();
-      long started = System.nanoTime();
-      while (!pending.isEmpty() && System.nanoTime() < deadline) {
-        pending.entrySet().removeIf(e -> hasData(api, e.getValue()));
-        if (!pending.isEmpty()) {
-          Thread.sleep(2000);
-        }
-      }
       // The clients' own figures (KIP-714) likewise: only a client pushing through a broker with
       // klat's forwarder has them, and this run's brokers have none.
       Map<String, String> clientTelemetry = new LinkedHashMap<>();
@@ -214,9 +206,37 @@ class PrometheusIT {
                   e.getValue().contains(Config.CLIENT_TELEMETRY)
                       && clientTelemetry.put(e.getKey(), e.getValue()) == null);
       assertThat(clientTelemetry).as("the client telemetry panels' queries").hasSizeGreaterThan(2);
+      // The share groups' queries likewise: only a KafkaShareConsumer with the agent has them, and
+      // this run's consumers are consumer groups' (it-tests' ShareGroupIT reads share groups).
+      Map<String, String> share = new LinkedHashMap<>();
+      pending
+          .entrySet()
+          .removeIf(
+              e ->
+                  e.getValue().contains("klat_share_")
+                      && share.put(e.getKey(), e.getValue()) == null);
+      assertThat(share).as("the share group panels' queries").hasSizeGreaterThan(2);
+      long deadline = System.nanoTime() + DATA_DEADLINE.toNanos();
+      long started = System.nanoTime();
+      while (!pending.isEmpty() && System.nanoTime() < deadline) {
+        pending.entrySet().removeIf(e -> hasData(api, e.getValue()));
+        if (!pending.isEmpty()) {
+          Thread.sleep(2000);
+        }
+      }
       boolean opentelemetryRecords =
           hasData(api, Config.E2E + "_count{" + Config.OPENTELEMETRY + "}");
       boolean clientsPushing = hasData(api, "klat_collector_client_telemetry_instances > 0");
+      boolean shareRecords = hasData(api, "klat_share_records_total > 0");
+      for (Map.Entry<String, String> e : share.entrySet()) {
+        JsonNode r = get(api.resolve("query?query=" + encode(e.getValue())));
+        assertThat(r.path("status").asText())
+            .as("%s runs (%s)", e.getKey(), r)
+            .isEqualTo("success");
+        if (shareRecords && !hasData(api, e.getValue())) {
+          pending.put(e.getKey(), e.getValue());
+        }
+      }
       for (Map.Entry<String, String> e : clientTelemetry.entrySet()) {
         JsonNode r = get(api.resolve("query?query=" + encode(e.getValue())));
         assertThat(r.path("status").asText())

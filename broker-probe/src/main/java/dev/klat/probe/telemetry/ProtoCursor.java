@@ -79,7 +79,9 @@ final class ProtoCursor {
         position += 8;
         return;
       case WIRE_LENGTH_DELIMITED:
-        position += length();
+        // Not "position += length()": Java reads position before length() moves it.
+        int length = length();
+        position += length;
         return;
       case WIRE_FIXED32:
         need(4);

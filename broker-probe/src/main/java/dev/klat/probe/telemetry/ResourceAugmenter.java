@@ -23,8 +23,15 @@ import java.util.Set;
  */
 final class ResourceAugmenter {
 
-  /** More resources than this in one push is not a client's payload: dropped whole. */
-  static final int MAX_RESOURCES_PER_PUSH = 64;
+  /**
+   * A push may grow to this many times its size, plus {@link #GROWTH_ALLOWANCE_BYTES}, and no more:
+   * the Java client sends one {@code ResourceMetrics} per metric, each with its resource (about 100
+   * to 300 bytes each, so our attributes about double it), but a payload of empty {@code
+   * ResourceMetrics} (2 bytes each) would grow a hundredfold; it is dropped whole.
+   */
+  static final int MAX_GROWTH_FACTOR = 4;
+
+  static final int GROWTH_ALLOWANCE_BYTES = 64 * 1024;
 
   private static final Set<String> OWN_KEYS = new HashSet<>();
 
@@ -54,6 +61,7 @@ final class ResourceAugmenter {
   int append(Push push, byte[] metricsData, ProtoWriter out) throws MalformedPayloadException {
     scratch.reset();
     ProtoCursor data = new ProtoCursor(metricsData, 0, metricsData.length);
+    long maxBytes = (long) MAX_GROWTH_FACTOR * metricsData.length + GROWTH_ALLOWANCE_BYTES;
     int resources = 0;
     while (data.hasMore()) {
       int tag = data.tag();
@@ -62,12 +70,19 @@ final class ResourceAugmenter {
             "MetricsData has field " + (tag >>> 3) + " of wire type " + (tag & 7));
       }
       int length = data.length();
-      if (++resources > MAX_RESOURCES_PER_PUSH) {
-        throw new MalformedPayloadException(
-            "more than " + MAX_RESOURCES_PER_PUSH + " ResourceMetrics in one push");
-      }
+      resources++;
       resourceMetrics(push, metricsData, data.position(), length);
       data.skip(length);
+      if (scratch.size() > maxBytes) {
+        throw new MalformedPayloadException(
+            "the push's "
+                + resources
+                + " ResourceMetrics grow past "
+                + maxBytes
+                + " bytes with the broker's attributes ("
+                + metricsData.length
+                + " bytes pushed)");
+      }
     }
     out.raw(scratch.array(), 0, scratch.size());
     return resources;

@@ -103,6 +103,21 @@ class ClientTelemetryForwarderTest {
   }
 
   @Test
+  void aJavaClientsPushOfOneResourceMetricsPerMetricGoesWhole() throws Exception {
+    try (TestCollector collector = new TestCollector()) {
+      configure(collector.endpoint());
+      MetricsData.Builder data = MetricsData.newBuilder();
+      for (int i = 0; i < 500; i++) {
+        data.addAllResourceMetrics(
+            metricsData(attribute("group_id", "g")).getResourceMetricsList());
+      }
+      forwarder.exportMetrics(context("c"), payload(data.build()));
+
+      assertThat(collector.nextMetrics(5_000).metrics().getResourceMetricsCount()).isEqualTo(500);
+    }
+  }
+
+  @Test
   void aGzippedPayloadAsA37BrokerHandsItOverIsReadLikeAPlainOne() throws Exception {
     try (TestCollector collector = new TestCollector()) {
       configure(collector.endpoint());
@@ -330,12 +345,13 @@ class ClientTelemetryForwarderTest {
         .build();
   }
 
+  /** 40,000 bytes of empty ResourceMetrics, each of which would get the broker's attributes. */
   private static byte[] tooManyResources() {
-    MetricsData.Builder data = MetricsData.newBuilder();
-    for (int i = 0; i <= ResourceAugmenter.MAX_RESOURCES_PER_PUSH; i++) {
-      data.addResourceMetrics(ResourceMetrics.newBuilder().addScopeMetrics(scopeMetrics()));
+    byte[] bytes = new byte[40_000];
+    for (int i = 0; i < bytes.length; i += 2) {
+      bytes[i] = 0x0a;
     }
-    return data.build().toByteArray();
+    return bytes;
   }
 
   private static KeyValue attribute(String key, String value) {

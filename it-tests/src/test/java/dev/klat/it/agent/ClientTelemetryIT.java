@@ -56,11 +56,11 @@ class ClientTelemetryIT {
   private static final String CONSUMER_ID = "ct-consumer";
   private static final String GROUP = "ct-group";
   private static final int LINGER_MS = 100;
+  private static final String QUEUE_TIME_MAX = "org.apache.kafka.producer.record.queue.time.max";
 
   @Test
   void pushedClientMetricsReachTheCollectorWithTheBrokersAttributes() throws Exception {
     long started = System.nanoTime();
-    System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.common.telemetry", "debug");
     int otlpPort = CollectorEndToEndIT.freePort();
     int adminPort = CollectorEndToEndIT.freePort();
     Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
@@ -96,16 +96,17 @@ class ClientTelemetryIT {
       }
 
       runClients(cluster, tee);
-      Map<String, ResourceMetrics> byClient = latestByClient(tee.metrics());
-      ResourceMetrics producer = byClient.get(PRODUCER_ID);
-      ResourceMetrics consumer = byClient.get(CONSUMER_ID);
-      System.out.println("client telemetry: metric names the producer pushed: " + names(producer));
-      System.out.println("client telemetry: metric names the consumer pushed: " + names(consumer));
-      System.out.println("client telemetry: producer resource: " + resource(producer));
-      System.out.println("client telemetry: consumer resource: " + resource(consumer));
+      Map<String, Pushed> byClient = byClient(tee.metrics());
+      Pushed producer = byClient.get(PRODUCER_ID);
+      Pushed consumer = byClient.get(CONSUMER_ID);
+      assertThat(producer).as("the producer's pushes").isNotNull();
+      assertThat(consumer).as("the consumer's pushes").isNotNull();
+      System.out.println("client telemetry: metric names the producer pushed: " + producer.names);
+      System.out.println("client telemetry: metric names the consumer pushed: " + consumer.names);
+      System.out.println("client telemetry: producer resource: " + producer.resource);
+      System.out.println("client telemetry: consumer resource: " + consumer.resource);
 
-      Map<String, String> producerResource = resource(producer);
-      assertThat(producerResource)
+      assertThat(producer.resource)
           .containsEntry("klat.telemetry.source", "kip-714")
           .containsEntry("messaging.client.id", PRODUCER_ID)
           .containsEntry("klat.client.software.name", "apache-kafka-java")
@@ -114,15 +115,16 @@ class ClientTelemetryIT {
           .containsEntry("klat.client.address", "127.0.0.1")
           .containsEntry("klat.broker.id", "1")
           .containsKey("klat.client.instance_id");
-      double queueTimeMax = value(producer, "org.apache.kafka.producer.record.queue.time.max");
       // The first record of each batch waits out the linger.
-      assertThat(queueTimeMax).as("record queue time max, ms").isBetween(LINGER_MS * 0.9, 1000.0);
-      assertThat(names(producer)).allMatch(n -> n.startsWith("org.apache.kafka.producer."));
-      assertThat(resource(consumer))
+      assertThat(producer.max.get(QUEUE_TIME_MAX))
+          .as("record queue time max, ms")
+          .isBetween(LINGER_MS * 0.9, 1000.0);
+      assertThat(producer.names).allMatch(n -> n.startsWith("org.apache.kafka.producer."));
+      assertThat(consumer.resource)
           .containsEntry("messaging.client.id", CONSUMER_ID)
           .containsEntry("klat.client.software.name", "apache-kafka-java")
           .containsEntry("group_id", GROUP);
-      assertThat(names(consumer)).allMatch(n -> n.startsWith("org.apache.kafka.consumer."));
+      assertThat(consumer.names).allMatch(n -> n.startsWith("org.apache.kafka.consumer."));
 
       assertThat(Files.readString(cluster.broker(1).logFile()))
           .contains("client telemetry forwarder")
@@ -245,23 +247,45 @@ class ClientTelemetryIT {
   }
 
   private static boolean bothPushed(OtlpReceiver tee) {
-    Map<String, ResourceMetrics> byClient = latestByClient(tee.metrics());
+    Map<String, Pushed> byClient = byClient(tee.metrics());
     return byClient.containsKey(CONSUMER_ID)
         && byClient.containsKey(PRODUCER_ID)
-        && names(byClient.get(PRODUCER_ID))
-            .contains("org.apache.kafka.producer.record.queue.time.max");
+        && byClient.get(PRODUCER_ID).max.containsKey(QUEUE_TIME_MAX);
   }
 
-  /** The newest forwarded ResourceMetrics of each client id. */
-  private static Map<String, ResourceMetrics> latestByClient(
-      List<ExportMetricsServiceRequest> requests) {
-    Map<String, ResourceMetrics> byClient = new TreeMap<>();
+  /**
+   * What one client pushed, over all its pushes: the Java client sends a ResourceMetrics a metric.
+   */
+  static final class Pushed {
+    final Map<String, String> resource = new TreeMap<>();
+    final TreeSet<String> names = new TreeSet<>();
+    final Map<String, Double> max = new TreeMap<>();
+  }
+
+  /** The forwarded pushes by client id. */
+  private static Map<String, Pushed> byClient(List<ExportMetricsServiceRequest> requests) {
+    Map<String, Pushed> byClient = new TreeMap<>();
     for (ExportMetricsServiceRequest request : requests) {
       for (ResourceMetrics resourceMetrics : request.getResourceMetricsList()) {
         Map<String, String> resource = resource(resourceMetrics);
-        if ("kip-714".equals(resource.get("klat.telemetry.source"))
-            && resourceMetrics.getScopeMetricsCount() > 0) {
-          byClient.put(resource.get("messaging.client.id"), resourceMetrics);
+        if (!"kip-714".equals(resource.get("klat.telemetry.source"))) {
+          continue;
+        }
+        Pushed pushed =
+            byClient.computeIfAbsent(resource.get("messaging.client.id"), id -> new Pushed());
+        pushed.resource.putAll(resource);
+        for (ScopeMetrics scope : resourceMetrics.getScopeMetricsList()) {
+          for (Metric metric : scope.getMetricsList()) {
+            pushed.names.add(metric.getName());
+            List<NumberDataPoint> points =
+                metric.hasGauge()
+                    ? metric.getGauge().getDataPointsList()
+                    : metric.getSum().getDataPointsList();
+            for (NumberDataPoint point : points) {
+              double v = point.hasAsDouble() ? point.getAsDouble() : point.getAsInt();
+              pushed.max.merge(metric.getName(), v, Math::max);
+            }
+          }
         }
       }
     }
@@ -270,9 +294,6 @@ class ClientTelemetryIT {
 
   private static Map<String, String> resource(ResourceMetrics resourceMetrics) {
     Map<String, String> attributes = new TreeMap<>();
-    if (resourceMetrics == null) {
-      return attributes;
-    }
     for (KeyValue attribute : resourceMetrics.getResource().getAttributesList()) {
       attributes.put(
           attribute.getKey(),
@@ -281,38 +302,5 @@ class ClientTelemetryIT {
               : attribute.getValue().getStringValue());
     }
     return attributes;
-  }
-
-  private static TreeSet<String> names(ResourceMetrics resourceMetrics) {
-    TreeSet<String> names = new TreeSet<>();
-    if (resourceMetrics != null) {
-      for (ScopeMetrics scope : resourceMetrics.getScopeMetricsList()) {
-        for (Metric metric : scope.getMetricsList()) {
-          names.add(metric.getName());
-        }
-      }
-    }
-    return names;
-  }
-
-  /** The largest point of the metric (a gauge or a sum) in this push. */
-  private static double value(ResourceMetrics resourceMetrics, String name) {
-    double value = Double.NaN;
-    for (ScopeMetrics scope : resourceMetrics.getScopeMetricsList()) {
-      for (Metric metric : scope.getMetricsList()) {
-        if (!metric.getName().equals(name)) {
-          continue;
-        }
-        List<NumberDataPoint> points =
-            metric.hasGauge()
-                ? metric.getGauge().getDataPointsList()
-                : metric.getSum().getDataPointsList();
-        for (NumberDataPoint point : points) {
-          double v = point.hasAsDouble() ? point.getAsDouble() : point.getAsInt();
-          value = Double.isNaN(value) ? v : Math.max(value, v);
-        }
-      }
-    }
-    return value;
   }
 }

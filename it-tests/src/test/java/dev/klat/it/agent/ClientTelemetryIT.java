@@ -75,6 +75,7 @@ class ClientTelemetryIT {
                 .start()) {
       cluster.createTopic(TopicSpec.named(TOPIC).build());
       CollectorEndToEndIT.awaitHealthy(adminPort, collector);
+      System.out.println("client telemetry: broker and collector up after " + since(started));
       // Subscriptions before the clients start: a client without one asks again only after 5 min.
       try (Admin admin = Admin.create(cluster.clientProperties())) {
         subscribe(admin, "klat-producer", "org.apache.kafka.producer.", 200, PRODUCER_ID);
@@ -95,7 +96,9 @@ class ClientTelemetryIT {
         awaitSubscription(admin, "klat-producer");
       }
 
+      System.out.println("client telemetry: subscriptions made after " + since(started));
       runClients(cluster, tee);
+      System.out.println("client telemetry: both clients' pushes through after " + since(started));
       Map<String, Pushed> byClient = byClient(tee.metrics());
       Pushed producer = byClient.get(PRODUCER_ID);
       Pushed consumer = byClient.get(CONSUMER_ID);
@@ -115,6 +118,14 @@ class ClientTelemetryIT {
           .containsEntry("klat.client.address", "127.0.0.1")
           .containsEntry("klat.broker.id", "1")
           .containsKey("klat.client.instance_id");
+      System.out.println(
+          "client telemetry: producer record queue time max "
+              + producer.max.get(QUEUE_TIME_MAX)
+              + " ms, avg "
+              + producer.max.get("org.apache.kafka.producer.record.queue.time.avg")
+              + " ms (linger.ms="
+              + LINGER_MS
+              + ")");
       // The first record of each batch waits out the linger.
       assertThat(producer.max.get(QUEUE_TIME_MAX))
           .as("record queue time max, ms")
@@ -139,6 +150,10 @@ class ClientTelemetryIT {
         collector.destroyForcibly();
       }
     }
+  }
+
+  private static String since(long startNanos) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms";
   }
 
   private static void subscribe(
@@ -283,7 +298,10 @@ class ClientTelemetryIT {
                     : metric.getSum().getDataPointsList();
             for (NumberDataPoint point : points) {
               double v = point.hasAsDouble() ? point.getAsDouble() : point.getAsInt();
-              pushed.max.merge(metric.getName(), v, Math::max);
+              // A max or an average over a window without samples is pushed as NaN.
+              if (Double.isFinite(v)) {
+                pushed.max.merge(metric.getName(), v, Math::max);
+              }
             }
           }
         }

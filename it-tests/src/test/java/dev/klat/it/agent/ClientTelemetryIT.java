@@ -107,6 +107,10 @@ class ClientTelemetryIT {
       System.out.println("client telemetry: metric names the producer pushed: " + producer.names);
       System.out.println("client telemetry: metric names the consumer pushed: " + consumer.names);
       System.out.println("client telemetry: producer resource: " + producer.resource);
+      System.out.println(
+          "client telemetry: producer metrics with a topic: " + producer.namesWithTopic);
+      System.out.println(
+          "client telemetry: consumer metrics with a topic: " + consumer.namesWithTopic);
       System.out.println("client telemetry: consumer resource: " + consumer.resource);
 
       assertThat(producer.resource)
@@ -131,6 +135,8 @@ class ClientTelemetryIT {
           .as("record queue time max, ms")
           .isBetween(LINGER_MS * 0.9, 1000.0);
       assertThat(producer.names).allMatch(n -> n.startsWith("org.apache.kafka.producer."));
+      assertThat(producer.topics).as("topics in the producer's points").contains(TOPIC);
+      assertThat(consumer.topics).as("topics in the consumer's points").contains(TOPIC);
       assertThat(consumer.resource)
           .containsEntry("messaging.client.id", CONSUMER_ID)
           .containsEntry("klat.client.software.name", "apache-kafka-java")
@@ -275,6 +281,9 @@ class ClientTelemetryIT {
     final Map<String, String> resource = new TreeMap<>();
     final TreeSet<String> names = new TreeSet<>();
     final Map<String, Double> max = new TreeMap<>();
+    // The values of the points' "topic" attribute: the topics the client writes or reads.
+    final TreeSet<String> topics = new TreeSet<>();
+    final TreeSet<String> namesWithTopic = new TreeSet<>();
   }
 
   /** The forwarded pushes by client id. */
@@ -297,6 +306,12 @@ class ClientTelemetryIT {
                     ? metric.getGauge().getDataPointsList()
                     : metric.getSum().getDataPointsList();
             for (NumberDataPoint point : points) {
+              for (KeyValue attribute : point.getAttributesList()) {
+                if (attribute.getKey().equals("topic")) {
+                  pushed.topics.add(attribute.getValue().getStringValue());
+                  pushed.namesWithTopic.add(metric.getName());
+                }
+              }
               double v = point.hasAsDouble() ? point.getAsDouble() : point.getAsInt();
               // A max or an average over a window without samples is pushed as NaN.
               if (Double.isFinite(v)) {

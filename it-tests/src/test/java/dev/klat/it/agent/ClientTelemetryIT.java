@@ -2,6 +2,8 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
@@ -146,6 +148,36 @@ class ClientTelemetryIT {
           .containsEntry("group_id", GROUP);
       assertThat(consumer.names).allMatch(n -> n.startsWith("org.apache.kafka.consumer."));
 
+      // What the collector made of them (docs/client-telemetry.md, "In the collector").
+      JsonNode clients = awaitApiClients(adminPort);
+      JsonNode producerClient = client(clients, PRODUCER_ID);
+      JsonNode consumerClient = client(clients, CONSUMER_ID);
+      System.out.println("client telemetry: /api/clients producer " + producerClient);
+      System.out.println("client telemetry: /api/clients consumer " + consumerClient);
+      assertThat(producerClient.path("clientInstanceId").asText())
+          .isEqualTo(producer.resource.get("klat.client.instance_id"));
+      assertThat(producerClient.path("softwareName").asText()).isEqualTo("apache-kafka-java");
+      assertThat(producerClient.path("softwareVersion").asText()).isEqualTo("4.4.0");
+      assertThat(producerClient.path("principal").asText()).isEqualTo("User:ANONYMOUS");
+      assertThat(producerClient.path("role").asText()).isEqualTo("producer");
+      assertThat(producerClient.path("brokerId").asInt()).isEqualTo(1);
+      assertThat(texts(producerClient.path("topics"))).contains(TOPIC);
+      assertThat(producerClient.path("metrics").path("recordQueueTimeMs").path("max").asDouble())
+          .as("the producer's record queue time max in /api/clients, ms")
+          .isBetween(LINGER_MS * 0.9, LINGER_MS * 5.0);
+      assertThat(consumerClient.path("role").asText()).isEqualTo("consumer");
+      assertThat(consumerClient.path("groupId").asText()).isEqualTo(GROUP);
+      assertThat(texts(consumerClient.path("topics"))).contains(TOPIC);
+      assertThat(consumerClient.path("metrics").path("fetchLatencyMs").has("max")).isTrue();
+      // The pair's own view: both clients, beside the topic and group's breakdown.
+      JsonNode pair =
+          new ObjectMapper()
+              .readTree(
+                  CollectorEndToEndIT.get(
+                      adminPort, "/api/clients?topic=" + TOPIC + "&group=" + GROUP, null));
+      assertThat(client(pair, PRODUCER_ID)).isNotNull();
+      assertThat(client(pair, CONSUMER_ID)).isNotNull();
+
       assertThat(Files.readString(cluster.broker(1).logFile()))
           .contains("client telemetry forwarder")
           .contains("to broker 1 (Kafka 4.4.0)");
@@ -159,6 +191,35 @@ class ClientTelemetryIT {
         collector.destroyForcibly();
       }
     }
+  }
+
+  /** {@code /api/clients} once it lists both clients, at most 10 s. */
+  private static JsonNode awaitApiClients(int adminPort) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      JsonNode clients =
+          new ObjectMapper().readTree(CollectorEndToEndIT.get(adminPort, "/api/clients", null));
+      if (client(clients, PRODUCER_ID) != null && client(clients, CONSUMER_ID) != null) {
+        return clients;
+      }
+      assertThat(System.nanoTime()).as("/api/clients lists both: %s", clients).isLessThan(deadline);
+      Thread.sleep(200);
+    }
+  }
+
+  private static JsonNode client(JsonNode answer, String clientId) {
+    for (JsonNode client : answer.path("clients")) {
+      if (clientId.equals(client.path("clientId").asText())) {
+        return client;
+      }
+    }
+    return null;
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> texts = new ArrayList<>();
+    array.forEach(node -> texts.add(node.asText()));
+    return texts;
   }
 
   private static String since(long startNanos) {

@@ -21,6 +21,12 @@ enum ProbeKey {
   MAX_PARTITIONS("klat.probe.max-partitions", SettingType.integer(1, 10_000_000), "20000"),
   MAX_RANGES_PER_PARTITION(
       "klat.probe.max-ranges-per-partition", SettingType.integer(16, 1 << 20), "1024"),
+  // The client telemetry forwarder's queue (ClientTelemetryForwarder): pushes waiting for its
+  // thread, bounded in count and in bytes; a push beyond either is dropped and counted.
+  CLIENT_TELEMETRY_QUEUE_SIZE(
+      "klat.probe.telemetry.queue-size", SettingType.integer(16, 1 << 20), "1024"),
+  CLIENT_TELEMETRY_QUEUE_BYTES(
+      "klat.probe.telemetry.queue-bytes", SettingType.integer(1 << 20, 1 << 30), "16777216"),
   // Off by default, unlike the agents: packed ranges are small and compress little, and a
   // Deflater per request costs the broker more CPU than the bytes it saves.
   EXPORT_GZIP("klat.export.gzip", SettingType.bool(), "false"),

@@ -18,28 +18,32 @@ import java.util.Properties;
  * {@code docs/broker-probe.md}. A bad value, {@code klat.enabled=yes} too, is a {@link
  * SettingValueException} naming the key, which turns the probe off, never the broker. The export's
  * credentials are read as the client agent reads them: a header list is never quoted, nor the user
- * info of the endpoint.
+ * info of the endpoint. Public for the client telemetry forwarder ({@code
+ * dev.klat.probe.telemetry}), which the broker loads from {@code metric.reporters} and which sends
+ * with the same export settings.
  */
-final class ProbeSettings {
+public final class ProbeSettings {
 
-  final boolean enabled;
-  final String endpoint;
+  public final boolean enabled;
+  public final String endpoint;
   final String serviceName;
   final long exportIntervalMillis;
   final int queueSize;
   final long resolutionMicros;
   final int maxPartitions;
   final int maxRangesPerPartition;
-  final boolean gzip;
-  final int timeoutMillis;
-  final String logLevel;
-  final Map<String, String> exportHeaders;
+  public final int clientTelemetryQueueSize;
+  public final int clientTelemetryQueueBytes;
+  public final boolean gzip;
+  public final int timeoutMillis;
+  public final String logLevel;
+  public final Map<String, String> exportHeaders;
 
   /** The exporter's own TLS; null when no file is set (the JDK's defaults). */
-  final ExportTls exportTls;
+  public final ExportTls exportTls;
 
   /** One line per old spelling read, naming the new key, and per doubtful export setting. */
-  final List<String> warnings;
+  public final List<String> warnings;
 
   private ProbeSettings(Properties system, Map<String, String> environment) {
     List<String> oldSpellings = new ArrayList<>();
@@ -69,6 +73,8 @@ final class ProbeSettings {
     resolutionMicros = millis(values, ProbeKey.RESOLUTION) * 1000;
     maxPartitions = integer(values, ProbeKey.MAX_PARTITIONS);
     maxRangesPerPartition = integer(values, ProbeKey.MAX_RANGES_PER_PARTITION);
+    clientTelemetryQueueSize = integer(values, ProbeKey.CLIENT_TELEMETRY_QUEUE_SIZE);
+    clientTelemetryQueueBytes = integer(values, ProbeKey.CLIENT_TELEMETRY_QUEUE_BYTES);
     gzip = bool(values, ProbeKey.EXPORT_GZIP);
     timeoutMillis = (int) millis(values, ProbeKey.EXPORT_TIMEOUT);
     logLevel = ProbeKey.LOG_LEVEL.setting.type().choiceValue(values[ProbeKey.LOG_LEVEL.ordinal()]);
@@ -79,7 +85,7 @@ final class ProbeSettings {
    *
    * @throws SettingValueException naming the first key with a bad value and what it must be
    */
-  static ProbeSettings load(Properties system, Map<String, String> environment) {
+  public static ProbeSettings load(Properties system, Map<String, String> environment) {
     return new ProbeSettings(system, environment);
   }
 

@@ -66,6 +66,11 @@ class DeployTest {
       assertThat(environment.path("KLAT_ENDPOINT").asText())
           .as("KLAT_ENDPOINT of %s", broker)
           .isEqualTo("http://collector:4318");
+      // The apache/kafka image turns KAFKA_METRIC_REPORTERS into metric.reporters: without it the
+      // broker never hands clients' pushed metrics to the forwarder (docs/client-telemetry.md).
+      assertThat(environment.path("KAFKA_METRIC_REPORTERS").asText())
+          .as("KAFKA_METRIC_REPORTERS of %s", broker)
+          .isEqualTo("dev.klat.probe.telemetry.ClientTelemetryForwarder");
       assertThat(dockerfileLines(services().get(broker), "COPY"))
           .as("the image of %s carries the probe", broker)
           .anyMatch(line -> line.contains("/opt/klat/klat-broker-probe.jar"));

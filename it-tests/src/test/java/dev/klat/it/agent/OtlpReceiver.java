@@ -53,6 +53,16 @@ public final class OtlpReceiver implements AutoCloseable {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
     server.createContext("/v1/traces", exchange -> handle(exchange, true));
     server.createContext("/v1/metrics", exchange -> handle(exchange, false));
+    if (forwardTo != null) {
+      // The broker probe's logs, passed on as they are (ClientTelemetryIT's probe sends through).
+      server.createContext(
+          "/v1/logs",
+          exchange -> {
+            try (exchange) {
+              forward(exchange, exchange.getRequestBody().readAllBytes());
+            }
+          });
+    }
     server.start();
   }
 
@@ -73,6 +83,8 @@ public final class OtlpReceiver implements AutoCloseable {
         forward(exchange, raw);
         if (isTraces) {
           traces.add(ExportTraceServiceRequest.parseFrom(bytes));
+        } else {
+          metrics.add(ExportMetricsServiceRequest.parseFrom(bytes));
         }
         return;
       }
@@ -138,6 +150,11 @@ public final class OtlpReceiver implements AutoCloseable {
       exchange.getResponseBody().write(response);
     }
     connection.disconnect();
+  }
+
+  /** The metrics requests received (passed on too, for a tee). */
+  List<ExportMetricsServiceRequest> metrics() {
+    return metrics;
   }
 
   int requestCount() {

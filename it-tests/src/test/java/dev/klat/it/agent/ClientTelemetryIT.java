@@ -1,0 +1,306 @@
+package dev.klat.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.klat.kafka.cluster.KafkaCluster;
+import dev.klat.kafka.cluster.KafkaClusterSpec;
+import dev.klat.kafka.cluster.TopicSpec;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Client telemetry (KIP-714) through the broker: a 4.4 broker with the probe and {@code
+ * metric.reporters} naming klat's forwarder; a subscription made with the Admin API (the
+ * producer's) and one made with {@code kafka-client-metrics.sh}'s class (the consumer's); a plain
+ * kafka-clients 4.4 producer ({@code linger.ms=100}, no klat agent) and consumer. What the clients
+ * push reaches the collector through a tee, with the broker's attributes (software, principal,
+ * client id) added, and the producer's record queue time max is its linger. The metric names each
+ * client pushed are printed once.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class ClientTelemetryIT {
+
+  static final String FORWARDER = "dev.klat.probe.telemetry.ClientTelemetryForwarder";
+  private static final String TOPIC = "client-telemetry";
+  private static final String PRODUCER_ID = "ct-producer";
+  private static final String CONSUMER_ID = "ct-consumer";
+  private static final String GROUP = "ct-group";
+  private static final int LINGER_MS = 100;
+  private static final String QUEUE_TIME_MAX = "org.apache.kafka.producer.record.queue.time.max";
+
+  @Test
+  void pushedClientMetricsReachTheCollectorWithTheBrokersAttributes() throws Exception {
+    long started = System.nanoTime();
+    int otlpPort = CollectorEndToEndIT.freePort();
+    int adminPort = CollectorEndToEndIT.freePort();
+    Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
+    Process collector =
+        CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
+    try (OtlpReceiver tee = OtlpReceiver.teeTo("http://127.0.0.1:" + otlpPort);
+        KafkaCluster cluster =
+            KafkaClusterSpec.brokers(1)
+                .name("client-telemetry")
+                .brokerProbe(probe, tee.endpoint())
+                .brokerProperty("metric.reporters", FORWARDER)
+                .start()) {
+      cluster.createTopic(TopicSpec.named(TOPIC).build());
+      CollectorEndToEndIT.awaitHealthy(adminPort, collector);
+      // Subscriptions before the clients start: a client without one asks again only after 5 min.
+      try (Admin admin = Admin.create(cluster.clientProperties())) {
+        subscribe(admin, "klat-producer", "org.apache.kafka.producer.", 200, PRODUCER_ID);
+        runClientMetricsCommand(
+            cluster.bootstrapServers(),
+            "--alter",
+            "--name",
+            "klat-consumer",
+            "--metrics",
+            "org.apache.kafka.consumer.",
+            "--interval",
+            "500",
+            "--match",
+            "client_id=" + CONSUMER_ID);
+        Config made = describe(admin, "klat-consumer");
+        assertThat(made.get("metrics").value()).isEqualTo("org.apache.kafka.consumer.");
+        assertThat(made.get("interval.ms").value()).isEqualTo("500");
+        awaitSubscription(admin, "klat-producer");
+      }
+
+      runClients(cluster, tee);
+      Map<String, Pushed> byClient = byClient(tee.metrics());
+      Pushed producer = byClient.get(PRODUCER_ID);
+      Pushed consumer = byClient.get(CONSUMER_ID);
+      assertThat(producer).as("the producer's pushes").isNotNull();
+      assertThat(consumer).as("the consumer's pushes").isNotNull();
+      System.out.println("client telemetry: metric names the producer pushed: " + producer.names);
+      System.out.println("client telemetry: metric names the consumer pushed: " + consumer.names);
+      System.out.println("client telemetry: producer resource: " + producer.resource);
+      System.out.println("client telemetry: consumer resource: " + consumer.resource);
+
+      assertThat(producer.resource)
+          .containsEntry("klat.telemetry.source", "kip-714")
+          .containsEntry("messaging.client.id", PRODUCER_ID)
+          .containsEntry("klat.client.software.name", "apache-kafka-java")
+          .containsEntry("klat.client.software.version", "4.4.0")
+          .containsEntry("klat.client.principal", "User:ANONYMOUS")
+          .containsEntry("klat.client.address", "127.0.0.1")
+          .containsEntry("klat.broker.id", "1")
+          .containsKey("klat.client.instance_id");
+      // The first record of each batch waits out the linger.
+      assertThat(producer.max.get(QUEUE_TIME_MAX))
+          .as("record queue time max, ms")
+          .isBetween(LINGER_MS * 0.9, 1000.0);
+      assertThat(producer.names).allMatch(n -> n.startsWith("org.apache.kafka.producer."));
+      assertThat(consumer.resource)
+          .containsEntry("messaging.client.id", CONSUMER_ID)
+          .containsEntry("klat.client.software.name", "apache-kafka-java")
+          .containsEntry("group_id", GROUP);
+      assertThat(consumer.names).allMatch(n -> n.startsWith("org.apache.kafka.consumer."));
+
+      assertThat(Files.readString(cluster.broker(1).logFile()))
+          .contains("client telemetry forwarder")
+          .contains("to broker 1 (Kafka 4.4.0)");
+      System.out.println(
+          "ClientTelemetryIT took "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+              + " ms");
+    } finally {
+      collector.destroy();
+      if (!collector.waitFor(10, TimeUnit.SECONDS)) {
+        collector.destroyForcibly();
+      }
+    }
+  }
+
+  private static void subscribe(
+      Admin admin, String name, String metrics, int intervalMs, String clientId) throws Exception {
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.CLIENT_METRICS, name);
+    List<AlterConfigOp> ops =
+        List.of(
+            new AlterConfigOp(new ConfigEntry("metrics", metrics), AlterConfigOp.OpType.SET),
+            new AlterConfigOp(
+                new ConfigEntry("interval.ms", Integer.toString(intervalMs)),
+                AlterConfigOp.OpType.SET),
+            new AlterConfigOp(
+                new ConfigEntry("match", "client_id=" + clientId), AlterConfigOp.OpType.SET));
+    admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get(30, TimeUnit.SECONDS);
+  }
+
+  /** Until the broker serves the subscription: a client that asks before it waits 5 minutes. */
+  private static void awaitSubscription(Admin admin, String name) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (describe(admin, name).get("metrics") == null
+        || describe(admin, name).get("metrics").value().isEmpty()) {
+      assertThat(System.nanoTime()).as("subscription %s served", name).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  private static Config describe(Admin admin, String name) throws Exception {
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.CLIENT_METRICS, name);
+    return admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
+  }
+
+  /**
+   * Runs {@code kafka-client-metrics.sh}'s class in a JVM of its own: kafka-tools 4.3.1 (the newest
+   * on Maven Central) with its kafka-clients 4.3.1, against the 4.4 broker.
+   */
+  private static void runClientMetricsCommand(String bootstrapServers, String... args)
+      throws Exception {
+    Path tools = Paths.get(System.getProperty("klat.kafka-tools.dir"));
+    Path clients = Paths.get(System.getProperty("klat.kafka-clients.dir"));
+    List<String> classPath = new ArrayList<>();
+    for (Path dir : List.of(tools, clients.resolve("4.3.1-streams"), clients.resolve("common"))) {
+      try (Stream<Path> jars = Files.list(dir)) {
+        classPath.addAll(
+            jars.filter(p -> p.toString().endsWith(".jar"))
+                .filter(p -> !p.getFileName().toString().startsWith("kafka-streams"))
+                .map(Path::toString)
+                .collect(Collectors.toList()));
+      }
+    }
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m",
+                "-cp",
+                String.join(File.pathSeparator, classPath),
+                "org.apache.kafka.tools.ClientMetricsCommand",
+                "--bootstrap-server",
+                bootstrapServers));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes());
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    System.out.println("kafka-client-metrics.sh " + String.join(" ", args) + ": " + output.trim());
+    assertThat(process.exitValue()).as(output).isZero();
+  }
+
+  /**
+   * Produces a record every 20 ms and consumes them until both clients' pushes with their metrics
+   * have come through the tee, at most 25 s.
+   */
+  private static void runClients(KafkaCluster cluster, OtlpReceiver tee) throws Exception {
+    Properties p = cluster.clientProperties();
+    p.put("client.id", PRODUCER_ID);
+    p.put("linger.ms", Integer.toString(LINGER_MS));
+    p.put("key.serializer", StringSerializer.class.getName());
+    p.put("value.serializer", StringSerializer.class.getName());
+    Properties c = cluster.clientProperties();
+    c.put("client.id", CONSUMER_ID);
+    c.put("group.id", GROUP);
+    c.put("auto.offset.reset", "earliest");
+    c.put("key.deserializer", StringDeserializer.class.getName());
+    c.put("value.deserializer", StringDeserializer.class.getName());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p);
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
+      consumer.subscribe(List.of(TOPIC));
+      System.out.println(
+          "client telemetry: producer instance "
+              + producer.clientInstanceId(Duration.ofSeconds(10)));
+      int sent = 0;
+      while (System.nanoTime() < deadline) {
+        producer.send(new ProducerRecord<>(TOPIC, "k", "v" + sent++));
+        consumer.poll(Duration.ofMillis(20));
+        if (sent % 25 == 0 && bothPushed(tee)) {
+          // A few more pushes, so that the queue time max covers full lingers.
+          long more = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+          while (System.nanoTime() < more) {
+            producer.send(new ProducerRecord<>(TOPIC, "k", "v" + sent++));
+            consumer.poll(Duration.ofMillis(20));
+          }
+          return;
+        }
+      }
+    }
+  }
+
+  private static boolean bothPushed(OtlpReceiver tee) {
+    Map<String, Pushed> byClient = byClient(tee.metrics());
+    return byClient.containsKey(CONSUMER_ID)
+        && byClient.containsKey(PRODUCER_ID)
+        && byClient.get(PRODUCER_ID).max.containsKey(QUEUE_TIME_MAX);
+  }
+
+  /**
+   * What one client pushed, over all its pushes: the Java client sends a ResourceMetrics a metric.
+   */
+  static final class Pushed {
+    final Map<String, String> resource = new TreeMap<>();
+    final TreeSet<String> names = new TreeSet<>();
+    final Map<String, Double> max = new TreeMap<>();
+  }
+
+  /** The forwarded pushes by client id. */
+  private static Map<String, Pushed> byClient(List<ExportMetricsServiceRequest> requests) {
+    Map<String, Pushed> byClient = new TreeMap<>();
+    for (ExportMetricsServiceRequest request : requests) {
+      for (ResourceMetrics resourceMetrics : request.getResourceMetricsList()) {
+        Map<String, String> resource = resource(resourceMetrics);
+        if (!"kip-714".equals(resource.get("klat.telemetry.source"))) {
+          continue;
+        }
+        Pushed pushed =
+            byClient.computeIfAbsent(resource.get("messaging.client.id"), id -> new Pushed());
+        pushed.resource.putAll(resource);
+        for (ScopeMetrics scope : resourceMetrics.getScopeMetricsList()) {
+          for (Metric metric : scope.getMetricsList()) {
+            pushed.names.add(metric.getName());
+            List<NumberDataPoint> points =
+                metric.hasGauge()
+                    ? metric.getGauge().getDataPointsList()
+                    : metric.getSum().getDataPointsList();
+            for (NumberDataPoint point : points) {
+              double v = point.hasAsDouble() ? point.getAsDouble() : point.getAsInt();
+              pushed.max.merge(metric.getName(), v, Math::max);
+            }
+          }
+        }
+      }
+    }
+    return byClient;
+  }
+
+  private static Map<String, String> resource(ResourceMetrics resourceMetrics) {
+    Map<String, String> attributes = new TreeMap<>();
+    for (KeyValue attribute : resourceMetrics.getResource().getAttributesList()) {
+      attributes.put(
+          attribute.getKey(),
+          attribute.getValue().hasIntValue()
+              ? Long.toString(attribute.getValue().getIntValue())
+              : attribute.getValue().getStringValue());
+    }
+    return attributes;
+  }
+}

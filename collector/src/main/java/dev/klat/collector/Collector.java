@@ -8,6 +8,7 @@ import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.broker.Brokers;
+import dev.klat.collector.clienttelemetry.ClientTelemetry;
 import dev.klat.collector.correlate.instants.BrokerInstants;
 import dev.klat.collector.correlate.instants.BrokerTimings;
 import dev.klat.collector.correlate.join.Correlator;
@@ -80,6 +81,7 @@ public final class Collector implements AutoCloseable {
   private final PipelineNames pipelineNames;
   private final int maxPipelines;
   private final PipelineMetrics pipelineMetrics;
+  private final ClientTelemetry clientTelemetry;
 
   private Collector(CollectorConfig config) throws IOException {
     mode = config.mode();
@@ -177,8 +179,19 @@ public final class Collector implements AutoCloseable {
         historyIntervalNanos,
         historyIntervalNanos,
         TimeUnit.NANOSECONDS);
+    clientTelemetry =
+        new ClientTelemetry(
+            config.positiveInt("clients.max-instances"),
+            config.positiveLong("clients.max-bytes"),
+            config.durationMillis("clients.stale-after") * 1_000_000L,
+            System::nanoTime);
     ingest =
-        new OtlpIngest(correlator, agentMetrics, probeTimelines, correlator::offerBrokerClockSync);
+        new OtlpIngest(
+            correlator,
+            agentMetrics,
+            probeTimelines,
+            correlator::offerBrokerClockSync,
+            clientTelemetry);
     if (mode == Mode.JOIN) {
       SpanTopicSettings topics = config.spanTopics();
       try (Admin admin = Admin.create(adminProperties(topics))) {
@@ -226,7 +239,8 @@ public final class Collector implements AutoCloseable {
             joinMember,
             probeReader,
             listeners,
-            pipelineMetrics);
+            pipelineMetrics,
+            clientTelemetry);
     OtlpHttpReceiver r = null;
     OtlpGrpcReceiver g = null;
     AdminServer a = null;
@@ -576,6 +590,11 @@ public final class Collector implements AutoCloseable {
       }
 
       @Override
+      public ClientTelemetry clientTelemetry() {
+        return clientTelemetry;
+      }
+
+      @Override
       public PipelineDiagnosis diagnosePipeline(String name, long windowNanos) {
         return Collector.this.diagnosePipeline(name, windowNanos);
       }
@@ -593,7 +612,8 @@ public final class Collector implements AutoCloseable {
         brokers.timings(),
         probeTimelines,
         nowEpochNanos - windowNanos,
-        windowNanos);
+        windowNanos,
+        clientTelemetry.serving(topic, group));
   }
 
   /**

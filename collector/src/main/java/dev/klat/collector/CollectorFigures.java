@@ -5,6 +5,7 @@ import dev.klat.collector.aggregate.BreakdownMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.broker.BrokerStatus;
 import dev.klat.collector.broker.Brokers;
+import dev.klat.collector.clienttelemetry.ClientTelemetry;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.correlate.join.Correlator;
 import dev.klat.collector.correlate.join.InstrumentedStats;
@@ -40,6 +41,7 @@ final class CollectorFigures {
   private final ProbeLogReader probeReader;
   private final ListenerSecurities listeners;
   private final PipelineMetrics pipelineMetrics;
+  private final ClientTelemetry clientTelemetry;
 
   /**
    * @param traceExporter null when traces are not exported
@@ -47,6 +49,7 @@ final class CollectorFigures {
    * @param probeReader null outside the join role
    * @param listeners the listeners' TLS and tokens, for their counts
    * @param pipelineMetrics the pipeline histograms
+   * @param clientTelemetry the clients' own figures (KIP-714)
    */
   CollectorFigures(
       Correlator correlator,
@@ -60,7 +63,8 @@ final class CollectorFigures {
       JoinMember joinMember,
       ProbeLogReader probeReader,
       ListenerSecurities listeners,
-      PipelineMetrics pipelineMetrics) {
+      PipelineMetrics pipelineMetrics,
+      ClientTelemetry clientTelemetry) {
     this.correlator = correlator;
     this.receiverStats = receiverStats;
     this.probeTimelines = probeTimelines;
@@ -73,6 +77,7 @@ final class CollectorFigures {
     this.probeReader = probeReader;
     this.listeners = listeners;
     this.pipelineMetrics = pipelineMetrics;
+    this.clientTelemetry = clientTelemetry;
   }
 
   /** Everything {@code /metrics} shows, in {@link MetricDef} order. */
@@ -84,7 +89,10 @@ final class CollectorFigures {
     List<BrokerStatus> brokerStatus = brokers.status();
     for (MetricDef def : MetricDef.all()) {
       List<Exposition.Series> series = new ArrayList<>();
-      if (def == MetricDef.SEGMENT_LATENCY) {
+      List<Exposition.Series> clients = clientTelemetry.series(def);
+      if (clients != null) {
+        series.addAll(clients);
+      } else if (def == MetricDef.SEGMENT_LATENCY) {
         series.addAll(breakdownMetrics.segmentSeries());
       } else if (def == MetricDef.TRANSACTION_WAIT) {
         series.addAll(breakdownMetrics.transactionWaitSeries());
@@ -293,6 +301,7 @@ final class CollectorFigures {
     r.spansRejectedByReason().forEach((reason, n) -> out.put("spansRejected." + reason, n));
     r.pointsRejectedByReason().forEach((reason, n) -> out.put("pointsRejected." + reason, n));
     r.otelSpans().forEach((outcome, n) -> out.put("otelSpans." + outcome, n));
+    out.putAll(clientTelemetry.stats());
     return out;
   }
 

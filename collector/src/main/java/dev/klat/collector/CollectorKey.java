@@ -100,6 +100,10 @@ enum CollectorKey {
   HISTORY_RETENTION("history.retention", positiveDuration(), "1h", "history.retention.ms"),
   HISTORY_MAX_TOPIC_GROUPS(
       "history.max-topic-groups", positiveInt(), "20", "history.max.topic.groups"),
+  // The clients' own figures pushed through the brokers (KIP-714, docs/client-telemetry.md).
+  CLIENTS_MAX_INSTANCES("clients.max-instances", positiveInt(), "1000"),
+  CLIENTS_MAX_BYTES("clients.max-bytes", SettingType.integer(4096, Long.MAX_VALUE), "16777216"),
+  CLIENTS_STALE_AFTER("clients.stale-after", positiveDuration(), "15m"),
   PIPELINE_NAMES("pipeline.names", SettingType.text("name=topic/group list"), ""),
   PIPELINE_MAX_PIPELINES("pipeline.max-pipelines", positiveInt(), "50"),
   TRACES_ENDPOINT("traces.endpoint", SettingType.url().orEmpty(), ""),

@@ -64,6 +64,13 @@ public final class Config {
   static final String PIPELINE = MetricDef.PIPELINE_LATENCY.prometheusName();
   static final String PIPELINE_HOP = MetricDef.PIPELINE_HOP_LATENCY.prometheusName();
 
+  /**
+   * The prefix of the clients' own figures (KIP-714): gauges of each client's avg and max over its
+   * metric window, which have series only while a client pushes through a broker running klat's
+   * forwarder.
+   */
+  static final String CLIENT_TELEMETRY = "klat_client_telemetry_";
+
   /** Matcher on the pipelines dashboard's pipeline variable. */
   static final String PIPELINE_SELECTED = TagKeys.PIPELINE + "=~\"$pipeline\"";
 

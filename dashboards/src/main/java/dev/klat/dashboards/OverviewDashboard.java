@@ -3,6 +3,7 @@ package dev.klat.dashboards;
 import static dev.klat.dashboards.Config.AGENTS_TOPIC_GROUP;
 import static dev.klat.dashboards.Config.E2E;
 import static dev.klat.dashboards.Config.OPENTELEMETRY_TOPIC_GROUP;
+import static dev.klat.dashboards.Config.SAMPLED_TOPIC_GROUP;
 import static dev.klat.dashboards.Config.SEGMENT;
 import static dev.klat.dashboards.Config.TOPIC_GROUP;
 import static dev.klat.dashboards.Dashboards.quantile;
@@ -43,6 +44,7 @@ final class OverviewDashboard {
           .threshold(slo);
     }
     opentelemetry(d);
+    clientTelemetry(d);
     d.row("Throughput and lag");
     d.panel(
             "timeseries",
@@ -195,5 +197,67 @@ final class OverviewDashboard {
         .unit("s")
         .min(0)
         .stacked(false);
+  }
+
+  // The clients' own figures pushed through the brokers (KIP-714): each client's avg and max over
+  // its metric window, beside klat's per-record segments, never a quantile of them.
+  private static void clientTelemetry(DashboardBuilder d) {
+    d.row("The clients' own figures (KIP-714: each client's avg / max, not per record)");
+    d.panel(
+            "timeseries",
+            "Producers' own record queue time, beside klat's produce p99",
+            "Record queue time each producer reported of itself through the brokers (KIP-714:"
+                + " any Java 3.7+ or librdkafka 2.5+ client, no agent): its average (stat=avg) and"
+                + " maximum (stat=max) over its own metric window, not per record and not a"
+                + " quantile. It is the batching wait (linger.ms, batch.size; librdkafka's"
+                + " queue.buffering.max.ms), the first part of produce. Beside it, klat's produce"
+                + " p99 of the sampled records and the produce+publish p99 of records seen through"
+                + " OpenTelemetry, for the selected topic and group; the client figures are per"
+                + " client id, not per topic.",
+            12,
+            8)
+        .query(
+            "max by (client_id, client_software, stat) ("
+                + MetricDef.CLIENT_TELEMETRY_RECORD_QUEUE_TIME.prometheusName()
+                + "{role=\"producer\"})",
+            "{{client_id}} ({{client_software}}) own {{stat}}",
+            false)
+        .query(
+            quantile(0.99, SEGMENT, "segment", SAMPLED_TOPIC_GROUP + ", segment=\"produce\""),
+            "klat produce p99 (sampled records)",
+            false)
+        .query(
+            quantile(
+                0.99,
+                SEGMENT,
+                "segment",
+                OPENTELEMETRY_TOPIC_GROUP + ", segment=\"produce+publish\""),
+            "klat produce+publish p99 (OpenTelemetry records)",
+            false)
+        .unit("s")
+        .min(0);
+    d.panel(
+            "timeseries",
+            "Consumers' own fetch and commit latency",
+            "Fetch latency and offset commit latency each consumer reported of itself through the"
+                + " brokers (KIP-714): its average (stat=avg) and maximum (stat=max) over its own"
+                + " metric window, not per record. Per client id, not per topic or group: GET"
+                + " /api/clients lists each instance with its group and topics.",
+            12,
+            8)
+        .query(
+            "max by (client_id, client_software, stat) ("
+                + MetricDef.CLIENT_TELEMETRY_FETCH_LATENCY.prometheusName()
+                + "{role=\"consumer\"})",
+            "{{client_id}} fetch own {{stat}}",
+            false)
+        .query(
+            "max by (client_id, client_software, stat) ("
+                + MetricDef.CLIENT_TELEMETRY_COMMIT_LATENCY.prometheusName()
+                + "{role=\"consumer\"})",
+            "{{client_id}} commit own {{stat}}",
+            false)
+        .unit("s")
+        .min(0);
   }
 }

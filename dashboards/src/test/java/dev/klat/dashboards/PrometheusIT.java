@@ -204,8 +204,28 @@ class PrometheusIT {
           Thread.sleep(2000);
         }
       }
+      // The clients' own figures (KIP-714) likewise: only a client pushing through a broker with
+      // klat's forwarder has them, and this run's brokers have none.
+      Map<String, String> clientTelemetry = new LinkedHashMap<>();
+      pending
+          .entrySet()
+          .removeIf(
+              e ->
+                  e.getValue().contains(Config.CLIENT_TELEMETRY)
+                      && clientTelemetry.put(e.getKey(), e.getValue()) == null);
+      assertThat(clientTelemetry).as("the client telemetry panels' queries").hasSizeGreaterThan(2);
       boolean opentelemetryRecords =
           hasData(api, Config.E2E + "_count{" + Config.OPENTELEMETRY + "}");
+      boolean clientsPushing = hasData(api, "klat_collector_client_telemetry_instances > 0");
+      for (Map.Entry<String, String> e : clientTelemetry.entrySet()) {
+        JsonNode r = get(api.resolve("query?query=" + encode(e.getValue())));
+        assertThat(r.path("status").asText())
+            .as("%s runs (%s)", e.getKey(), r)
+            .isEqualTo("success");
+        if (clientsPushing && !hasData(api, e.getValue())) {
+          pending.put(e.getKey(), e.getValue());
+        }
+      }
       for (Map.Entry<String, String> e : opentelemetry.entrySet()) {
         JsonNode r = get(api.resolve("query?query=" + encode(e.getValue())));
         assertThat(r.path("status").asText())

@@ -463,6 +463,80 @@ public final class MetricDef {
           "Pipelines whose series were evicted to make room for a new one beyond"
               + " pipeline.max-pipelines.");
 
+  /**
+   * {@code klat.client.telemetry.record.queue.time}: a producer's own record queue time as it
+   * pushed it through the broker (KIP-714 {@code
+   * org.apache.kafka.producer.record.queue.time.avg|max}): the client's average or maximum over its
+   * own metric window, not a per-record figure; per client id, software, principal and role (the
+   * worst instance where several share them).
+   */
+  public static final MetricDef CLIENT_TELEMETRY_RECORD_QUEUE_TIME =
+      clientAggregate(
+          "klat.client.telemetry.record.queue.time",
+          "Record queue time a producer reported of itself (KIP-714): the client's own average or"
+              + " maximum over its metric window, not per record.");
+
+  /**
+   * {@code klat.client.telemetry.request.latency}: a producer's own produce request latency
+   * (KIP-714 {@code org.apache.kafka.producer.request.latency.avg|max}), the client's aggregate.
+   */
+  public static final MetricDef CLIENT_TELEMETRY_REQUEST_LATENCY =
+      clientAggregate(
+          "klat.client.telemetry.request.latency",
+          "Produce request latency a producer reported of itself (KIP-714): the client's own"
+              + " average or maximum over its metric window, not per record.");
+
+  /**
+   * {@code klat.client.telemetry.fetch.latency}: a consumer's own fetch latency (KIP-714 {@code
+   * org.apache.kafka.consumer.fetch.manager.fetch.latency.avg|max}), the client's aggregate.
+   */
+  public static final MetricDef CLIENT_TELEMETRY_FETCH_LATENCY =
+      clientAggregate(
+          "klat.client.telemetry.fetch.latency",
+          "Fetch latency a consumer reported of itself (KIP-714): the client's own average or"
+              + " maximum over its metric window, not per record.");
+
+  /**
+   * {@code klat.client.telemetry.commit.latency}: a consumer's own offset commit latency (KIP-714
+   * {@code org.apache.kafka.consumer.coordinator.commit.latency.avg|max}), the client's aggregate.
+   */
+  public static final MetricDef CLIENT_TELEMETRY_COMMIT_LATENCY =
+      clientAggregate(
+          "klat.client.telemetry.commit.latency",
+          "Offset commit latency a consumer reported of itself (KIP-714): the client's own average"
+              + " or maximum over its metric window, not per record.");
+
+  /**
+   * {@code klat.collector.client.telemetry.payloads}: the clients' pushed metrics (KIP-714) the
+   * collector received from the brokers' forwarder, one per client resource, by outcome ({@code
+   * accepted}, {@code invalid}, {@code no-known-metrics}).
+   */
+  public static final MetricDef COLLECTOR_CLIENT_TELEMETRY_PAYLOADS =
+      counter(
+          "klat.collector.client.telemetry.payloads",
+          "Client telemetry payloads (KIP-714, one per client resource) the collector received, by"
+              + " outcome.",
+          TagKeys.OUTCOME);
+
+  /**
+   * {@code klat.collector.client.telemetry.evictions}: client instances the collector stopped
+   * showing, by reason ({@code max-instances}, {@code max-bytes}, {@code stale}).
+   */
+  public static final MetricDef COLLECTOR_CLIENT_TELEMETRY_EVICTIONS =
+      counter(
+          "klat.collector.client.telemetry.evictions",
+          "Client instances (KIP-714) the collector stopped showing: evicted over"
+              + " clients.max-instances or .max-bytes, or silent past .stale-after.",
+          TagKeys.REASON);
+
+  /** {@code klat.collector.client.telemetry.instances}: client instances the collector shows. */
+  public static final MetricDef COLLECTOR_CLIENT_TELEMETRY_INSTANCES =
+      new MetricDef(
+          "klat.collector.client.telemetry.instances",
+          Instrument.GAUGE,
+          Unit.NONE,
+          "Client instances (KIP-714) whose pushed telemetry the collector holds.");
+
   private static final List<MetricDef> ALL =
       Collections.unmodifiableList(
           Arrays.asList(
@@ -504,7 +578,14 @@ public final class MetricDef {
               DIAGNOSIS_TAIL_SHARE,
               PIPELINE_LATENCY,
               PIPELINE_HOP_LATENCY,
-              PIPELINE_EVICTIONS));
+              PIPELINE_EVICTIONS,
+              CLIENT_TELEMETRY_RECORD_QUEUE_TIME,
+              CLIENT_TELEMETRY_REQUEST_LATENCY,
+              CLIENT_TELEMETRY_FETCH_LATENCY,
+              CLIENT_TELEMETRY_COMMIT_LATENCY,
+              COLLECTOR_CLIENT_TELEMETRY_PAYLOADS,
+              COLLECTOR_CLIENT_TELEMETRY_EVICTIONS,
+              COLLECTOR_CLIENT_TELEMETRY_INSTANCES));
 
   private final String name;
   private final Instrument instrument;
@@ -525,6 +606,20 @@ public final class MetricDef {
 
   private static MetricDef latency(String name, String description, String... tagKeys) {
     return new MetricDef(name, Instrument.HISTOGRAM, Unit.SECONDS, description, tagKeys);
+  }
+
+  // A client's own aggregate (KIP-714): a gauge in seconds, per client and stat (avg or max).
+  private static MetricDef clientAggregate(String name, String description) {
+    return new MetricDef(
+        name,
+        Instrument.GAUGE,
+        Unit.SECONDS,
+        description,
+        TagKeys.CLIENT_ID,
+        TagKeys.CLIENT_SOFTWARE,
+        TagKeys.PRINCIPAL,
+        TagKeys.ROLE,
+        TagKeys.STAT);
   }
 
   private static MetricDef counter(String name, String description, String... tagKeys) {

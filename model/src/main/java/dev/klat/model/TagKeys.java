@@ -79,4 +79,24 @@ public final class TagKeys {
    * producer}, {@code consumer}, {@code batch}, ...): a fixed set of words.
    */
   public static final String OUTCOME = "outcome";
+
+  /**
+   * The client software a client pushed its telemetry with (KIP-714), {@code name/version} as it
+   * sent them in ApiVersions, for example {@code apache-kafka-java/4.4.0}.
+   */
+  public static final String CLIENT_SOFTWARE = "client_software";
+
+  /** The principal a client's telemetry push authenticated as, for example {@code User:alice}. */
+  public static final String PRINCIPAL = "principal";
+
+  /**
+   * A client's role as its telemetry shows it: {@code producer}, {@code consumer}, {@code unknown}.
+   */
+  public static final String ROLE = "role";
+
+  /**
+   * Which of a client's own aggregates a series holds: {@code avg} or {@code max} over the client's
+   * metric window (KIP-714 telemetry), never a per-record figure.
+   */
+  public static final String STAT = "stat";
 }

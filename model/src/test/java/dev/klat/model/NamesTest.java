@@ -233,7 +233,25 @@ class NamesTest {
             "klat.pipeline.latency HISTOGRAM s klat_pipeline_latency_seconds [pipeline]",
             "klat.pipeline.hop.latency HISTOGRAM s klat_pipeline_hop_latency_seconds"
                 + " [pipeline, hop, segment]",
-            "klat.pipeline.evictions COUNTER 1 klat_pipeline_evictions_total []");
+            "klat.pipeline.evictions COUNTER 1 klat_pipeline_evictions_total []",
+            "klat.client.telemetry.record.queue.time GAUGE s"
+                + " klat_client_telemetry_record_queue_time_seconds"
+                + " [client_id, client_software, principal, role, stat]",
+            "klat.client.telemetry.request.latency GAUGE s"
+                + " klat_client_telemetry_request_latency_seconds"
+                + " [client_id, client_software, principal, role, stat]",
+            "klat.client.telemetry.fetch.latency GAUGE s"
+                + " klat_client_telemetry_fetch_latency_seconds"
+                + " [client_id, client_software, principal, role, stat]",
+            "klat.client.telemetry.commit.latency GAUGE s"
+                + " klat_client_telemetry_commit_latency_seconds"
+                + " [client_id, client_software, principal, role, stat]",
+            "klat.collector.client.telemetry.payloads COUNTER 1"
+                + " klat_collector_client_telemetry_payloads_total [outcome]",
+            "klat.collector.client.telemetry.evictions COUNTER 1"
+                + " klat_collector_client_telemetry_evictions_total [reason]",
+            "klat.collector.client.telemetry.instances GAUGE 1"
+                + " klat_collector_client_telemetry_instances []");
   }
 
   @Test

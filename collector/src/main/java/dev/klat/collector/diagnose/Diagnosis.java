@@ -2,6 +2,7 @@ package dev.klat.collector.diagnose;
 
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.TailRecord;
+import dev.klat.collector.clienttelemetry.ClientInstance;
 import dev.klat.collector.correlate.instants.BrokerTimings;
 import dev.klat.collector.correlate.probe.CommitWaits;
 import dev.klat.model.Segment;
@@ -64,6 +65,24 @@ public final class Diagnosis {
       CommitWaits commitWaits,
       long windowStartEpochNanos,
       long windowNanos) {
+    return diagnose(
+        summary, tail, brokers, commitWaits, windowStartEpochNanos, windowNanos, List.of());
+  }
+
+  /**
+   * The diagnosis of the breakdowns joined within a window, with the clients' own figures (KIP-714)
+   * of the clients serving its topic and group as evidence ({@link ClientEvidence}).
+   *
+   * @param clients the client instances whose pushed telemetry bears on the window
+   */
+  public static DiagnosisReport diagnose(
+      RecentBreakdowns.Summary summary,
+      List<TailRecord> tail,
+      BrokerTimings brokers,
+      CommitWaits commitWaits,
+      long windowStartEpochNanos,
+      long windowNanos,
+      List<ClientInstance> clients) {
     long[] medians = new long[Segment.values().length];
     long[] p99s = new long[Segment.values().length];
     for (Segment s : Segment.values()) {
@@ -102,6 +121,13 @@ public final class Diagnosis {
       }
     }
     findings.sort(Comparator.comparingDouble(Finding::tailShare).reversed());
+    List<Finding> withClients = new ArrayList<>();
+    for (Finding f : ClientEvidence.apply(findings, clients)) {
+      if (f.tailShare() >= MIN_SHARE) {
+        withClients.add(f);
+      }
+    }
+    findings = withClients;
     String unexplained =
         findings.isEmpty()
             ? "Nothing explains the p99 tail: no knob's evidence holds, and no segment takes"

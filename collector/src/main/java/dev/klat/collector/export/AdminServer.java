@@ -13,6 +13,7 @@ import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
 import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
+import dev.klat.collector.clienttelemetry.ClientTelemetry;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.diagnose.DiagnosisReport;
 import dev.klat.collector.diagnose.PipelineDiagnosis;
@@ -41,12 +42,12 @@ import java.util.logging.Logger;
 
 /**
  * The collector's own HTTP port: {@code /metrics} (Prometheus text or OpenMetrics, by the {@code
- * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/slowest}, {@code
- * /api/pairs}, {@code /api/pipelines}, {@code /api/history}, {@code /api/clocks}, {@code
- * /api/stats}, {@code /api/brokers}, {@code /healthz} (liveness), {@code /readyz} (readiness:
- * {@code /metrics} can be produced), and the page. With tokens on, {@code /metrics} and {@code
- * /api/*} need one; the probes and the page (which asks for the token when an API call gets 401)
- * stay open.
+ * Accept} header), {@code /api/breakdown}, {@code /api/diagnosis}, {@code /api/clients}, {@code
+ * /api/slowest}, {@code /api/pairs}, {@code /api/pipelines}, {@code /api/history}, {@code
+ * /api/clocks}, {@code /api/stats}, {@code /api/brokers}, {@code /healthz} (liveness), {@code
+ * /readyz} (readiness: {@code /metrics} can be produced), and the page. With tokens on, {@code
+ * /metrics} and {@code /api/*} need one; the probes and the page (which asks for the token when an
+ * API call gets 401) stay open.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AdminServer.class.getName());
@@ -103,6 +104,14 @@ public final class AdminServer implements AutoCloseable {
     default RecentBreakdowns.OpenTelemetryRecords opentelemetry(
         String topic, String group, long windowNanos) {
       return RecentBreakdowns.OpenTelemetryRecords.EMPTY;
+    }
+
+    /**
+     * The clients' own figures pushed through the brokers (KIP-714) for {@code /api/clients} and
+     * {@code /api/breakdown}'s {@code clientTelemetry}; null when none are kept.
+     */
+    default ClientTelemetry clientTelemetry() {
+      return null;
     }
 
     /** The pipelines of {@code /api/pipelines} (section 9 of the latency model). */
@@ -189,6 +198,7 @@ public final class AdminServer implements AutoCloseable {
         "/api/breakdown", exchange -> serve(exchange, ex -> breakdown(ex, recent)));
     server.createContext(
         "/api/diagnosis", exchange -> serve(exchange, ex -> diagnosis(ex, recent)));
+    server.createContext("/api/clients", exchange -> serve(exchange, ex -> clients(ex, recent)));
     server.createContext("/api/slowest", exchange -> serve(exchange, ex -> slowest(ex, recent)));
     server.createContext("/api/pairs", exchange -> serve(exchange, ex -> pairs(ex, recent)));
     server.createContext(
@@ -401,10 +411,27 @@ public final class AdminServer implements AutoCloseable {
     RecentBreakdowns.CommitParts parts = query.commitParts(w.topic(), w.group(), w.nanos());
     RecentBreakdowns.OpenTelemetryRecords otel =
         query.opentelemetry(w.topic(), w.group(), w.nanos());
-    return new Response(
-        200,
-        "application/json",
-        SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel));
+    ClientTelemetry clients = query.clientTelemetry();
+    String json =
+        SummaryJson.withClientTelemetry(
+            SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel),
+            clients == null ? "[]" : clients.breakdownJson(w.topic(), w.group()));
+    return new Response(200, "application/json", json);
+  }
+
+  /**
+   * {@code /api/clients}: every client instance whose pushed telemetry (KIP-714) the collector
+   * holds, or with {@code topic} and {@code group} those {@code /api/breakdown} would show.
+   */
+  private static Response clients(HttpExchange ex, RecentQueries query) {
+    Map<String, String> params = query(ex.getRequestURI().getRawQuery());
+    ClientTelemetry clients = query.clientTelemetry();
+    String json =
+        clients == null
+            ? "{\"clients\":[],\"evicted\":0}"
+            : clients.clientsJson(
+                emptyToNull(params.get("topic")), emptyToNull(params.get("group")));
+    return new Response(200, "application/json", json);
   }
 
   private static Response diagnosis(HttpExchange ex, RecentQueries query) {

@@ -260,6 +260,17 @@ final class SummaryJson {
   }
 
   /** A JSON string, or null. */
+  /**
+   * {@code /api/breakdown}'s answer with the clients' own figures (KIP-714) last, as {@code
+   * "clientTelemetry":[..]}: beside the breakdown, never in its figures.
+   */
+  static String withClientTelemetry(String breakdown, String clientTelemetryArray) {
+    return breakdown.substring(0, breakdown.length() - 1)
+        + ",\"clientTelemetry\":"
+        + clientTelemetryArray
+        + "}";
+  }
+
   static String str(String s) {
     return s == null ? "null" : "\"" + esc(s) + "\"";
   }

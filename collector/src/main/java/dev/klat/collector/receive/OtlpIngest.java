@@ -3,6 +3,8 @@ package dev.klat.collector.receive;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.klat.collector.aggregate.AgentMetrics;
 import dev.klat.collector.aggregate.Exposition;
+import dev.klat.collector.clienttelemetry.ClientTelemetry;
+import dev.klat.collector.clienttelemetry.ClientTelemetryReader;
 import dev.klat.collector.correlate.join.ClockSync;
 import dev.klat.collector.correlate.join.ConsumerSpan;
 import dev.klat.collector.correlate.join.Correlator;
@@ -10,6 +12,7 @@ import dev.klat.collector.correlate.join.JoinInput;
 import dev.klat.collector.correlate.join.OtelRecordSpan;
 import dev.klat.collector.correlate.join.ProducerSpan;
 import dev.klat.collector.correlate.probe.ProbeTimelines;
+import dev.klat.model.ClientTelemetryAttributes;
 import dev.klat.model.MetricDef;
 import dev.klat.model.SpanAttributes;
 import dev.klat.model.TagKeys;
@@ -48,10 +51,20 @@ public final class OtlpIngest implements OtlpSink {
   private final AgentMetrics agentMetrics;
   private final ReceiverStats stats = new ReceiverStats();
   private final ProbeIngest probes;
+  private final ClientTelemetry clientTelemetry;
 
   /** An ingest whose broker probe records go nowhere but the counts. */
   public OtlpIngest(Correlator correlator, AgentMetrics agentMetrics) {
     this(correlator, agentMetrics, new ProbeTimelines(1, 1), (broker, offset, uncertainty) -> {});
+  }
+
+  /** An ingest with client telemetry kept with the defaults. */
+  public OtlpIngest(
+      Correlator correlator,
+      AgentMetrics agentMetrics,
+      ProbeTimelines probeTimelines,
+      BrokerClocks brokerClocks) {
+    this(correlator, agentMetrics, probeTimelines, brokerClocks, new ClientTelemetry());
   }
 
   /**
@@ -59,13 +72,16 @@ public final class OtlpIngest implements OtlpSink {
    * @param agentMetrics where metric points go
    * @param probeTimelines where the broker probes' ranges go
    * @param brokerClocks receives each broker's measurement of its clock against the collector's
+   * @param clientTelemetry where the clients' pushed metrics (KIP-714) go
    */
   public OtlpIngest(
       Correlator correlator,
       AgentMetrics agentMetrics,
       ProbeTimelines probeTimelines,
-      BrokerClocks brokerClocks) {
+      BrokerClocks brokerClocks,
+      ClientTelemetry clientTelemetry) {
     this.correlator = correlator;
+    this.clientTelemetry = clientTelemetry;
     this.agentMetrics = agentMetrics;
     this.probes = new ProbeIngest(probeTimelines, brokerClocks::offer, System::nanoTime, stats);
   }
@@ -257,13 +273,26 @@ public final class OtlpIngest implements OtlpSink {
     long rejected = 0;
     String firstError = "";
     Map<String, Object> resource = null;
+    boolean clientResource = false;
+    // Forwarded client telemetry (KIP-714) by client instance: a Java client sends one
+    // ResourceMetrics per metric, each with its resource, so a payload is all of them.
+    ClientPayloads clients = null;
     Map<String, Long> rejectedByReason = new HashMap<>(4);
     for (OtlpMetricPoint p : points) {
       if (p.resource != resource) {
         resource = p.resource;
-        offerClockSync(resource);
+        clientResource = ClientTelemetryReader.isClientTelemetry(resource);
+        if (!clientResource) {
+          offerClockSync(resource);
+        }
       }
       newest[0] = Math.max(newest[0], p.timeNanos);
+      if (clientResource) {
+        // Not an agent's: its own path, never the agent metrics' (docs/client-telemetry.md).
+        clients = clients == null ? new ClientPayloads() : clients;
+        clients.add(resource, p);
+        continue;
+      }
       String[] error = accept(p, takeOver);
       if (error != null) {
         rejectedByReason.merge(error[0], 1L, Long::sum);
@@ -272,9 +301,46 @@ public final class OtlpIngest implements OtlpSink {
         }
       }
     }
+    if (clients != null) {
+      for (ClientPayloads.Payload payload : clients.byInstance.values()) {
+        String refused = clientTelemetry.accept(payload.resource, payload.points);
+        if (refused != null) {
+          firstError = rejected == 0 ? "client telemetry: " + refused : firstError;
+          rejected += Math.max(1, payload.points.size());
+        }
+      }
+    }
     stats.pointsReceived.addAndGet(points.size());
     rejectedByReason.forEach(stats::pointsRejected);
     return partialSuccess(json, rejected, firstError, "rejectedDataPoints");
+  }
+
+  /** A request's forwarded client payloads, by client instance id, in request order. */
+  private static final class ClientPayloads {
+    final Map<Object, Payload> byInstance = new java.util.LinkedHashMap<>();
+
+    void add(Map<String, Object> resource, OtlpMetricPoint p) {
+      Object id = resource.get(ClientTelemetryAttributes.CLIENT_INSTANCE_ID.name());
+      Payload payload = byInstance.get(id);
+      if (payload == null) {
+        // Each of a client's ResourceMetrics carries the same resource: the first is kept, never
+        // merged with the others (a hostile request of many resources must not cost their square).
+        payload = new Payload(resource);
+        byInstance.put(id, payload);
+      }
+      if (p.type != OtlpMetricPoint.Type.HISTOGRAM) {
+        payload.points.add(new ClientTelemetryReader.Point(p.name, p.attributes, p.value));
+      }
+    }
+
+    static final class Payload {
+      final Map<String, Object> resource;
+      final List<ClientTelemetryReader.Point> points = new ArrayList<>();
+
+      Payload(Map<String, Object> resource) {
+        this.resource = resource;
+      }
+    }
   }
 
   private void offerClockSync(Map<String, Object> resource) {

@@ -368,7 +368,8 @@ final class OtlpJson {
     while (nextField(p)) {
       String name = p.currentName();
       if (name.equals("resource")) {
-        resource = resource(p);
+        // A repeated key merges like protobuf's repeated message field (OtlpMetricsProtobuf).
+        resource = OtlpMetricsProtobuf.merged(resource, resource(p));
       } else if (is(name, "scopeMetrics", "scope_metrics") && array(p, "scopeMetrics")) {
         while (p.nextToken() != JsonToken.END_ARRAY) {
           object(p, "scopeMetrics");

@@ -38,7 +38,7 @@ final class OtlpMetricsProtobuf {
       int field = tag >>> 3;
       if (field == 1 && (tag & 7) == ProtoReader.LENGTH_DELIMITED) {
         int outer = r.push();
-        resource = OtlpProtobuf.resource(r);
+        resource = merged(resource, OtlpProtobuf.resource(r));
         r.pop(outer);
       } else if (field == 2 && (tag & 7) == ProtoReader.LENGTH_DELIMITED) {
         int outer = r.push();
@@ -51,6 +51,21 @@ final class OtlpMetricsProtobuf {
     for (int i = first; i < out.size(); i++) {
       out.get(i).resource = resource;
     }
+  }
+
+  /**
+   * A second {@code resource} field of one {@code ResourceMetrics} merges into the first, as
+   * protobuf merges a repeated message field: its attributes add to the first's, a repeated key
+   * taking the later value. The broker probe's forwarder appends its attributes to a client's
+   * payload this way (KIP-714, docs/client-telemetry.md).
+   */
+  static Map<String, Object> merged(Map<String, Object> first, Map<String, Object> second) {
+    if (first.isEmpty()) {
+      return second;
+    }
+    Map<String, Object> out = new java.util.LinkedHashMap<>(first);
+    out.putAll(second);
+    return out;
   }
 
   private static void scopeMetrics(ProtoReader r, List<OtlpMetricPoint> out)

@@ -1,6 +1,7 @@
 /**
  * The OTLP receivers (HTTP and gRPC) with their limits and counts, and the decoding of OTLP
- * protobuf and JSON: spans into the join's inputs, metric points into the merged agent metrics, the
+ * protobuf and JSON: spans into the join's inputs, metric points into the merged agent metrics (a
+ * broker forwarder's client telemetry, KIP-714, into {@code clienttelemetry.ClientTelemetry}), the
  * broker probes' log records into the probe timelines ({@link OtlpIngest}), or, in the ingest role,
  * the request bodies handed on whole ({@link OtlpSink}). Every string the collector keeps is
  * checked here, where it enters ({@link WireNames}); a span or point that fails is refused alone,

@@ -7,7 +7,7 @@ import io.grpc.Status;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** A raw OTLP/gRPC trace export, the body as given, on the receiver's own method descriptor. */
+/** A raw OTLP/gRPC export, the body as given, on the receiver's own method descriptor. */
 public final class GrpcExport {
   private GrpcExport() {}
 
@@ -15,11 +15,20 @@ public final class GrpcExport {
   public record Answer(Metadata headers, Metadata trailers, Status status) {}
 
   public static Answer traces(io.grpc.Channel channel, byte[] body) throws Exception {
+    return export(channel, OtlpGrpcReceiver.TRACE_SERVICE, body);
+  }
+
+  /** A raw OTLP/gRPC metrics export. */
+  public static Answer metrics(io.grpc.Channel channel, byte[] body) throws Exception {
+    return export(channel, OtlpGrpcReceiver.METRICS_SERVICE, body);
+  }
+
+  private static Answer export(io.grpc.Channel channel, String service, byte[] body)
+      throws Exception {
     CompletableFuture<Answer> done = new CompletableFuture<>();
     Metadata[] headers = {new Metadata()};
     ClientCall<byte[], byte[]> call =
-        channel.newCall(
-            OtlpGrpcReceiver.exportMethod(OtlpGrpcReceiver.TRACE_SERVICE), CallOptions.DEFAULT);
+        channel.newCall(OtlpGrpcReceiver.exportMethod(service), CallOptions.DEFAULT);
     call.start(
         new ClientCall.Listener<>() {
           @Override

@@ -2,6 +2,8 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
@@ -80,6 +82,7 @@ class ClientTelemetryIT {
                 .start()) {
       cluster.createTopic(TopicSpec.named(TOPIC).build());
       CollectorEndToEndIT.awaitHealthy(adminPort, collector);
+      System.out.println("client telemetry: broker and collector up after " + since(started));
       // Subscriptions before the clients start: a client without one asks again only after 5 min.
       try (Admin admin = Admin.create(cluster.clientProperties())) {
         subscribe(admin, "klat-producer", "org.apache.kafka.producer.", 200, PRODUCER_ID);
@@ -100,7 +103,9 @@ class ClientTelemetryIT {
         awaitSubscription(admin, "klat-producer");
       }
 
+      System.out.println("client telemetry: subscriptions made after " + since(started));
       runClients(cluster, tee);
+      System.out.println("client telemetry: both clients' pushes through after " + since(started));
       Map<String, Pushed> byClient = byClient(tee.metrics());
       Pushed producer = byClient.get(PRODUCER_ID);
       Pushed consumer = byClient.get(CONSUMER_ID);
@@ -109,6 +114,10 @@ class ClientTelemetryIT {
       System.out.println("client telemetry: metric names the producer pushed: " + producer.names);
       System.out.println("client telemetry: metric names the consumer pushed: " + consumer.names);
       System.out.println("client telemetry: producer resource: " + producer.resource);
+      System.out.println(
+          "client telemetry: producer metrics with a topic: " + producer.namesWithTopic);
+      System.out.println(
+          "client telemetry: consumer metrics with a topic: " + consumer.namesWithTopic);
       System.out.println("client telemetry: consumer resource: " + consumer.resource);
 
       assertThat(producer.resource)
@@ -120,16 +129,59 @@ class ClientTelemetryIT {
           .containsEntry("klat.client.address", "127.0.0.1")
           .containsEntry("klat.broker.id", "1")
           .containsKey("klat.client.instance_id");
-      // The first record of each batch waits out the linger.
-      assertThat(producer.max.get(QUEUE_TIME_MAX))
-          .as("record queue time max, ms")
-          .isBetween(LINGER_MS * 0.9, 1000.0);
+      System.out.println(
+          "client telemetry: producer record queue time max "
+              + producer.latest.get(QUEUE_TIME_MAX)
+              + " ms, avg "
+              + producer.latest.get("org.apache.kafka.producer.record.queue.time.avg")
+              + " ms in the last push; max over all pushes "
+              + producer.max.get(QUEUE_TIME_MAX)
+              + " ms (linger.ms="
+              + LINGER_MS
+              + ")");
+      // The first record of each batch waits out the linger (the producer's first batches, which
+      // waited for metadata too, are out of its 1 s metrics window by then).
+      assertThat(producer.latest.get(QUEUE_TIME_MAX))
+          .as("record queue time max in the last push, ms")
+          .isBetween(LINGER_MS * 0.9, LINGER_MS * 5.0);
       assertThat(producer.names).allMatch(n -> n.startsWith("org.apache.kafka.producer."));
+      assertThat(producer.topics).as("topics in the producer's points").contains(TOPIC);
+      assertThat(consumer.topics).as("topics in the consumer's points").contains(TOPIC);
       assertThat(consumer.resource)
           .containsEntry("messaging.client.id", CONSUMER_ID)
           .containsEntry("klat.client.software.name", "apache-kafka-java")
           .containsEntry("group_id", GROUP);
       assertThat(consumer.names).allMatch(n -> n.startsWith("org.apache.kafka.consumer."));
+
+      // What the collector made of them (docs/client-telemetry.md, "In the collector").
+      JsonNode clients = awaitApiClients(adminPort);
+      JsonNode producerClient = client(clients, PRODUCER_ID);
+      JsonNode consumerClient = client(clients, CONSUMER_ID);
+      System.out.println("client telemetry: /api/clients producer " + producerClient);
+      System.out.println("client telemetry: /api/clients consumer " + consumerClient);
+      assertThat(producerClient.path("clientInstanceId").asText())
+          .isEqualTo(producer.resource.get("klat.client.instance_id"));
+      assertThat(producerClient.path("softwareName").asText()).isEqualTo("apache-kafka-java");
+      assertThat(producerClient.path("softwareVersion").asText()).isEqualTo("4.4.0");
+      assertThat(producerClient.path("principal").asText()).isEqualTo("User:ANONYMOUS");
+      assertThat(producerClient.path("role").asText()).isEqualTo("producer");
+      assertThat(producerClient.path("brokerId").asInt()).isEqualTo(1);
+      assertThat(texts(producerClient.path("topics"))).contains(TOPIC);
+      assertThat(producerClient.path("metrics").path("recordQueueTimeMs").path("max").asDouble())
+          .as("the producer's record queue time max in /api/clients, ms")
+          .isBetween(LINGER_MS * 0.9, LINGER_MS * 5.0);
+      assertThat(consumerClient.path("role").asText()).isEqualTo("consumer");
+      assertThat(consumerClient.path("groupId").asText()).isEqualTo(GROUP);
+      assertThat(texts(consumerClient.path("topics"))).contains(TOPIC);
+      assertThat(consumerClient.path("metrics").path("fetchLatencyMs").has("max")).isTrue();
+      // The pair's own view: both clients, beside the topic and group's breakdown.
+      JsonNode pair =
+          new ObjectMapper()
+              .readTree(
+                  CollectorEndToEndIT.get(
+                      adminPort, "/api/clients?topic=" + TOPIC + "&group=" + GROUP, null));
+      assertThat(client(pair, PRODUCER_ID)).isNotNull();
+      assertThat(client(pair, CONSUMER_ID)).isNotNull();
 
       assertThat(Files.readString(cluster.broker(1).logFile()))
           .contains("client telemetry forwarder")
@@ -148,20 +200,25 @@ class ClientTelemetryIT {
 
   /**
    * A librdkafka 2.12.0 producer (no JVM: node-rdkafka, {@link RdkafkaNodeProducer}) subscribed
-   * with the Admin API: its pushes reach the forwarder's endpoint with the broker's attributes
-   * (software {@code librdkafka} at the version it reports, its last push marked terminating) and
-   * its producer metrics. Its {@code record.queue.time} is the time a built request waits for the
-   * socket, not the linger (librdkafka's {@code outbuf_latency}), so its max stays under the
-   * linger, unlike the Java producer's. Node.js and a C library do not depend on the JDK that runs
-   * Maven: first CI pass only.
+   * with the Admin API: its pushes reach the collector through the forwarder with the broker's
+   * attributes (software {@code librdkafka} at the version it reports, its last push marked
+   * terminating) and its producer metrics, and {@code /api/clients} lists it as a producer. Its
+   * {@code record.queue.time} is the time a built request waits for the socket, not the linger
+   * (librdkafka's {@code outbuf_latency}), so its max stays under the linger, unlike the Java
+   * producer's. Node.js and a C library do not depend on the JDK that runs Maven: first CI pass
+   * only.
    */
   @Test
   @Tag(JdkIndependent.TAG)
-  void aLibrdkafkaProducersPushesReachTheForwardersEndpoint() throws Exception {
+  void aLibrdkafkaProducersPushesReachTheCollector() throws Exception {
     RdkafkaNodeProducer rdkafka = RdkafkaNodeProducer.require(RDKAFKA_SKIPPED);
     long started = System.nanoTime();
+    int otlpPort = CollectorEndToEndIT.freePort();
+    int adminPort = CollectorEndToEndIT.freePort();
     Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
-    try (OtlpReceiver receiver = new OtlpReceiver();
+    Process collector =
+        CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
+    try (OtlpReceiver receiver = OtlpReceiver.teeTo("http://127.0.0.1:" + otlpPort);
         KafkaCluster cluster =
             KafkaClusterSpec.brokers(1)
                 .name("client-telemetry-rdkafka")
@@ -169,6 +226,7 @@ class ClientTelemetryIT {
                 .brokerProperty("metric.reporters", FORWARDER)
                 .start()) {
       cluster.createTopic(TopicSpec.named(TOPIC).build());
+      CollectorEndToEndIT.awaitHealthy(adminPort, collector);
       try (Admin admin = Admin.create(cluster.clientProperties())) {
         subscribe(admin, "klat-rdkafka", "org.apache.kafka.producer.", 200, RDKAFKA_ID);
         awaitSubscription(admin, "klat-rdkafka");
@@ -211,11 +269,73 @@ class ClientTelemetryIT {
       assertThat(pushed.max.get(QUEUE_TIME_MAX))
           .as("librdkafka's record queue time max, ms: the request's wait for the socket")
           .isLessThan(LINGER_MS);
+
+      JsonNode client = awaitApiClient(adminPort, RDKAFKA_ID);
+      System.out.println("client telemetry: /api/clients librdkafka producer " + client);
+      assertThat(client.path("softwareName").asText()).isEqualTo("librdkafka");
+      assertThat(client.path("softwareVersion").asText()).isEqualTo(run.librdkafkaVersion());
+      assertThat(client.path("role").asText()).isEqualTo("producer");
+      assertThat(client.path("metrics").path("recordQueueTimeMs").has("max")).isTrue();
       System.out.println(
           "ClientTelemetryIT (librdkafka) took "
               + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
               + " ms");
+    } finally {
+      collector.destroy();
+      if (!collector.waitFor(10, TimeUnit.SECONDS)) {
+        collector.destroyForcibly();
+      }
     }
+  }
+
+  /** {@code /api/clients}' entry of one client once it lists it, at most 10 s. */
+  private static JsonNode awaitApiClient(int adminPort, String clientId) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      JsonNode clients =
+          new ObjectMapper().readTree(CollectorEndToEndIT.get(adminPort, "/api/clients", null));
+      JsonNode client = client(clients, clientId);
+      if (client != null) {
+        return client;
+      }
+      assertThat(System.nanoTime())
+          .as("/api/clients lists %s: %s", clientId, clients)
+          .isLessThan(deadline);
+      Thread.sleep(200);
+    }
+  }
+
+  /** {@code /api/clients} once it lists both clients, at most 10 s. */
+  private static JsonNode awaitApiClients(int adminPort) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      JsonNode clients =
+          new ObjectMapper().readTree(CollectorEndToEndIT.get(adminPort, "/api/clients", null));
+      if (client(clients, PRODUCER_ID) != null && client(clients, CONSUMER_ID) != null) {
+        return clients;
+      }
+      assertThat(System.nanoTime()).as("/api/clients lists both: %s", clients).isLessThan(deadline);
+      Thread.sleep(200);
+    }
+  }
+
+  private static JsonNode client(JsonNode answer, String clientId) {
+    for (JsonNode client : answer.path("clients")) {
+      if (clientId.equals(client.path("clientId").asText())) {
+        return client;
+      }
+    }
+    return null;
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> texts = new ArrayList<>();
+    array.forEach(node -> texts.add(node.asText()));
+    return texts;
+  }
+
+  private static String since(long startNanos) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms";
   }
 
   private static void subscribe(
@@ -291,6 +411,9 @@ class ClientTelemetryIT {
     Properties p = cluster.clientProperties();
     p.put("client.id", PRODUCER_ID);
     p.put("linger.ms", Integer.toString(LINGER_MS));
+    // Its max and average over the last second (2 samples of 500 ms), not Kafka's default 60 s,
+    // which would hold the first batches' wait for metadata.
+    p.put("metrics.sample.window.ms", "500");
     p.put("key.serializer", StringSerializer.class.getName());
     p.put("value.serializer", StringSerializer.class.getName());
     Properties c = cluster.clientProperties();
@@ -311,8 +434,8 @@ class ClientTelemetryIT {
         producer.send(new ProducerRecord<>(TOPIC, "k", "v" + sent++));
         consumer.poll(Duration.ofMillis(20));
         if (sent % 25 == 0 && bothPushed(tee)) {
-          // A few more pushes, so that the queue time max covers full lingers.
-          long more = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+          // A few more pushes, past the producer's 1 s metrics window from its first batches.
+          long more = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
           while (System.nanoTime() < more) {
             producer.send(new ProducerRecord<>(TOPIC, "k", "v" + sent++));
             consumer.poll(Duration.ofMillis(20));
@@ -337,6 +460,11 @@ class ClientTelemetryIT {
     final Map<String, String> resource = new TreeMap<>();
     final TreeSet<String> names = new TreeSet<>();
     final Map<String, Double> max = new TreeMap<>();
+    // The newest finite value of each metric, in the order the tee received the pushes.
+    final Map<String, Double> latest = new TreeMap<>();
+    // The values of the points' "topic" attribute: the topics the client writes or reads.
+    final TreeSet<String> topics = new TreeSet<>();
+    final TreeSet<String> namesWithTopic = new TreeSet<>();
   }
 
   /** The forwarded pushes by client id. */
@@ -359,8 +487,18 @@ class ClientTelemetryIT {
                     ? metric.getGauge().getDataPointsList()
                     : metric.getSum().getDataPointsList();
             for (NumberDataPoint point : points) {
+              for (KeyValue attribute : point.getAttributesList()) {
+                if (attribute.getKey().equals("topic")) {
+                  pushed.topics.add(attribute.getValue().getStringValue());
+                  pushed.namesWithTopic.add(metric.getName());
+                }
+              }
               double v = point.hasAsDouble() ? point.getAsDouble() : point.getAsInt();
-              pushed.max.merge(metric.getName(), v, Math::max);
+              // A max or an average over a window without samples is pushed as NaN.
+              if (Double.isFinite(v)) {
+                pushed.max.merge(metric.getName(), v, Math::max);
+                pushed.latest.put(metric.getName(), v);
+              }
             }
           }
         }

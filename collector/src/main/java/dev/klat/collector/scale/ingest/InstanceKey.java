@@ -2,6 +2,7 @@ package dev.klat.collector.scale.ingest;
 
 import dev.klat.collector.receive.MalformedException;
 import dev.klat.collector.receive.ProtoReader;
+import dev.klat.model.ClientTelemetryAttributes;
 import dev.klat.model.SpanAttributes;
 import java.nio.charset.StandardCharsets;
 
@@ -17,12 +18,16 @@ final class InstanceKey {
   private static final int VALUE = 2 << 3 | LEN;
   private static final String INSTANCE_ID = SpanAttributes.INSTANCE_ID.name();
   private static final String SERVICE_INSTANCE_ID = "service.instance.id";
+  private static final String CLIENT_INSTANCE_ID =
+      ClientTelemetryAttributes.CLIENT_INSTANCE_ID.name();
 
   private InstanceKey() {}
 
   /**
-   * The first resource's {@code klat.instance.id}, else its {@code service.instance.id}, as UTF-8;
-   * null if it has neither (or the request no resource).
+   * The first resource's {@code klat.instance.id}, else its {@code service.instance.id}, else (a
+   * client's pushed metrics forwarded by a broker, KIP-714) its {@code klat.client.instance_id}, as
+   * UTF-8; null if it has none (or the request no resource). A client instance's pushes so stay on
+   * one partition, and its figures with one join member.
    *
    * @throws MalformedException if the first resource does not frame
    */
@@ -41,8 +46,9 @@ final class InstanceKey {
   }
 
   private static String firstResource(ProtoReader r) throws MalformedException {
-    // [klat.instance.id, service.instance.id]; the last of each wins, whatever their order.
-    String[] ids = new String[2];
+    // [klat.instance.id, service.instance.id, klat.client.instance_id]; the last of each wins,
+    // whatever their order (a client's payload has two resource fields: both are read).
+    String[] ids = new String[3];
     while (r.hasMore()) {
       int tag = r.tag();
       if (tag == FIRST_FIELD) {
@@ -53,7 +59,7 @@ final class InstanceKey {
         r.skip(tag);
       }
     }
-    return ids[0] != null ? ids[0] : ids[1];
+    return ids[0] != null ? ids[0] : ids[1] != null ? ids[1] : ids[2];
   }
 
   private static void attributes(ProtoReader r, String[] ids) throws MalformedException {
@@ -70,6 +76,8 @@ final class InstanceKey {
           ids[0] = keyValue[1];
         } else if (SERVICE_INSTANCE_ID.equals(keyValue[0])) {
           ids[1] = keyValue[1];
+        } else if (CLIENT_INSTANCE_ID.equals(keyValue[0])) {
+          ids[2] = keyValue[1];
         }
       } else {
         r.skip(tag);

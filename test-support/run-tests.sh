@@ -5,7 +5,9 @@
 #    password): Debian's chromium (DemoIT's and LabIT's browser steps), Debian's prometheus with
 #    promtool (PrometheusIT, PromtoolTest, DeployTest's config check), Node.js and npm (Debian's
 #    nodejs and npm, when no node is on the PATH) and the exact npm packages of
-#    dashboards/schema-check (GrafanaSchemaTest) and it-apps/otel-node (OtelNodeClientsIT). One
+#    dashboards/schema-check (GrafanaSchemaTest) and it-apps/otel-node (OtelNodeClientsIT), and
+#    it-apps/rdkafka-node's node-rdkafka, compiled with the librdkafka it bundles (ClientTelemetryIT's
+#    librdkafka client; with Debian's g++, make, node-gyp and Node.js headers). One
 #    line per tool says what it found, installed, or could not install and which tests that skips.
 #    The list is RequiredTool's (test-support/src/main/java/dev/klat/testsupport/RequiredTool.java):
 #    add a tool to both.
@@ -97,13 +99,77 @@ npm_packages() {
   fi
 }
 
+# rdkafka_node DIR SKIPS: node-rdkafka, as DIR/package-lock.json pins it, compiled with the
+# librdkafka it bundles (2.5+ pushes KIP-714 telemetry; Debian's librdkafka is 2.0) by Debian's
+# node-gyp, with Debian's Node.js headers (libnode-dev, which node-gyp depends on), so that nothing
+# comes from outside npm's and Debian's registries. Built once: DIR/node_modules keeps the build,
+# and the next run finds it. librdkafka compiles at -O0 without debug symbols and with make -j
+# (about 95 s of CPU instead of 190 s): node-rdkafka's own install script runs make serially, its
+# gyp actions race under -j, so the packages are installed with --ignore-scripts and built in the
+# same steps that script takes, librdkafka first.
+rdkafka_node() {
+  local dir=$1 skips=$2 addon tools=() headers version started
+  addon=$dir/node_modules/node-rdkafka/build/Release/node-librdkafka.node
+  if [ -f "$addon" ] && [ ! "$dir/package-lock.json" -nt "$addon" ]; then
+    say "node-rdkafka" "present: $addon (librdkafka $(cd "$dir" && node -p \
+      "require('node-rdkafka').librdkafkaVersion" 2>/dev/null || echo "does not load"))"
+    return 0
+  fi
+  find_tool g++ >/dev/null || tools+=(g++)
+  find_tool make >/dev/null || tools+=(make)
+  [ -x /usr/bin/node-gyp ] || tools+=(node-gyp)
+  [ -f /usr/include/node/node_version.h ] || tools+=(libnode-dev)
+  if [ "${#tools[@]}" -gt 0 ]; then
+    if [ -n "$cannot_install" ]; then
+      say "node-rdkafka" "NOT INSTALLED ($cannot_install; apt-get install ${tools[*]}): skips $skips"
+      missing=$((missing + 1))
+      return 1
+    fi
+    if ! apt_install "${tools[@]}"; then
+      say "node-rdkafka" "NOT INSTALLED (apt-get install ${tools[*]} failed, see $setup_log): skips $skips"
+      missing=$((missing + 1))
+      return 1
+    fi
+  fi
+  # The addon is compiled against these headers: they must be the running node's.
+  headers=$(sed -n 's/^#define NODE_\(MAJOR\|MINOR\|PATCH\)_VERSION \([0-9]*\).*/\2/p' \
+    /usr/include/node/node_version.h | paste -sd.)
+  version=$(node -p process.versions.node 2>/dev/null)
+  if [ "$headers" != "$version" ]; then
+    say "node-rdkafka" "NOT INSTALLED (Debian's Node.js headers are $headers, node is $version): skips $skips"
+    missing=$((missing + 1))
+    return 1
+  fi
+  started=$SECONDS
+  # Debian's node-gyp runs Debian's gyp module, which only /usr/bin/python3 has.
+  if (
+    export npm_config_python=/usr/bin/python3 npm_config_nodedir=/usr \
+      CFLAGS="-O0 -g0" CXXFLAGS="-O0 -g0"
+    npm ci --prefix "$dir" --ignore-scripts --no-audit --no-fund --loglevel=error \
+      && cd "$dir/node_modules/node-rdkafka" \
+      && ./configure \
+      && make -j"$(nproc)" -C deps/librdkafka libs \
+      && /usr/bin/node-gyp configure \
+      && JOBS=$(nproc) /usr/bin/node-gyp build
+  ) >>"$setup_log" 2>&1 && [ -f "$addon" ]; then
+    say "node-rdkafka" "built into $dir/node_modules in $((SECONDS - started)) s (librdkafka $(cd "$dir" \
+      && node -p "require('node-rdkafka').librdkafkaVersion" 2>/dev/null || echo "does not load"))"
+  else
+    say "node-rdkafka" "NOT INSTALLED (building it failed after $((SECONDS - started)) s, see $setup_log): skips $skips"
+    missing=$((missing + 1))
+    return 1
+  fi
+}
+
 ensure node node "nodejs npm" "GrafanaSchemaTest and OtelNodeClientsIT"
 if ensure npm npm npm "GrafanaSchemaTest and OtelNodeClientsIT"; then
   npm_packages dashboards/schema-check "GrafanaSchemaTest"
   # kafkajs with OpenTelemetry's kafkajs instrumentation and Node SDK (issue 46's real clients).
   npm_packages it-apps/otel-node "OtelNodeClientsIT"
+  rdkafka_node it-apps/rdkafka-node "ClientTelemetryIT's librdkafka client"
 else
   say "npm packages" "NOT INSTALLED (no npm): skips GrafanaSchemaTest and OtelNodeClientsIT"
+  say "node-rdkafka" "NOT INSTALLED (no npm): skips ClientTelemetryIT's librdkafka client"
 fi
 if [ "$missing" -gt 0 ] && [ "${CI:-}" = "true" ]; then
   echo "klat test: CI=true: the tests that need what is missing fail instead of skipping"

@@ -24,7 +24,9 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@code node} runs the Grafana schema check (GrafanaSchemaTest) and the kafkajs clients
  *       instrumented by OpenTelemetry (OtelNodeClientsIT); the npm packages of each ({@code
  *       dashboards/schema-check}, {@code it-apps/otel-node}) are checked with {@link
- *       #require(boolean, String, String)}.
+ *       #require(boolean, String, String)}; so is {@code it-apps/rdkafka-node}'s node-rdkafka,
+ *       which {@code ./klat test} compiles with the librdkafka it bundles (ClientTelemetryIT's
+ *       librdkafka producer, with Debian's g++, make, node-gyp and libnode-dev).
  * </ul>
  *
  * Each constant is named after its command and holds the Debian packages that install it.

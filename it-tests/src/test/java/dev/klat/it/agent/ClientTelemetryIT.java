@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
+import dev.klat.testsupport.JdkIndependent;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Metric;
@@ -37,6 +38,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,7 +49,8 @@ import org.junit.jupiter.api.Timeout;
  * kafka-clients 4.4 producer ({@code linger.ms=100}, no klat agent) and consumer. What the clients
  * push reaches the collector through a tee, with the broker's attributes (software, principal,
  * client id) added, and the producer's record queue time max is its linger. The metric names each
- * client pushed are printed once.
+ * client pushed are printed once. A librdkafka producer ({@link RdkafkaNodeProducer}) pushes
+ * through the same forwarder in a test of its own.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ClientTelemetryIT {
@@ -59,6 +62,8 @@ class ClientTelemetryIT {
   private static final String GROUP = "ct-group";
   private static final int LINGER_MS = 100;
   private static final String QUEUE_TIME_MAX = "org.apache.kafka.producer.record.queue.time.max";
+  private static final String RDKAFKA_ID = "ct-rdkafka-producer";
+  private static final String RDKAFKA_SKIPPED = "ClientTelemetryIT's librdkafka producer";
 
   @Test
   void pushedClientMetricsReachTheCollectorWithTheBrokersAttributes() throws Exception {
@@ -190,6 +195,113 @@ class ClientTelemetryIT {
       if (!collector.waitFor(10, TimeUnit.SECONDS)) {
         collector.destroyForcibly();
       }
+    }
+  }
+
+  /**
+   * A librdkafka 2.12.0 producer (no JVM: node-rdkafka, {@link RdkafkaNodeProducer}) subscribed
+   * with the Admin API: its pushes reach the collector through the forwarder with the broker's
+   * attributes (software {@code librdkafka} at the version it reports, its last push marked
+   * terminating) and its producer metrics, and {@code /api/clients} lists it as a producer. Its
+   * {@code record.queue.time} is the time a built request waits for the socket, not the linger
+   * (librdkafka's {@code outbuf_latency}), so its max stays under the linger, unlike the Java
+   * producer's. Node.js and a C library do not depend on the JDK that runs Maven: first CI pass
+   * only.
+   */
+  @Test
+  @Tag(JdkIndependent.TAG)
+  void aLibrdkafkaProducersPushesReachTheCollector() throws Exception {
+    RdkafkaNodeProducer rdkafka = RdkafkaNodeProducer.require(RDKAFKA_SKIPPED);
+    long started = System.nanoTime();
+    int otlpPort = CollectorEndToEndIT.freePort();
+    int adminPort = CollectorEndToEndIT.freePort();
+    Path probe = Paths.get(System.getProperty("klat.broker-probe.jar"));
+    Process collector =
+        CollectorEndToEndIT.startCollector(otlpPort, adminPort, "--otlp.grpc.enabled=false");
+    try (OtlpReceiver receiver = OtlpReceiver.teeTo("http://127.0.0.1:" + otlpPort);
+        KafkaCluster cluster =
+            KafkaClusterSpec.brokers(1)
+                .name("client-telemetry-rdkafka")
+                .brokerProbe(probe, receiver.endpoint())
+                .brokerProperty("metric.reporters", FORWARDER)
+                .start()) {
+      cluster.createTopic(TopicSpec.named(TOPIC).build());
+      CollectorEndToEndIT.awaitHealthy(adminPort, collector);
+      try (Admin admin = Admin.create(cluster.clientProperties())) {
+        subscribe(admin, "klat-rdkafka", "org.apache.kafka.producer.", 200, RDKAFKA_ID);
+        awaitSubscription(admin, "klat-rdkafka");
+      }
+      RdkafkaNodeProducer.Run run =
+          rdkafka.run(cluster.bootstrapServers(), TOPIC, RDKAFKA_ID, 40, 50, "telemetry");
+      assertThat(run.delivered()).as(run.output()).isEqualTo(40);
+      // The terminating push, sent as the producer closed, may still be on its way.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      Pushed pushed = byClient(receiver.metrics()).get(RDKAFKA_ID);
+      while ((pushed == null || !"1".equals(pushed.resource.get("klat.client.terminating")))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        pushed = byClient(receiver.metrics()).get(RDKAFKA_ID);
+      }
+      assertThat(pushed).as("the librdkafka producer's pushes%n%s", run.output()).isNotNull();
+      System.out.println("client telemetry: metric names librdkafka pushed: " + pushed.names);
+      System.out.println("client telemetry: librdkafka resource: " + pushed.resource);
+      System.out.println("client telemetry: librdkafka maxima: " + pushed.max);
+
+      assertThat(run.librdkafkaVersion()).isNotNull();
+      assertThat(pushed.resource)
+          .containsEntry("klat.telemetry.source", "kip-714")
+          .containsEntry("messaging.client.id", RDKAFKA_ID)
+          .containsEntry("klat.client.software.name", "librdkafka")
+          .containsEntry("klat.client.software.version", run.librdkafkaVersion())
+          .containsEntry("klat.client.principal", "User:ANONYMOUS")
+          .containsEntry("klat.client.terminating", "1")
+          .containsKey("klat.client.instance_id");
+      assertThat(pushed.names)
+          .allMatch(n -> n.startsWith("org.apache.kafka.producer."))
+          .contains(
+              QUEUE_TIME_MAX,
+              "org.apache.kafka.producer.record.queue.time.avg",
+              "org.apache.kafka.producer.request.latency.avg",
+              "org.apache.kafka.producer.request.latency.max");
+      assertThat(pushed.max.get("org.apache.kafka.producer.request.latency.max"))
+          .as("produce request latency max, ms")
+          .isPositive();
+      assertThat(pushed.max.get(QUEUE_TIME_MAX))
+          .as("librdkafka's record queue time max, ms: the request's wait for the socket")
+          .isLessThan(LINGER_MS);
+
+      JsonNode client = awaitApiClient(adminPort, RDKAFKA_ID);
+      System.out.println("client telemetry: /api/clients librdkafka producer " + client);
+      assertThat(client.path("softwareName").asText()).isEqualTo("librdkafka");
+      assertThat(client.path("softwareVersion").asText()).isEqualTo(run.librdkafkaVersion());
+      assertThat(client.path("role").asText()).isEqualTo("producer");
+      assertThat(client.path("metrics").path("recordQueueTimeMs").has("max")).isTrue();
+      System.out.println(
+          "ClientTelemetryIT (librdkafka) took "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+              + " ms");
+    } finally {
+      collector.destroy();
+      if (!collector.waitFor(10, TimeUnit.SECONDS)) {
+        collector.destroyForcibly();
+      }
+    }
+  }
+
+  /** {@code /api/clients}' entry of one client once it lists it, at most 10 s. */
+  private static JsonNode awaitApiClient(int adminPort, String clientId) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      JsonNode clients =
+          new ObjectMapper().readTree(CollectorEndToEndIT.get(adminPort, "/api/clients", null));
+      JsonNode client = client(clients, clientId);
+      if (client != null) {
+        return client;
+      }
+      assertThat(System.nanoTime())
+          .as("/api/clients lists %s: %s", clientId, clients)
+          .isLessThan(deadline);
+      Thread.sleep(200);
     }
   }
 

@@ -17,6 +17,12 @@ import java.util.Map;
  * the request) cannot be split from the spans; a producer that reports its record queue time splits
  * it: its batching is a finding of its own, taking the client's average queue time (at most the
  * rest), since the client's figures cover all its records over its metric window, not the tail's.
+ *
+ * <p>Only the Java client's record queue time is the accumulator wait (linger, batch filling, a
+ * full buffer). librdkafka (2.5 to 2.12 at least) pushes under the same name the time a produce
+ * request, already built, waited for its broker connection's socket: never its linger. Its figure
+ * is evidence of a wait on the way to the broker, and makes no batching finding; so does any other
+ * client's, whose meaning klat has not read.
  */
 final class ClientEvidence {
   /** The most clients of one role a finding names. */
@@ -24,6 +30,9 @@ final class ClientEvidence {
 
   /** The knob {@link ProduceAndPublishRules} names the time before the leader read the request. */
   private static final String PRODUCER_OR_NETWORK = "in the producer or on the way to ";
+
+  /** The client software name the Java client sends in ApiVersions. */
+  static final String JAVA_CLIENT = "apache-kafka-java";
 
   private ClientEvidence() {}
 
@@ -48,8 +57,13 @@ final class ClientEvidence {
       switch (f.segment()) {
         case "produce", ProduceAndPublishRules.SEGMENT -> {
           out.add(withClients(f, producers, ClientFigure.RECORD_QUEUE_TIME, "record queue time"));
-          if (f.knob().startsWith(PRODUCER_OR_NETWORK) && !producers.isEmpty()) {
-            out.add(batching(f, producers.get(0)));
+          ClientInstance batcher =
+              producers.stream()
+                  .filter(ClientEvidence::queueTimeIsBatching)
+                  .findFirst()
+                  .orElse(null);
+          if (f.knob().startsWith(PRODUCER_OR_NETWORK) && batcher != null) {
+            out.add(batching(f, batcher));
           }
         }
         case "fetch", CatchUpAndFetchRules.SEGMENT ->
@@ -99,6 +113,11 @@ final class ClientEvidence {
         f.records());
   }
 
+  /** Whether the client's record queue time is its accumulator wait (the Java client's). */
+  static boolean queueTimeIsBatching(ClientInstance producer) {
+    return JAVA_CLIENT.equals(producer.softwareName());
+  }
+
   // What a producer reporting its record queue time explains of the time before the leader.
   private static Finding batching(Finding rest, ClientInstance producer) {
     ClientInstance.Aggregate queue = producer.figure(ClientFigure.RECORD_QUEUE_TIME);
@@ -117,10 +136,7 @@ final class ClientEvidence {
         "its own average and maximum over its metric window, across all its records (not the"
             + " tail's): the finding takes its average, at most the time before the leader");
     String who = "producer " + name(producer) + " (" + producer.softwareText() + ")";
-    String linger =
-        producer.softwareName().toLowerCase(Locale.ROOT).contains("rdkafka")
-            ? "librdkafka's queue.buffering.max.ms (linger.ms) and batch.size / batch.num.messages"
-            : "linger.ms and batch.size";
+    String linger = "linger.ms and batch.size";
     return new Finding(
         rest.segment(),
         "batching in producer " + name(producer),
@@ -139,6 +155,13 @@ final class ClientEvidence {
   }
 
   private static String label(ClientInstance c, String what) {
+    if (what.equals("record queue time") && !queueTimeIsBatching(c)) {
+      what =
+          c.softwareName().toLowerCase(Locale.ROOT).contains("rdkafka")
+              ? "record queue time (librdkafka: a built produce request's wait for the socket, not"
+                  + " its linger)"
+              : "record queue time (this client's meaning of it unread by klat)";
+    }
     return c.role()
         + " "
         + name(c)

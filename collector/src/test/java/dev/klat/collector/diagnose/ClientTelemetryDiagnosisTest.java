@@ -138,7 +138,7 @@ class ClientTelemetryDiagnosisTest {
         "id-" + clientId,
         clientId,
         software,
-        "2.10.0",
+        software.equals("apache-kafka-java") ? "4.4.0" : "2.10.0",
         "User:alice",
         role,
         role.equals(ClientInstance.CONSUMER) ? GROUP : null,
@@ -154,16 +154,16 @@ class ClientTelemetryDiagnosisTest {
     List<ClientInstance> clients =
         List.of(
             client(
-                "go-orders",
+                "java-orders",
                 ClientInstance.PRODUCER,
-                "librdkafka",
+                "apache-kafka-java",
                 ClientFigure.RECORD_QUEUE_TIME,
                 300,
                 410),
             client(
-                "quiet",
+                "java-quiet",
                 ClientInstance.PRODUCER,
-                "librdkafka",
+                "apache-kafka-java",
                 ClientFigure.RECORD_QUEUE_TIME,
                 1,
                 2));
@@ -176,7 +176,7 @@ class ClientTelemetryDiagnosisTest {
     assertThat(rest.knob()).startsWith("in the producer or on the way to");
     Finding batching =
         with.findings().stream()
-            .filter(f -> f.knob().equals("batching in producer go-orders"))
+            .filter(f -> f.knob().equals("batching in producer java-orders"))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no batching finding in " + with));
     assertThat(batching.segment()).isEqualTo("produce+publish");
@@ -186,9 +186,9 @@ class ClientTelemetryDiagnosisTest {
         .isCloseTo(rest.tailShare() * 0.3 / rest.explainedSeconds(), Offset.offset(1e-9));
     assertThat(batching.suggestion())
         .startsWith(
-            "producer go-orders (librdkafka 2.10.0) reports record queue time avg 300.0 ms,"
-                + " max 410.0 ms: most of produce waits in its batching")
-        .contains("queue.buffering.max.ms");
+            "producer java-orders (apache-kafka-java 4.4.0) reports record queue time avg 300.0"
+                + " ms, max 410.0 ms: most of produce waits in its batching")
+        .contains("linger.ms");
     // The rest keeps its own finding, naming both producers' figures, the larger first.
     Finding restWith =
         with.findings().stream().filter(f -> f.knob().equals(rest.knob())).findFirst().get();
@@ -196,12 +196,42 @@ class ClientTelemetryDiagnosisTest {
     assertThat(restWith.evidence().keySet())
         .filteredOn(k -> k.contains("its own record queue time"))
         .containsExactly(
-            "producer go-orders (librdkafka 2.10.0), its own record queue time (KIP-714: avg and"
-                + " max over its metric window, not per record)",
-            "producer quiet (librdkafka 2.10.0), its own record queue time (KIP-714: avg and max"
-                + " over its metric window, not per record)");
+            "producer java-orders (apache-kafka-java 4.4.0), its own record queue time (KIP-714:"
+                + " avg and max over its metric window, not per record)",
+            "producer java-quiet (apache-kafka-java 4.4.0), its own record queue time (KIP-714:"
+                + " avg and max over its metric window, not per record)");
     assertThat(with.findings())
         .isSortedAccordingTo(java.util.Comparator.comparingDouble(Finding::tailShare).reversed());
+  }
+
+  // librdkafka pushes, as record queue time, a built request's wait for the socket
+  // (rdkafka_telemetry_encode.c reads the broker thread's outbuf latency): never its linger. With
+  // linger.ms=100 a real librdkafka 2.12.0 producer pushed 0.05-1.2 ms (ClientTelemetryIT).
+  @Test
+  void aLibrdkafkaProducersQueueTimeIsEvidenceNeverBatching() {
+    List<ClientInstance> clients =
+        List.of(
+            client(
+                "go-orders",
+                ClientInstance.PRODUCER,
+                "librdkafka",
+                ClientFigure.RECORD_QUEUE_TIME,
+                300,
+                410));
+    DiagnosisReport with =
+        diagnose(quick(0.1, 0.2), slow(400, 1, 5, 0.1, 0.2), BrokerTimings.NONE, clients);
+
+    assertThat(with.findings()).noneMatch(f -> f.knob().startsWith("batching in producer"));
+    Finding rest =
+        with.findings().stream()
+            .filter(f -> f.knob().startsWith("in the producer or on the way to"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no produce+publish rest in " + with));
+    assertThat(rest.evidence().keySet())
+        .contains(
+            "producer go-orders (librdkafka 2.10.0), its own record queue time (librdkafka: a"
+                + " built produce request's wait for the socket, not its linger) (KIP-714: avg and"
+                + " max over its metric window, not per record)");
   }
 
   @Test

@@ -45,12 +45,33 @@ public final class ClientInstances {
     this.staleNanos = staleNanos;
   }
 
-  /** Takes an instance's latest push, replacing its previous one. */
+  /**
+   * Takes an instance's latest push, replacing its previous one; a terminating push keeps the
+   * previous push's figures. A client's last push, sent as it closes, covers only the time since
+   * its previous one, often without a record (librdkafka 2.12 then pushes every latency as 0): the
+   * figures of its working life are the previous push's.
+   */
   public synchronized void put(ClientInstance instance, long nowNanos) {
     expire(nowNanos);
     ClientInstance previous = byId.remove(instance.clientInstanceId());
     if (previous != null) {
       bytes -= estimatedBytes(previous);
+      if (instance.terminating() && !previous.figures().isEmpty()) {
+        instance =
+            new ClientInstance(
+                instance.clientInstanceId(),
+                instance.clientId(),
+                instance.softwareName(),
+                instance.softwareVersion(),
+                instance.principal(),
+                instance.role(),
+                instance.groupId(),
+                instance.topics(),
+                instance.brokerId(),
+                true,
+                instance.lastPushNanos(),
+                previous.figures());
+      }
     }
     byId.put(instance.clientInstanceId(), instance);
     bytes += estimatedBytes(instance);

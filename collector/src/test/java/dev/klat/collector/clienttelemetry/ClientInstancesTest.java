@@ -59,6 +59,34 @@ class ClientInstancesTest {
     assertThat(tiny.size()).isEqualTo(1);
   }
 
+  // A real librdkafka 2.12.0 producer's terminating push carried every latency as 0
+  // (ClientTelemetryIT): its last push covers only the time since the one before.
+  @Test
+  void aTerminatingPushKeepsThePreviousPushsFigures() {
+    ClientInstances r = new ClientInstances(100, Long.MAX_VALUE, 600 * S);
+    r.put(instance("a", "a", 0), 0);
+    ClientInstance closing =
+        new ClientInstance(
+            "a",
+            "a",
+            "librdkafka",
+            "2.10.0",
+            "User:alice",
+            ClientInstance.PRODUCER,
+            null,
+            List.of(),
+            1,
+            true,
+            S,
+            Map.of(ClientFigure.RECORD_QUEUE_TIME, new ClientInstance.Aggregate(0, 0)));
+    r.put(closing, S);
+
+    ClientInstance kept = r.snapshot(S).get(0);
+    assertThat(kept.terminating()).isTrue();
+    assertThat(kept.lastPushNanos()).isEqualTo(S);
+    assertThat(kept.figure(ClientFigure.RECORD_QUEUE_TIME).max()).isEqualTo(20);
+  }
+
   @Test
   void anInstanceSilentPastStaleAfterLeavesCounted() {
     ClientInstances r = new ClientInstances(100, Long.MAX_VALUE, 60 * S);

@@ -51,7 +51,8 @@ class CollectorEndToEndIT {
       Pattern.compile("\"offsetNanos\":(-?\\d+),\"uncertaintyNanos\":(null|\\d+)");
   private static final Pattern P50 = Pattern.compile("\"e2e\":\\{\"p50Seconds\":([0-9.eE-]+)");
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @Test
   void sampledRecordsBecomeBreakdownsThatAddUpAndExemplarsNameExportedTraces() throws Exception {

@@ -34,7 +34,8 @@ class ConsumerAgentIT {
 
   private static final long MILLI = 1_000_000L;
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   /**
    * The application measures each record's send-to-receive time on its own clock; klat's {@code P -

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class KafkaStreamsAgentIT {
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @Test
   void aStreamsApplicationIsInstrumentedAndItsOutputUnchanged() throws Exception {

@@ -39,7 +39,8 @@ class ProducerAgentIT {
   /** The records ProducerApp sends besides the numbered ones: the reused one twice, the traced. */
   static final int EXTRA_RECORDS = 3;
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @ParameterizedTest(name = "kafka-clients {0}")
   @ValueSource(strings = {"2.8.2", "3.6.2", "3.9.2", "4.4.0"})

@@ -24,6 +24,15 @@ final class AppJvm {
   private AppJvm() {}
 
   /**
+   * How long a test application stays up after its last record, in ms (the applications' linger
+   * argument): a little more than one metrics interval of {@link #agentOptions} (500 ms), so that a
+   * periodic export falls after the last record, and the agent's shutdown flush sends the totals
+   * and the last spans once more as the JVM exits. It was 1500, three intervals: about 30
+   * application runs per CI pass each slept the second more.
+   */
+  static final String LINGER_MILLIS = "600";
+
+  /**
    * JVM options that attach the agent, exporting to {@code endpoint}, sampling with {@code
    * probability} and no practical rate cap, and exporting metrics every 500 ms so that a short
    * application run still reports them.

@@ -74,7 +74,7 @@ class ConsumerAgentIT {
               protocol,
               Integer.toString(records),
               "3",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("RECEIVED")).isEqualTo(Integer.toString(records));
       assertThat(app.output()).doesNotContain("Exception").contains("klat agent started");
@@ -327,7 +327,7 @@ class ConsumerAgentIT {
               protocol,
               Integer.toString(records),
               "250",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       consumer.awaitLine("READY");
       AppJvm.Result producer =
           AppJvm.run(

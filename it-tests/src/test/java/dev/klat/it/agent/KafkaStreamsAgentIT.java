@@ -57,7 +57,7 @@ class KafkaStreamsAgentIT {
               "classic",
               Integer.toString(records),
               "2",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       assertThat(produced.exitCode()).as(produced.output()).isZero();
 
       AppJvm.Result streams =

@@ -88,7 +88,7 @@ class OtelAgentIT {
                     "classic",
                     Integer.toString(RECORDS),
                     "20",
-                    "1500")
+                    AppJvm.LINGER_MILLIS)
                 .await(Duration.ofSeconds(120));
 
         assertThat(app.exitCode()).as(app.output()).isZero();

@@ -59,7 +59,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               topic,
               Integer.toString(RECORDS),
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("SENT")).isEqualTo(Integer.toString(RECORDS + EXTRA_RECORDS));
@@ -253,7 +253,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               topic,
               Integer.toString(records),
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("FAILURES")).isEqualTo("0");
@@ -315,7 +315,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               "agent-headers-off",
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       for (ConsumerRecord<String, String> record :
@@ -345,7 +345,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               "agent-excluded",
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       for (ConsumerRecord<String, String> record :
@@ -377,7 +377,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               "agent-spring-boot-like",
               "50",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("APP_CALLBACKS")).isEqualTo("25");

@@ -60,7 +60,7 @@ class RuntimeAttachIT {
               "classic",
               Integer.toString(RECORDS),
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       awaitRecords(cluster, TOPIC, 20);
 
       AppJvm.Result attach = attach(app.pid(), receiver.endpoint());
@@ -182,7 +182,7 @@ class RuntimeAttachIT {
               cluster.bootstrapServers(),
               "late-attach",
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       app.awaitLine("PHASE=waiting-for-agent");
       VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
       try {

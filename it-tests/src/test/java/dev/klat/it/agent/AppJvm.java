@@ -26,9 +26,10 @@ final class AppJvm {
   /**
    * How long a test application stays up after its last record, in ms (the applications' linger
    * argument): a little more than one metrics interval of {@link #agentOptions} (500 ms), so that a
-   * periodic export falls after the last record, and the agent's shutdown flush sends the totals
-   * and the last spans once more as the JVM exits. It was 1500, three intervals: about 30
-   * application runs per CI pass each slept the second more.
+   * periodic export falls after the last record. Spans still waiting for the agent's 1 s span timer
+   * leave with its shutdown flush as the JVM exits, as they do when a real application exits, and
+   * the flush sends the metric totals once more. It was 1500, three intervals: about 35 application
+   * runs per CI pass each slept 0.9 s more.
    */
   static final String LINGER_MILLIS = "600";
 

@@ -139,7 +139,7 @@ public final class KafkaClusterExtension
             .getStore(SHARED)
             .getOrComputeIfAbsent(
                 KafkaCluster.class, key -> spec.name("shared-broker").start(), KafkaCluster.class);
-    // A class before this one left it stopped or paused: say so here rather than time out later.
+    // A class before this one stopped it: say so here rather than time out later.
     for (Broker broker : running.brokers()) {
       if (!broker.isRunning()) {
         throw new IllegalStateException(

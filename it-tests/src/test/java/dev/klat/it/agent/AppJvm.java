@@ -24,6 +24,16 @@ final class AppJvm {
   private AppJvm() {}
 
   /**
+   * How long a test application stays up after its last record, in ms (the applications' linger
+   * argument): a little more than one metrics interval of {@link #agentOptions} (500 ms), so that a
+   * periodic export falls after the last record. Spans still waiting for the agent's 1 s span timer
+   * leave with its shutdown flush as the JVM exits, as they do when a real application exits, and
+   * the flush sends the metric totals once more. It was 1500, three intervals: about 35 application
+   * runs per CI pass each slept 0.9 s more.
+   */
+  static final String LINGER_MILLIS = "600";
+
+  /**
    * JVM options that attach the agent, exporting to {@code endpoint}, sampling with {@code
    * probability} and no practical rate cap, and exporting metrics every 500 ms so that a short
    * application run still reports them.

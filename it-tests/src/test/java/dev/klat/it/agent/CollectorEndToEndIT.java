@@ -51,7 +51,8 @@ class CollectorEndToEndIT {
       Pattern.compile("\"offsetNanos\":(-?\\d+),\"uncertaintyNanos\":(null|\\d+)");
   private static final Pattern P50 = Pattern.compile("\"e2e\":\\{\"p50Seconds\":([0-9.eE-]+)");
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @Test
   void sampledRecordsBecomeBreakdownsThatAddUpAndExemplarsNameExportedTraces() throws Exception {
@@ -86,7 +87,7 @@ class CollectorEndToEndIT {
                 "classic",
                 Integer.toString(RECORDS),
                 "5",
-                "1500");
+                AppJvm.LINGER_MILLIS);
         assertThat(app.exitCode()).as(app.output()).isZero();
 
         String query = "/api/breakdown?topic=collector-e2e&group=collector-e2e-group&window=10m";
@@ -292,7 +293,7 @@ class CollectorEndToEndIT {
                 "classic",
                 Integer.toString(SKEW_RECORDS),
                 "0",
-                "1500");
+                AppJvm.LINGER_MILLIS);
         consumer.awaitLine("READY");
         // The producer waits 1 s with its producer open before sending: its agent has exported
         // metrics, and so measured its clock against the collector's, before its first span.

@@ -34,7 +34,8 @@ class ConsumerAgentIT {
 
   private static final long MILLI = 1_000_000L;
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   /**
    * The application measures each record's send-to-receive time on its own clock; klat's {@code P -
@@ -73,7 +74,7 @@ class ConsumerAgentIT {
               protocol,
               Integer.toString(records),
               "3",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("RECEIVED")).isEqualTo(Integer.toString(records));
       assertThat(app.output()).doesNotContain("Exception").contains("klat agent started");
@@ -326,7 +327,7 @@ class ConsumerAgentIT {
               protocol,
               Integer.toString(records),
               "250",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       consumer.awaitLine("READY");
       AppJvm.Result producer =
           AppJvm.run(

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class KafkaStreamsAgentIT {
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @Test
   void aStreamsApplicationIsInstrumentedAndItsOutputUnchanged() throws Exception {
@@ -56,7 +57,7 @@ class KafkaStreamsAgentIT {
               "classic",
               Integer.toString(records),
               "2",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       assertThat(produced.exitCode()).as(produced.output()).isZero();
 
       AppJvm.Result streams =

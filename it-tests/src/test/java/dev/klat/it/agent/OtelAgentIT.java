@@ -38,7 +38,8 @@ class OtelAgentIT {
   private static final Path OTEL_AGENT = Paths.get(System.getProperty("klat.otel.agent.jar"));
   private static final int RECORDS = 30;
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   /** Where the OpenTelemetry agent exports. */
   enum OtelExport {
@@ -87,7 +88,7 @@ class OtelAgentIT {
                     "classic",
                     Integer.toString(RECORDS),
                     "20",
-                    "1500")
+                    AppJvm.LINGER_MILLIS)
                 .await(Duration.ofSeconds(120));
 
         assertThat(app.exitCode()).as(app.output()).isZero();

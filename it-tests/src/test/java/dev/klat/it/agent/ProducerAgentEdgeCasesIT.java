@@ -47,7 +47,7 @@ class ProducerAgentEdgeCasesIT {
               cluster.bootstrapServers(),
               "expiring",
               "40",
-              "1500",
+              AppJvm.LINGER_MILLIS,
               proceed.toString());
       app.awaitLine("PHASE=sent-first-half");
       broker.pause();
@@ -91,7 +91,7 @@ class ProducerAgentEdgeCasesIT {
               cluster.bootstrapServers(),
               "oversized",
               "40",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(result.exitCode()).as(result.output()).isZero();
       assertThat(result.value("ACKED")).isEqualTo("30");
@@ -126,7 +126,7 @@ class ProducerAgentEdgeCasesIT {
               cluster.bootstrapServers(),
               "fire-and-forget",
               "50",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(result.exitCode()).as(result.output()).isZero();
       assertThat(result.value("ACKED")).isEqualTo("50");
@@ -174,7 +174,7 @@ class ProducerAgentEdgeCasesIT {
               cluster.bootstrapServers(),
               topic,
               Integer.toString(committed),
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(result.exitCode()).as(result.output()).isZero();
       assertThat(result.output()).doesNotContain("hook skipped");
@@ -239,7 +239,7 @@ class ProducerAgentEdgeCasesIT {
               cluster.bootstrapServers(),
               "too-large",
               "400",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(result.exitCode()).as(result.output()).isZero();
       assertThat(Double.parseDouble(result.value("BATCH_SPLITS"))).isPositive();

@@ -39,7 +39,8 @@ class ProducerAgentIT {
   /** The records ProducerApp sends besides the numbered ones: the reused one twice, the traced. */
   static final int EXTRA_RECORDS = 3;
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @ParameterizedTest(name = "kafka-clients {0}")
   @ValueSource(strings = {"2.8.2", "3.6.2", "3.9.2", "4.4.0"})
@@ -58,7 +59,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               topic,
               Integer.toString(RECORDS),
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("SENT")).isEqualTo(Integer.toString(RECORDS + EXTRA_RECORDS));
@@ -252,7 +253,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               topic,
               Integer.toString(records),
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("FAILURES")).isEqualTo("0");
@@ -314,7 +315,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               "agent-headers-off",
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       for (ConsumerRecord<String, String> record :
@@ -344,7 +345,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               "agent-excluded",
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       for (ConsumerRecord<String, String> record :
@@ -376,7 +377,7 @@ class ProducerAgentIT {
               cluster.bootstrapServers(),
               "agent-spring-boot-like",
               "50",
-              "1500");
+              AppJvm.LINGER_MILLIS);
 
       assertThat(app.exitCode()).as(app.output()).isZero();
       assertThat(app.value("APP_CALLBACKS")).isEqualTo("25");

@@ -39,7 +39,8 @@ class RuntimeAttachIT {
   private static final int RECORDS = 250;
   private static final String TOPIC = "runtime-attach";
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @Test
   void aProducerAndAConsumerAlreadyRunningAreInstrumentedFromTheirNextRecordOn() throws Exception {
@@ -59,7 +60,7 @@ class RuntimeAttachIT {
               "classic",
               Integer.toString(RECORDS),
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       awaitRecords(cluster, TOPIC, 20);
 
       AppJvm.Result attach = attach(app.pid(), receiver.endpoint());
@@ -132,7 +133,11 @@ class RuntimeAttachIT {
               "--spring.kafka.bootstrap-servers=" + cluster.bootstrapServers(),
               "--app.records=" + records,
               "--app.topic=" + orders,
-              "--app.batch-topic=" + payments);
+              "--app.batch-topic=" + payments,
+              // Groups of its own: SpringBootAgentIT's applications use the defaults on the same
+              // shared broker.
+              "--app.group=attach-sb-billing",
+              "--app.batch-group=attach-sb-ledger");
       awaitRecords(cluster, orders, 20);
 
       AppJvm.Result attach = attach(app.pid(), receiver.endpoint());
@@ -177,7 +182,7 @@ class RuntimeAttachIT {
               cluster.bootstrapServers(),
               "late-attach",
               "20",
-              "1500");
+              AppJvm.LINGER_MILLIS);
       app.awaitLine("PHASE=waiting-for-agent");
       VirtualMachine vm = VirtualMachine.attach(Long.toString(app.pid()));
       try {

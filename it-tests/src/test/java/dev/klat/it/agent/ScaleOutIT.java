@@ -204,7 +204,7 @@ class ScaleOutIT {
         "classic",
         Integer.toString(records),
         Integer.toString(intervalMillis),
-        "1500");
+        AppJvm.LINGER_MILLIS);
   }
 
   private static Process start(

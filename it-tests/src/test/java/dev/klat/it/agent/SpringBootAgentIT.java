@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SpringBootAgentIT {
   private static final int RECORDS = 100;
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"spring-boot2", "spring-boot3"})

@@ -57,8 +57,9 @@ public final class StreamsApp {
       streams.close(Duration.ofSeconds(30));
     }
     System.out.println("PROCESSED=" + processed.get());
-    // Lets the agent's export interval pass before the JVM exits.
-    Thread.sleep(1_500);
+    // Lets the agent's export interval pass before the JVM exits (AppJvm.LINGER_MILLIS says why
+    // that is enough; a compile-time constant, so this JVM need not load AppJvm).
+    Thread.sleep(Long.parseLong(AppJvm.LINGER_MILLIS));
     System.out.println("DONE");
   }
 }

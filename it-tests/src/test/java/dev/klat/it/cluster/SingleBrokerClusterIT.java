@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Tag("jdk-independent")
 class SingleBrokerClusterIT {
 
-  @RegisterExtension static final KafkaClusterExtension kafka = KafkaClusterExtension.brokers(1);
+  @RegisterExtension
+  static final KafkaClusterExtension kafka = KafkaClusterExtension.sharedBroker();
 
   /** A producer timestamp an hour old, so that the broker's replacement is unmistakable. */
   private static final long HOUR_OLD_TIMESTAMP_MS = System.currentTimeMillis() - 3_600_000L;

@@ -73,6 +73,8 @@ public final class OtlpReceiver implements AutoCloseable {
         forward(exchange, raw);
         if (isTraces) {
           traces.add(ExportTraceServiceRequest.parseFrom(bytes));
+        } else {
+          metrics.add(ExportMetricsServiceRequest.parseFrom(bytes));
         }
         return;
       }

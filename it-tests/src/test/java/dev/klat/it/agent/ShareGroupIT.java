@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Share groups (KIP-932, section 11 of the latency model) on a real 4.4.0 broker, whose share
- * groups are on from its first start ({@code share.version} 2 is 4.4's default; the test checks
- * the finalized level, and raises it to 1 where a cluster has it off), with the acquisition lock
+ * groups are on from its first start ({@code share.version} 2 is 4.4's default; the test checks the
+ * finalized level, and raises it to 1 where a cluster has it off), with the acquisition lock
  * lowered to {@value #LOCK_MS} ms. {@link ShareApp} runs a producer and two share consumers on
  * kafka-clients 4.4.0 with the agent, sampling every record, exporting through a tee in front of
  * the collector ({@link OtlpReceiver#teeTo}): group {@value ShareApp#EXPLICIT} accepts its normal
@@ -107,7 +107,8 @@ class ShareGroupIT {
       for (Span span : explicit) {
         long offset = longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
         long count = longAttribute(span, SpanAttributes.SHARE_DELIVERY_COUNT.name());
-        String type = OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TYPE.name());
+        String type =
+            OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TYPE.name());
         String error =
             OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_ERROR.name());
         String label = "explicit offset " + offset + " delivery " + count;
@@ -128,8 +129,10 @@ class ShareGroupIT {
           softly.assertThat(type).as(label).isEqualTo("release");
           softly.assertThat(error).as(label).isNull();
         } else {
-          softly.assertThat(count).as(label).isEqualTo(offset == heldOffset
-              || offset == releasedOffset ? 2 : 1);
+          softly
+              .assertThat(count)
+              .as(label)
+              .isEqualTo(offset == heldOffset || offset == releasedOffset ? 2 : 1);
           softly.assertThat(type).as(label).isEqualTo("accept");
           softly.assertThat(error).as(label).isNull();
         }
@@ -153,9 +156,11 @@ class ShareGroupIT {
       for (String group : List.of(ShareApp.EXPLICIT, ShareApp.IMPLICIT)) {
         long expected = group.equals(ShareApp.EXPLICIT) ? expectedExplicit : expectedImplicit;
         for (String histogram :
-            List.of("klat.e2e.latency", "klat.consumer.fetch.latency", "klat.consumer.buffer.latency")) {
-          HistogramDataPoint point =
-              tee.latestHistogram(histogram, "topic", TOPIC, "group", group);
+            List.of(
+                "klat.e2e.latency",
+                "klat.consumer.fetch.latency",
+                "klat.consumer.buffer.latency")) {
+          HistogramDataPoint point = tee.latestHistogram(histogram, "topic", TOPIC, "group", group);
           softly
               .assertThat(point == null ? 0 : point.getCount())
               .as(histogram + " of " + group)
@@ -209,12 +214,7 @@ class ShareGroupIT {
   private static short enableShareGroups(KafkaCluster cluster) throws Exception {
     try (Admin admin = Admin.create(cluster.clientProperties())) {
       FinalizedVersionRange range =
-          admin
-              .describeFeatures()
-              .featureMetadata()
-              .get()
-              .finalizedFeatures()
-              .get("share.version");
+          admin.describeFeatures().featureMetadata().get().finalizedFeatures().get("share.version");
       short level = range == null ? 0 : range.maxVersionLevel();
       if (level < 1) {
         admin

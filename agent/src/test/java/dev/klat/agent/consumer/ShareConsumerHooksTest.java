@@ -10,6 +10,7 @@ import dev.klat.agent.weave.States;
 import dev.klat.model.HeaderNames;
 import dev.klat.model.MetricDef;
 import dev.klat.model.TimingHeader;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -113,7 +114,8 @@ class ShareConsumerHooksTest {
       props.put("max.poll.records", "7");
       props.put("key.deserializer", StringDeserializer.class.getName());
       props.put("value.deserializer", StringDeserializer.class.getName());
-      try (KafkaShareConsumer<String, String> real = new KafkaShareConsumer<>(props)) {
+      KafkaShareConsumer<String, String> real = new KafkaShareConsumer<>(props);
+      try {
         ShareConsumerState state = new ShareConsumerState(runtime, real);
         assertThat(state.consumer.groupId).isEqualTo("workers");
         assertThat(state.implicitAcknowledgement).as(mode).isEqualTo(mode.equals("implicit"));
@@ -123,6 +125,9 @@ class ShareConsumerHooksTest {
         assertThat(state.consumer.fetchMaxWaitMs).isEqualTo(500);
         // A share group's isolation level is the group's setting, not the client's.
         assertThat(state.consumer.isolationLevel).isNull();
+      } finally {
+        // No broker: nothing to wait for.
+        real.close(Duration.ZERO);
       }
     }
   }

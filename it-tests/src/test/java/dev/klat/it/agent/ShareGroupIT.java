@@ -48,8 +48,9 @@ class ShareGroupIT {
   static final long LOCK_MS = 2_000;
   static final long HOLD_MS = LOCK_MS + 1_500;
   static final int NORMAL = 20;
-  static final String CLIENTS = "4.4.0";
-  static final String TOPIC = "share-orders";
+  // 4.4.0 in CI; -Dklat.share.clients=4.1.2,4.4.0 adds the oldest share consumer the agent reads.
+  static final List<String> CLIENTS =
+      List.of(System.getProperty("klat.share.clients", "4.4.0").split(","));
 
   @Test
   void deliveriesCarryTheirCountAcknowledgementAndTheBrokersAnswer() throws Exception {
@@ -73,118 +74,13 @@ class ShareGroupIT {
                 .brokerProperty("group.share.min.record.lock.duration.ms", "1000")
                 .brokerProperty("group.share.record.lock.duration.ms", Long.toString(LOCK_MS))
                 .start()) {
-      cluster.createTopic(TopicSpec.named(TOPIC).partitions(1).build());
       short shareVersion = enableShareGroups(cluster);
       log("broker up, share.version=%d at %d s", shareVersion, secondsSince(startedNanos));
       CollectorEndToEndIT.awaitHealthy(adminPort, collector);
 
-      AppJvm.Result run =
-          AppJvm.run(
-              CLIENTS,
-              AppJvm.agentOptions(tee.endpoint(), "1.0"),
-              ShareApp.class,
-              cluster.bootstrapServers(),
-              TOPIC,
-              Integer.toString(NORMAL),
-              Long.toString(HOLD_MS));
-      log("application done at %d s", secondsSince(startedNanos));
-      assertThat(run.exitCode()).as(run.output()).isZero();
-      assertThat(run.output()).contains("done");
-      assertThat(run.output()).doesNotContain("klat hook");
-      Map<String, Long> offsets = offsetsByKey(run.output());
-      assertThat(offsets).as(run.output()).containsKeys(ShareApp.HOLD, ShareApp.RELEASE);
-
-      // Explicit: NORMAL + 2 first deliveries + 2 redeliveries; implicit: NORMAL + 2.
-      int expectedExplicit = NORMAL + 4;
-      int expectedImplicit = NORMAL + 2;
-      List<Span> explicit = awaitConsumerSpans(tee, ShareApp.EXPLICIT, expectedExplicit);
-      List<Span> implicit = awaitConsumerSpans(tee, ShareApp.IMPLICIT, expectedImplicit);
-      softly.assertThat(explicit).as("explicit group's delivery spans").hasSize(expectedExplicit);
-      softly.assertThat(implicit).as("implicit group's delivery spans").hasSize(expectedImplicit);
-
-      long heldOffset = offsets.get(ShareApp.HOLD);
-      long releasedOffset = offsets.get(ShareApp.RELEASE);
-      for (Span span : explicit) {
-        long offset = longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
-        long count = longAttribute(span, SpanAttributes.SHARE_DELIVERY_COUNT.name());
-        String type =
-            OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TYPE.name());
-        String error =
-            OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_ERROR.name());
-        String label = "explicit offset " + offset + " delivery " + count;
-        assertInstantsInOrder(softly, span, label);
-        softly
-            .assertThat(
-                OtlpReceiver.stringAttribute(span, SpanAttributes.CONSUMER_GROUP_TYPE.name()))
-            .as(label)
-            .isEqualTo(SpanAttributes.GROUP_TYPE_SHARE);
-        if (offset == heldOffset && count == 1) {
-          softly.assertThat(type).as(label).isEqualTo("accept");
-          softly.assertThat(error).as(label).isEqualTo("InvalidRecordStateException");
-          long heldNanos =
-              longAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TIME.name())
-                  - longAttribute(span, SpanAttributes.POLL_TIME.name());
-          softly.assertThat(heldNanos).as(label + ": K - P").isGreaterThanOrEqualTo(HOLD_MS * MS);
-        } else if (offset == releasedOffset && count == 1) {
-          softly.assertThat(type).as(label).isEqualTo("release");
-          softly.assertThat(error).as(label).isNull();
-        } else {
-          softly
-              .assertThat(count)
-              .as(label)
-              .isEqualTo(offset == heldOffset || offset == releasedOffset ? 2 : 1);
-          softly.assertThat(type).as(label).isEqualTo("accept");
-          softly.assertThat(error).as(label).isNull();
-        }
+      for (String clients : CLIENTS) {
+        checkClients(cluster, tee, softly, clients, startedNanos);
       }
-      for (Span span : implicit) {
-        long offset = longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
-        String label = "implicit offset " + offset;
-        assertInstantsInOrder(softly, span, label);
-        softly
-            .assertThat(longAttribute(span, SpanAttributes.SHARE_DELIVERY_COUNT.name()))
-            .as(label)
-            .isEqualTo(1);
-        softly
-            .assertThat(
-                OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TYPE.name()))
-            .as(label)
-            .isEqualTo("accept");
-      }
-
-      // Every record: each delivery counted once in its share group's histograms.
-      for (String group : List.of(ShareApp.EXPLICIT, ShareApp.IMPLICIT)) {
-        long expected = group.equals(ShareApp.EXPLICIT) ? expectedExplicit : expectedImplicit;
-        for (String histogram :
-            List.of(
-                "klat.e2e.latency",
-                "klat.consumer.fetch.latency",
-                "klat.consumer.buffer.latency")) {
-          HistogramDataPoint point = tee.latestHistogram(histogram, "topic", TOPIC, "group", group);
-          softly
-              .assertThat(point == null ? 0 : point.getCount())
-              .as(histogram + " of " + group)
-              .isEqualTo(expected);
-        }
-      }
-      softly
-          .assertThat(
-              tee.latestCounter(
-                  "klat.consumer.share.redeliveries", "topic", TOPIC, "group", ShareApp.EXPLICIT))
-          .as("redeliveries of the explicit group")
-          .isEqualTo(2L);
-      softly
-          .assertThat(
-              Optional.ofNullable(
-                      tee.latestCounter(
-                          "klat.consumer.share.redeliveries",
-                          "topic",
-                          TOPIC,
-                          "group",
-                          ShareApp.IMPLICIT))
-                  .orElse(0L))
-          .as("redeliveries of the implicit group")
-          .isZero();
       softly.assertThat(tee.errors()).isEmpty();
       log("checked at %d s", secondsSince(startedNanos));
     } finally {
@@ -195,6 +91,149 @@ class ShareGroupIT {
   }
 
   static final long MS = 1_000_000L;
+
+  // One run of ShareApp on kafka-clients {@code clients}, on a topic of its own.
+  private static void checkClients(
+      KafkaCluster cluster, OtlpReceiver tee, SoftAssertions softly, String clients, long startedNanos)
+      throws Exception {
+    String topic = "share-orders-" + clients.replace('.', '-');
+    cluster.createTopic(TopicSpec.named(topic).partitions(1).build());
+    AppJvm.Result run =
+        AppJvm.run(
+            clients,
+            AppJvm.agentOptions(tee.endpoint(), "1.0"),
+            ShareApp.class,
+            cluster.bootstrapServers(),
+            topic,
+            Integer.toString(NORMAL),
+            Long.toString(HOLD_MS));
+    log("%s: application done at %d s", clients, secondsSince(startedNanos));
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.output()).contains("done");
+    assertThat(run.output()).doesNotContain("klat hook");
+    Map<String, Long> offsets = offsetsByKey(run.output());
+    assertThat(offsets).as(run.output()).containsKeys(ShareApp.HOLD, ShareApp.RELEASE);
+
+    // Explicit: NORMAL + 2 first deliveries + 2 redeliveries; implicit: NORMAL + 2.
+    int expectedExplicit = NORMAL + 4;
+    int expectedImplicit = NORMAL + 2;
+    List<Span> explicit = awaitConsumerSpans(tee, topic, ShareApp.EXPLICIT, expectedExplicit);
+    List<Span> implicit = awaitConsumerSpans(tee, topic, ShareApp.IMPLICIT, expectedImplicit);
+    softly.assertThat(explicit).as("explicit group's delivery spans").hasSize(expectedExplicit);
+    softly.assertThat(implicit).as("implicit group's delivery spans").hasSize(expectedImplicit);
+
+    long heldOffset = offsets.get(ShareApp.HOLD);
+    long releasedOffset = offsets.get(ShareApp.RELEASE);
+    for (Span span : explicit) {
+      long offset = longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
+      long count = longAttribute(span, SpanAttributes.SHARE_DELIVERY_COUNT.name());
+      String type =
+          OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TYPE.name());
+      String error =
+          OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_ERROR.name());
+      String label = "explicit offset " + offset + " delivery " + count;
+      assertInstantsInOrder(softly, span, label);
+      softly
+          .assertThat(
+              OtlpReceiver.stringAttribute(span, SpanAttributes.CONSUMER_GROUP_TYPE.name()))
+          .as(label)
+          .isEqualTo(SpanAttributes.GROUP_TYPE_SHARE);
+      if (offset == heldOffset && count == 1) {
+        softly.assertThat(type).as(label).isEqualTo("accept");
+        softly.assertThat(error).as(label).isEqualTo("InvalidRecordStateException");
+        long heldNanos =
+            longAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TIME.name())
+                - longAttribute(span, SpanAttributes.POLL_TIME.name());
+        softly.assertThat(heldNanos).as(label + ": K - P").isGreaterThanOrEqualTo(HOLD_MS * MS);
+      } else if (offset == releasedOffset && count == 1) {
+        softly.assertThat(type).as(label).isEqualTo("release");
+        softly.assertThat(error).as(label).isNull();
+      } else {
+        softly
+            .assertThat(count)
+            .as(label)
+            .isEqualTo(offset == heldOffset || offset == releasedOffset ? 2 : 1);
+        softly.assertThat(type).as(label).isEqualTo("accept");
+        softly.assertThat(error).as(label).isNull();
+      }
+    }
+    for (Span span : implicit) {
+      long offset = longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name());
+      String label = "implicit offset " + offset;
+      assertInstantsInOrder(softly, span, label);
+      softly
+          .assertThat(longAttribute(span, SpanAttributes.SHARE_DELIVERY_COUNT.name()))
+          .as(label)
+          .isEqualTo(1);
+      softly
+          .assertThat(
+              OtlpReceiver.stringAttribute(span, SpanAttributes.SHARE_ACKNOWLEDGE_TYPE.name()))
+          .as(label)
+          .isEqualTo("accept");
+    }
+
+    // What section 11 makes of them: the redelivery part F(2) - R(1), on one host here.
+    for (long offset : List.of(heldOffset, releasedOffset)) {
+      Span first = delivery(explicit, offset, 1);
+      Span second = delivery(explicit, offset, 2);
+      softly.assertThat(first).as("offset %d delivery 1", offset).isNotNull();
+      softly.assertThat(second).as("offset %d delivery 2", offset).isNotNull();
+      if (first != null && second != null) {
+        long redeliveryNanos =
+            longAttribute(second, SpanAttributes.FETCH_REQUEST_TIME.name())
+                - longAttribute(first, SpanAttributes.FETCH_RESPONSE_TIME.name());
+        long heldNanos =
+            longAttribute(first, SpanAttributes.SHARE_ACKNOWLEDGE_TIME.name())
+                - longAttribute(first, SpanAttributes.POLL_TIME.name());
+        log(
+            "offset %d (%s): K(1) - P(1) %.1f ms, redelivery F(2) - R(1) %.1f ms",
+            offset,
+            offset == heldOffset ? "held" : "released",
+            heldNanos / 1e6,
+            redeliveryNanos / 1e6);
+        if (offset == heldOffset) {
+          // The lock expired while the application held the record: at least the lock.
+          softly.assertThat(redeliveryNanos).as("held record's redelivery").isGreaterThan(
+              LOCK_MS * MS);
+        }
+      }
+    }
+
+    // Every record: each delivery counted once in its share group's histograms.
+    for (String group : List.of(ShareApp.EXPLICIT, ShareApp.IMPLICIT)) {
+      long expected = group.equals(ShareApp.EXPLICIT) ? expectedExplicit : expectedImplicit;
+      for (String histogram :
+          List.of(
+              "klat.e2e.latency",
+              "klat.consumer.fetch.latency",
+              "klat.consumer.buffer.latency")) {
+        HistogramDataPoint point = tee.latestHistogram(histogram, "topic", topic, "group", group);
+        softly
+            .assertThat(point == null ? 0 : point.getCount())
+            .as(histogram + " of " + group)
+            .isEqualTo(expected);
+      }
+    }
+    softly
+        .assertThat(
+            tee.latestCounter(
+                "klat.consumer.share.redeliveries", "topic", topic, "group", ShareApp.EXPLICIT))
+        .as("redeliveries of the explicit group")
+        .isEqualTo(2L);
+    softly
+        .assertThat(
+            Optional.ofNullable(
+                    tee.latestCounter(
+                        "klat.consumer.share.redeliveries",
+                        "topic",
+                        topic,
+                        "group",
+                        ShareApp.IMPLICIT))
+                .orElse(0L))
+        .as("redeliveries of the implicit group")
+        .isZero();
+  }
+
 
   // F <= R <= P <= K, and S before F: the instants of one delivery on one host.
   private static void assertInstantsInOrder(SoftAssertions softly, Span span, String label) {
@@ -242,21 +281,34 @@ class ShareGroupIT {
     }
   }
 
-  private static List<Span> awaitConsumerSpans(OtlpReceiver tee, String group, int expected)
-      throws InterruptedException {
+  private static Span delivery(List<Span> spans, long offset, long count) {
+    for (Span span : spans) {
+      if (longAttribute(span, SpanAttributes.MESSAGING_KAFKA_OFFSET.name()) == offset
+          && longAttribute(span, SpanAttributes.SHARE_DELIVERY_COUNT.name()) == count) {
+        return span;
+      }
+    }
+    return null;
+  }
+
+  private static List<Span> awaitConsumerSpans(
+      OtlpReceiver tee, String topic, String group, int expected) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    List<Span> found = consumerSpans(tee, group);
+    List<Span> found = consumerSpans(tee, topic, group);
     while (found.size() < expected && System.nanoTime() < deadline) {
       Thread.sleep(100);
-      found = consumerSpans(tee, group);
+      found = consumerSpans(tee, topic, group);
     }
     return found;
   }
 
-  private static List<Span> consumerSpans(OtlpReceiver tee, String group) {
+  private static List<Span> consumerSpans(OtlpReceiver tee, String topic, String group) {
     List<Span> found = new ArrayList<>();
     for (Span span : tee.spans()) {
       if (span.getKind() == Span.SpanKind.SPAN_KIND_CONSUMER
+          && topic.equals(
+              OtlpReceiver.stringAttribute(
+                  span, SpanAttributes.MESSAGING_DESTINATION_NAME.name()))
           && group.equals(
               OtlpReceiver.stringAttribute(
                   span, SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name()))) {

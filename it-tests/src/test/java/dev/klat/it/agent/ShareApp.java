@@ -18,12 +18,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * ShareGroupIT's application: a producer and two share consumers in one JVM (run with the agent).
- * Group {@value #EXPLICIT} acknowledges each record explicitly: the normal
- * records are accepted, record {@value #HOLD} is held past its acquisition lock on its first
- * delivery and accepted late (the broker refuses it: the lock is lost, the record comes again),
- * record {@value #RELEASE} is released on its first delivery (it comes again). Group {@value
- * #IMPLICIT} reads the same records with implicit acknowledgement. Prints one line per delivery,
- * {@code delivered group=... key=... offset=... count=...}, then {@code done}.
+ * Group {@value #EXPLICIT} acknowledges each record explicitly: the normal records are accepted,
+ * record {@value #HOLD} is held past its acquisition lock on its first delivery and accepted late
+ * (the broker refuses it: the lock is lost, the record comes again), record {@value #RELEASE} is
+ * released on its first delivery (it comes again). Group {@value #IMPLICIT} reads the same records
+ * with implicit acknowledgement. Prints one line per delivery, {@code delivered group=... key=...
+ * offset=... count=...}, then {@code done}.
  *
  * <p>Arguments: bootstrap servers, topic, number of normal records, hold time in ms.
  */
@@ -34,6 +34,7 @@ public final class ShareApp {
   static final String HOLD = "hold";
   static final String RELEASE = "release";
   static final long DEADLINE_MS = 40_000;
+  private static final long STARTED_MS = System.currentTimeMillis();
   private static final CountDownLatch NORMAL_TAKEN = new CountDownLatch(1);
   private static final CountDownLatch HOLD_REDELIVERED = new CountDownLatch(1);
 
@@ -71,7 +72,7 @@ public final class ShareApp {
     }
     explicit.join(DEADLINE_MS);
     implicit.join(DEADLINE_MS);
-    System.out.println("done");
+    System.out.println("done ms=" + (System.currentTimeMillis() - STARTED_MS));
     System.out.flush();
     // The agent's exporter flushes its last spans and metrics when the JVM exits.
   }
@@ -162,7 +163,9 @@ public final class ShareApp {
 
   private static synchronized void print(String group, ConsumerRecord<?, ?> record, int count) {
     System.out.println(
-        "delivered group="
+        "delivered ms="
+            + (System.currentTimeMillis() - STARTED_MS)
+            + " group="
             + group
             + " key="
             + record.key()

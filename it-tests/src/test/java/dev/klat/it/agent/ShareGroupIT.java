@@ -73,6 +73,12 @@ class ShareGroupIT {
                 .brokerProperty("share.coordinator.state.topic.min.isr", "1")
                 .brokerProperty("group.share.min.record.lock.duration.ms", "1000")
                 .brokerProperty("group.share.record.lock.duration.ms", Long.toString(LOCK_MS))
+                // A share group's members heartbeat every 5 s by default, and get their
+                // partitions at a heartbeat: the first delivery would wait that long.
+                .brokerProperty("group.share.min.heartbeat.interval.ms", "500")
+                .brokerProperty("group.share.heartbeat.interval.ms", "500")
+                .brokerProperty("group.share.assignment.interval.ms", "0")
+                .brokerProperty("group.share.initialize.retry.interval.ms", "1000")
                 .start()) {
       short shareVersion = enableShareGroups(cluster);
       log("broker up, share.version=%d at %d s", shareVersion, secondsSince(startedNanos));
@@ -94,7 +100,11 @@ class ShareGroupIT {
 
   // One run of ShareApp on kafka-clients {@code clients}, on a topic of its own.
   private static void checkClients(
-      KafkaCluster cluster, OtlpReceiver tee, SoftAssertions softly, String clients, long startedNanos)
+      KafkaCluster cluster,
+      OtlpReceiver tee,
+      SoftAssertions softly,
+      String clients,
+      long startedNanos)
       throws Exception {
     String topic = "share-orders-" + clients.replace('.', '-');
     cluster.createTopic(TopicSpec.named(topic).partitions(1).build());
@@ -134,8 +144,7 @@ class ShareGroupIT {
       String label = "explicit offset " + offset + " delivery " + count;
       assertInstantsInOrder(softly, span, label);
       softly
-          .assertThat(
-              OtlpReceiver.stringAttribute(span, SpanAttributes.CONSUMER_GROUP_TYPE.name()))
+          .assertThat(OtlpReceiver.stringAttribute(span, SpanAttributes.CONSUMER_GROUP_TYPE.name()))
           .as(label)
           .isEqualTo(SpanAttributes.GROUP_TYPE_SHARE);
       if (offset == heldOffset && count == 1) {
@@ -193,8 +202,10 @@ class ShareGroupIT {
             redeliveryNanos / 1e6);
         if (offset == heldOffset) {
           // The lock expired while the application held the record: at least the lock.
-          softly.assertThat(redeliveryNanos).as("held record's redelivery").isGreaterThan(
-              LOCK_MS * MS);
+          softly
+              .assertThat(redeliveryNanos)
+              .as("held record's redelivery")
+              .isGreaterThan(LOCK_MS * MS);
         }
       }
     }
@@ -204,9 +215,7 @@ class ShareGroupIT {
       long expected = group.equals(ShareApp.EXPLICIT) ? expectedExplicit : expectedImplicit;
       for (String histogram :
           List.of(
-              "klat.e2e.latency",
-              "klat.consumer.fetch.latency",
-              "klat.consumer.buffer.latency")) {
+              "klat.e2e.latency", "klat.consumer.fetch.latency", "klat.consumer.buffer.latency")) {
         HistogramDataPoint point = tee.latestHistogram(histogram, "topic", topic, "group", group);
         softly
             .assertThat(point == null ? 0 : point.getCount())
@@ -233,7 +242,6 @@ class ShareGroupIT {
         .as("redeliveries of the implicit group")
         .isZero();
   }
-
 
   // F <= R <= P <= K, and S before F: the instants of one delivery on one host.
   private static void assertInstantsInOrder(SoftAssertions softly, Span span, String label) {
@@ -307,8 +315,7 @@ class ShareGroupIT {
     for (Span span : tee.spans()) {
       if (span.getKind() == Span.SpanKind.SPAN_KIND_CONSUMER
           && topic.equals(
-              OtlpReceiver.stringAttribute(
-                  span, SpanAttributes.MESSAGING_DESTINATION_NAME.name()))
+              OtlpReceiver.stringAttribute(span, SpanAttributes.MESSAGING_DESTINATION_NAME.name()))
           && group.equals(
               OtlpReceiver.stringAttribute(
                   span, SpanAttributes.MESSAGING_CONSUMER_GROUP_NAME.name()))) {

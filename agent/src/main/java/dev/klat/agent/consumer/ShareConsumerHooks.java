@@ -149,6 +149,10 @@ public final class ShareConsumerHooks {
     for (int i = 0; i < count; i++) {
       ConsumerRecord<?, ?> record = records.get(i);
       starts[i] = NO_START;
+      if (consumer.instruments(record.topic()) == null) {
+        // A topic klat.topics excludes: not measured, no span.
+        continue;
+      }
       Header timing = record.headers().lastHeader(HeaderNames.TIMING);
       if (timing != null) {
         if (decoded == null) {

@@ -129,6 +129,7 @@ class ShareGroupIT {
     int expectedImplicit = NORMAL + 2;
     List<Span> explicit = awaitConsumerSpans(tee, topic, ShareApp.EXPLICIT, expectedExplicit);
     List<Span> implicit = awaitConsumerSpans(tee, topic, ShareApp.IMPLICIT, expectedImplicit);
+    log("%s: spans in at %d s", clients, secondsSince(startedNanos));
     softly.assertThat(explicit).as("explicit group's delivery spans").hasSize(expectedExplicit);
     softly.assertThat(implicit).as("implicit group's delivery spans").hasSize(expectedImplicit);
 

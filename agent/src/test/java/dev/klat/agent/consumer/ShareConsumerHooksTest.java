@@ -133,6 +133,20 @@ class ShareConsumerHooksTest {
   }
 
   @Test
+  void aTopicKlatExcludesIsNeitherMeasuredNorTraced() {
+    TestRuntime.uninstall();
+    runtime = TestRuntime.install(time, Map.of("klat.topics.exclude", TOPIC));
+    TestStateHolder completedFetch = respond(1);
+    ShareConsumerHooks.onPollEnter(consumer);
+    ShareConsumerHooks.onRecordParsed(record(0L, 2, true), completedFetch);
+    ShareConsumerHooks.onPollReturn(null, consumer);
+
+    ShareConsumerState state = (ShareConsumerState) States.get(consumer);
+    assertThat(state.deliveries.isEmpty()).isTrue();
+    assertThat(runtime.metrics().histogram(MetricDef.E2E_LATENCY, TOPIC, "").count()).isZero();
+  }
+
+  @Test
   void onlyShareConsumersOf41AndLaterAreRead() {
     assertThat(ShareConsumerState.isSupported("4.0.2")).isFalse();
     assertThat(ShareConsumerState.isSupported("4.1.2")).isTrue();

@@ -5,6 +5,7 @@ import dev.klat.collector.aggregate.BreakdownHistory;
 import dev.klat.collector.aggregate.BreakdownMetrics;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.ShareSummary;
 import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.broker.Brokers;
@@ -472,6 +473,9 @@ public final class Collector implements AutoCloseable {
    * How far back the pipeline histograms assemble chains: a chain whose hops took longer than this
    * to join is in {@code /api/pipelines} with a long enough window, not in the histograms.
    */
+  /** How many of the slowest redelivered records {@code /api/breakdown}'s {@code share} lists. */
+  static final int SHARE_SLOWEST_REDELIVERED = 10;
+
   static final long PIPELINE_METRICS_WINDOW_NANOS = 300_000_000_000L;
 
   /** The pipelines of the breakdowns joined within the last {@code windowNanos}. */
@@ -568,6 +572,12 @@ public final class Collector implements AutoCloseable {
       public RecentBreakdowns.OpenTelemetryRecords opentelemetry(
           String topic, String group, long windowNanos) {
         return recent.opentelemetry(topic, group, windowNanos, System.nanoTime());
+      }
+
+      @Override
+      public ShareSummary share(String topic, String group, long windowNanos) {
+        return recent.share(
+            topic, group, windowNanos, System.nanoTime(), SHARE_SLOWEST_REDELIVERED);
       }
 
       @Override

@@ -88,6 +88,12 @@ final class CollectorFigures {
         series.addAll(breakdownMetrics.segmentSeries());
       } else if (def == MetricDef.TRANSACTION_WAIT) {
         series.addAll(breakdownMetrics.transactionWaitSeries());
+      } else if (def == MetricDef.SHARE_REDELIVERIES) {
+        series.addAll(breakdownMetrics.shareRedeliveriesSeries());
+      } else if (def == MetricDef.SHARE_RECORDS) {
+        series.addAll(breakdownMetrics.shareRecordsSeries());
+      } else if (def == MetricDef.SHARE_REDELIVERY) {
+        series.addAll(breakdownMetrics.shareRedeliverySeries());
       } else if (def == MetricDef.COLLECTOR_SPANS_RECEIVED) {
         series.add(Exposition.Series.scalar(NO_LABELS, rs.spansReceived()));
       } else if (def == MetricDef.COLLECTOR_BREAKDOWNS_JOINED) {

@@ -120,6 +120,8 @@ public final class Breakdown {
   // V - H, 0 without V; whether V was moved into [H, R].
   private final long transactionWaitNanos;
   private final boolean visibleClamped;
+  // Section 11: max(0, F(n) - R(1)) of a redelivered share-group record, else -1.
+  private final long redeliveryNanos;
 
   private Breakdown(
       Instants original,
@@ -132,7 +134,9 @@ public final class Breakdown {
       long e2eNanos,
       Quality quality,
       long transactionWaitNanos,
-      boolean visibleClamped) {
+      boolean visibleClamped,
+      long redeliveryNanos) {
+    this.redeliveryNanos = redeliveryNanos;
     this.transactionWaitNanos = transactionWaitNanos;
     this.visibleClamped = visibleClamped;
     this.original = original;
@@ -223,7 +227,72 @@ public final class Breakdown {
         span(t, known, TimePoint.SEND, TimePoint.POLL),
         overall,
         v - h,
-        visibleClamped);
+        visibleClamped,
+        -1);
+  }
+
+  /**
+   * The breakdown of a record read by a share group whose counted delivery {@code n > 1} is not its
+   * first (section 11 of the latency model): {@code instants} are the counted delivery's, and the
+   * first delivery's {@code R(1)} (the record acquired) takes the place of {@code H} where the
+   * record's availability is meant. {@code R(1)} is first fitted into {@code [H, R(n)]} ({@code V}
+   * for {@code H} with a transaction); then, with {@code X = max(F(n), R(1))},
+   *
+   * <pre>
+   * catch-up   = (X - H) + (P(n) - R(n))      holding redelivery = max(0, F(n) - R(1))
+   * fetch      = R(n) - X
+   * </pre>
+   *
+   * <p>so that catch-up + fetch is {@code P(n) - H} as in section 3 and every identity of the class
+   * documentation holds; the other segments, qualities and clamps are those of {@link
+   * #compute(Instants)}. When catch-up or fetch is not known, the breakdown is {@link
+   * #compute(Instants)}'s, with no redelivery part.
+   *
+   * @param instants the counted delivery's instants with the producer's and broker's, not null
+   * @param firstAcquiredNanos the first delivery's {@code R(1)}, on the same clock as {@code
+   *     instants}
+   * @return the breakdown, with {@link #redeliveryNanos()}
+   */
+  public static Breakdown computeRedelivered(Instants instants, long firstAcquiredNanos) {
+    Breakdown b = compute(instants);
+    if (!b.isKnown(Segment.CATCH_UP) || !b.isKnown(Segment.FETCH)) {
+      return b;
+    }
+    long h = b.readableNanos();
+    long f = b.clamped.nanos(TimePoint.FETCH_REQUEST);
+    long r = b.clamped.nanos(TimePoint.FETCH_RESPONSE);
+    long p = b.clamped.nanos(TimePoint.POLL);
+    long acquired = Math.max(h, Math.min(r, firstAcquiredNanos));
+    long x = Math.max(f, acquired);
+    long[] segments = b.segmentNanos.clone();
+    segments[Segment.CATCH_UP.ordinal()] = (x - h) + (p - r);
+    segments[Segment.FETCH.ordinal()] = r - x;
+    return new Breakdown(
+        b.original,
+        b.clamped,
+        b.clamps,
+        segments,
+        b.qualities,
+        b.methods,
+        b.publishAndCommitNanos,
+        b.e2eNanos,
+        b.quality,
+        b.transactionWaitNanos,
+        b.visibleClamped,
+        Math.max(0, f - acquired));
+  }
+
+  /**
+   * Returns the redelivery part of catch-up (section 11 of the latency model): {@code max(0, F(n) -
+   * R(1))}, the time of a share-group record's earlier deliveries that failed, from the first
+   * delivery's acquisition to the counted delivery's fetch. Inside catch-up, never added to it.
+   *
+   * @return the duration in nanoseconds, {@code >= 0} and {@code <=} catch-up; or -1 when the
+   *     breakdown was not computed by {@link #computeRedelivered} (a consumer group's record, one
+   *     delivered once, or one whose first delivery was not seen), or catch-up is not known
+   */
+  public long redeliveryNanos() {
+    return redeliveryNanos;
   }
 
   private static final TimePoint[] COMBINED_ENDS = {

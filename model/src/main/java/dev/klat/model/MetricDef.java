@@ -104,6 +104,46 @@ public final class MetricDef {
           TagKeys.TOPIC,
           TagKeys.GROUP);
 
+  /**
+   * {@code klat.share.redeliveries}: earlier deliveries of the sampled records a share group read
+   * (section 11 of the latency model), by what ended each ({@link TagKeys#CAUSE}: {@code
+   * lock-timeout}, {@code release}, {@code reject}, {@code renew}, {@code unknown}), counted when
+   * the record's deliveries joined.
+   */
+  public static final MetricDef SHARE_REDELIVERIES =
+      counter(
+          "klat.share.redeliveries",
+          "Earlier deliveries of sampled records to a share group, by what ended each"
+              + " (lock-timeout, release, reject, renew, unknown).",
+          TagKeys.TOPIC,
+          TagKeys.GROUP,
+          TagKeys.CAUSE);
+
+  /**
+   * {@code klat.share.records}: the sampled records a share group read whose deliveries joined, so
+   * that redeliveries can be taken per record.
+   */
+  public static final MetricDef SHARE_RECORDS =
+      counter(
+          "klat.share.records",
+          "Sampled records of a share group whose deliveries joined into one breakdown.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
+  /**
+   * {@code klat.share.redelivery}: the redelivery part of catch-up (section 11 of the latency
+   * model), from the first delivery's acquisition to the counted delivery's fetch request, for the
+   * sampled redelivered records whose first delivery was seen.
+   */
+  public static final MetricDef SHARE_REDELIVERY =
+      latency(
+          "klat.share.redelivery",
+          "Redelivery part of catch-up: from a record's first acquisition by a share group to the"
+              + " fetch of the delivery counted, for redelivered records whose first delivery was"
+              + " seen.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
   /** {@code klat.producer.produce.latency}: the produce segment {@code D - S}, every record. */
   public static final MetricDef PRODUCER_PRODUCE_LATENCY =
       latency(
@@ -495,6 +535,9 @@ public final class MetricDef {
               E2E_LATENCY,
               SEGMENT_LATENCY,
               TRANSACTION_WAIT,
+              SHARE_REDELIVERIES,
+              SHARE_RECORDS,
+              SHARE_REDELIVERY,
               PRODUCER_PRODUCE_LATENCY,
               PRODUCER_LATENCY,
               CONSUMER_FETCH_LATENCY,

@@ -79,4 +79,10 @@ public final class TagKeys {
    * producer}, {@code consumer}, {@code batch}, ...): a fixed set of words.
    */
   public static final String OUTCOME = "outcome";
+
+  /**
+   * What ended an earlier delivery of a record to a share group (section 11 of the latency model):
+   * {@code lock-timeout}, {@code release}, {@code reject}, {@code renew} or {@code unknown}.
+   */
+  public static final String CAUSE = "cause";
 }

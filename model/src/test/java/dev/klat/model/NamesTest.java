@@ -180,6 +180,9 @@ class NamesTest {
             "klat.segment.latency HISTOGRAM s klat_segment_latency_seconds"
                 + " [topic, group, broker, segment, quality, capture]",
             "klat.transaction.wait HISTOGRAM s klat_transaction_wait_seconds [topic, group]",
+            "klat.share.redeliveries COUNTER 1 klat_share_redeliveries_total [topic, group, cause]",
+            "klat.share.records COUNTER 1 klat_share_records_total [topic, group]",
+            "klat.share.redelivery HISTOGRAM s klat_share_redelivery_seconds [topic, group]",
             "klat.producer.produce.latency HISTOGRAM s klat_producer_produce_latency_seconds"
                 + " [topic, client_id]",
             "klat.producer.latency HISTOGRAM s klat_producer_latency_seconds [topic, client_id]",

@@ -1,6 +1,8 @@
 package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.join.JoinedBreakdown;
+import dev.klat.collector.correlate.join.ShareEnd;
+import dev.klat.collector.correlate.join.ShareRecord;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Capture;
 import dev.klat.model.Quality;
@@ -46,6 +48,7 @@ public final class BreakdownMetrics {
   private static final Segment[] SEGMENTS = Segment.values();
   private static final Quality[] QUALITIES = Quality.values();
   private static final Capture[] CAPTURES = Capture.values();
+  private static final ShareEnd[] SHARE_ENDS = ShareEnd.values();
   // The combined segments of records seen through an OpenTelemetry instrumentation (section 10):
   // columns after the five segments.
   private static final CombinedSegment[] COMBINED = CombinedSegment.values();
@@ -163,6 +166,9 @@ public final class BreakdownMetrics {
       }
       series.transactionWait.record(b.transactionWaitNanos(), traceId, now, false);
     }
+    if (joined.share() != null) {
+      recordShare(series, joined.share(), traceId, now);
+    }
     Histogram[] segments = series.segments(brokerLabel(joined.leaderNodeId()));
     int captureBase = capture.ordinal() * PER_CAPTURE;
     for (Segment segment : SEGMENTS) {
@@ -189,6 +195,24 @@ public final class BreakdownMetrics {
       int column = SEGMENTS.length + combined.ordinal();
       int quality = column * QUALITIES.length + combined.quality(b).ordinal();
       observe(segments, captureBase + quality, nanos, traceId, now, false);
+    }
+  }
+
+  // Section 11: a share group's record, its earlier deliveries by cause and its redelivery part;
+  // the series share the pair's cap, and the causes are ShareEnd's fixed few.
+  private static void recordShare(TopicGroup series, ShareRecord share, String traceId, long now) {
+    series.shareRecords++;
+    if (series.redeliveries == null) {
+      series.redeliveries = new long[SHARE_ENDS.length];
+    }
+    for (Map.Entry<ShareEnd, Integer> e : share.earlierEnds().entrySet()) {
+      series.redeliveries[e.getKey().ordinal()] += e.getValue();
+    }
+    if (share.deliveryCount() > 1 && share.redeliveryKnown()) {
+      if (series.redelivery == null) {
+        series.redelivery = new Histogram();
+      }
+      series.redelivery.record(share.redeliveryNanos(), traceId, now, false);
     }
   }
 
@@ -325,6 +349,63 @@ public final class BreakdownMetrics {
     return out;
   }
 
+  /**
+   * {@code klat_share_redeliveries_total}: per topic, share group and cause (section 11), the
+   * earlier deliveries of the sampled records whose deliveries joined; only causes seen.
+   */
+  public synchronized List<Exposition.Series> shareRedeliveriesSeries() {
+    List<Exposition.Series> out = new ArrayList<>();
+    for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
+      long[] counts = e.getValue().redeliveries;
+      if (counts == null) {
+        continue;
+      }
+      for (ShareEnd end : SHARE_ENDS) {
+        if (counts[end.ordinal()] == 0) {
+          continue;
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(TagKeys.TOPIC, e.getKey().get(0));
+        labels.put(TagKeys.GROUP, e.getKey().get(1));
+        labels.put(TagKeys.CAUSE, end.id());
+        out.add(Exposition.Series.scalar(labels, counts[end.ordinal()]));
+      }
+    }
+    return out;
+  }
+
+  /** {@code klat_share_records_total}: per topic and share group, the records joined. */
+  public synchronized List<Exposition.Series> shareRecordsSeries() {
+    List<Exposition.Series> out = new ArrayList<>();
+    for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
+      if (e.getValue().redeliveries == null) {
+        continue;
+      }
+      Map<String, String> labels = new LinkedHashMap<>();
+      labels.put(TagKeys.TOPIC, e.getKey().get(0));
+      labels.put(TagKeys.GROUP, e.getKey().get(1));
+      out.add(Exposition.Series.scalar(labels, e.getValue().shareRecords));
+    }
+    return out;
+  }
+
+  /** {@code klat_share_redelivery_seconds}: per topic and share group, the redelivery part. */
+  public synchronized List<Exposition.Series> shareRedeliverySeries() {
+    List<Exposition.Series> out = new ArrayList<>();
+    for (Map.Entry<List<String>, TopicGroup> e : byTopicGroup.entrySet()) {
+      Histogram h = e.getValue().redelivery;
+      if (h == null) {
+        continue;
+      }
+      Map<String, String> labels = new LinkedHashMap<>();
+      labels.put(TagKeys.TOPIC, e.getKey().get(0));
+      labels.put(TagKeys.GROUP, e.getKey().get(1));
+      out.add(
+          new Exposition.Series(labels, 0, h.counts.clone(), h.sumNanos / 1e9, h.exemplars.copy()));
+    }
+    return out;
+  }
+
   /** The end-to-end exemplars of a topic and group, or null; indexed by {@link Buckets} bucket. */
   public synchronized Exposition.Exemplar[] e2eExemplars(String topic, String group) {
     TopicGroup series = byTopicGroup.get(List.of(topic, group));
@@ -337,6 +418,11 @@ public final class BreakdownMetrics {
     Histogram transactionWait;
     // P - S of records seen through an OpenTelemetry instrumentation; null until the first.
     Histogram otelE2e;
+    // Section 11, for a share group: its records, earlier deliveries by ShareEnd ordinal (null
+    // until its first record) and the redelivery part (null until the first known).
+    long shareRecords;
+    long[] redeliveries;
+    Histogram redelivery;
     // By the leader broker's node id: publish and commit happen on the leader, and a broker's
     // series is never merged with another's. A cluster has few brokers, so this stays small.
     final Map<String, Histogram[]> segmentsByBroker = new LinkedHashMap<>();

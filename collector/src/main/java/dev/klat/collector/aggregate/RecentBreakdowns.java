@@ -5,6 +5,8 @@ import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
 import dev.klat.collector.correlate.join.ProducerEvidence;
 import dev.klat.collector.correlate.join.RecordKey;
+import dev.klat.collector.correlate.join.ShareEnd;
+import dev.klat.collector.correlate.join.ShareRecord;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Capture;
 import dev.klat.model.EstimationMethod;
@@ -17,6 +19,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The most recent breakdowns, of all topics and groups together and of both captures, in a ring of
@@ -116,6 +119,8 @@ public final class RecentBreakdowns {
   // place in a chain (null for a one-sided breakdown).
   private final long[] spanIds;
   private final ChainContext[] chains;
+  // Per slot, a share group's deliveries of the record (section 11); null for a consumer group.
+  private final ShareRecord[] shares;
   private long written;
 
   public RecentBreakdowns(int capacity) {
@@ -144,12 +149,14 @@ public final class RecentBreakdowns {
     this.consumerEvidence = new ConsumerEvidence[capacity];
     this.spanIds = new long[2 * capacity];
     this.chains = new ChainContext[capacity];
+    this.shares = new ShareRecord[capacity];
   }
 
   /** Adds one breakdown, joined at {@code nowNanos} (monotonic clock). */
   public synchronized void add(JoinedBreakdown joined, long nowNanos) {
     int slot = (int) (written++ % capacity);
     timeNanos[slot] = nowNanos;
+    shares[slot] = joined.share();
     Breakdown b = joined.breakdown();
     Instants instants = b.instants();
     // A tail record may lack S or P (section 8 of the latency model): -1, like every unknown.
@@ -227,6 +234,22 @@ public final class RecentBreakdowns {
         instants.has(TimePoint.COMMIT) && instants.has(TimePoint.FETCH_REQUEST)
             ? Math.max(0, instants.nanos(TimePoint.FETCH_REQUEST) - readable)
             : -1;
+    ShareRecord share = joined.share();
+    if (share != null && share.deliveryCount() > 1 && diagnosisNanos[d + LAG] > 0) {
+      // Section 11: the failed deliveries are not lag. The part when known; when not, the wait
+      // holds it and how much is unknown, so none of it is taken for lag.
+      diagnosisNanos[d + LAG] =
+          share.redeliveryKnown()
+              ? Math.max(
+                  0,
+                  b.nanos(Segment.CATCH_UP)
+                      - share.redeliveryNanos()
+                      - Math.max(
+                          0,
+                          instants.nanos(TimePoint.POLL)
+                              - instants.nanos(TimePoint.FETCH_RESPONSE)))
+              : 0;
+    }
     transactionNanos[slot] = instants.hasVisible() ? b.transactionWaitNanos() : -1;
     diagnosisNanos[d + BUFFERED] =
         instants.has(TimePoint.POLL) && instants.has(TimePoint.FETCH_RESPONSE)
@@ -411,7 +434,8 @@ public final class RecentBreakdowns {
         segmentNanos[slot * COLUMNS + PRODUCE_AND_PUBLISH],
         Math.max(0, transactionNanos[slot]),
         segmentNanos[slot * COLUMNS + CATCH_UP_AND_FETCH],
-        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + APPEND_EPOCH]);
+        diagnosisNanos[slot * DIAGNOSIS_COLUMNS + APPEND_EPOCH],
+        shares[slot]);
   }
 
   /**
@@ -452,6 +476,117 @@ public final class RecentBreakdowns {
   private static PartQuantiles quantiles(long[] values) {
     Arrays.sort(values);
     return new PartQuantiles(rank(values, 0.5), rank(values, 0.99), rank(values, 0.999));
+  }
+
+  /**
+   * The window's sampled records of share groups (section 11 of the latency model), or null when it
+   * has none, so that a consumer group's answer is unchanged.
+   *
+   * @param topic a topic, or null for all
+   * @param group a share group, or null for all
+   * @param slowestLimit how many of the slowest redelivered records to list
+   */
+  public synchronized ShareSummary share(
+      String topic, String group, long windowNanos, long nowNanos, int slowestLimit) {
+    int[] match = matching(topic, group, windowNanos, nowNanos, Capture.SAMPLED);
+    int n = 0;
+    for (int slot : match) {
+      if (shares[slot] != null) {
+        match[n++] = slot;
+      }
+    }
+    if (n == 0) {
+      return null;
+    }
+    int[] slots = Arrays.copyOf(match, n);
+    long[] deliveries = new long[n];
+    long[] parts = new long[n];
+    int known = 0;
+    int unknown = 0;
+    int redelivered = 0;
+    Map<String, Integer> ends = new TreeMap<>();
+    long[] e2e = new long[n];
+    int withE2e = 0;
+    for (int i = 0; i < n; i++) {
+      ShareRecord share = shares[slots[i]];
+      deliveries[i] = share.deliveryCount();
+      if (e2eNanos[slots[i]] >= 0) {
+        e2e[withE2e++] = e2eNanos[slots[i]];
+      }
+      if (share.deliveryCount() <= 1) {
+        continue;
+      }
+      redelivered++;
+      addEnds(ends, share);
+      if (share.redeliveryKnown()) {
+        parts[known++] = share.redeliveryNanos();
+      } else {
+        unknown++;
+      }
+    }
+    Arrays.sort(deliveries);
+    // The p99 tail of the share group's records, as the summary takes it: at or above the p99.
+    long[] sortedE2e = Arrays.copyOf(e2e, withE2e);
+    Arrays.sort(sortedE2e);
+    long p99 = withE2e == 0 ? Long.MAX_VALUE : rank(sortedE2e, 0.99);
+    int tailRecords = 0;
+    int tailRedelivered = 0;
+    long tailE2eKnown = 0;
+    long tailPart = 0;
+    Map<String, Integer> tailEnds = new TreeMap<>();
+    List<Integer> redeliveredSlots = new ArrayList<>();
+    for (int slot : slots) {
+      ShareRecord share = shares[slot];
+      if (share.deliveryCount() > 1) {
+        redeliveredSlots.add(slot);
+      }
+      if (e2eNanos[slot] < 0 || e2eNanos[slot] < p99) {
+        continue;
+      }
+      tailRecords++;
+      if (share.deliveryCount() > 1) {
+        tailRedelivered++;
+        addEnds(tailEnds, share);
+      }
+      if (share.redeliveryKnown()) {
+        tailPart += share.redeliveryNanos();
+        tailE2eKnown += e2eNanos[slot];
+      }
+    }
+    redeliveredSlots.sort((a, b) -> Long.compare(e2eNanos[b], e2eNanos[a]));
+    List<ShareSummary.Redelivered> slowest = new ArrayList<>();
+    for (int slot : redeliveredSlots.subList(0, Math.min(slowestLimit, redeliveredSlots.size()))) {
+      slowest.add(
+          new ShareSummary.Redelivered(
+              topics[slot],
+              groups[slot],
+              partitions[slot],
+              offsets[slot],
+              e2eNanos[slot],
+              JoinedBreakdown.traceIdHex(traceIds[2 * slot], traceIds[2 * slot + 1]),
+              shares[slot]));
+    }
+    return new ShareSummary(
+        n,
+        redelivered,
+        (int) rank(deliveries, 0.5),
+        (int) rank(deliveries, 0.99),
+        (int) deliveries[n - 1],
+        ends,
+        known,
+        unknown,
+        known == 0 ? null : quantiles(Arrays.copyOf(parts, known)),
+        tailRecords,
+        tailE2eKnown == 0 ? -1 : (double) tailPart / tailE2eKnown,
+        tailRedelivered,
+        tailEnds,
+        slowest);
+  }
+
+  private static void addEnds(Map<String, Integer> ends, ShareRecord share) {
+    for (Map.Entry<ShareEnd, Integer> e : share.earlierEnds().entrySet()) {
+      ends.merge(e.getKey().id(), e.getValue(), Integer::sum);
+    }
   }
 
   /**
@@ -557,15 +692,27 @@ public final class RecentBreakdowns {
    */
   public synchronized List<TopicGroup> busiestPairs(long windowNanos, long nowNanos, int max) {
     Map<List<String>, Integer> counts = new java.util.HashMap<>();
+    // Section 11: the pairs whose group is a share group (its records carry deliveries).
+    java.util.Set<List<String>> shared = new java.util.HashSet<>();
     for (int slot : matching(null, null, windowNanos, nowNanos, Capture.SAMPLED)) {
       if (groups[slot] != null) {
-        counts.merge(List.of(topics[slot], groups[slot]), 1, Integer::sum);
+        List<String> pair = List.of(topics[slot], groups[slot]);
+        counts.merge(pair, 1, Integer::sum);
+        if (shares[slot] != null) {
+          shared.add(pair);
+        }
       }
     }
     return counts.entrySet().stream()
         .sorted(Map.Entry.<List<String>, Integer>comparingByValue().reversed())
         .limit(max)
-        .map(e -> new TopicGroup(e.getKey().get(0), e.getKey().get(1), e.getValue()))
+        .map(
+            e ->
+                new TopicGroup(
+                    e.getKey().get(0),
+                    e.getKey().get(1),
+                    e.getValue(),
+                    shared.contains(e.getKey())))
         .toList();
   }
 

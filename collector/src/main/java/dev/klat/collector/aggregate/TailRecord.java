@@ -2,6 +2,7 @@ package dev.klat.collector.aggregate;
 
 import dev.klat.collector.correlate.join.ConsumerEvidence;
 import dev.klat.collector.correlate.join.ProducerEvidence;
+import dev.klat.collector.correlate.join.ShareRecord;
 import dev.klat.model.Capture;
 import dev.klat.model.Segment;
 
@@ -52,7 +53,62 @@ public record TailRecord(
     long produceAndPublishNanos,
     long transactionWaitNanos,
     long catchUpAndFetchNanos,
-    long appendEpochNanos) {
+    long appendEpochNanos,
+    ShareRecord share) {
+
+  /** A consumer group's record (no share group's deliveries). */
+  public TailRecord(
+      long drainEpochNanos,
+      long e2eNanos,
+      long[] segmentNanos,
+      long lagNanos,
+      long bufferedNanos,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producer,
+      ConsumerEvidence consumer,
+      Capture capture,
+      long publishAndCommitNanos,
+      long produceAndPublishNanos,
+      long transactionWaitNanos,
+      long catchUpAndFetchNanos,
+      long appendEpochNanos) {
+    this(
+        drainEpochNanos,
+        e2eNanos,
+        segmentNanos,
+        lagNanos,
+        bufferedNanos,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producer,
+        consumer,
+        capture,
+        publishAndCommitNanos,
+        produceAndPublishNanos,
+        transactionWaitNanos,
+        catchUpAndFetchNanos,
+        appendEpochNanos,
+        null);
+  }
+
+  /**
+   * The time a share group's redelivered record spent in failed deliveries (section 11 of the
+   * latency model): its redelivery part when known, else at most its wait before the counted fetch
+   * ({@code F(n) - H}, which holds it); 0 for any other record.
+   */
+  public long redeliveryWaitNanos() {
+    if (share == null || share.deliveryCount() <= 1) {
+      return 0;
+    }
+    return share.redeliveryKnown()
+        ? share.redeliveryNanos()
+        : Math.max(0, segmentNanos[Segment.CATCH_UP.ordinal()] - Math.max(0, bufferedNanos));
+  }
 
   /** Whether the record knows every segment it is asked for. */
   public boolean knows(Segment... segments) {

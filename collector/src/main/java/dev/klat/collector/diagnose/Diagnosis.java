@@ -40,6 +40,7 @@ public final class Diagnosis {
           new PublishRules(),
           new CommitRule(),
           new CatchUpRules(),
+          new ShareRules(),
           new FetchRules(),
           new ProduceAndPublishRules(),
           new CatchUpAndFetchRules());

@@ -11,6 +11,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.klat.collector.aggregate.BreakdownHistory;
 import dev.klat.collector.aggregate.Exposition;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.ShareSummary;
 import dev.klat.collector.aggregate.SlowRecord;
 import dev.klat.collector.aggregate.TopicGroup;
 import dev.klat.collector.correlate.clock.ClockOffset;
@@ -103,6 +104,14 @@ public final class AdminServer implements AutoCloseable {
     default RecentBreakdowns.OpenTelemetryRecords opentelemetry(
         String topic, String group, long windowNanos) {
       return RecentBreakdowns.OpenTelemetryRecords.EMPTY;
+    }
+
+    /**
+     * The window's records of share groups (section 11 of the latency model), for {@code
+     * /api/breakdown}'s {@code share} object; null when it has none.
+     */
+    default ShareSummary share(String topic, String group, long windowNanos) {
+      return null;
     }
 
     /** The pipelines of {@code /api/pipelines} (section 9 of the latency model). */
@@ -401,10 +410,11 @@ public final class AdminServer implements AutoCloseable {
     RecentBreakdowns.CommitParts parts = query.commitParts(w.topic(), w.group(), w.nanos());
     RecentBreakdowns.OpenTelemetryRecords otel =
         query.opentelemetry(w.topic(), w.group(), w.nanos());
+    ShareSummary share = query.share(w.topic(), w.group(), w.nanos());
     return new Response(
         200,
         "application/json",
-        SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel));
+        SummaryJson.breakdown(w.topic(), w.group(), w.nanos(), s, parts, otel, share));
   }
 
   private static Response diagnosis(HttpExchange ex, RecentQueries query) {
@@ -435,6 +445,9 @@ public final class AdminServer implements AutoCloseable {
           .put("topic", pair.topic())
           .put("group", pair.group())
           .put("records", pair.records());
+      if (pair.shareGroup()) {
+        ((ObjectNode) pairs.get(pairs.size() - 1)).put("shareGroup", true);
+      }
     }
     return new Response(200, "application/json", out.toString());
   }

@@ -3,6 +3,8 @@ package dev.klat.collector.export;
 import dev.klat.collector.aggregate.CombinedSegment;
 import dev.klat.collector.correlate.clock.ClockOffset;
 import dev.klat.collector.correlate.join.JoinedBreakdown;
+import dev.klat.collector.correlate.join.ShareDelivery;
+import dev.klat.collector.correlate.join.ShareRecord;
 import dev.klat.model.Breakdown;
 import dev.klat.model.Capture;
 import dev.klat.model.Instants;
@@ -36,7 +38,10 @@ import java.util.List;
  * consumer-only one starts at its {@code S} from the timestamp with produce and publish as one
  * part, or at {@code L}. A {@code read_committed} group's transactional record (section 9) reads at
  * {@code V}: its commit part ends there and carries {@code klat.visible.time_unix_nano}, and
- * catch-up and fetch start from it.
+ * catch-up and fetch start from it. A share group's record (section 11) has one more child per
+ * delivery seen ({@code delivery n: end}, from its acquisition to its acknowledgement), and a
+ * redelivered one splits catch-up's wait at the first acquisition {@code R(1)}: {@code catch-up
+ * (redelivery)} runs from it to the counted delivery's {@code F}.
  */
 final class BreakdownSpans {
   private static final AttributeKey<String> TOPIC =
@@ -65,6 +70,15 @@ final class BreakdownSpans {
       AttributeKey.stringKey(SpanAttributes.CAPTURE.name());
   private static final AttributeKey<Long> VISIBLE_TIME =
       AttributeKey.longKey(SpanAttributes.VISIBLE_TIME.name());
+
+  private static final AttributeKey<Long> DELIVERY_COUNT =
+      AttributeKey.longKey(SpanAttributes.SHARE_DELIVERY_COUNT.name());
+  private static final AttributeKey<String> ACK_TYPE =
+      AttributeKey.stringKey(SpanAttributes.SHARE_ACKNOWLEDGE_TYPE.name());
+  private static final AttributeKey<String> ACK_ERROR =
+      AttributeKey.stringKey(SpanAttributes.SHARE_ACKNOWLEDGE_ERROR.name());
+  private static final AttributeKey<Long> ACK_TIME =
+      AttributeKey.longKey(SpanAttributes.SHARE_ACKNOWLEDGE_TIME.name());
 
   private BreakdownSpans() {}
 
@@ -121,13 +135,62 @@ final class BreakdownSpans {
     } else if (fetched) {
       long f = t.has(TimePoint.FETCH_REQUEST) ? t.nanos(TimePoint.FETCH_REQUEST) : h;
       long r = t.nanos(TimePoint.FETCH_RESPONSE);
-      if (f > h) {
+      // Section 11: a redelivered record was available again from the first acquisition R(1).
+      // Fetch is R(n) - X with X = max(F(n), R(1)); the part is F(n) - R(1) when positive.
+      long available = h;
+      if (b.redeliveryNanos() >= 0) {
+        available = r - b.nanos(Segment.FETCH);
+        long acquired = b.redeliveryNanos() > 0 ? f - b.redeliveryNanos() : available;
+        if (acquired > h) {
+          parts.add(Segment.CATCH_UP, "catch-up (until first acquired)", h, acquired);
+        }
+        if (b.redeliveryNanos() > 0) {
+          parts.add(Segment.CATCH_UP, "catch-up (redelivery)", acquired, f);
+        }
+      } else if (f > h) {
         parts.add(Segment.CATCH_UP, "catch-up (lag)", h, f);
       }
-      parts.add(Segment.FETCH, "fetch", Math.max(f, h), r);
+      parts.add(Segment.FETCH, "fetch", Math.max(f, available), r);
       parts.add(Segment.CATCH_UP, "catch-up (buffer)", r, t.nanos(TimePoint.POLL));
     }
+    if (jb.share() != null) {
+      deliveries(jb, parts);
+    }
     return out;
+  }
+
+  // Section 11: each delivery seen, from its acquisition R to its acknowledgement (or P without
+  // one), named with its count and end; on the producer's timeline where its clock is related,
+  // else as its own consumer read it (said in the name).
+  private static void deliveries(JoinedBreakdown jb, Parts parts) {
+    for (ShareRecord.Delivery d : jb.share().deliveries()) {
+      long offset = d.aligned() ? d.offsetNanos() : 0;
+      long from = d.acquiredNanos() - offset;
+      long to =
+          (d.acknowledgeNanos() != ShareDelivery.NOT_ACKNOWLEDGED
+                  ? Math.max(d.acknowledgeNanos(), d.pollNanos())
+                  : d.pollNanos())
+              - offset;
+      AttributesBuilder attributes =
+          common(jb, null).put(DELIVERY_COUNT, (long) d.count()).put(QUALITY, "exact");
+      if (d.acknowledgeType() != null) {
+        attributes.put(ACK_TYPE, d.acknowledgeType());
+      }
+      if (d.acknowledgeError() != null) {
+        attributes.put(ACK_ERROR, d.acknowledgeError());
+      }
+      if (d.acknowledgeNanos() != ShareDelivery.NOT_ACKNOWLEDGED) {
+        attributes.put(ACK_TIME, d.acknowledgeNanos() - offset);
+      }
+      if (!d.aligned()) {
+        attributes.remove(CLOCK_OFFSET).remove(CLOCK_UNCERTAINTY);
+      }
+      parts.add(
+          "delivery " + d.count() + ": " + d.end().id() + (d.aligned() ? "" : " (own clock)"),
+          from,
+          to,
+          attributes);
+    }
   }
 
   private static long first(Instants t, TimePoint point, long otherwise) {
@@ -171,7 +234,7 @@ final class BreakdownSpans {
       add(name, start, end, attributes);
     }
 
-    private void add(String name, long start, long end, AttributesBuilder attributes) {
+    void add(String name, long start, long end, AttributesBuilder attributes) {
       long spanId = mix(rootId + out.size());
       out.add(
           new BreakdownSpan(

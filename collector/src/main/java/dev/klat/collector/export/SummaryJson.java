@@ -2,6 +2,9 @@ package dev.klat.collector.export;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.klat.collector.aggregate.RecentBreakdowns;
+import dev.klat.collector.aggregate.ShareSummary;
+import dev.klat.collector.correlate.join.ShareDelivery;
+import dev.klat.collector.correlate.join.ShareRecord;
 import dev.klat.model.Segment;
 import java.util.Map;
 
@@ -51,6 +54,21 @@ final class SummaryJson {
       RecentBreakdowns.Summary s,
       RecentBreakdowns.CommitParts parts,
       RecentBreakdowns.OpenTelemetryRecords otel) {
+    return breakdown(topic, group, windowNanos, s, parts, otel, null);
+  }
+
+  /**
+   * The JSON of {@code /api/breakdown}, as above, with the {@code "share"} object (section 11 of
+   * the latency model) when the window has records of share groups.
+   */
+  static String breakdown(
+      String topic,
+      String group,
+      long windowNanos,
+      RecentBreakdowns.Summary s,
+      RecentBreakdowns.CommitParts parts,
+      RecentBreakdowns.OpenTelemetryRecords otel,
+      ShareSummary share) {
     StringBuilder out = new StringBuilder(512);
     out.append("{\"topic\":").append(str(topic));
     out.append(",\"group\":").append(str(group));
@@ -105,8 +123,91 @@ final class SummaryJson {
     tail(out, s.tail());
     out.append(',');
     opentelemetry(out, otel);
+    if (share != null) {
+      out.append(',');
+      share(out, share);
+    }
     out.append('}');
     return out.toString();
+  }
+
+  /**
+   * {@code "share":{"records":..,"redeliveredRecords":..,"deliveriesPerRecord":{"p50","p99",
+   * "max"},"ends":{cause:count},"redelivery":{"known","unknown","p50Seconds",..},"p99Tail":{
+   * "records","redelivered","redeliveryShare","ends"},"slowestRedelivered":[..]}}: the window's
+   * records of share groups (section 11 of the latency model). A redelivery part that is not known
+   * is {@code null}, never a guess.
+   */
+  static void share(StringBuilder out, ShareSummary s) {
+    out.append("\"share\":{\"records\":").append(s.records());
+    out.append(",\"redeliveredRecords\":").append(s.redeliveredRecords());
+    out.append(",\"deliveriesPerRecord\":{\"p50\":").append(s.deliveriesP50());
+    out.append(",\"p99\":").append(s.deliveriesP99());
+    out.append(",\"max\":").append(s.deliveriesMax()).append('}');
+    out.append(",\"ends\":");
+    counts(out, s.ends());
+    out.append(",\"redelivery\":{\"known\":").append(s.redeliveryKnown());
+    out.append(",\"unknown\":").append(s.redeliveryUnknown());
+    if (s.redelivery() != null) {
+      out.append(",\"p50Seconds\":").append(secondsOrNull(s.redelivery().p50Nanos()));
+      out.append(",\"p99Seconds\":").append(secondsOrNull(s.redelivery().p99Nanos()));
+      out.append(",\"p999Seconds\":").append(secondsOrNull(s.redelivery().p999Nanos()));
+    }
+    out.append("},\"p99Tail\":{\"records\":").append(s.tailRecords());
+    out.append(",\"redelivered\":").append(s.tailRedelivered());
+    out.append(",\"redeliveryShare\":");
+    out.append(s.tailRedeliveryShare() < 0 ? "null" : Double.toString(s.tailRedeliveryShare()));
+    out.append(",\"ends\":");
+    counts(out, s.tailEnds());
+    out.append("},\"slowestRedelivered\":[");
+    for (int i = 0; i < s.slowestRedelivered().size(); i++) {
+      ShareSummary.Redelivered r = s.slowestRedelivered().get(i);
+      ShareRecord share = r.share();
+      out.append(i == 0 ? "{" : ",{");
+      out.append("\"topic\":").append(str(r.topic()));
+      out.append(",\"group\":").append(str(r.group()));
+      out.append(",\"partition\":").append(r.partition());
+      out.append(",\"offset\":").append(r.offset());
+      out.append(",\"e2eSeconds\":").append(secondsOrNull(r.e2eNanos()));
+      out.append(",\"traceId\":").append(str(r.traceIdHex()));
+      out.append(",\"deliveryCount\":").append(share.deliveryCount());
+      out.append(",\"accepted\":").append(share.accepted());
+      out.append(",\"redeliverySeconds\":").append(secondsOrNull(share.redeliveryNanos()));
+      out.append(",\"deliveries\":");
+      deliveries(out, share);
+      out.append('}');
+    }
+    out.append("]}");
+  }
+
+  /**
+   * A record's deliveries that were seen: {@code [{"count","consumerInstance","clientId",
+   * "fetchRequestUnixNano","acquiredUnixNano","pollUnixNano","ackType","ackUnixNano","ackError",
+   * "end","counted"}]}, each instant as its consumer's clock read it.
+   */
+  static void deliveries(StringBuilder out, ShareRecord share) {
+    out.append('[');
+    for (int i = 0; i < share.deliveries().size(); i++) {
+      ShareRecord.Delivery d = share.deliveries().get(i);
+      out.append(i == 0 ? "{" : ",{");
+      out.append("\"count\":").append(d.count());
+      out.append(",\"consumerInstance\":").append(str(Long.toHexString(d.instanceId())));
+      out.append(",\"clientId\":").append(str(d.clientId()));
+      out.append(",\"fetchRequestUnixNano\":").append(d.fetchRequestNanos());
+      out.append(",\"acquiredUnixNano\":").append(d.acquiredNanos());
+      out.append(",\"pollUnixNano\":").append(d.pollNanos());
+      out.append(",\"ackType\":").append(str(d.acknowledgeType()));
+      out.append(",\"ackUnixNano\":");
+      out.append(
+          d.acknowledgeNanos() == ShareDelivery.NOT_ACKNOWLEDGED
+              ? "null"
+              : Long.toString(d.acknowledgeNanos()));
+      out.append(",\"ackError\":").append(str(d.acknowledgeError()));
+      out.append(",\"end\":").append(str(d.end().id()));
+      out.append(",\"counted\":").append(d.counted());
+      out.append('}');
+    }
+    out.append(']');
   }
 
   /**

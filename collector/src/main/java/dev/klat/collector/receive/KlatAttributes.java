@@ -85,6 +85,12 @@ final class KlatAttributes {
   static final int OTEL_OPERATION_NAME = 63;
   static final int OTEL_BATCH_COUNT = 64;
   static final int OTEL_ERROR_TYPE = 65;
+  // Section 11 of the latency model: a share consumer's delivery of the record.
+  static final int GROUP_TYPE = 66;
+  static final int SHARE_DELIVERY_COUNT = 67;
+  static final int SHARE_ACK_TIME = 68;
+  static final int SHARE_ACK_TYPE = 69;
+  static final int SHARE_ACK_ERROR = 70;
 
   // In slot order.
   private static final AttributeDef[] DEFS = {
@@ -154,6 +160,11 @@ final class KlatAttributes {
     OtelMessagingAttributes.MESSAGING_OPERATION_NAME,
     OtelMessagingAttributes.MESSAGING_BATCH_MESSAGE_COUNT,
     OtelMessagingAttributes.ERROR_TYPE,
+    SpanAttributes.CONSUMER_GROUP_TYPE,
+    SpanAttributes.SHARE_DELIVERY_COUNT,
+    SpanAttributes.SHARE_ACKNOWLEDGE_TIME,
+    SpanAttributes.SHARE_ACKNOWLEDGE_TYPE,
+    SpanAttributes.SHARE_ACKNOWLEDGE_ERROR,
   };
   static final int COUNT = DEFS.length;
 

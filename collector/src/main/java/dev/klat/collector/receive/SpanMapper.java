@@ -10,6 +10,7 @@ import dev.klat.collector.correlate.join.ProducerTransaction;
 import dev.klat.collector.correlate.join.RecordKey;
 import dev.klat.collector.correlate.join.RecordLink;
 import dev.klat.collector.correlate.join.RecordLinks;
+import dev.klat.collector.correlate.join.ShareDelivery;
 import dev.klat.model.AttributeDef;
 import dev.klat.model.Capture;
 import dev.klat.model.SpanAttributes;
@@ -275,10 +276,40 @@ final class SpanMapper {
 
   private static ConsumerSpan consumer(OtlpSpan span) {
     ConsumerSpan c = consumerOfAnyIsolation(span);
+    // Section 11: a share consumer's span is one delivery of the record to its share group. Its
+    // isolation level is a group setting the client does not see, so V is not used.
+    if (SpanAttributes.GROUP_TYPE_SHARE.equals(span.attributes.string(KlatAttributes.GROUP_TYPE))) {
+      return c.withShare(shareDelivery(span.attributes));
+    }
     // Section 9: anything but read_committed (absent from an older agent) reads at H.
     return READ_COMMITTED.equals(span.attributes.string(KlatAttributes.ISOLATION_LEVEL))
         ? c.withReadCommitted(true)
         : c;
+  }
+
+  // The delivery count is what the join keys deliveries by, so it must be there and sane; the
+  // acknowledgement is what the span says of its end, so a type the collector does not know is a
+  // malformed span rather than a guess.
+  private static ShareDelivery shareDelivery(KlatAttributes a) {
+    long count = requiredLong(a, KlatAttributes.SHARE_DELIVERY_COUNT);
+    if (count < 1 || count > ShareDelivery.MAX_DELIVERY_COUNT) {
+      throw new IllegalArgumentException(
+          KlatAttributes.name(KlatAttributes.SHARE_DELIVERY_COUNT) + " out of range: " + count);
+    }
+    String type =
+        a.has(KlatAttributes.SHARE_ACK_TYPE) ? a.asString(KlatAttributes.SHARE_ACK_TYPE) : null;
+    if (type != null && !ShareDelivery.knownType(type)) {
+      throw new IllegalArgumentException(
+          KlatAttributes.name(KlatAttributes.SHARE_ACK_TYPE)
+              + " must be accept, release, reject or renew");
+    }
+    long ackNanos =
+        a.has(KlatAttributes.SHARE_ACK_TIME)
+            ? time(a, KlatAttributes.SHARE_ACK_TIME)
+            : ShareDelivery.NOT_ACKNOWLEDGED;
+    String error =
+        a.has(KlatAttributes.SHARE_ACK_ERROR) ? name(a, KlatAttributes.SHARE_ACK_ERROR) : "";
+    return new ShareDelivery((int) count, ackNanos, type, error.isEmpty() ? null : error);
   }
 
   private static final String READ_COMMITTED = "read_committed";

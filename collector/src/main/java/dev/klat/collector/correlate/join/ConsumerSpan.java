@@ -34,6 +34,8 @@ import dev.klat.model.Capture;
  * @param readCommitted whether the consumer's {@code isolation.level} is {@code read_committed}
  *     ({@code klat.consumer.isolation_level}; false for {@code read_uncommitted} and for an agent
  *     that does not say): it reads a transactional record at {@code V}, not {@code H} (section 9)
+ * @param share on a share consumer's span (section 11 of the latency model), this delivery of the
+ *     record to its share group; null for a consumer group's span
  */
 public record ConsumerSpan(
     RecordKey key,
@@ -54,8 +56,53 @@ public record ConsumerSpan(
     long createTimeMs,
     Capture capture,
     long tailThresholdNanos,
-    boolean readCommitted)
+    boolean readCommitted,
+    ShareDelivery share)
     implements JoinInput {
+
+  /** A consumer group's span (not a share group's). */
+  public ConsumerSpan(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long spanId,
+      long parentSpanId,
+      long instanceId,
+      long fetchRequestNanos,
+      long fetchResponseNanos,
+      long pollNanos,
+      long logAppendTimeMs,
+      String clientId,
+      ConsumerEvidence evidence,
+      boolean responseReadPromptly,
+      long uncommittedNanos,
+      long createTimeMs,
+      Capture capture,
+      long tailThresholdNanos,
+      boolean readCommitted) {
+    this(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        parentSpanId,
+        instanceId,
+        fetchRequestNanos,
+        fetchResponseNanos,
+        pollNanos,
+        logAppendTimeMs,
+        clientId,
+        evidence,
+        responseReadPromptly,
+        uncommittedNanos,
+        createTimeMs,
+        capture,
+        tailThresholdNanos,
+        readCommitted,
+        null);
+  }
 
   /** A span of a consumer that reads uncommitted (or does not say). */
   public ConsumerSpan(
@@ -120,7 +167,38 @@ public record ConsumerSpan(
         createTimeMs,
         capture,
         tailThresholdNanos,
-        committed);
+        committed,
+        share);
+  }
+
+  /** The same span as one delivery of its record to a share group (section 11). */
+  public ConsumerSpan withShare(ShareDelivery delivery) {
+    return new ConsumerSpan(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        spanId,
+        parentSpanId,
+        instanceId,
+        fetchRequestNanos,
+        fetchResponseNanos,
+        pollNanos,
+        logAppendTimeMs,
+        clientId,
+        evidence,
+        responseReadPromptly,
+        uncommittedNanos,
+        createTimeMs,
+        capture,
+        tailThresholdNanos,
+        readCommitted,
+        delivery);
+  }
+
+  /** Whether this span is one delivery of its record to a share group (section 11). */
+  public boolean shared() {
+    return share != null;
   }
 
   /** A sampled record's span, whose record timestamp the join does not need. */

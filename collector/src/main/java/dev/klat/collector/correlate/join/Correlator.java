@@ -36,6 +36,13 @@ import java.util.function.LongUnaryOperator;
  * join in the same table, with klat's spans and with each other ({@link InstrumentedJoin}, {@link
  * InstrumentedBreakdowns}); where both report a side, klat's span is used.
  *
+ * <p>Share groups (section 11 of the latency model): a share consumer's span is one delivery of its
+ * record to its share group ({@link ConsumerSpan#share()}). The deliveries of a record and share
+ * group gather in the record's entry ({@link SharePending}) until the counted delivery is known (an
+ * accepted delivery with every earlier one seen, or the window's end: the accepted delivery, else
+ * the last seen); that delivery then joins like a consumer group's span, and its breakdown carries
+ * the deliveries ({@link ShareRecord}) with the redelivery part of catch-up.
+ *
  * <p>No I/O and no wall clock: time comes from the injected clock (only to age entries and clock
  * bounds; instants come from the spans), so tests drive expiry deterministically. Thread-safe: all
  * methods take this object's lock, and the sink runs under it.
@@ -196,7 +203,31 @@ public final class Correlator {
       long groupsRefused,
       long implausibleClockBounds,
       TailStats tail,
-      InstrumentedStats otel) {}
+      InstrumentedStats otel,
+      ShareStats share) {}
+
+  /**
+   * What became of share consumers' spans (section 11 of the latency model): each is one delivery,
+   * counted in {@link Stats#consumerSpans()} too.
+   *
+   * @param deliveries share consumer spans offered
+   * @param records breakdowns of share groups' records (their deliveries joined into one)
+   * @param redeliveredRecords of those, the records delivered more than once
+   * @param duplicates deliveries whose delivery count was already there for the record and group
+   * @param refused deliveries refused beyond {@link SharePending#MAX_DELIVERIES} for one record and
+   *     group, or beyond the record's groups
+   * @param late deliveries that arrived after their record's counted delivery had joined
+   * @param evicted deliveries held for records that left the table early (full, or over its bytes)
+   *     before their counted delivery was chosen
+   */
+  public record ShareStats(
+      long deliveries,
+      long records,
+      long redeliveredRecords,
+      long duplicates,
+      long refused,
+      long late,
+      long evicted) {}
 
   /**
    * What became of tail spans, counted apart from the sampled figures above (which count every span
@@ -239,6 +270,7 @@ public final class Correlator {
   private final OneSidedBreakdowns oneSided;
   private final InstrumentedJoin instrumented;
   private final InstrumentedBreakdowns instrumentedBreakdowns;
+  private final ShareRecords shareRecordsOf;
 
   private long producerSpans;
   private long consumerSpans;
@@ -254,6 +286,12 @@ public final class Correlator {
   private long producerOnly;
   private long consumerOnly;
   private long oneSidedInvalid;
+  private long shareDeliveries;
+  private long shareRecords;
+  private long shareRedeliveredRecords;
+  private long shareDuplicates;
+  private long shareRefused;
+  private long shareLate;
 
   /**
    * @param settings the window and limits
@@ -307,6 +345,7 @@ public final class Correlator {
     this.instrumentedBreakdowns =
         new InstrumentedBreakdowns(
             hostNames, offsets, collectorSyncs, brokerInstants, settings.clockMaxStepNanos());
+    this.shareRecordsOf = new ShareRecords(hostNames, offsets);
   }
 
   /** Offers one producer span; joins it with every consumer group already waiting for it. */
@@ -400,6 +439,9 @@ public final class Correlator {
   // Whether the record has its producer span once the consumer span is in.
   private boolean consumerArrived(ConsumerSpan span, long source, long now) {
     JoinTable.Entry entry = table.entryFor(span.key(), now, span.tail());
+    if (span.shared() && !span.instrumented()) {
+      return shareArrived(entry, span, source, now);
+    }
     int waiting = entry.waitingIndex(span.group());
     int joinedAt = waiting >= 0 ? -1 : entry.joinedIndex(span.group());
     if (waiting >= 0 || joinedAt >= 0) {
@@ -431,6 +473,66 @@ public final class Correlator {
     }
     entry.addWaiting(span, source);
     return entry.producer != null;
+  }
+
+  // Section 11: one delivery of a record to a share group gathers with the record's others until
+  // the counted delivery is known.
+  private boolean shareArrived(JoinTable.Entry entry, ConsumerSpan span, long source, long now) {
+    shareDeliveries++;
+    SharePending pending = entry.share(span.group());
+    if (pending == null) {
+      if (entry.hasGroup(span.group()) || entry.groups() >= settings.maxGroupsPerRecord()) {
+        // A consumer group of the same name, or too many groups on one record.
+        shareRefused++;
+        groupsRefused++;
+        return entry.producer != null;
+      }
+      pending = entry.addShare(span.group());
+      table.added(entry, SharePending.PENDING_BYTES + JoinTable.chars(span.group()));
+    } else if (pending.decided()) {
+      // The counted delivery joined already: an accepted delivery with every earlier one seen.
+      shareLate++;
+      return entry.producer != null;
+    }
+    switch (pending.add(span, source)) {
+      case DUPLICATE:
+        shareDuplicates++;
+        duplicates++;
+        return entry.producer != null;
+      case REFUSED:
+        shareRefused++;
+        return entry.producer != null;
+      default:
+        break;
+    }
+    table.added(entry, JoinTable.consumerBytes(span) + SharePending.DELIVERY_BYTES);
+    if (pending.complete()) {
+      decideShare(entry, pending, now);
+    }
+    return entry.producer != null;
+  }
+
+  // Chooses a share group's counted delivery and joins it, or leaves it waiting for the producer.
+  private void decideShare(JoinTable.Entry entry, SharePending pending, long now) {
+    ConsumerSpan counted = pending.decide();
+    long source = pending.countedSource();
+    if (entry.producer != null && sameTrace(entry.producer, counted)) {
+      join(entry, entry.producer, counted, now, source);
+      return;
+    }
+    if (entry.producer != null) {
+      traceMismatches++;
+    }
+    entry.addWaiting(counted, source);
+  }
+
+  // At a record's window end: every share group still gathering takes what it has.
+  private void endingShares(JoinTable.Entry entry, long now) {
+    for (SharePending pending : entry.shares) {
+      if (!pending.decided() && !pending.deliveries.isEmpty()) {
+        decideShare(entry, pending, now);
+      }
+    }
   }
 
   /**
@@ -543,7 +645,15 @@ public final class Correlator {
             table.tailDroppedSpans(),
             table.tailSize(),
             table.tailEstimatedBytes()),
-        instrumented.stats(instrumentedBreakdowns, table.instrumentedDroppedSpans()));
+        instrumented.stats(instrumentedBreakdowns, table.instrumentedDroppedSpans()),
+        new ShareStats(
+            shareDeliveries,
+            shareRecords,
+            shareRedeliveredRecords,
+            shareDuplicates,
+            shareRefused,
+            shareLate,
+            table.shareDeliveriesEvicted()));
   }
 
   /**
@@ -567,7 +677,7 @@ public final class Correlator {
   }
 
   private void expire(long now) {
-    table.expire(now, entry -> endedWithTail(entry, now));
+    table.expire(now, entry -> endingShares(entry, now), entry -> endedWithTail(entry, now));
     instrumented.expire(now);
   }
 
@@ -660,6 +770,16 @@ public final class Correlator {
     joined++;
     if (otel) {
       instrumented.joined();
+    }
+    if (consumer.shared() && !otel) {
+      SharePending pending = entry.share(consumer.group());
+      if (pending != null) {
+        result = shareRecordsOf.withDeliveries(pending, consumer, producer, result, now);
+        shareRecords++;
+        if (result.share().deliveryCount() > 1) {
+          shareRedeliveredRecords++;
+        }
+      }
     }
     if (result.capture() == Capture.TAIL) {
       tailJoined++;

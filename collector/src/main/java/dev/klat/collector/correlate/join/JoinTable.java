@@ -55,6 +55,8 @@ final class JoinTable {
     long waitedCommitNanos = Long.MIN_VALUE;
     // The estimate of what this record holds, as JoinTable.added grew it.
     long bytes;
+    // Section 11: the deliveries to each share group that read the record; null for none.
+    List<SharePending> shares;
 
     Entry(long deadlineNanos) {
       this(null, deadlineNanos, false);
@@ -139,10 +141,60 @@ final class JoinTable {
       return joinedIndex(group) >= 0 || waitingIndex(group) >= 0;
     }
 
-    /** The groups that joined or wait for this record. */
+    /** The groups that joined or wait for this record, share groups still gathering included. */
     int groups() {
       return (joinedGroups == null ? 0 : joinedGroups.size())
-          + (waiting == null ? 0 : waiting.size());
+          + (waiting == null ? 0 : waiting.size())
+          + undecidedShares();
+    }
+
+    /** The share group's deliveries of this record, or null (section 11). */
+    SharePending share(String group) {
+      if (shares != null) {
+        for (SharePending p : shares) {
+          if (p.group.equals(group)) {
+            return p;
+          }
+        }
+      }
+      return null;
+    }
+
+    /** Starts holding the share group's deliveries of this record. */
+    SharePending addShare(String group) {
+      if (shares == null) {
+        shares = new ArrayList<>(1);
+      }
+      SharePending p = new SharePending(group);
+      shares.add(p);
+      return p;
+    }
+
+    // Share groups whose counted delivery is not chosen yet.
+    private int undecidedShares() {
+      int n = 0;
+      if (shares != null) {
+        for (SharePending p : shares) {
+          n += p.decided() ? 0 : 1;
+        }
+      }
+      return n;
+    }
+
+    /** Whether a share group's counted delivery is still to be chosen. */
+    boolean hasUndecidedShares() {
+      return undecidedShares() > 0;
+    }
+
+    // The deliveries held for share groups whose counted delivery is not chosen yet.
+    long undecidedShareDeliveries() {
+      long n = 0;
+      if (shares != null) {
+        for (SharePending p : shares) {
+          n += p.decided() ? 0 : p.deliveries.size();
+        }
+      }
+      return n;
     }
 
     /** Whether the producer span is there and no group joined it. */
@@ -154,7 +206,8 @@ final class JoinTable {
     // every consumer span still waiting for the producer's.
     long unjoinedSpans() {
       return (producer != null && joinedGroups == null ? 1 : 0)
-          + (waiting == null ? 0 : waiting.size());
+          + (waiting == null ? 0 : waiting.size())
+          + undecidedShareDeliveries();
     }
 
     // Of those, the ones read from an OpenTelemetry instrumentation's spans (section 10).
@@ -203,6 +256,7 @@ final class JoinTable {
   private long tailEvicted;
   private long tailDroppedSpans;
   private long instrumentedDroppedSpans;
+  private long shareDeliveriesEvicted;
 
   JoinTable(long windowNanos, int maxRecords) {
     this(windowNanos, maxRecords, Long.MAX_VALUE);
@@ -258,6 +312,7 @@ final class JoinTable {
       }
       it.remove();
       tailEvicted++;
+      shareDeliveriesEvicted += oldest.undecidedShareDeliveries();
       tailDroppedSpans += oldest.unjoinedSpans();
       tailBytes -= oldest.bytes;
     }
@@ -274,6 +329,7 @@ final class JoinTable {
       it.remove();
       evicted++;
       evictedForBytes++;
+      shareDeliveriesEvicted += oldest.undecidedShareDeliveries();
       droppedSpans += oldest.unjoinedSpans();
       instrumentedDroppedSpans += oldest.unjoinedInstrumentedSpans();
       bytes -= oldest.bytes;
@@ -327,6 +383,7 @@ final class JoinTable {
       Entry oldest = it.next();
       it.remove();
       evicted++;
+      shareDeliveriesEvicted += oldest.undecidedShareDeliveries();
       droppedSpans += oldest.unjoinedSpans();
       instrumentedDroppedSpans += oldest.unjoinedInstrumentedSpans();
       bytes -= oldest.bytes;
@@ -335,8 +392,25 @@ final class JoinTable {
 
   /** Ends the window of every record whose window is over, counting its unjoined spans. */
   void expire(long nowNanos) {
-    expire(nowNanos, entry -> {});
+    expire(nowNanos, entry -> {}, entry -> {});
   }
+
+  /**
+   * As {@link #expire(long, Consumer)}, first handing a record whose share groups (section 11)
+   * still gather deliveries to {@code endingShares}, which chooses each one's counted delivery and
+   * joins it (or leaves it waiting, then counted as unjoined).
+   */
+  void expire(long nowNanos, Consumer<Entry> endingShares, Consumer<Entry> endedWithTail) {
+    this.endingShares = endingShares;
+    try {
+      expire(nowNanos, endedWithTail);
+    } finally {
+      this.endingShares = null;
+    }
+  }
+
+  // Set only during expire(long, Consumer, Consumer).
+  private Consumer<Entry> endingShares;
 
   /**
    * Ends the window of every record whose window is over: its unjoined sampled spans are counted,
@@ -361,6 +435,9 @@ final class JoinTable {
         tailBytes -= head.bytes;
       } else {
         bytes -= head.bytes;
+      }
+      if (endingShares != null && head.hasUndecidedShares()) {
+        endingShares.accept(head);
       }
       boolean tail = false;
       if (head.producerUnjoined()) {
@@ -447,6 +524,14 @@ final class JoinTable {
 
   long droppedSpans() {
     return droppedSpans;
+  }
+
+  /**
+   * Share deliveries (section 11) held for records that left early, before their counted delivery
+   * was chosen (counted in the dropped spans too).
+   */
+  long shareDeliveriesEvicted() {
+    return shareDeliveriesEvicted;
   }
 
   /** Of the evicted records, those that left because of the byte budget. */

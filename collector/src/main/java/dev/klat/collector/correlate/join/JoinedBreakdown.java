@@ -49,6 +49,8 @@ import java.util.Set;
  *     and split apart
  * @param chain the pair's place in a pipeline (section 9 of the latency model), or null for a
  *     one-sided breakdown
+ * @param share for a share group (section 11 of the latency model), the record's deliveries to it
+ *     and the redelivery part of catch-up; null for a consumer group
  */
 public record JoinedBreakdown(
     RecordKey key,
@@ -69,7 +71,80 @@ public record JoinedBreakdown(
     ProducerEvidence producerEvidence,
     ConsumerEvidence consumerEvidence,
     Capture capture,
-    ChainContext chain) {
+    ChainContext chain,
+    ShareRecord share) {
+
+  /** A consumer group's breakdown, with its place in a pipeline. */
+  public JoinedBreakdown(
+      RecordKey key,
+      String group,
+      long traceIdHigh,
+      long traceIdLow,
+      long producerSpanId,
+      long consumerSpanId,
+      Breakdown breakdown,
+      ClockOffset consumerOffset,
+      ClockOffset brokerOffset,
+      Set<Segment> flagged,
+      boolean e2eFlagged,
+      int leaderNodeId,
+      int commitFollowerId,
+      long requestQueueNanos,
+      long requestLocalNanos,
+      ProducerEvidence producerEvidence,
+      ConsumerEvidence consumerEvidence,
+      Capture capture,
+      ChainContext chain) {
+    this(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        producerSpanId,
+        consumerSpanId,
+        breakdown,
+        consumerOffset,
+        brokerOffset,
+        flagged,
+        e2eFlagged,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producerEvidence,
+        consumerEvidence,
+        capture,
+        chain,
+        null);
+  }
+
+  /**
+   * The same record with a share group's deliveries of it (section 11) and the breakdown they give
+   * (recomputed with the first delivery's acquisition for a redelivered record).
+   */
+  public JoinedBreakdown withShare(ShareRecord record, Breakdown redelivered) {
+    return new JoinedBreakdown(
+        key,
+        group,
+        traceIdHigh,
+        traceIdLow,
+        producerSpanId,
+        consumerSpanId,
+        redelivered,
+        consumerOffset,
+        brokerOffset,
+        flagged,
+        e2eFlagged,
+        leaderNodeId,
+        commitFollowerId,
+        requestQueueNanos,
+        requestLocalNanos,
+        producerEvidence,
+        consumerEvidence,
+        capture,
+        chain,
+        record);
+  }
 
   /** A breakdown without its place in a pipeline (a one-sided tail record's). */
   public JoinedBreakdown(

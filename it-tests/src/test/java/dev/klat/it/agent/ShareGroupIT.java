@@ -2,6 +2,8 @@ package dev.klat.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.klat.kafka.cluster.KafkaCluster;
 import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.kafka.cluster.TopicSpec;
@@ -85,7 +87,7 @@ class ShareGroupIT {
       CollectorEndToEndIT.awaitHealthy(adminPort, collector);
 
       for (String clients : CLIENTS) {
-        checkClients(cluster, tee, softly, clients, startedNanos);
+        checkClients(cluster, tee, adminPort, softly, clients, startedNanos);
       }
       softly.assertThat(tee.errors()).isEmpty();
       log("checked at %d s", secondsSince(startedNanos));
@@ -97,11 +99,13 @@ class ShareGroupIT {
   }
 
   static final long MS = 1_000_000L;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   // One run of ShareApp on kafka-clients {@code clients}, on a topic of its own.
   private static void checkClients(
       KafkaCluster cluster,
       OtlpReceiver tee,
+      int adminPort,
       SoftAssertions softly,
       String clients,
       long startedNanos)
@@ -211,6 +215,10 @@ class ShareGroupIT {
       }
     }
 
+    // The collector's view of the same deliveries: /api/breakdown's share object (section 11).
+    checkBreakdown(softly, adminPort, topic, heldOffset, releasedOffset);
+    log("%s: breakdown checked at %d s", clients, secondsSince(startedNanos));
+
     // Every record: each delivery counted once in its share group's histograms.
     for (String group : List.of(ShareApp.EXPLICIT, ShareApp.IMPLICIT)) {
       long expected = group.equals(ShareApp.EXPLICIT) ? expectedExplicit : expectedImplicit;
@@ -287,6 +295,61 @@ class ShareGroupIT {
       }
       admin.incrementalAlterConfigs(configs).all().get();
       return level;
+    }
+  }
+
+  /**
+   * The explicit group's records as the collector joined them: every record once, the held and the
+   * released one redelivered, the held one's first delivery ended by its lock (its late acceptance
+   * refused), the released one's by its release, and both redelivery parts known (one host) and at
+   * least the lock's duration for the held one.
+   */
+  private static void checkBreakdown(
+      SoftAssertions softly, int adminPort, String topic, long heldOffset, long releasedOffset)
+      throws Exception {
+    String query = "/api/breakdown?topic=" + topic + "&group=" + ShareApp.EXPLICIT + "&window=10m";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    JsonNode share = null;
+    while (System.nanoTime() < deadline) {
+      JsonNode answer = JSON.readTree(CollectorEndToEndIT.get(adminPort, query, null));
+      share = answer.get("share");
+      if (share != null
+          && share.path("records").asInt() >= NORMAL + 2
+          && share.path("redelivery").path("known").asInt() >= 2) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    softly.assertThat(share).as("share object of " + query).isNotNull();
+    if (share == null) {
+      return;
+    }
+    log("share object: %s", share);
+    softly.assertThat(share.path("records").asInt()).as("records").isEqualTo(NORMAL + 2);
+    softly.assertThat(share.path("redeliveredRecords").asInt()).as("redelivered").isEqualTo(2);
+    softly.assertThat(share.at("/ends/lock-timeout").asInt()).as("lock-timeout ends").isEqualTo(1);
+    softly.assertThat(share.at("/ends/release").asInt()).as("release ends").isEqualTo(1);
+    softly.assertThat(share.at("/redelivery/known").asInt()).as("redelivery known").isEqualTo(2);
+    softly.assertThat(share.at("/redelivery/unknown").asInt()).as("redelivery unknown").isZero();
+    JsonNode held = null;
+    for (JsonNode record : share.path("slowestRedelivered")) {
+      if (record.path("offset").asLong() == heldOffset) {
+        held = record;
+      }
+    }
+    softly.assertThat(held).as("held record among the slowest redelivered").isNotNull();
+    if (held != null) {
+      softly.assertThat(held.path("deliveryCount").asInt()).isEqualTo(2);
+      softly.assertThat(held.path("accepted").asBoolean()).isTrue();
+      softly
+          .assertThat(held.path("redeliverySeconds").asDouble())
+          .as("held record's redelivery part")
+          .isGreaterThan(LOCK_MS / 1000.0);
+      softly.assertThat(held.at("/deliveries/0/end").asText()).isEqualTo("lock-timeout");
+      softly
+          .assertThat(held.at("/deliveries/0/ackError").asText())
+          .isEqualTo("InvalidRecordStateException");
+      softly.assertThat(held.at("/deliveries/1/end").asText()).isEqualTo("accept");
     }
   }
 

@@ -42,7 +42,10 @@ import org.junit.jupiter.api.Timeout;
  * <p>The agents' spans must carry, per delivery, the group type, the delivery count, {@code F <= R
  * <= P <= K} and the acknowledgement's type and the broker's error ({@code
  * InvalidRecordStateException} for the held record's first delivery); the every-record histograms
- * must count every delivery per share group, and the redelivery counter the two redeliveries.
+ * must count every delivery per share group, and the redelivery counter the two redeliveries. The
+ * collector's {@code /api/breakdown} for the explicit group must then show the same deliveries
+ * joined: two records redelivered, one after a lock timeout and one after a release, with their
+ * redelivery parts (section 11; its {@code share} object).
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ShareGroupIT {

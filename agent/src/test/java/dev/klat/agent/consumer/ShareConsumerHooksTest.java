@@ -65,6 +65,9 @@ class ShareConsumerHooksTest {
         .isEqualTo(2);
     assertThat(runtime.metrics().counter(MetricDef.CONSUMER_SHARE_REDELIVERIES, TOPIC, "").value())
         .isEqualTo(1);
+    // Lag in time: the age at P of the newest first delivery (8 ms of the test clock at least).
+    assertThat(runtime.metrics().gauge(MetricDef.CONSUMER_LAG_TIME, TOPIC, "", "0").value())
+        .isGreaterThanOrEqualTo(0.008);
     ShareConsumerState state = (ShareConsumerState) States.get(consumer);
     ShareDeliveries.Delivery waiting = state.deliveries.find(TOPIC, 0, 0L);
     assertThat(waiting).isNotNull();

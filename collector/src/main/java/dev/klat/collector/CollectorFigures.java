@@ -241,6 +241,15 @@ final class CollectorFigures {
     out.put("tailDroppedSpans", t.droppedSpans());
     out.put("tailPendingRecords", (long) t.pendingRecords());
     out.put("tailPendingBytes", t.pendingBytes());
+    // Section 11: share consumers' deliveries.
+    Correlator.ShareStats share = c.share();
+    out.put("shareDeliveries", share.deliveries());
+    out.put("shareRecords", share.records());
+    out.put("shareRedeliveredRecords", share.redeliveredRecords());
+    out.put("shareDuplicates", share.duplicates());
+    out.put("shareRefused", share.refused());
+    out.put("shareLate", share.late());
+    out.put("shareEvicted", share.evicted());
     InstrumentedStats o = c.otel();
     out.put("otelProducerSpans", o.producerSpans());
     out.put("otelConsumerSpans", o.consumerSpans());

@@ -43,6 +43,7 @@ final class OverviewDashboard {
           .threshold(slo);
     }
     opentelemetry(d);
+    share(d);
     d.row("Throughput and lag");
     d.panel(
             "timeseries",
@@ -136,6 +137,67 @@ final class OverviewDashboard {
         .unit("s")
         .min(0);
     return d.build();
+  }
+
+  // Share groups (KIP-932, section 11 of the latency model): their end to end is in the panels
+  // above
+  // (group = the share group); here what only they have: redeliveries, by what ended the earlier
+  // delivery, and catch-up's redelivery part.
+  private static void share(DashboardBuilder d) {
+    String redeliveries = MetricDef.SHARE_REDELIVERIES.prometheusName();
+    d.row("Share groups: redeliveries");
+    d.panel(
+            "timeseries",
+            "Share groups: redeliveries per second, by cause",
+            "Earlier deliveries of the sampled records a share group read, by what ended each:"
+                + " lock-timeout (no acknowledgement before the record was delivered again, or one"
+                + " the broker refused: the acquisition lock, group.share.record.lock.duration.ms,"
+                + " ran out), release, reject, renew, unknown (that delivery's span was not seen)."
+                + " Empty for consumer groups.",
+            8,
+            8)
+        .query(
+            "sum by (topic, group, cause) (" + rate(redeliveries + "{" + TOPIC_GROUP + "}") + ")",
+            "{{topic}} / {{group}}: {{cause}}",
+            false)
+        .unit("reqps")
+        .min(0);
+    d.panel(
+            "timeseries",
+            "Share groups: redeliveries per record",
+            "Earlier deliveries per sampled record of each share group (0: every record accepted"
+                + " at its first delivery).",
+            8,
+            8)
+        .query(
+            "sum by (topic, group) ("
+                + rate(redeliveries + "{" + TOPIC_GROUP + "}")
+                + ") / sum by (topic, group) ("
+                + rate(MetricDef.SHARE_RECORDS.prometheusName() + "{" + TOPIC_GROUP + "}")
+                + ")",
+            "{{topic}} / {{group}}",
+            false)
+        .min(0);
+    d.panel(
+            "timeseries",
+            "Share groups: redelivery part of catch-up, p50 and p99",
+            "From a redelivered record's first acquisition to the fetch of the delivery counted:"
+                + " the time its failed deliveries cost, inside catch-up. Only records whose first"
+                + " delivery was seen on a related clock; the others are counted above, their part"
+                + " unknown.",
+            8,
+            8)
+        .query(
+            quantile(0.5, MetricDef.SHARE_REDELIVERY.prometheusName(), "topic, group", TOPIC_GROUP),
+            "p50 {{topic}} / {{group}}",
+            true)
+        .query(
+            quantile(
+                0.99, MetricDef.SHARE_REDELIVERY.prometheusName(), "topic, group", TOPIC_GROUP),
+            "p99 {{topic}} / {{group}}",
+            true)
+        .unit("s")
+        .min(0);
   }
 
   // Clients without klat's agent, seen through their OpenTelemetry instrumentation (section 10 of

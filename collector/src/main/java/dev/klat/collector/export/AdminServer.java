@@ -440,13 +440,15 @@ public final class AdminServer implements AutoCloseable {
     out.put("windowSeconds", w.nanos() / 1e9);
     ArrayNode pairs = out.putArray("pairs");
     for (TopicGroup pair : query.pairs(w.nanos(), MAX_PAIRS)) {
-      pairs
-          .addObject()
-          .put("topic", pair.topic())
-          .put("group", pair.group())
-          .put("records", pair.records());
+      ObjectNode row =
+          pairs
+              .addObject()
+              .put("topic", pair.topic())
+              .put("group", pair.group())
+              .put("records", pair.records());
       if (pair.shareGroup()) {
-        ((ObjectNode) pairs.get(pairs.size() - 1)).put("shareGroup", true);
+        // Section 11: only on share groups, so a consumer group's row is as before.
+        row.put("shareGroup", true);
       }
     }
     return new Response(200, "application/json", out.toString());

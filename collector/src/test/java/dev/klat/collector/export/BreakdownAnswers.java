@@ -15,6 +15,7 @@ public final class BreakdownAnswers {
         windowNanos,
         recent.summarise(topic, group, windowNanos, nowNanos),
         recent.commitParts(topic, group, windowNanos, nowNanos),
-        recent.opentelemetry(topic, group, windowNanos, nowNanos));
+        recent.opentelemetry(topic, group, windowNanos, nowNanos),
+        recent.share(topic, group, windowNanos, nowNanos, 10));
   }
 }

@@ -481,8 +481,13 @@ public final class Correlator {
     shareDeliveries++;
     SharePending pending = entry.share(span.group());
     if (pending == null) {
-      if (entry.hasGroup(span.group()) || entry.groups() >= settings.maxGroupsPerRecord()) {
-        // A consumer group of the same name, or too many groups on one record.
+      if (entry.hasGroup(span.group())) {
+        // A consumer group of the same name read the record: one breakdown per group name.
+        shareRefused++;
+        return entry.producer != null;
+      }
+      if (entry.groups() >= settings.maxGroupsPerRecord()) {
+        // Each group is looked for in the record's lists: a cap keeps that linear scan short.
         shareRefused++;
         groupsRefused++;
         return entry.producer != null;

@@ -81,18 +81,15 @@ final class SharePending {
    */
   ConsumerSpan decide() {
     ConsumerSpan chosen = accepted();
-    int at = -1;
     if (chosen == null) {
-      for (int i = 0; i < deliveries.size(); i++) {
-        ConsumerSpan d = deliveries.get(i);
+      for (ConsumerSpan d : deliveries) {
         if (chosen == null || d.share().deliveryCount() > chosen.share().deliveryCount()) {
           chosen = d;
         }
       }
     }
-    at = deliveries.indexOf(chosen);
     counted = chosen;
-    countedSource = sources.get(at);
+    countedSource = sources.get(deliveries.indexOf(chosen));
     return chosen;
   }
 

@@ -13,7 +13,11 @@
  * {@code receive}, with the producer contexts a consumer span names ({@link ProducerRefs}); they
  * join in the same table ({@link InstrumentedJoin}; a producer span without an offset is placed by
  * the consumer span that names it, {@link ProducerPlacements}), their breakdowns computed by {@link
- * InstrumentedBreakdowns} and counted in {@link InstrumentedStats}. Pure logic, no I/O: time comes
- * from an injected clock.
+ * InstrumentedBreakdowns} and counted in {@link InstrumentedStats}. A share consumer's span
+ * (section 11) is one delivery ({@link ShareDelivery}); the deliveries of a record and share group
+ * gather in its entry ({@link SharePending}, bounded per record) until the counted one joins, and
+ * {@link ShareRecords} makes them the breakdown's {@link ShareRecord}: each delivery's end ({@link
+ * ShareEnd}) and the redelivery part of catch-up. Pure logic, no I/O: time comes from an injected
+ * clock.
  */
 package dev.klat.collector.correlate.join;

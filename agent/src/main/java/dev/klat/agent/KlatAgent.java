@@ -2,6 +2,7 @@ package dev.klat.agent;
 
 import dev.klat.agent.config.AgentConfig;
 import dev.klat.agent.consumer.ConsumerInstrumentation;
+import dev.klat.agent.consumer.ShareConsumerInstrumentation;
 import dev.klat.agent.export.TraceIds;
 import dev.klat.agent.producer.ProducerInstrumentation;
 import dev.klat.agent.weave.HelperInjector;
@@ -108,6 +109,7 @@ public final class KlatAgent {
     public List<ClassPlan> plans() {
       List<ClassPlan> plans = new ArrayList<ClassPlan>(ProducerInstrumentation.plans());
       plans.addAll(ConsumerInstrumentation.plans());
+      plans.addAll(ShareConsumerInstrumentation.plans());
       return plans;
     }
   }

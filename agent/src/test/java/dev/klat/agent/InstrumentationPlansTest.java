@@ -3,6 +3,7 @@ package dev.klat.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.klat.agent.consumer.ConsumerInstrumentation;
+import dev.klat.agent.consumer.ShareConsumerInstrumentation;
 import dev.klat.agent.producer.ProducerInstrumentation;
 import dev.klat.agent.weave.KlatTransformer;
 import dev.klat.agentcore.log.AgentLog;
@@ -35,6 +36,7 @@ class InstrumentationPlansTest {
   private static List<ClassPlan> allPlans() {
     List<ClassPlan> plans = new ArrayList<>(ProducerInstrumentation.plans());
     plans.addAll(ConsumerInstrumentation.plans());
+    plans.addAll(ShareConsumerInstrumentation.plans());
     return plans;
   }
 

@@ -194,6 +194,32 @@ public final class MetricDef {
           TagKeys.PARTITION);
 
   /**
+   * {@code klat.consumer.share.redeliveries}: deliveries a share consumer received with a delivery
+   * count above 1 (section 11 of the latency model), per topic and share group: each is a record
+   * that an earlier delivery did not finish.
+   */
+  public static final MetricDef CONSUMER_SHARE_REDELIVERIES =
+      counter(
+          "klat.consumer.share.redeliveries",
+          "Records a share consumer received again (delivery count above 1), per topic and share"
+              + " group.",
+          TagKeys.TOPIC,
+          TagKeys.GROUP);
+
+  /**
+   * {@code klat.agent.share.spans.unacknowledged}: spans of sampled share-group deliveries the
+   * agent exported without the outcome of their acknowledgement, by reason: {@code redelivered}
+   * (the same consumer received the record again first), {@code timeout} (no outcome within 60 s),
+   * {@code overflow} (the consumer already held as many deliveries waiting as it may) and {@code
+   * closed} (the consumer was closed first).
+   */
+  public static final MetricDef AGENT_SHARE_SPANS_UNACKNOWLEDGED =
+      counter(
+          "klat.agent.share.spans.unacknowledged",
+          "Share-group delivery spans exported without their acknowledgement's outcome, by reason.",
+          TagKeys.REASON);
+
+  /**
    * {@code klat.agent.headers.invalid}: timing headers the consumer agent could not use, by {@link
    * TimingHeader.DecodeError#id()}, or by the consumer agent's own reasons {@code duplicate} (two
    * timing headers), {@code traceparent-invalid}, {@code traceparent-missing} and {@code
@@ -591,6 +617,8 @@ public final class MetricDef {
               CONSUMER_FETCH_LATENCY,
               CONSUMER_BUFFER_LATENCY,
               CONSUMER_LAG_TIME,
+              CONSUMER_SHARE_REDELIVERIES,
+              AGENT_SHARE_SPANS_UNACKNOWLEDGED,
               AGENT_HEADERS_INVALID,
               AGENT_DURATIONS_CLAMPED,
               PRODUCER_RECORDS_FAILED,

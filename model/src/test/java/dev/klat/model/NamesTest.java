@@ -192,6 +192,10 @@ class NamesTest {
                 + " [topic, group]",
             "klat.consumer.lag.time GAUGE s klat_consumer_lag_time_seconds"
                 + " [topic, group, partition]",
+            "klat.consumer.share.redeliveries COUNTER 1 klat_consumer_share_redeliveries_total"
+                + " [topic, group]",
+            "klat.agent.share.spans.unacknowledged COUNTER 1"
+                + " klat_agent_share_spans_unacknowledged_total [reason]",
             "klat.agent.headers.invalid COUNTER 1 klat_agent_headers_invalid_total [reason]",
             "klat.agent.durations.clamped COUNTER 1 klat_agent_durations_clamped_total [instant]",
             "klat.producer.records.failed COUNTER 1 klat_producer_records_failed_total"

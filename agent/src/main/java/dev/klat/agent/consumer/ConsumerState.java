@@ -69,18 +69,30 @@ final class ConsumerState {
   private volatile ConsumerTopicInstruments overflow;
 
   ConsumerState(AgentRuntime runtime, Object consumer) {
+    this(runtime, consumer, groupIdOf(consumer), null, false);
+  }
+
+  /**
+   * The state of a consumer whose group id and fetch settings the caller read ({@code
+   * fetchSettings} null: looked up as for a {@code KafkaConsumer}). A share group's isolation level
+   * is a group setting the client does not know ({@code share} true): none is read.
+   */
+  ConsumerState(
+      AgentRuntime runtime, Object consumer, String groupId, Object fetchSettings, boolean share) {
     this.runtime = runtime;
     this.micrometer = runtime.micrometer(consumer);
     this.spanRateLimiter = new SpanRateLimiter(MAX_SPANS_PER_SECOND, runtime.time.nanoTime());
     this.tailAdmission = runtime.newTailAdmission();
     Object internals = internalsOf(consumer);
     this.clientId = clientIdOf(internals);
-    this.groupId = groupIdOf(consumer);
-    Object fetchSettings = fetchSettingsOf(internals);
+    this.groupId = groupId;
+    if (fetchSettings == null) {
+      fetchSettings = fetchSettingsOf(internals);
+    }
     this.fetchMinBytes = intField(fetchSettings, "minBytes");
     this.fetchMaxWaitMs = intField(fetchSettings, "maxWaitMs");
     this.maxPollRecords = intField(fetchSettings, "maxPollRecords");
-    this.isolationLevel = isolationLevelOf(fetchSettings, internals);
+    this.isolationLevel = share ? null : isolationLevelOf(fetchSettings, internals);
     this.clampedAtPoll =
         runtime.metrics().counter(MetricDef.AGENT_DURATIONS_CLAMPED, TimePoint.POLL.symbol());
     this.clampedAtResponse =
@@ -149,7 +161,7 @@ final class ConsumerState {
   }
 
   // Up to 3.6 KafkaConsumer holds its state itself; from 3.7 its delegate (classic or async) does.
-  private static Object internalsOf(Object consumer) {
+  static Object internalsOf(Object consumer) {
     Object delegate = PrivateFields.read(consumer, "delegate");
     return delegate != null ? delegate : consumer;
   }

@@ -45,6 +45,53 @@ final class TimingHeaderReader {
       Header timing,
       FetchStamp stamp,
       long highWatermark) {
+    long[] traceContext = new long[TRACE_CONTEXT_LENGTH];
+    long sendEpochMicros = check(runtime, state, context.decoded, record, timing, traceContext);
+    if (traceContext[SPAN_WANTED] == 0L) {
+      return sendEpochMicros;
+    }
+    long[] parent = traceContext[PARENT_SPAN_ID] != 0L ? traceContext : null;
+    PartitionFetchHistory history = context.listHistory;
+    long uncommittedAtNanos = history != null ? history.uncommittedAtNanos(record.offset()) : 0L;
+    SpanRecord span =
+        span(
+            runtime,
+            state,
+            record,
+            parent,
+            sendEpochMicros,
+            stamp,
+            highWatermark,
+            uncommittedAtNanos);
+    context.addSpan(span, record.topic());
+    registerLink(runtime, state, context, record, span, parent);
+    return sendEpochMicros;
+  }
+
+  /** The length of the array {@link #check} fills. */
+  static final int TRACE_CONTEXT_LENGTH = 4;
+
+  /** Indexes into it: the trace id, the parent span id (0: a fresh trace), and whether to trace. */
+  static final int TRACE_ID_HIGH = 0;
+
+  static final int TRACE_ID_LOW = 1;
+  static final int PARENT_SPAN_ID = 2;
+  static final int SPAN_WANTED = 3;
+
+  /**
+   * Validates the klat headers of a record that has a timing header (counting each kind of bad
+   * header) and returns its {@code S} in epoch microseconds, or 0 when the header is unusable. When
+   * the record is sampled and the consumer's span limiter admits it, sets {@code
+   * traceContext[SPAN_WANTED]} to 1 and the trace its span continues (a fresh one, parent 0, when
+   * the trace context is missing or bad); otherwise leaves {@code traceContext} alone.
+   */
+  static long check(
+      AgentRuntime runtime,
+      ConsumerState state,
+      TimingHeader.Decoded decoded,
+      ConsumerRecord<?, ?> record,
+      Header timing,
+      long[] traceContext) {
     int timings = 0;
     int traceparents = 0;
     Header traceparent = null;
@@ -61,7 +108,6 @@ final class TimingHeaderReader {
       state.invalidHeader(REASON_DUPLICATE_TIMING).increment();
       return 0L;
     }
-    TimingHeader.Decoded decoded = context.decoded;
     TimingHeader.DecodeError error = TimingHeader.decode(timing.value(), decoded);
     if (error == TimingHeader.DecodeError.NONE) {
       error =
@@ -96,20 +142,12 @@ final class TimingHeaderReader {
               traceparents == 0 ? REASON_TRACEPARENT_MISSING : REASON_TRACEPARENT_DUPLICATE)
           .increment();
     }
-    PartitionFetchHistory history = context.listHistory;
-    long uncommittedAtNanos = history != null ? history.uncommittedAtNanos(record.offset()) : 0L;
-    SpanRecord span =
-        span(
-            runtime,
-            state,
-            record,
-            parent,
-            sendEpochMicros,
-            stamp,
-            highWatermark,
-            uncommittedAtNanos);
-    context.addSpan(span, record.topic());
-    registerLink(runtime, state, context, record, span, parent);
+    // A bad or missing trace context starts a fresh trace; the collector still joins the span to
+    // the producer's by topic, partition and offset.
+    traceContext[TRACE_ID_HIGH] = parent != null ? parent[0] : TraceIds.randomNonZeroLong();
+    traceContext[TRACE_ID_LOW] = parent != null ? parent[1] : TraceIds.randomNonZeroLong();
+    traceContext[PARENT_SPAN_ID] = parent != null ? parent[2] : 0L;
+    traceContext[SPAN_WANTED] = 1L;
     return sendEpochMicros;
   }
 

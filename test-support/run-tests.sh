@@ -206,11 +206,11 @@ summary=target/test-summary.txt
 {
   echo
   echo "klat test: every module's tests (this run's Surefire and Failsafe reports)"
-  total_passed=0 total_failed=0 total_skipped=0
+  total_passed=0 total_failed=0 total_skipped=0 total_flaky=0
   # Each failed and skipped test with its reason, after the module lines.
   skipped_lines=()
   for module in $(sed -n 's:.*<module>\(.*\)</module>.*:\1:p' pom.xml); do
-    tests=0 failures=0 errors=0 skipped=0 reports=0
+    tests=0 failures=0 errors=0 skipped=0 flakes=0 reports=0
     while IFS= read -r report; do
       reports=$((reports + 1))
       suite=$(grep -m1 -o '<testsuite [^>]*>' "$report")
@@ -218,6 +218,7 @@ summary=target/test-summary.txt
       failures=$((failures + $(attr failures "$suite")))
       errors=$((errors + $(attr errors "$suite")))
       skipped=$((skipped + $(attr skipped "$suite")))
+      flakes=$((flakes + $(attr flakes "$suite")))
       while IFS= read -r line; do
         skipped_lines+=("$line")
       done < <(awk '
@@ -236,6 +237,14 @@ summary=target/test-summary.txt
           gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
           print "  skipped " cls "." name ": " msg
         }
+        /<flakyFailure|<flakyError/ {
+          msg = ""
+          if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
+          sub(/&#10;.*/, "", msg); gsub(/&apos;/, "\047", msg); gsub(/&quot;/, "\"", msg)
+          gsub(/&lt;/, "<", msg); gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
+          if (length(msg) > 300) msg = substr(msg, 1, 300) "..."
+          print "  FLAKY " cls "." name " (failed, then passed on its rerun): " msg
+        }
         /<failure|<error/ {
           msg = ""
           if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
@@ -251,6 +260,7 @@ summary=target/test-summary.txt
     total_passed=$((total_passed + passed))
     total_failed=$((total_failed + failed))
     total_skipped=$((total_skipped + skipped))
+    total_flaky=$((total_flaky + flakes))
     if [ "$reports" -eq 0 ]; then
       printf '  %-22s no tests ran\n' "$module"
     else
@@ -262,6 +272,8 @@ summary=target/test-summary.txt
   done
   result="passed"
   [ "$status" -ne 0 ] && result="FAILED (./mvnw exited $status)"
-  echo "klat test: ${result}: ${total_passed} passed, ${total_failed} failed, ${total_skipped} skipped${jdk_independent}"
+  flaky=""
+  [ "$total_flaky" -gt 0 ] && flaky=", ${total_flaky} flaky (passed on a rerun, listed above)"
+  echo "klat test: ${result}: ${total_passed} passed, ${total_failed} failed, ${total_skipped} skipped${flaky}${jdk_independent}"
 } | tee "$summary"
 exit "$status"

@@ -237,22 +237,19 @@ summary=target/test-summary.txt
           gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
           print "  skipped " cls "." name ": " msg
         }
-        /<flakyFailure|<flakyError/ {
+        # The message of a failure: its first line, unescaped, at most 300 characters.
+        function failure_message(  msg) {
           msg = ""
           if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
           sub(/&#10;.*/, "", msg); gsub(/&apos;/, "\047", msg); gsub(/&quot;/, "\"", msg)
           gsub(/&lt;/, "<", msg); gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
           if (length(msg) > 300) msg = substr(msg, 1, 300) "..."
-          print "  FLAKY " cls "." name " (failed, then passed on its rerun): " msg
+          return msg
         }
-        /<failure|<error/ {
-          msg = ""
-          if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
-          sub(/&#10;.*/, "", msg); gsub(/&apos;/, "\047", msg); gsub(/&quot;/, "\"", msg)
-          gsub(/&lt;/, "<", msg); gsub(/&gt;/, ">", msg); gsub(/&amp;/, "\\&", msg)
-          if (length(msg) > 300) msg = substr(msg, 1, 300) "..."
-          print "  FAILED " cls "." name ": " msg
-        }' "$report")
+        /<flakyFailure|<flakyError/ {
+          print "  FLAKY " cls "." name " (failed, then passed on its rerun): " failure_message()
+        }
+        /<failure|<error/ { print "  FAILED " cls "." name ": " failure_message() }' "$report")
     done < <(find "$module/target/surefire-reports" "$module/target/failsafe-reports" \
       -name 'TEST-*.xml' -newer "$started" 2>/dev/null)
     failed=$((failures + errors))

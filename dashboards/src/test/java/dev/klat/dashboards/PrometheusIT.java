@@ -10,7 +10,6 @@ import dev.klat.kafka.cluster.KafkaClusterSpec;
 import dev.klat.testsupport.RequiredTool;
 import java.io.IOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -418,10 +417,8 @@ class PrometheusIT {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.klat.kafka.cluster.LoopbackPorts.free();
   }
 
   private static String exporters(List<Broker> brokers) {

@@ -6,7 +6,6 @@ import dev.klat.testsupport.HeadlessChromium;
 import dev.klat.testsupport.JdkIndependent;
 import dev.klat.testsupport.RequiredTool;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -386,9 +385,7 @@ class DemoIT {
     return Files.readString(log, StandardCharsets.UTF_8);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.klat.kafka.cluster.LoopbackPorts.free();
   }
 }

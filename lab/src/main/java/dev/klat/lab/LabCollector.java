@@ -3,8 +3,6 @@ package dev.klat.lab;
 import dev.klat.demo.AdminClient;
 import dev.klat.demo.BreakdownRow;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -146,9 +144,7 @@ final class LabCollector implements AutoCloseable {
   }
 
   // Port 0: the kernel's pick, outside the ports other tools on this machine keep for themselves.
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.klat.kafka.cluster.LoopbackPorts.free();
   }
 }

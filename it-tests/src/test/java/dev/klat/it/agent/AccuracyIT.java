@@ -9,7 +9,6 @@ import dev.klat.kafka.cluster.TopicSpec.TimestampType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -682,9 +681,7 @@ class AccuracyIT {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.klat.kafka.cluster.LoopbackPorts.free();
   }
 }

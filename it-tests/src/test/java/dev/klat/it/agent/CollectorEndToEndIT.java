@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -253,10 +252,8 @@ class CollectorEndToEndIT {
     return HexFormat.of().formatHex(bytes);
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  static int freePort() {
+    return dev.klat.kafka.cluster.LoopbackPorts.free();
   }
 
   /**

@@ -340,13 +340,14 @@ class SecuredClusterIT {
         counted += count(port);
         probeRead += BrokerProbeIT.number(get(port, "/api/stats", null), "probeTopicRecordsRead");
       }
+      // Every process still up, first: a member that never started leaves another to answer.
+      for (Process p : processes) {
+        assertThat(p.isAlive()).isTrue();
+      }
       assertThat(counted)
           .as("breakdowns across the join members, through the ACL'd span topics")
           .isEqualTo(SCALE_RECORDS);
       assertThat(probeRead).as("the probe topic read over mTLS").isPositive();
-      for (Process p : processes) {
-        assertThat(p.isAlive()).isTrue();
-      }
     } finally {
       for (Process p : processes) {
         stop(p);

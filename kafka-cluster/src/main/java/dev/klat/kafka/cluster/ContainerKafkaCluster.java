@@ -88,15 +88,15 @@ final class ContainerKafkaCluster
             .mapToObj(id -> id + "@" + alias(id) + ":" + CONTROLLER_PORT)
             .collect(Collectors.joining(","));
     for (int nodeId = 1; nodeId <= count; nodeId++) {
-      int clientHostPort = Ports.free();
-      int metricsHostPort = Ports.free();
-      int jmxPort = Ports.free();
+      int clientHostPort = LoopbackPorts.free();
+      int metricsHostPort = LoopbackPorts.free();
+      int jmxPort = LoopbackPorts.free();
       InetSocketAddress client =
           spec.addressInterceptor()
               .advertise(
                   nodeId,
                   Listener.CLIENT,
-                  InetSocketAddress.createUnresolved(Ports.LOOPBACK, clientHostPort));
+                  InetSocketAddress.createUnresolved(LoopbackPorts.LOOPBACK, clientHostPort));
       Properties config = BrokerConfig.defaults(count);
       config.put("node.id", Integer.toString(nodeId));
       config.put("controller.quorum.voters", voters);
@@ -176,7 +176,7 @@ final class ContainerKafkaCluster
 
   private static PortBinding bind(int hostPort, int containerPort) {
     return new PortBinding(
-        Binding.bindIpAndPort(Ports.LOOPBACK, hostPort), new ExposedPort(containerPort));
+        Binding.bindIpAndPort(LoopbackPorts.LOOPBACK, hostPort), new ExposedPort(containerPort));
   }
 
   private static String alias(int nodeId) {
@@ -280,12 +280,12 @@ final class ContainerKafkaCluster
 
     @Override
     public URI metricsEndpoint() {
-      return URI.create("http://" + Ports.LOOPBACK + ":" + metricsHostPort + "/metrics");
+      return URI.create("http://" + LoopbackPorts.LOOPBACK + ":" + metricsHostPort + "/metrics");
     }
 
     @Override
     public String jmxServiceUrl() {
-      return "service:jmx:rmi:///jndi/rmi://" + Ports.LOOPBACK + ":" + jmxPort + "/jmxrmi";
+      return "service:jmx:rmi:///jndi/rmi://" + LoopbackPorts.LOOPBACK + ":" + jmxPort + "/jmxrmi";
     }
 
     @Override

@@ -49,7 +49,7 @@ public final class DelayingProxy implements AutoCloseable {
    */
   public static DelayingProxy start(InetSocketAddress target) {
     try {
-      ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName(Ports.LOOPBACK));
+      ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName(LoopbackPorts.LOOPBACK));
       DelayingProxy proxy = new DelayingProxy(target, server);
       Thread acceptor = new Thread(proxy::accept, "delaying-proxy-accept-" + server.getLocalPort());
       acceptor.setDaemon(true);
@@ -62,7 +62,7 @@ public final class DelayingProxy implements AutoCloseable {
 
   /** Where clients connect. */
   public InetSocketAddress address() {
-    return InetSocketAddress.createUnresolved(Ports.LOOPBACK, server.getLocalPort());
+    return InetSocketAddress.createUnresolved(LoopbackPorts.LOOPBACK, server.getLocalPort());
   }
 
   /**

@@ -104,14 +104,14 @@ final class ProcessBroker implements Broker {
     command.add("-Dcom.sun.management.jmxremote");
     command.add("-Dcom.sun.management.jmxremote.port=" + ports.jmx());
     command.add("-Dcom.sun.management.jmxremote.rmi.port=" + ports.jmx());
-    command.add("-Dcom.sun.management.jmxremote.host=" + Ports.LOOPBACK);
-    command.add("-Djava.rmi.server.hostname=" + Ports.LOOPBACK);
+    command.add("-Dcom.sun.management.jmxremote.host=" + LoopbackPorts.LOOPBACK);
+    command.add("-Djava.rmi.server.hostname=" + LoopbackPorts.LOOPBACK);
     command.addAll(ClusterSecurity.jmxOptions(cluster.spec(), directory));
     command.add(
         "-javaagent:"
             + distribution.jmxExporterAgent
             + "="
-            + Ports.LOOPBACK
+            + LoopbackPorts.LOOPBACK
             + ":"
             + ports.metrics()
             + ":"
@@ -175,12 +175,16 @@ final class ProcessBroker implements Broker {
 
   @Override
   public URI metricsEndpoint() {
-    return URI.create("http://" + Ports.LOOPBACK + ":" + ports.metrics() + "/metrics");
+    return URI.create("http://" + LoopbackPorts.LOOPBACK + ":" + ports.metrics() + "/metrics");
   }
 
   @Override
   public String jmxServiceUrl() {
-    return "service:jmx:rmi:///jndi/rmi://" + Ports.LOOPBACK + ":" + ports.jmx() + "/jmxrmi";
+    return "service:jmx:rmi:///jndi/rmi://"
+        + LoopbackPorts.LOOPBACK
+        + ":"
+        + ports.jmx()
+        + "/jmxrmi";
   }
 
   @Override

@@ -81,7 +81,12 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster<ProcessBroker> {
       if (voters.length() > 0) {
         voters.append(',');
       }
-      voters.append(nodeId).append('@').append(Ports.LOOPBACK).append(':').append(p.controller());
+      voters
+          .append(nodeId)
+          .append('@')
+          .append(LoopbackPorts.LOOPBACK)
+          .append(':')
+          .append(p.controller());
     }
     for (int nodeId = 1; nodeId <= count; nodeId++) {
       BrokerPorts p = ports.get(nodeId - 1);
@@ -130,7 +135,7 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster<ProcessBroker> {
   }
 
   private InetSocketAddress advertised(int nodeId, Listener listener, int port) {
-    InetSocketAddress bound = InetSocketAddress.createUnresolved(Ports.LOOPBACK, port);
+    InetSocketAddress bound = InetSocketAddress.createUnresolved(LoopbackPorts.LOOPBACK, port);
     InetSocketAddress address = spec.addressInterceptor().advertise(nodeId, listener, bound);
     if (address == null) {
       throw new IllegalStateException("address interceptor returned null for " + listener);
@@ -277,7 +282,12 @@ final class ProcessKafkaCluster extends AbstractKafkaCluster<ProcessBroker> {
 
     static BrokerPorts allocate() {
       return new BrokerPorts(
-          Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free());
+          LoopbackPorts.free(),
+          LoopbackPorts.free(),
+          LoopbackPorts.free(),
+          LoopbackPorts.free(),
+          LoopbackPorts.free(),
+          LoopbackPorts.free());
     }
   }
 }

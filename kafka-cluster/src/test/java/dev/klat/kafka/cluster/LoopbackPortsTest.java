@@ -10,7 +10,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class PortsTest {
+class LoopbackPortsTest {
 
   @Test
   void portsAreDistinctBindableAndOutsideTheRangeOfOutgoingConnections() throws Exception {
@@ -21,10 +21,11 @@ class PortsTest {
             : 32_768;
     Set<Integer> ports = new HashSet<>();
     for (int i = 0; i < 50; i++) {
-      int port = Ports.free();
+      int port = LoopbackPorts.free();
       assertThat(ports.add(port)).as("port %d handed out twice", port).isTrue();
       assertThat(port).isLessThan(ephemeralStart);
-      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(Ports.LOOPBACK))) {
+      try (ServerSocket socket =
+          new ServerSocket(port, 1, InetAddress.getByName(LoopbackPorts.LOOPBACK))) {
         assertThat(socket.getLocalPort()).isEqualTo(port);
       }
     }

@@ -12,14 +12,16 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Free loopback ports, never the same one twice in this JVM.
+ * Free loopback ports, never the same one twice in this JVM: for brokers, and for everything else a
+ * test starts on loopback (collectors, Prometheus), so that two choices made before either binds
+ * cannot be the same port (two join members of one test were once handed one admin port).
  *
  * <p>Ports are taken below the kernel's ephemeral range: a port the kernel hands out for a listen
  * socket on port 0 comes from the same range as the local ports of outgoing connections, so in the
  * time between choosing it and the broker binding it, any client connecting anywhere could take it
  * (a broker failed to start with "Address already in use" that way while another test suite ran).
  */
-final class Ports {
+public final class LoopbackPorts {
 
   static final String LOOPBACK = "127.0.0.1";
 
@@ -29,9 +31,10 @@ final class Ports {
   private static final Set<Integer> handedOut = new HashSet<>();
   private static final int ephemeralStart = ephemeralRangeStart();
 
-  private Ports() {}
+  private LoopbackPorts() {}
 
-  static synchronized int free() {
+  /** A loopback port nothing listens on now, not handed out before in this JVM. */
+  public static synchronized int free() {
     if (ephemeralStart - LOWEST_PORT >= 1_000) {
       for (int attempt = 0; attempt < 200; attempt++) {
         int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, ephemeralStart);

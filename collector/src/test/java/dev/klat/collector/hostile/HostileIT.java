@@ -185,9 +185,9 @@ class HostileIT {
   void callsThatNeverFinishAreCutOffAndHonestCallsAnswered() throws Exception {
     Outcomes log = new Outcomes();
     // 22 calls on one connection: as many as the receiving budget holds (64 MiB in bodies of 16
-    // MiB: 4) are held, each cut off at the read timeout, the next ones then held in turn. Three
-    // rounds take three read timeouts once the first call is held; the deadline leaves a loaded
-    // machine's start-up room (CI once saw the first round cut off late and no second by 8 s).
+    // MiB: 4) are held, each cut off at the read timeout, which frees its place: the calls opened
+    // again, each on a new connection, are then held in turn. Three rounds take three read
+    // timeouts once the first call is held; the deadline leaves a loaded machine's start-up room.
     int threeRounds = 3 * 4;
     long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(6 * READ_TIMEOUT_MILLIS + 8_000);
     TransportAttacks.hangingGrpcCalls(collector, until, log, threeRounds);
